@@ -1,0 +1,16 @@
+package io.raglog.schemas;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.Map;
+
+/**
+ * The response half of a captured call.
+ *
+ * @param body the JSON value received, or a text node: e.g. the raw text/event-stream of a streamed reply
+ */
+public record HttpResponse(int status, Map<String, String> headers, JsonNode body) {
+
+    public String header(String name) {
+        return headers == null ? null : headers.get(name.toLowerCase(java.util.Locale.ROOT));
+    }
+}

@@ -1,0 +1,69 @@
+package io.raglog.calls;
+
+import io.raglog.schemas.CallEvent;
+import io.raglog.schemas.Stage;
+import java.io.Serializable;
+import java.util.List;
+
+/**
+ * Decides which stage each call belongs to with rules: the first adapter that accepts the endpoint reads it.
+ * Adapter order matters where endpoints overlap (a vendor-specific path before a generic OpenAI-compatible one).
+ */
+public final class CallClassifier implements Serializable {
+
+    private static final long serialVersionUID = 1L;
+
+    private final List<ApiAdapter> adapters;
+
+    public CallClassifier(List<ApiAdapter> adapters) {
+        this.adapters = List.copyOf(adapters);
+    }
+
+    public static CallClassifier withBuiltInAdapters() {
+        return new CallClassifier(BuiltInAdapters.all());
+    }
+
+    public Classification classify(CallEvent call) {
+        for (ApiAdapter adapter : adapters) {
+            if (!adapter.accepts(call)) {
+                continue;
+            }
+            try {
+                CallDetail detail = adapter.read(call);
+                return new Classification.Classified(new ClassifiedCall(call, stageOf(detail), detail));
+            } catch (AdapterException e) {
+                return new Classification.Unreadable(adapter.name() + ": " + e.getMessage());
+            } catch (RuntimeException e) {
+                // An adapter bug must not take the job down; the call is kept in the DLQ with the cause.
+                return new Classification.Unreadable(adapter.name() + " failed: " + e);
+            }
+        }
+        return new Classification.Unclassified("no adapter for " + call.request().method() + " " + describe(call));
+    }
+
+    static Stage stageOf(CallDetail detail) {
+        if (detail instanceof ChatDetail chat) {
+            return switch (chat.role()) {
+                case REWRITE -> Stage.REWRITE;
+                case GENERATE -> Stage.GENERATE;
+                case OTHER -> null;
+            };
+        }
+        if (detail instanceof EmbedDetail) {
+            return Stage.EMBED;
+        }
+        if (detail instanceof RetrieveDetail) {
+            return Stage.RETRIEVE;
+        }
+        if (detail instanceof RerankDetail) {
+            return Stage.RERANK;
+        }
+        return null; // NotARunCall
+    }
+
+    private static String describe(CallEvent call) {
+        String url = call.request().url();
+        int query = url.indexOf('?');
+        return query < 0 ? url : url.substring(0, query);
+    }
+}

@@ -1,0 +1,11 @@
+package io.raglog.calls;
+
+/** A rewriter call and a generator call are both chat calls; {@link ChatRoleRules} tells them apart. */
+public enum ChatRole {
+    /** Rewrites, expands or decomposes the user's question into search queries. */
+    REWRITE,
+    /** Answers the question from context passages: the call that closes a run. */
+    GENERATE,
+    /** A chat call that is neither (a guardrail, a router, a title generator): not a stage. */
+    OTHER
+}
