@@ -1,0 +1,21 @@
+package io.raglog.calls;
+
+import io.raglog.schemas.TokenUsage;
+import java.util.List;
+
+/**
+ * The one way every chat-shaped adapter (OpenAI, Anthropic, Responses, OTLP spans) builds a {@link ChatDetail}, so
+ * that prompt reading and role rules are applied identically whatever the vendor.
+ */
+public final class ChatDetails {
+
+    private ChatDetails() {}
+
+    public static ChatDetail of(String adapter, String model, List<ChatMessage> messages, String output,
+            TokenUsage usage, boolean streamed) {
+        PromptAnatomy.Parsed anatomy = PromptAnatomy.parse(messages);
+        ChatRole role = ChatRoleRules.roleOf(messages, output, anatomy);
+        return new ChatDetail(adapter, model, List.copyOf(messages), output, usage == null ? TokenUsage.UNKNOWN : usage,
+                role, anatomy.question(), anatomy.contextText(), anatomy.contextPassages(), streamed);
+    }
+}
