@@ -1,0 +1,80 @@
+package io.raglog.checks.flink;
+
+import io.raglog.checks.CheckedRun;
+import io.raglog.checks.ChecksSettings;
+import io.raglog.checks.FeatureList;
+import io.raglog.flink.JacksonTypeInfo;
+import io.raglog.schemas.Run;
+import io.raglog.schemas.RunFeatures;
+import java.io.Serializable;
+import java.util.Collection;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+import org.apache.flink.streaming.api.datastream.AsyncDataStream;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
+import org.apache.flink.streaming.api.functions.async.AsyncRetryStrategy;
+import org.apache.flink.streaming.util.retryable.AsyncRetryStrategies;
+
+/**
+ * The checks building block: Run → cheap checks (rules + vectors) → LLM checks (async, unordered, bounded capacity,
+ * timeout, retry) → RunFeatures. The async operator's bounded queue is what turns a slow endpoint into back-pressure
+ * on the source instead of an unbounded buffer.
+ */
+public final class ChecksStage {
+
+    public static final String CHEAP_UID = "checks-cheap";
+    public static final String LLM_UID = "checks-llm";
+
+    private ChecksStage() {}
+
+    public static DataStream<RunFeatures> apply(DataStream<Run> runs, ChecksSettings settings) {
+        SingleOutputStreamOperator<CheckedRun> cheap = runs
+                .map(new CheapChecksFunction(settings), JacksonTypeInfo.of(CheckedRun.class))
+                .uid(CHEAP_UID)
+                .name("checks: rules + vectors");
+        long timeoutMs = settings.llm().runTimeout().toMillis();
+        return AsyncDataStream.unorderedWaitWithRetry(cheap, new LlmChecksFunction(settings), timeoutMs,
+                        TimeUnit.MILLISECONDS, settings.llm().capacity(), retryStrategy(settings))
+                .returns(JacksonTypeInfo.of(RunFeatures.class))
+                .uid(LLM_UID)
+                .name("checks: LLM (" + settings.llm().judgeId() + ")");
+    }
+
+    /**
+     * Check-level retries live in the judge; this retries a whole run, later, only when every one of its checks failed
+     * (the endpoint was down for it), which costs nothing already answered.
+     */
+    static AsyncRetryStrategy<RunFeatures> retryStrategy(ChecksSettings settings) {
+        if (settings.llm().runRetries() == 0) {
+            @SuppressWarnings("unchecked")
+            AsyncRetryStrategy<RunFeatures> none = AsyncRetryStrategies.NO_RETRY_STRATEGY;
+            return none;
+        }
+        long initial = Math.max(1, settings.llm().backoff().toMillis());
+        long max = Math.max(initial, settings.llm().maxBackoff().toMillis());
+        return new AsyncRetryStrategies.ExponentialBackoffDelayRetryStrategyBuilder<RunFeatures>(
+                settings.llm().runRetries(), initial, max, 2.0)
+                .ifResult(new EveryCheckFailed())
+                .build();
+    }
+
+    /** True when a run's LLM checks were asked and none answered. */
+    static final class EveryCheckFailed implements Predicate<Collection<RunFeatures>>, Serializable {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public boolean test(Collection<RunFeatures> results) {
+            return results.stream().anyMatch(EveryCheckFailed::everyCheckFailed);
+        }
+
+        static boolean everyCheckFailed(RunFeatures f) {
+            if (f.llm() == null || !f.llm().degraded()) {
+                return false;
+            }
+            return FeatureList.all().stream()
+                    .filter(def -> def.kind() == FeatureList.Kind.LLM)
+                    .allMatch(def -> f.feature(def.name()) == null);
+        }
+    }
+}

@@ -1,0 +1,166 @@
+package io.raglog.llm;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.raglog.schemas.Json;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeParseException;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.TimeoutException;
+import org.asynchttpclient.AsyncHttpClient;
+import org.asynchttpclient.BoundRequestBuilder;
+import org.asynchttpclient.DefaultAsyncHttpClientConfig;
+import org.asynchttpclient.Dsl;
+import org.asynchttpclient.Response;
+
+/**
+ * The HTTP half every vendor shares, over async-http-client: one non-blocking POST per call, status mapped to
+ * retryable or not, Retry-After read, the API key kept out of every message. Subclasses know their vendor's JSON.
+ */
+abstract class HttpChatProvider implements ChatProvider {
+
+    private static final int ERROR_SNIPPET_CHARS = 300;
+
+    protected final LlmSettings settings;
+    private final AsyncHttpClient http;
+
+    protected HttpChatProvider(LlmSettings settings) {
+        this.settings = settings;
+        Duration timeout = settings.callTimeout();
+        this.http = Dsl.asyncHttpClient(new DefaultAsyncHttpClientConfig.Builder()
+                .setRequestTimeout(timeout)
+                .setReadTimeout(timeout)
+                .setConnectTimeout(timeout.compareTo(Duration.ofSeconds(10)) < 0 ? timeout : Duration.ofSeconds(10))
+                .setMaxRequestRetry(0) // our retry policy is the only one, so the number of calls is bounded and known
+                .setFollowRedirect(false)
+                .setIoThreadsCount(2)
+                .setThreadPoolName("raglog-llm")
+                .setUserAgent("raglog")
+                .build());
+    }
+
+    protected abstract String url();
+
+    protected abstract Map<String, String> headers();
+
+    protected abstract ObjectNode body(ChatRequest request);
+
+    /** The model's text and token usage from a 200 reply; {@link BadReplyException} when the shape is wrong. */
+    protected abstract ChatReply reply(JsonNode body);
+
+    @Override
+    public String id() {
+        return settings.judgeId();
+    }
+
+    @Override
+    public CompletableFuture<ChatReply> send(ChatRequest request) {
+        BoundRequestBuilder post = http.preparePost(url())
+                .setHeader("content-type", "application/json")
+                .setBody(Json.writeBytes(body(request)));
+        headers().forEach(post::setHeader);
+        CompletableFuture<Response> response;
+        try {
+            response = post.execute().toCompletableFuture();
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(failure(e));
+        }
+        return response.handle((r, error) -> {
+            if (error != null) {
+                throw failure(error);
+            }
+            return toReply(r);
+        });
+    }
+
+    private ChatReply toReply(Response r) {
+        int status = r.getStatusCode();
+        if (status == 200) {
+            JsonNode body;
+            try {
+                body = Json.MAPPER.readTree(r.getResponseBodyAsBytes());
+            } catch (IOException e) {
+                throw new LlmCallException(LlmCallException.Kind.BAD_REPLY, status, null,
+                        "endpoint answered 200 with a body that is not JSON", null);
+            }
+            try {
+                return reply(body);
+            } catch (BadReplyException e) {
+                throw new LlmCallException(LlmCallException.Kind.BAD_REPLY, status, null, e.getMessage(), null);
+            }
+        }
+        String snippet = redact(new String(r.getResponseBodyAsBytes(), StandardCharsets.UTF_8));
+        if (snippet.length() > ERROR_SNIPPET_CHARS) {
+            snippet = snippet.substring(0, ERROR_SNIPPET_CHARS) + "…";
+        }
+        String message = "endpoint answered " + status + ": " + snippet;
+        if (status == 429) {
+            throw new LlmCallException(LlmCallException.Kind.RATE_LIMITED, status,
+                    retryAfter(r.getHeader("retry-after")), message, null);
+        }
+        if (status >= 500 || status == 408) {
+            throw new LlmCallException(LlmCallException.Kind.SERVER_ERROR, status,
+                    retryAfter(r.getHeader("retry-after")), message, null);
+        }
+        throw new LlmCallException(LlmCallException.Kind.CLIENT_ERROR, status, null, message, null);
+    }
+
+    private LlmCallException failure(Throwable error) {
+        Throwable e = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+        if (e instanceof LlmCallException known) {
+            return known;
+        }
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof TimeoutException) {
+                return new LlmCallException(LlmCallException.Kind.TIMEOUT, 0, null,
+                        "no reply within " + settings.callTimeout().toMillis() + " ms", null);
+            }
+        }
+        // Connection refused or reset, closed mid-body: the endpoint or the path to it, worth another try.
+        String message = redact(e.getClass().getSimpleName() + ": " + e.getMessage());
+        return new LlmCallException(LlmCallException.Kind.NETWORK, 0, null, message, null);
+    }
+
+    private String redact(String text) {
+        return settings.apiKey() == null ? text : settings.apiKey().redact(text);
+    }
+
+    /** Seconds ("7") or an HTTP date; null when absent or unreadable. */
+    static Duration retryAfter(String header) {
+        if (header == null || header.isBlank()) {
+            return null;
+        }
+        String h = header.strip();
+        try {
+            return Duration.ofMillis(Math.max(0, (long) (Double.parseDouble(h) * 1000)));
+        } catch (NumberFormatException notSeconds) {
+            try {
+                ZonedDateTime at = ZonedDateTime.parse(h, DateTimeFormatter.RFC_1123_DATE_TIME);
+                Duration d = Duration.between(ZonedDateTime.now(at.getZone()), at);
+                return d.isNegative() ? Duration.ZERO : d;
+            } catch (DateTimeParseException notADate) {
+                return null;
+            }
+        }
+    }
+
+    protected static long tokens(JsonNode usage, String field) {
+        JsonNode v = usage == null ? null : usage.get(field);
+        return v != null && v.canConvertToLong() ? v.asLong() : 0;
+    }
+
+    @Override
+    public void close() {
+        try {
+            http.close();
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException("cannot close the LLM HTTP client", e);
+        }
+    }
+}

@@ -1,0 +1,63 @@
+package io.raglog.llm;
+
+import io.raglog.schemas.Run;
+import io.raglog.schemas.Stage;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The five LLM checks of a run, one call each, issued together. A check whose stage the run lacks is skipped;
+ * economy mode drops the statement-by-statement support check (the most expensive, and the least missed).
+ */
+public enum LlmCheck {
+    /** The rewriter's typical faults: dropped constraints, a changed meaning, added content. */
+    REWRITE("rewrite", Stage.REWRITE),
+    /** Retrieval: no passage answers the question, or the passages cover only part of it. */
+    RETRIEVAL("retrieval", Stage.RETRIEVE),
+    /** The reranker: a needed passage dropped, a bad order. */
+    RERANK("rerank", Stage.RERANK),
+    /** Statement-by-statement support of the answer by its context. */
+    SUPPORT("support", Stage.GENERATE),
+    /** Needed information from the question alone, where it was found, what the answer did with it. */
+    EVIDENCE_FLOW("evidence_flow", Stage.GENERATE);
+
+    private final String id;
+    private final Stage stage;
+
+    LlmCheck(String id, Stage stage) {
+        this.id = id;
+        this.stage = stage;
+    }
+
+    public String id() {
+        return id;
+    }
+
+    /** The stage whose presence the check needs and whose findings it writes. */
+    public Stage stage() {
+        return stage;
+    }
+
+    /** The versioned prompt file under {@code prompts/}. */
+    public String promptFile() {
+        return id.replace('_', '-') + ".v1.txt";
+    }
+
+    public boolean appliesTo(Run run) {
+        if (!run.has(stage)) {
+            return false;
+        }
+        return this != EVIDENCE_FLOW || run.has(Stage.RETRIEVE) || run.has(Stage.RERANK);
+    }
+
+    /** The checks to ask for this run, in a fixed order. */
+    public static List<LlmCheck> forRun(Run run, boolean economy) {
+        List<LlmCheck> out = new ArrayList<>();
+        for (LlmCheck c : values()) {
+            if (c.appliesTo(run) && !(economy && c == SUPPORT)) {
+                out.add(c);
+            }
+        }
+        return out;
+    }
+}
