@@ -43,7 +43,8 @@ public final class ChecksStage {
 
     /**
      * Check-level retries live in the judge; this retries a whole run, later, only when every one of its checks failed
-     * (the endpoint was down for it), which costs nothing already answered.
+     * (the endpoint was down for it), which costs nothing already answered. Flink stops retrying once the input has
+     * ended, so in a bounded replay the last runs in flight get their check-level retries only.
      */
     static AsyncRetryStrategy<RunFeatures> retryStrategy(ChecksSettings settings) {
         if (settings.llm().runRetries() == 0) {
