@@ -11,6 +11,7 @@ import io.raglog.llm.LlmResult;
 import io.raglog.llm.ProviderKind;
 import io.raglog.schemas.RunFeatures;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.MetricGroup;
@@ -52,7 +53,15 @@ public final class LlmChecksFunction extends RichAsyncFunction<CheckedRun, RunFe
 
     @Override
     public void asyncInvoke(CheckedRun input, ResultFuture<RunFeatures> resultFuture) {
-        checks.run(input.run()).whenComplete((result, error) -> {
+        CompletableFuture<LlmResult> pending;
+        try {
+            // The offline judge answers right here, on the task thread: CPU work on vectors mostly cached by the
+            // cheap checks. A remote judge only schedules its calls.
+            pending = checks.run(input.run());
+        } catch (RuntimeException e) {
+            pending = CompletableFuture.failedFuture(e);
+        }
+        pending.whenComplete((result, error) -> {
             LlmResult r = error == null ? result : checks.unanswered(input.run());
             resultFuture.complete(List.of(emit(input, r)));
         });
