@@ -42,7 +42,11 @@ public final class OpenInferenceAdapter implements ApiAdapter, Serializable {
 
     @Override
     public boolean accepts(CallEvent call) {
-        return SpanCall.isSpanCall(call) && STAGE_KINDS.contains(kindOf(call.request().body()));
+        if (!SpanCall.isSpanCall(call)) {
+            return false;
+        }
+        String kind = kindOf(call.request().body());
+        return kind != null && STAGE_KINDS.contains(kind);
     }
 
     private static String kindOf(JsonNode attributes) {

@@ -34,7 +34,8 @@ final class VectorDbQuery {
     /** A query of a vector store, not an upsert or a collection admin call. */
     static boolean isQuery(SpanCall span) {
         AttributeMap a = span.attributes();
-        if (!VECTOR_STORES.contains(storeOf(a))) {
+        String store = storeOf(a);
+        if (store == null || !VECTOR_STORES.contains(store)) {
             return false;
         }
         if (a.has("db.vector.query.top_k")) {
