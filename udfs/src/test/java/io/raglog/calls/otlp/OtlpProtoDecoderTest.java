@@ -10,11 +10,15 @@ import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
 import io.opentelemetry.proto.trace.v1.ResourceSpans;
 import io.opentelemetry.proto.trace.v1.ScopeSpans;
 import io.raglog.schemas.CallEvent;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.ObjectInputStream;
+import java.io.ObjectOutputStream;
 import java.util.Arrays;
 import java.util.Random;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.Test;
 
 class OtlpProtoDecoderTest {
 
@@ -108,6 +112,22 @@ class OtlpProtoDecoderTest {
         assertThat(proto.decode(request.build().toByteArray()).error())
                 .isEqualTo("otlp_proto: resourceSpans[0].scopeSpans[0].spans[0].endTimeUnixNano:"
                         + " missing or out of range");
+    }
+
+    @Test
+    void shouldDecodeTheSameAfterJavaSerialization() throws Exception {
+        // A Flink deserialization schema ships its decoder to the task managers by Java serialization.
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
+            out.writeObject(proto);
+        }
+        OtlpDecoder shipped;
+        try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(bytes.toByteArray()))) {
+            shipped = (OtlpDecoder) in.readObject();
+        }
+
+        assertThat(shipped.decode(OtlpFixtures.proto(GENAI_TRACE)))
+                .isEqualTo(proto.decode(OtlpFixtures.proto(GENAI_TRACE)));
     }
 
     @Test

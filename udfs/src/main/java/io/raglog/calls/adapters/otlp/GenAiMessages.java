@@ -54,7 +54,7 @@ final class GenAiMessages {
         }
         for (AttributeMap prompt : span.attributes().list("gen_ai.prompt")) {
             String role = prompt.lowerString("role");
-            messages.add(new ChatMessage(role == null ? "user" : role, prompt.string("content")));
+            messages.add(new ChatMessage(role == null ? "user" : role, indexedPromptText(prompt)));
         }
         if (!messages.isEmpty()) {
             return messages;
@@ -75,6 +75,12 @@ final class GenAiMessages {
             messages.addAll(fromJson(event.attributes().json("gen_ai.prompt"), "user"));
         }
         return messages;
+    }
+
+    /** OpenLLMetry writes a chat message as {@code .content}, a completions-API prompt as {@code .user}. */
+    static String indexedPromptText(AttributeMap prompt) {
+        String content = prompt.string("content");
+        return content != null ? content : prompt.string("user");
     }
 
     /** The first completion (choice 0), null when the span recorded none. */

@@ -47,7 +47,16 @@ public final class GenAiSpanAdapter implements ApiAdapter, Serializable {
 
     @Override
     public boolean accepts(CallEvent call) {
-        return SpanCall.isSpanCall(call) && operationOf(SpanCall.of(call)) != null;
+        if (!SpanCall.isSpanCall(call)) {
+            return false;
+        }
+        // Most spans of a trace carry none of these; only those that do are worth reading further.
+        JsonNode attributes = call.request().body();
+        if (!attributes.has(OPERATION) && !attributes.has("llm.request.type") && !attributes.has("db.system")
+                && !attributes.has("db.system.name")) {
+            return false;
+        }
+        return operationOf(SpanCall.of(call)) != null;
     }
 
     /** The stage operation the span records, null for anything else (agents, tools, memory, workflows). */
@@ -109,7 +118,7 @@ public final class GenAiSpanAdapter implements ApiAdapter, Serializable {
         AttributeMap a = span.attributes();
         List<String> texts = new ArrayList<>();
         for (AttributeMap prompt : a.list("gen_ai.prompt")) {
-            String text = prompt.string("content");
+            String text = GenAiMessages.indexedPromptText(prompt);
             if (text != null) {
                 texts.add(text);
             }
