@@ -1,7 +1,7 @@
 package io.raglog.calls.otlp;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectReader;
@@ -17,6 +17,7 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * Decodes {@code otlp_json} messages: the proto3 JSON mapping with OTLP's deviations. Field names are lowerCamelCase
@@ -167,7 +168,7 @@ public final class OtlpJsonDecoder implements OtlpDecoder {
 
     /** An {@code AnyValue} as typed JSON; the oneof names its type, an empty one is null. */
     private static JsonNode anyValue(JsonNode value, String where) throws MalformedOtlpException {
-        if (value == null) {
+        if (value == null || value.isNull()) {
             return NullNode.getInstance();
         }
         if (!value.isObject()) {
@@ -373,7 +374,7 @@ public final class OtlpJsonDecoder implements OtlpDecoder {
     }
 
     private static String typeOf(JsonNode value) {
-        return value.getNodeType().toString().toLowerCase(java.util.Locale.ROOT);
+        return value.getNodeType().toString().toLowerCase(Locale.ROOT);
     }
 
     private static String abbreviate(String text) {
