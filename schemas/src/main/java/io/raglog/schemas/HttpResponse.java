@@ -10,6 +10,11 @@ import java.util.Map;
  */
 public record HttpResponse(int status, Map<String, String> headers, JsonNode body) {
 
+    /** A JSON null body and an absent body are the same thing: both read back as null. */
+    public HttpResponse {
+        body = body == null || body.isNull() || body.isMissingNode() ? null : body;
+    }
+
     public String header(String name) {
         return headers == null ? null : headers.get(name.toLowerCase(java.util.Locale.ROOT));
     }

@@ -1,0 +1,76 @@
+package io.raglog.job;
+
+import io.raglog.assemble.AssembleRunsFunction;
+import io.raglog.calls.CallClassifier;
+import io.raglog.calls.ClassifiedCall;
+import io.raglog.flink.JacksonTypeInfo;
+import io.raglog.ingest.ClassifyCallsFunction;
+import io.raglog.ingest.DeadLetters;
+import io.raglog.ingest.DecodeCallsFunction;
+import io.raglog.ingest.RawMessage;
+import io.raglog.schemas.CallEvent;
+import io.raglog.schemas.DeadLetter;
+import io.raglog.schemas.Run;
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
+
+/**
+ * The one raglog topology. It takes its inputs as streams and hands its outputs back, so the same wiring runs from
+ * Kafka ({@code run}, {@code demo}), from files in batch mode ({@code replay}) and from tests.
+ *
+ * <pre>
+ * calls ─ decode ─┐
+ * otlp  ─ decode ─┴─ watermarks ─ classify ─ keyBy(pipeline, run hint) ─ assemble ─▶ runs
+ *          └──────── bad input, unreadable bodies, late calls ───────────────────▶ dead letters
+ * </pre>
+ */
+public final class RaglogTopology {
+
+    /** What the topology produces. */
+    public record Streams(DataStream<Run> runs, DataStream<DeadLetter> deadLetters) {}
+
+    private RaglogTopology() {}
+
+    /**
+     * @param otlp OTLP trace messages, or null when the deployment reads only proxy calls
+     */
+    public static Streams build(DataStream<RawMessage> calls, DataStream<RawMessage> otlp, TopologySettings settings) {
+        SingleOutputStreamOperator<CallEvent> decodedCalls = calls
+                .process(new DecodeCallsFunction(), JacksonTypeInfo.of(CallEvent.class))
+                .uid("decode-calls").name("decode raglog.call/v1");
+        DataStream<CallEvent> allCalls = decodedCalls;
+        DataStream<DeadLetter> deadLetters = decodedCalls.getSideOutput(DecodeCallsFunction.DEAD_LETTERS);
+        if (otlp != null) {
+            SingleOutputStreamOperator<CallEvent> decodedSpans = OtlpIngest.decode(otlp);
+            allCalls = allCalls.union(decodedSpans);
+            deadLetters = deadLetters.union(decodedSpans.getSideOutput(DecodeCallsFunction.DEAD_LETTERS));
+        }
+
+        SingleOutputStreamOperator<ClassifiedCall> classified = allCalls
+                .assignTimestampsAndWatermarks(callWatermarks(settings)).uid("call-watermarks").name("call event time")
+                .process(new ClassifyCallsFunction(CallClassifier.withBuiltInAdapters()),
+                        JacksonTypeInfo.of(ClassifiedCall.class))
+                .uid("classify-calls").name("classify stage");
+
+        SingleOutputStreamOperator<Run> runs = classified
+                .keyBy(ClassifiedCall::runKey)
+                .process(new AssembleRunsFunction(settings.assembly()), JacksonTypeInfo.of(Run.class))
+                .uid("assemble-runs").name("assemble runs");
+
+        DataStream<DeadLetter> late = runs.getSideOutput(AssembleRunsFunction.LATE)
+                .map(c -> DeadLetters.ofCall("assembly", c.event(),
+                        "late: the call arrived after its run (" + c.event().pipeline() + ", hint "
+                                + c.event().runHint() + ") was closed"), JacksonTypeInfo.of(DeadLetter.class))
+                .uid("late-calls").name("late calls");
+        deadLetters = deadLetters.union(classified.getSideOutput(DecodeCallsFunction.DEAD_LETTERS), late);
+        return new Streams(runs, deadLetters);
+    }
+
+    /** A call's event time is when it ended: a run's generator call ends last. */
+    private static WatermarkStrategy<CallEvent> callWatermarks(TopologySettings settings) {
+        return WatermarkStrategy.<CallEvent>forBoundedOutOfOrderness(settings.maxOutOfOrder())
+                .withTimestampAssigner((call, previous) -> call.endedAt().toEpochMilli())
+                .withIdleness(settings.sourceIdleness());
+    }
+}

@@ -1,0 +1,74 @@
+package io.raglog.job.io;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.common.test.KafkaClusterTestKit;
+import org.apache.kafka.common.test.TestKitNodes;
+
+/**
+ * A real single-node KRaft broker in this JVM, for the embedded default ({@code demo}) and the tests: the same broker
+ * code a production cluster runs, bound to loopback, with replication factors of 1.
+ */
+public final class EmbeddedKafka implements AutoCloseable {
+
+    private final KafkaClusterTestKit cluster;
+
+    private EmbeddedKafka(KafkaClusterTestKit cluster) {
+        this.cluster = cluster;
+    }
+
+    public static EmbeddedKafka start(Path dataDir) throws Exception {
+        Files.createDirectories(dataDir);
+        KafkaClusterTestKit cluster = new KafkaClusterTestKit.Builder(new TestKitNodes.Builder()
+                .setCombined(true)
+                .setNumBrokerNodes(1)
+                .setNumControllerNodes(1)
+                .setBaseDirectory(dataDir)
+                .build())
+                .setConfigProp("offsets.topic.replication.factor", "1")
+                .setConfigProp("transaction.state.log.replication.factor", "1")
+                .setConfigProp("transaction.state.log.min.isr", "1")
+                .setConfigProp("group.initial.rebalance.delay.ms", "0")
+                .setConfigProp("auto.create.topics.enable", "false")
+                .setDeleteOnClose(true)
+                .build();
+        try {
+            cluster.format();
+            cluster.startup();
+            cluster.waitForReadyBrokers();
+        } catch (Exception e) {
+            cluster.close();
+            throw e;
+        }
+        return new EmbeddedKafka(cluster);
+    }
+
+    public String bootstrapServers() {
+        return cluster.bootstrapServers();
+    }
+
+    public void createTopics(Collection<String> topics, int partitions) throws Exception {
+        try (Admin admin = admin()) {
+            List<NewTopic> newTopics = topics.stream().map(t -> new NewTopic(t, partitions, (short) 1)).toList();
+            admin.createTopics(newTopics).all().get();
+        }
+    }
+
+    public Admin admin() {
+        Properties props = new Properties();
+        props.putAll(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers()));
+        return Admin.create(props);
+    }
+
+    @Override
+    public void close() throws Exception {
+        cluster.close();
+    }
+}

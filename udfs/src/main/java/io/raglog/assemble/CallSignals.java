@@ -1,0 +1,99 @@
+package io.raglog.assemble;
+
+import io.raglog.calls.ChatDetail;
+import io.raglog.calls.ClassifiedCall;
+import io.raglog.calls.EmbedDetail;
+import io.raglog.calls.RerankDetail;
+import io.raglog.calls.RetrieveDetail;
+import io.raglog.schemas.Passage;
+import io.raglog.schemas.Stage;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * What one call says about the run it belongs to, normalised once so that linking compares strings, not JSON:
+ * the question it carries, the query texts it produced or consumed, its vectors, its passages.
+ */
+final class CallSignals {
+
+    final ClassifiedCall call;
+    final Stage stage;
+    final long startMs;
+    final long endMs;
+    /** The user's question (rewrite input, generator question). */
+    final String question;
+    /** Queries a rewriter wrote. */
+    final Set<String> producedQueries = new LinkedHashSet<>();
+    /** Texts sent to be embedded or searched, or the rerank query. */
+    final Set<String> consumedQueries = new LinkedHashSet<>();
+    final List<float[]> producedVectors = new ArrayList<>();
+    final float[] consumedVector;
+    /** Passages a retriever returned, or those a reranker kept. */
+    final List<String> producedPassages = new ArrayList<>();
+    /** Passages a reranker was given. */
+    final List<String> consumedPassages = new ArrayList<>();
+    /** The generator's prompt, normalised, for containment tests. */
+    final String prompt;
+
+    CallSignals(ClassifiedCall call) {
+        this.call = call;
+        this.stage = call.stage();
+        this.startMs = call.event().startedAt().toEpochMilli();
+        this.endMs = call.event().endedAt().toEpochMilli();
+        String q = null;
+        float[] vector = null;
+        String promptText = "";
+        if (call.detail() instanceof ChatDetail chat) {
+            q = Texts.norm(chat.question());
+            if (stage == Stage.REWRITE) {
+                for (String out : RewriteQueries.split(chat.output())) {
+                    producedQueries.add(Texts.norm(out));
+                }
+            } else {
+                promptText = Texts.norm(chat.promptText());
+            }
+        } else if (call.detail() instanceof EmbedDetail embed) {
+            embed.texts().forEach(t -> consumedQueries.add(Texts.norm(t)));
+            if (embed.vectors() != null) {
+                producedVectors.addAll(embed.vectors());
+            }
+        } else if (call.detail() instanceof RetrieveDetail retrieve) {
+            if (retrieve.queryText() != null) {
+                consumedQueries.add(Texts.norm(retrieve.queryText()));
+            }
+            vector = retrieve.queryVector();
+            for (Passage p : retrieve.passages()) {
+                producedPassages.add(Texts.norm(p.text()));
+            }
+        } else if (call.detail() instanceof RerankDetail rerank) {
+            if (rerank.query() != null) {
+                consumedQueries.add(Texts.norm(rerank.query()));
+            }
+            rerank.documents().forEach(d -> consumedPassages.add(Texts.norm(d)));
+            for (RerankDetail.RerankResult r : rerank.results()) {
+                if (r.index() >= 0 && r.index() < rerank.documents().size()) {
+                    producedPassages.add(Texts.norm(rerank.documents().get(r.index())));
+                }
+            }
+        }
+        this.question = q == null || q.isEmpty() ? null : q;
+        this.consumedVector = vector;
+        this.prompt = promptText;
+        consumedQueries.remove("");
+        producedQueries.remove("");
+    }
+
+    String eventId() {
+        return call.event().eventId();
+    }
+
+    boolean failed() {
+        return call.event().failed();
+    }
+
+    boolean isCloser() {
+        return stage == Stage.GENERATE && !failed();
+    }
+}

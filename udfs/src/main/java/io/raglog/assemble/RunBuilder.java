@@ -1,0 +1,227 @@
+package io.raglog.assemble;
+
+import io.raglog.calls.ChatDetail;
+import io.raglog.calls.ClassifiedCall;
+import io.raglog.calls.EmbedDetail;
+import io.raglog.calls.RerankDetail;
+import io.raglog.calls.RetrieveDetail;
+import io.raglog.schemas.CallEvent;
+import io.raglog.schemas.EmbedStage;
+import io.raglog.schemas.GenerateStage;
+import io.raglog.schemas.HttpError;
+import io.raglog.schemas.Passage;
+import io.raglog.schemas.RerankStage;
+import io.raglog.schemas.RetrieveStage;
+import io.raglog.schemas.RewriteStage;
+import io.raglog.schemas.Run;
+import io.raglog.schemas.RunIds;
+import io.raglog.schemas.RunStages;
+import io.raglog.schemas.SchemaIds;
+import io.raglog.schemas.Stage;
+import io.raglog.schemas.TokenUsage;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Turns the calls of one run into the harmonized {@link Run}. Knows no vendor: it reads {@code CallDetail}s only.
+ * Failed calls (429, 5xx) count as the stage's calls and as HTTP errors; the stage's content comes from the
+ * successful ones.
+ */
+public final class RunBuilder {
+
+    private RunBuilder() {}
+
+    /**
+     * @param anchor the generator call that closed the run, or for an incomplete run its earliest call
+     * @param incompleteReason null for a complete run
+     */
+    public static Run build(String pipeline, String runHint, List<ClassifiedCall> calls, ClassifiedCall anchor,
+            String incompleteReason) {
+        List<ClassifiedCall> ordered = new ArrayList<>(calls);
+        ordered.sort(Comparator.comparing((ClassifiedCall c) -> c.event().startedAt())
+                .thenComparing(c -> c.event().eventId()));
+
+        Map<Stage, List<ClassifiedCall>> byStage = new EnumMap<>(Stage.class);
+        List<HttpError> errors = new ArrayList<>();
+        for (ClassifiedCall c : ordered) {
+            byStage.computeIfAbsent(c.stage(), s -> new ArrayList<>()).add(c);
+            if (c.event().failed()) {
+                errors.add(new HttpError(c.event().eventId(), c.stage(),
+                        c.event().response() == null ? 0 : c.event().response().status()));
+            }
+        }
+
+        RewriteStage rewrite = rewrite(byStage.getOrDefault(Stage.REWRITE, List.of()));
+        EmbedStage embed = embed(byStage.getOrDefault(Stage.EMBED, List.of()));
+        RetrieveStage retrieved = retrieve(byStage.getOrDefault(Stage.RETRIEVE, List.of()));
+        RerankStage rerank = rerank(byStage.getOrDefault(Stage.RERANK, List.of()), retrieved.passages());
+        List<ClassifiedCall> generatorCalls = byStage.getOrDefault(Stage.GENERATE, List.of());
+        GenerateStage generate = generate(generatorCalls, rerank.present() ? rerank.output() : retrieved.passages());
+        RetrieveStage retrieve = retrieved.present() ? retrieved : reconstructRetrieval(rerank, generate);
+
+        String question = question(rewrite, generatorCalls, embed);
+        Instant start = ordered.stream().map(c -> c.event().startedAt()).min(Instant::compareTo).orElse(null);
+        Instant end = ordered.stream().map(c -> c.event().endedAt()).max(Instant::compareTo).orElse(null);
+        List<String> callIds = ordered.stream().map(c -> c.event().eventId()).toList();
+        return new Run(SchemaIds.RUN_V1, RunIds.of(pipeline, runHint, anchor.event().eventId()), pipeline,
+                runHint, question, start, end, incompleteReason != null, incompleteReason, callIds, errors,
+                new RunStages(rewrite, embed, retrieve, rerank, generate));
+    }
+
+    private static List<ClassifiedCall> succeeded(List<ClassifiedCall> calls) {
+        return calls.stream().filter(c -> !c.event().failed()).toList();
+    }
+
+    private static long latency(List<ClassifiedCall> calls) {
+        Instant start = calls.stream().map(c -> c.event().startedAt()).min(Instant::compareTo).orElse(null);
+        Instant end = calls.stream().map(c -> c.event().endedAt()).max(Instant::compareTo).orElse(null);
+        return start == null ? 0 : Math.max(0, end.toEpochMilli() - start.toEpochMilli());
+    }
+
+    private static List<String> ids(List<ClassifiedCall> calls) {
+        return calls.stream().map(c -> c.event().eventId()).toList();
+    }
+
+    private static RewriteStage rewrite(List<ClassifiedCall> calls) {
+        if (calls.isEmpty()) {
+            return RewriteStage.absent();
+        }
+        List<ClassifiedCall> ok = succeeded(calls);
+        ChatDetail any = (ChatDetail) calls.get(0).detail();
+        Set<String> outputs = new LinkedHashSet<>();
+        for (ClassifiedCall c : ok) {
+            outputs.addAll(RewriteQueries.split(((ChatDetail) c.detail()).output()));
+        }
+        return new RewriteStage(true, latency(calls), ids(calls), any.model(), any.question(), List.copyOf(outputs));
+    }
+
+    private static EmbedStage embed(List<ClassifiedCall> calls) {
+        if (calls.isEmpty()) {
+            return EmbedStage.absent();
+        }
+        Set<String> texts = new LinkedHashSet<>();
+        Integer dimensions = null;
+        String model = ((EmbedDetail) calls.get(0).detail()).model();
+        for (ClassifiedCall c : calls) {
+            EmbedDetail e = (EmbedDetail) c.detail();
+            texts.addAll(e.texts());
+            if (dimensions == null && e.vectors() != null && !e.vectors().isEmpty()) {
+                dimensions = e.vectors().get(0).length;
+            }
+        }
+        return new EmbedStage(true, latency(calls), ids(calls), model, List.copyOf(texts), dimensions);
+    }
+
+    /** Several retrieval calls (one per rewritten query) are merged: first appearance wins, ranks renumbered. */
+    private static RetrieveStage retrieve(List<ClassifiedCall> calls) {
+        if (calls.isEmpty()) {
+            return RetrieveStage.absent();
+        }
+        Map<String, Passage> passages = new LinkedHashMap<>();
+        RetrieveDetail first = (RetrieveDetail) calls.get(0).detail();
+        for (ClassifiedCall c : succeeded(calls)) {
+            for (Passage p : ((RetrieveDetail) c.detail()).passages()) {
+                passages.putIfAbsent(passageKey(p), withId(p));
+            }
+        }
+        List<Passage> ranked = new ArrayList<>();
+        for (Passage p : passages.values()) {
+            ranked.add(p.withRank(ranked.size() + 1));
+        }
+        return new RetrieveStage(true, latency(calls), ids(calls), first.store(), first.queryText(), first.topK(),
+                ranked, false);
+    }
+
+    private static String passageKey(Passage p) {
+        return p.id() != null ? "id:" + p.id() : "text:" + Texts.norm(p.text());
+    }
+
+    private static Passage withId(Passage p) {
+        return p.id() != null ? p : new Passage(Texts.contentId(p.text()), p.text(), p.score(), p.rank());
+    }
+
+    /** Rerank documents are plain texts: give them the retrieval ids when the texts match. */
+    private static RerankStage rerank(List<ClassifiedCall> calls, List<Passage> retrieved) {
+        if (calls.isEmpty()) {
+            return RerankStage.absent();
+        }
+        List<ClassifiedCall> ok = succeeded(calls);
+        RerankDetail detail = (RerankDetail) (ok.isEmpty() ? calls.get(0) : ok.get(ok.size() - 1)).detail();
+        Map<String, String> idByText = new LinkedHashMap<>();
+        for (Passage p : retrieved) {
+            idByText.putIfAbsent(Texts.norm(p.text()), p.id());
+        }
+        List<Passage> input = new ArrayList<>();
+        for (int i = 0; i < detail.documents().size(); i++) {
+            String text = detail.documents().get(i);
+            String id = idByText.getOrDefault(Texts.norm(text), Texts.contentId(text));
+            input.add(new Passage(id, text, null, i + 1));
+        }
+        List<Passage> output = new ArrayList<>();
+        if (!ok.isEmpty()) {
+            for (RerankDetail.RerankResult r : detail.results()) {
+                if (r.index() >= 0 && r.index() < input.size()) {
+                    Passage p = input.get(r.index());
+                    output.add(new Passage(p.id(), p.text(), r.score(), output.size() + 1));
+                }
+            }
+        }
+        Integer topN = detail.topN() != null ? detail.topN() : (ok.isEmpty() ? null : output.size());
+        return new RerankStage(true, latency(calls), ids(calls), detail.model(), detail.query(), input, output, topN);
+    }
+
+    private static GenerateStage generate(List<ClassifiedCall> calls, List<Passage> known) {
+        if (calls.isEmpty()) {
+            return GenerateStage.absent();
+        }
+        List<ClassifiedCall> ok = succeeded(calls);
+        ChatDetail detail = (ChatDetail) (ok.isEmpty() ? calls.get(calls.size() - 1) : ok.get(ok.size() - 1)).detail();
+        List<Passage> context = ContextPassages.inPrompt(detail, known);
+        TokenUsage usage = TokenUsage.UNKNOWN;
+        for (ClassifiedCall c : calls) {
+            usage = usage.plus(((ChatDetail) c.detail()).usage());
+        }
+        return new GenerateStage(true, latency(calls), ids(calls), detail.model(), context, detail.promptText(),
+                ok.isEmpty() ? null : detail.output(), usage, detail.streamed());
+    }
+
+    /** In-process vector store: no retrieval call was logged, so rebuild what it returned from what came after. */
+    private static RetrieveStage reconstructRetrieval(RerankStage rerank, GenerateStage generate) {
+        List<Passage> passages;
+        List<String> callIds;
+        if (rerank.present() && !rerank.input().isEmpty()) {
+            passages = rerank.input();
+            callIds = rerank.callIds();
+        } else if (generate.present() && !generate.context().isEmpty()) {
+            passages = generate.context();
+            callIds = generate.callIds();
+        } else {
+            return RetrieveStage.absent();
+        }
+        return new RetrieveStage(true, 0, callIds, null, null, null, passages, true);
+    }
+
+    private static String question(RewriteStage rewrite, List<ClassifiedCall> generatorCalls, EmbedStage embed) {
+        if (rewrite.present() && rewrite.input() != null) {
+            return rewrite.input();
+        }
+        for (int i = generatorCalls.size() - 1; i >= 0; i--) {
+            String q = ((ChatDetail) generatorCalls.get(i).detail()).question();
+            if (q != null && !q.isBlank()) {
+                return q;
+            }
+        }
+        return embed.present() && !embed.texts().isEmpty() ? embed.texts().get(0) : null;
+    }
+
+    static CallEvent event(ClassifiedCall c) {
+        return c.event();
+    }
+}

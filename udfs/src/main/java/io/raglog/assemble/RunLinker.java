@@ -1,0 +1,233 @@
+package io.raglog.assemble;
+
+import io.raglog.calls.ClassifiedCall;
+import io.raglog.schemas.Run;
+import io.raglog.schemas.Stage;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * Decides which buffered calls form which run, at a given event time. Pure logic: the Flink function owns state and
+ * timers and calls this when a timer fires.
+ *
+ * <p>A run ends at the generator call that produces the answer: once event time passes that call's end plus the
+ * grace, the run is closed with every call that belongs to it. Calls with a run hint all belong to the hinted run.
+ * Calls without one are linked by content ({@link ContentLinks}), so interleaved concurrent runs of one pipeline
+ * separate. Calls no generator claims within the run timeout are flushed as incomplete runs.
+ */
+public final class RunLinker {
+
+    /** A run and the event ids of the buffered calls it consumed (to be removed from state). */
+    public record Assembled(Run run, Set<String> consumedEventIds) {}
+
+    private RunLinker() {}
+
+    public static List<Assembled> link(String pipeline, String runHint, Collection<ClassifiedCall> pending, long now,
+            AssemblySettings settings) {
+        List<CallSignals> open = new ArrayList<>();
+        for (ClassifiedCall c : pending) {
+            open.add(new CallSignals(c));
+        }
+        open.sort(Comparator.comparingLong((CallSignals s) -> s.endMs).thenComparing(CallSignals::eventId));
+        boolean hinted = runHint != null && !runHint.isBlank();
+        List<Assembled> out = new ArrayList<>();
+
+        List<CallSignals> closers = open.stream()
+                .filter(CallSignals::isCloser)
+                .filter(g -> g.endMs + settings.grace().toMillis() <= now)
+                .toList();
+        int closed = 0;
+        for (CallSignals g : closers) {
+            if (!open.contains(g)) {
+                continue;
+            }
+            List<CallSignals> members = hinted ? hintedMembers(g, open) : linkedMembers(g, open, settings);
+            open.removeAll(members);
+            String hint = hinted && closed > 0 ? runHint + "#" + (closed + 1) : runHint;
+            closed++;
+            out.add(assembled(pipeline, hint, members, g, null));
+        }
+
+        long timeout = settings.runTimeout().toMillis();
+        if (hinted) {
+            long lastEnd = open.stream().mapToLong(s -> s.endMs).max().orElse(Long.MAX_VALUE);
+            if (!open.isEmpty() && lastEnd + timeout <= now) {
+                out.add(assembled(pipeline, runHint, new ArrayList<>(open), open.get(0),
+                        incompleteReason(open, settings)));
+            }
+        } else {
+            List<CallSignals> expired = open.stream().filter(s -> s.endMs + timeout <= now).toList();
+            for (List<CallSignals> group : components(expired)) {
+                out.add(assembled(pipeline, null, group, group.get(0), incompleteReason(group, settings)));
+            }
+        }
+        return out;
+    }
+
+    /** With a hint the run is known: every call up to the generator's end belongs to it. */
+    private static List<CallSignals> hintedMembers(CallSignals g, List<CallSignals> open) {
+        List<CallSignals> members = new ArrayList<>();
+        for (CallSignals s : open) {
+            if (s == g || (s.startMs <= g.endMs && !(s.isCloser() && s.endMs > g.endMs))) {
+                members.add(s);
+            }
+        }
+        return members;
+    }
+
+    /**
+     * Without a hint: first every call strongly linked to the run so far (transitively), one rewriter and one
+     * reranker at most; then stages still empty from passage overlap; then strong links again from what that added
+     * (the embedding behind a retrieval found by overlap). Failed calls (429, 5xx) join when their request is the one
+     * a member retried.
+     */
+    private static List<CallSignals> linkedMembers(CallSignals g, List<CallSignals> open, AssemblySettings settings) {
+        long earliest = g.startMs - settings.maxRunDuration().toMillis();
+        List<CallSignals> candidates = new ArrayList<>();
+        for (CallSignals s : open) {
+            if (s != g && !s.isCloser() && s.startMs >= earliest && s.startMs <= g.endMs) {
+                candidates.add(s);
+            }
+        }
+        // nearest in time first, so that of two equally linked calls (the same question asked twice) the closer wins
+        candidates.sort(Comparator.comparingLong((CallSignals s) -> Math.abs(g.startMs - s.endMs)));
+
+        List<CallSignals> members = new ArrayList<>();
+        members.add(g);
+        addStrongClosure(members, candidates);
+        for (Stage stage : List.of(Stage.RERANK, Stage.RETRIEVE)) {
+            if (!hasStage(members, stage)) {
+                CallSignals best = bestOverlap(stage, members, candidates);
+                if (best != null) {
+                    members.add(best);
+                    candidates.remove(best);
+                }
+            }
+        }
+        addStrongClosure(members, candidates);
+        addRetries(members, candidates);
+        return members;
+    }
+
+    private static void addStrongClosure(List<CallSignals> members, List<CallSignals> candidates) {
+        boolean grew = true;
+        while (grew) {
+            grew = false;
+            for (CallSignals c : new ArrayList<>(candidates)) {
+                if (c.failed() || (single(c.stage) && hasStage(members, c.stage))) {
+                    continue;
+                }
+                for (CallSignals m : List.copyOf(members)) {
+                    if (ContentLinks.strong(m, c)) {
+                        members.add(c);
+                        candidates.remove(c);
+                        grew = true;
+                        break;
+                    }
+                }
+            }
+        }
+    }
+
+    /** The best passage-overlap candidate for an empty stage, judged against the members downstream of it. */
+    private static CallSignals bestOverlap(Stage stage, List<CallSignals> members, List<CallSignals> candidates) {
+        CallSignals best = null;
+        double bestScore = 0.5; // at least half of its passages must show up downstream
+        for (CallSignals c : candidates) {
+            if (c.stage != stage || c.failed()) {
+                continue;
+            }
+            for (CallSignals m : members) {
+                if (m.stage.ordinal() > stage.ordinal() && (m.stage == Stage.GENERATE || m.stage == Stage.RERANK)) {
+                    double score = ContentLinks.weak(c, m);
+                    if (score > bestScore) {
+                        bestScore = score;
+                        best = c;
+                    }
+                }
+            }
+        }
+        return best;
+    }
+
+    private static void addRetries(List<CallSignals> members, List<CallSignals> candidates) {
+        for (CallSignals c : new ArrayList<>(candidates)) {
+            if (!c.failed()) {
+                continue;
+            }
+            for (CallSignals m : List.copyOf(members)) {
+                if (m.stage == c.stage && Objects.equals(m.call.event().request().body(), c.call.event().request().body())) {
+                    members.add(c);
+                    candidates.remove(c);
+                    break;
+                }
+            }
+        }
+    }
+
+    /** Expired calls without a generator, grouped by the same strong links (and retries of the same request). */
+    private static List<List<CallSignals>> components(List<CallSignals> expired) {
+        List<List<CallSignals>> groups = new ArrayList<>();
+        Set<CallSignals> assigned = new HashSet<>();
+        for (CallSignals seed : expired) {
+            if (assigned.contains(seed)) {
+                continue;
+            }
+            Set<CallSignals> group = new LinkedHashSet<>();
+            group.add(seed);
+            boolean grew = true;
+            while (grew) {
+                grew = false;
+                for (CallSignals c : expired) {
+                    if (group.contains(c) || assigned.contains(c)) {
+                        continue;
+                    }
+                    for (CallSignals m : List.copyOf(group)) {
+                        boolean sameRequest = m.stage == c.stage
+                                && Objects.equals(m.call.event().request().body(), c.call.event().request().body());
+                        if (sameRequest || ContentLinks.strong(m, c)) {
+                            group.add(c);
+                            grew = true;
+                            break;
+                        }
+                    }
+                }
+            }
+            assigned.addAll(group);
+            groups.add(new ArrayList<>(group));
+        }
+        return groups;
+    }
+
+    private static boolean single(Stage stage) {
+        return stage == Stage.REWRITE || stage == Stage.RERANK || stage == Stage.GENERATE;
+    }
+
+    private static boolean hasStage(List<CallSignals> members, Stage stage) {
+        return members.stream().anyMatch(m -> m.stage == stage && !m.failed());
+    }
+
+    private static String incompleteReason(List<CallSignals> calls, AssemblySettings settings) {
+        boolean generatorFailed = calls.stream().anyMatch(s -> s.stage == Stage.GENERATE && s.failed());
+        String seen = calls.stream().map(s -> s.stage.id()).distinct().reduce((a, b) -> a + ", " + b).orElse("");
+        if (generatorFailed) {
+            return "the generator call failed and no successful retry followed within "
+                    + settings.runTimeout().toSeconds() + "s (stages seen: " + seen + ")";
+        }
+        return "no generator call within " + settings.runTimeout().toSeconds() + "s (stages seen: " + seen + ")";
+    }
+
+    private static Assembled assembled(String pipeline, String hint, List<CallSignals> members, CallSignals anchor,
+            String incompleteReason) {
+        List<ClassifiedCall> calls = members.stream().map(s -> s.call).toList();
+        Set<String> ids = new LinkedHashSet<>();
+        members.forEach(m -> ids.add(m.eventId()));
+        return new Assembled(RunBuilder.build(pipeline, hint, calls, anchor.call, incompleteReason), ids);
+    }
+}

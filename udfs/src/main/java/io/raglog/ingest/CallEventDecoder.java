@@ -1,0 +1,172 @@
+package io.raglog.ingest;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import io.raglog.schemas.CallEvent;
+import io.raglog.schemas.Json;
+import io.raglog.schemas.SchemaIds;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Decodes and validates one {@code raglog.call/v1} message. Never throws: a message is either a CallEvent or a
+ * reason a person can read in the dead-letter topic. The checks mirror {@code schemas/call.v1.json}; they are written
+ * out rather than run through a schema validator because this is the hottest path of the job.
+ */
+public final class CallEventDecoder {
+
+    /** The outcome: exactly one of {@code event} and {@code reason} is set. */
+    public record Decoded(CallEvent event, String reason) {
+        public boolean ok() {
+            return event != null;
+        }
+    }
+
+    private CallEventDecoder() {}
+
+    public static Decoded decode(byte[] payload) {
+        if (payload == null || payload.length == 0) {
+            return failure("empty message");
+        }
+        if (!validUtf8(payload)) {
+            return failure("not valid UTF-8");
+        }
+        JsonNode tree;
+        try {
+            tree = Json.MAPPER.readTree(payload);
+        } catch (JsonProcessingException e) {
+            return failure("not JSON: " + e.getOriginalMessage());
+        } catch (IOException e) {
+            return failure("unreadable: " + e.getMessage());
+        }
+        if (tree == null || !tree.isObject()) {
+            return failure("not a JSON object");
+        }
+        List<String> problems = problems(tree);
+        if (!problems.isEmpty()) {
+            return failure("invalid raglog.call/v1: " + String.join("; ", problems));
+        }
+        try {
+            CallEvent event = Json.MAPPER.treeToValue(tree, CallEvent.class);
+            if (event.endedAt().isBefore(event.startedAt())) {
+                return failure("invalid raglog.call/v1: ended_at is before started_at");
+            }
+            return new Decoded(event, null);
+        } catch (JsonProcessingException | IllegalArgumentException e) {
+            return failure("invalid raglog.call/v1: " + e.getMessage());
+        }
+    }
+
+    private static List<String> problems(JsonNode t) {
+        List<String> p = new ArrayList<>();
+        JsonNode schema = t.get("schema");
+        if (schema == null || !schema.isTextual()) {
+            p.add("schema is missing");
+        } else if (!SchemaIds.CALL_V1.equals(schema.asText())) {
+            p.add("schema is '" + schema.asText() + "', expected '" + SchemaIds.CALL_V1 + "'");
+        }
+        requireText(t, "event_id", p);
+        requireText(t, "pipeline", p);
+        JsonNode hint = t.get("run_hint");
+        if (hint != null && !hint.isNull() && !hint.isTextual()) {
+            p.add("run_hint must be a string or null");
+        }
+        requireInstant(t, "started_at", p);
+        requireInstant(t, "ended_at", p);
+        JsonNode request = t.get("request");
+        if (request == null || !request.isObject()) {
+            p.add("request must be an object");
+        } else {
+            requireText(request, "method", p, "request.");
+            requireText(request, "url", p, "request.");
+            requireHeaders(request, "request.", p);
+        }
+        JsonNode response = t.get("response");
+        if (response == null || !response.isObject()) {
+            p.add("response must be an object");
+        } else {
+            JsonNode status = response.get("status");
+            if (status == null || !status.canConvertToInt() || !status.isIntegralNumber()
+                    || status.asInt() < 0 || status.asInt() > 999) {
+                p.add("response.status must be an integer 0-999");
+            }
+            requireHeaders(response, "response.", p);
+        }
+        JsonNode source = t.get("source");
+        if (source == null || !("proxy".equals(source.asText()) || "otlp".equals(source.asText()))) {
+            p.add("source must be 'proxy' or 'otlp'");
+        }
+        return p;
+    }
+
+    private static void requireText(JsonNode t, String field, List<String> p) {
+        requireText(t, field, p, "");
+    }
+
+    private static void requireText(JsonNode t, String field, List<String> p, String prefix) {
+        JsonNode v = t.get(field);
+        if (v == null || !v.isTextual() || v.asText().isBlank()) {
+            p.add(prefix + field + " must be a non-empty string");
+        }
+    }
+
+    private static void requireInstant(JsonNode t, String field, List<String> p) {
+        JsonNode v = t.get(field);
+        if (v == null || !v.isTextual()) {
+            p.add(field + " must be an RFC 3339 date-time string");
+            return;
+        }
+        try {
+            Instant.parse(v.asText());
+        } catch (DateTimeParseException e) {
+            try {
+                java.time.OffsetDateTime.parse(v.asText());
+            } catch (DateTimeParseException e2) {
+                p.add(field + " is not an RFC 3339 date-time: '" + abbreviate(v.asText()) + "'");
+            }
+        }
+    }
+
+    private static void requireHeaders(JsonNode parent, String prefix, List<String> p) {
+        JsonNode headers = parent.get("headers");
+        if (headers == null || headers.isNull()) {
+            return;
+        }
+        if (!headers.isObject()) {
+            p.add(prefix + "headers must be an object of strings");
+            return;
+        }
+        headers.fields().forEachRemaining(e -> {
+            if (!e.getValue().isTextual()) {
+                p.add(prefix + "headers." + e.getKey() + " must be a string");
+            }
+        });
+    }
+
+    private static boolean validUtf8(byte[] bytes) {
+        try {
+            StandardCharsets.UTF_8.newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT)
+                    .decode(ByteBuffer.wrap(bytes));
+            return true;
+        } catch (CharacterCodingException e) {
+            return false;
+        }
+    }
+
+    private static String abbreviate(String s) {
+        return s.length() <= 40 ? s : s.substring(0, 40) + "...";
+    }
+
+    private static Decoded failure(String reason) {
+        return new Decoded(null, reason);
+    }
+}

@@ -1,0 +1,61 @@
+package io.raglog.ingest;
+
+import io.raglog.calls.CallClassifier;
+import io.raglog.calls.Classification;
+import io.raglog.calls.ClassifiedCall;
+import io.raglog.calls.NotARunCall;
+import io.raglog.schemas.CallEvent;
+import io.raglog.schemas.Json;
+import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.metrics.Counter;
+import org.apache.flink.streaming.api.functions.ProcessFunction;
+import org.apache.flink.util.Collector;
+
+/**
+ * Classifies each call's stage with the adapters' rules. Calls that are not part of a run (index building, admin)
+ * and calls to endpoints no adapter knows are counted, not forwarded; a known endpoint with an unreadable body is
+ * malformed input and goes to the dead-letter side output.
+ */
+public class ClassifyCallsFunction extends ProcessFunction<CallEvent, ClassifiedCall> {
+
+    private static final long serialVersionUID = 1L;
+
+    private final CallClassifier classifier;
+
+    private transient Counter classified;
+    private transient Counter notARunCall;
+    private transient Counter unclassified;
+    private transient Counter unreadable;
+
+    public ClassifyCallsFunction(CallClassifier classifier) {
+        this.classifier = classifier;
+    }
+
+    @Override
+    public void open(OpenContext openContext) {
+        var group = getRuntimeContext().getMetricGroup().addGroup("raglog").addGroup("classify");
+        classified = group.counter("calls_classified");
+        notARunCall = group.counter("calls_not_part_of_a_run");
+        unclassified = group.counter("calls_unclassified");
+        unreadable = group.counter("calls_unreadable");
+    }
+
+    @Override
+    public void processElement(CallEvent call, Context ctx, Collector<ClassifiedCall> out) {
+        Classification result = classifier.classify(call);
+        if (result instanceof Classification.Classified c) {
+            if (c.call().stage() == null || c.call().detail() instanceof NotARunCall) {
+                notARunCall.inc();
+            } else {
+                classified.inc();
+                out.collect(c.call());
+            }
+        } else if (result instanceof Classification.Unreadable u) {
+            unreadable.inc();
+            ctx.output(DecodeCallsFunction.DEAD_LETTERS,
+                    DeadLetters.of(new RawMessage("classify", -1, -1, Json.writeBytes(call)), u.reason()));
+        } else {
+            unclassified.inc();
+        }
+    }
+}
