@@ -2,7 +2,10 @@ package io.raglog.job;
 
 import io.raglog.job.io.FileInputs;
 import io.raglog.job.io.JsonLinesFileSink;
+import io.raglog.checks.flink.ChecksStage;
 import io.raglog.ingest.RawMessage;
+import io.raglog.llm.ChecksSettings;
+import io.raglog.schemas.RunFeatures;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -41,6 +44,11 @@ public final class ReplayCommand implements Callable<Integer> {
             description = "Where to write dead letters (JSONL). Default: <runs-out>.dlq.jsonl")
     Path dlqOut;
 
+    @Option(names = "--features-out", paramLabel = "FILE",
+            description = "Also run the checks and write each run's feature vector (raglog.features/v1 JSONL). "
+                    + "The LLM judge comes from RAGLOG_LLM_* (default: the offline judge).")
+    Path featuresOut;
+
     @Option(names = "--parallelism", defaultValue = "2", description = "Flink parallelism (default: ${DEFAULT-VALUE}).")
     int parallelism;
 
@@ -57,21 +65,39 @@ public final class ReplayCommand implements Callable<Integer> {
             }
         }
         Path dlq = dlqOut != null ? dlqOut : Path.of(runsOut + ".dlq.jsonl");
-        Summary summary = replay(calls, otlp, runsOut, dlq, parallelism, TopologySettings.DEFAULTS);
+        Outputs outputs = new Outputs(runsOut, dlq, featuresOut,
+                featuresOut == null ? null : ChecksSettings.fromEnv(System.getenv()));
+        Summary summary = replay(calls, otlp, outputs, parallelism, TopologySettings.DEFAULTS);
         summary.print(System.out);
         return 0;
     }
 
-    /** What a replay wrote, counted from its output files. */
-    public record Summary(Path runs, long runCount, long incompleteCount, Path deadLetters, long deadLetterCount) {
-        void print(PrintStream out) {
-            out.printf("%d runs (%d incomplete) -> %s%n", runCount, incompleteCount, runs);
-            out.printf("%d dead letters -> %s%n", deadLetterCount, deadLetters);
+    /**
+     * Where a replay writes.
+     *
+     * @param features null to skip the checks
+     * @param checks how to check runs; used when {@code features} is set
+     */
+    public record Outputs(Path runs, Path deadLetters, Path features, ChecksSettings checks) {
+        public static Outputs runsOnly(Path runs, Path deadLetters) {
+            return new Outputs(runs, deadLetters, null, null);
         }
     }
 
-    public static Summary replay(List<Path> callFiles, List<Path> otlpFiles, Path runsOut, Path dlqOut,
-            int parallelism, TopologySettings settings) throws Exception {
+    /** What a replay wrote, counted from its output files. */
+    public record Summary(Path runs, long runCount, long incompleteCount, Path deadLetters, long deadLetterCount,
+            Path features, long featureCount) {
+        void print(PrintStream out) {
+            out.printf("%d runs (%d incomplete) -> %s%n", runCount, incompleteCount, runs);
+            out.printf("%d dead letters -> %s%n", deadLetterCount, deadLetters);
+            if (features != null) {
+                out.printf("%d feature vectors -> %s%n", featureCount, features);
+            }
+        }
+    }
+
+    public static Summary replay(List<Path> callFiles, List<Path> otlpFiles, Outputs outputs, int parallelism,
+            TopologySettings settings) throws Exception {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         env.setRuntimeMode(RuntimeExecutionMode.BATCH);
         env.setParallelism(parallelism);
@@ -83,13 +109,17 @@ public final class ReplayCommand implements Callable<Integer> {
             spans = null;
         }
         RaglogTopology.Streams out = RaglogTopology.build(calls, spans, settings);
-        JsonLinesFileSink.attach(out.runs(), runsOut, "runs file");
-        JsonLinesFileSink.attach(out.deadLetters(), dlqOut, "dead letters file");
+        JsonLinesFileSink.attach(out.runs(), outputs.runs(), "runs file");
+        JsonLinesFileSink.attach(out.deadLetters(), outputs.deadLetters(), "dead letters file");
+        if (outputs.features() != null) {
+            DataStream<RunFeatures> features = ChecksStage.apply(out.runs(), outputs.checks());
+            JsonLinesFileSink.attach(features, outputs.features(), "features file");
+        }
         env.execute("raglog replay");
 
         long runs = 0;
         long incomplete = 0;
-        try (Stream<String> lines = Files.lines(runsOut)) {
+        try (Stream<String> lines = Files.lines(outputs.runs())) {
             for (String line : (Iterable<String>) lines::iterator) {
                 runs++;
                 if (line.contains("\"incomplete\":true")) {
@@ -97,7 +127,8 @@ public final class ReplayCommand implements Callable<Integer> {
                 }
             }
         }
-        return new Summary(runsOut, runs, incomplete, dlqOut, countLines(dlqOut));
+        return new Summary(outputs.runs(), runs, incomplete, outputs.deadLetters(), countLines(outputs.deadLetters()),
+                outputs.features(), outputs.features() == null ? 0 : countLines(outputs.features()));
     }
 
     private static long countLines(Path file) throws IOException {
