@@ -4,7 +4,7 @@ import io.raglog.job.io.FileInputs;
 import io.raglog.job.io.JsonLinesFileSink;
 import io.raglog.checks.flink.ChecksStage;
 import io.raglog.ingest.RawMessage;
-import io.raglog.llm.ChecksSettings;
+import io.raglog.checks.ChecksSettings;
 import io.raglog.schemas.RunFeatures;
 import java.io.IOException;
 import java.io.PrintStream;
