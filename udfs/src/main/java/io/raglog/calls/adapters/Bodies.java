@@ -1,6 +1,8 @@
 package io.raglog.calls.adapters;
 
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.node.MissingNode;
 import io.raglog.calls.AdapterException;
 import io.raglog.schemas.CallEvent;
@@ -14,6 +16,10 @@ import java.io.IOException;
  */
 public final class Bodies {
 
+    /** A whole-document reader: NDJSON text starts with "{" too, and must not be read as its first line. */
+    private static final ObjectReader WHOLE_DOCUMENT =
+            Json.MAPPER.readerFor(JsonNode.class).with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+
     private Bodies() {}
 
     /** The body as JSON: a text node holding a JSON object or array is parsed; anything else is returned as is. */
@@ -25,7 +31,7 @@ public final class Bodies {
             String text = body.textValue().strip();
             if (text.startsWith("{") || text.startsWith("[")) {
                 try {
-                    return Json.MAPPER.readTree(text);
+                    return WHOLE_DOCUMENT.readValue(text);
                 } catch (IOException notJson) {
                     return body; // NDJSON or a truncated body: callers decide what a text body means for them
                 }
