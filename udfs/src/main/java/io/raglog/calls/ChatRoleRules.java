@@ -14,7 +14,8 @@ import java.util.regex.Pattern;
  * context block and the question taken out, so a question that happens to say "rewrite" does not make its
  * generator a rewriter. In order:
  * <ol>
- *   <li>a grader or judge (relevance, groundedness: CRAG, self-RAG) is OTHER even though it carries documents;
+ *   <li>a grader or judge (relevance, groundedness: CRAG, self-RAG) is OTHER even though it carries documents,
+ *       when its reply is a verdict (yes / no, a score) rather than an answer;
  *   <li>a prompt with a context block is a GENERATE call, unless its instructions ask for queries and not for an
  *       answer (a rewriter shown documents, as in iterative retrieval);
  *   <li>instructions that ask to rewrite, rephrase, expand, decompose or generate search queries make a REWRITE;
@@ -66,7 +67,7 @@ public final class ChatRoleRules {
 
     public static ChatRole roleOf(List<ChatMessage> messages, String output, PromptAnatomy.Parsed anatomy) {
         String instructions = instructions(messages, anatomy);
-        if (GRADER.matcher(instructions).find()) {
+        if (GRADER.matcher(instructions).find() && verdictLike(output)) {
             return ChatRole.OTHER;
         }
         boolean asksForQueries = REWRITE.matcher(instructions).find();
@@ -84,6 +85,24 @@ public final class ChatRoleRules {
             return ChatRole.REWRITE;
         }
         return ChatRole.OTHER;
+    }
+
+    /** Below this a reply is a verdict ("yes", "relevant", "0.8"), not an answer. */
+    private static final int MAX_VERDICT_CHARS = 40;
+
+    private static final Pattern VERDICT_JSON =
+            Pattern.compile("(?is)^\\{.{0,200}\\b(?:score|grade|relevan\\w*|grounded|verdict)\\b.{0,200}\\}$");
+
+    /**
+     * A grader answers "yes", "no" or {@code {"binary_score": "yes"}}; a generator whose instructions happen to say
+     * "assess whether the context answers" writes sentences. A failed call has no reply: the instructions decide.
+     */
+    static boolean verdictLike(String output) {
+        if (output == null) {
+            return true;
+        }
+        String o = output.strip();
+        return o.length() <= MAX_VERDICT_CHARS || VERDICT_JSON.matcher(o).matches();
     }
 
     /** System messages and the last user message, without the context block and the question. */

@@ -398,6 +398,17 @@ class ChatRoleRulesTest {
         }
 
         @Test
+        void shouldKeepAGeneratorThatIsToldToAssessTheContextFirst() {
+            ChatDetail d = read(Prompts.of(
+                    "system", "Assess whether the context below answers the question; if it does not, say so.\n\n"
+                            + "Context:\n" + CASH_FLOW,
+                    "user", QUESTION),
+                    "The context answers it: Acme's operating cash flow was $4.2 billion in fiscal 2023.");
+
+            assertThat(d.role()).isEqualTo(ChatRole.GENERATE);
+        }
+
+        @Test
         void shouldReadAQuestionRouterAsOther() {
             ChatDetail d = read(Prompts.of(
                     "system", "You are an expert at routing a user question to a vectorstore or web search.\nThe "

@@ -8,6 +8,7 @@ import io.raglog.calls.AdapterException;
 import io.raglog.schemas.CallEvent;
 import io.raglog.schemas.Json;
 import java.io.IOException;
+import java.util.Locale;
 
 /**
  * Reads captured bodies safely. A body may arrive as a JSON string that holds JSON (some proxies store bodies as
@@ -222,6 +223,6 @@ public final class Bodies {
         if (v.isBoolean()) {
             return "a boolean";
         }
-        return v.isNull() ? "null" : v.getNodeType().toString().toLowerCase(java.util.Locale.ROOT);
+        return v.isNull() ? "null" : v.getNodeType().toString().toLowerCase(Locale.ROOT);
     }
 }

@@ -44,7 +44,11 @@ public final class OpenAiEmbeddingsAdapter implements ApiAdapter, Serializable {
         List<String> texts = new ArrayList<>();
         List<Integer> lengths = new ArrayList<>();
         readInput(request.get("input"), texts, lengths);
+        // Voyage says input_type "document", Jina's v3 says task "retrieval.passage": ingestion either way.
         String why = IndexBuilding.reasonForInputType(Bodies.label(request, "input_type"));
+        if (why == null) {
+            why = IndexBuilding.reasonForInputType(Bodies.label(request, "task"));
+        }
         if (why == null) {
             why = IndexBuilding.reason(lengths);
         }

@@ -1,6 +1,7 @@
 package io.raglog.calls.adapters;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.raglog.calls.AdapterException;
 import io.raglog.schemas.Json;
 import java.io.IOException;
@@ -95,7 +96,7 @@ public final class Sse {
                 JsonNode node = Json.MAPPER.readTree(data);
                 if (e.event() != null && node.isObject() && !node.has("type")) {
                     // Keep the event name with the payload for streams whose data does not repeat it.
-                    ((com.fasterxml.jackson.databind.node.ObjectNode) node).put("type", e.event());
+                    ((ObjectNode) node).put("type", e.event());
                 }
                 chunks.add(node);
             } catch (IOException notJson) {

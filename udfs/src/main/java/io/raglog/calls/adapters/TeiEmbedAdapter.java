@@ -27,7 +27,12 @@ public final class TeiEmbedAdapter implements ApiAdapter, Serializable {
     @Override
     public boolean accepts(CallEvent call) {
         Endpoint e = Endpoint.of(call);
-        return e.isPost() && e.pathEndsWith("/embed") && Bodies.request(call).has("inputs");
+        if (!e.isPost() || !e.pathEndsWith("/embed")) {
+            return false;
+        }
+        // Cohere v2 also takes "inputs", as multimodal objects: TEI's are text.
+        JsonNode inputs = Bodies.request(call).path("inputs");
+        return inputs.isTextual() || (inputs.isArray() && inputs.size() > 0 && inputs.get(0).isTextual());
     }
 
     @Override
