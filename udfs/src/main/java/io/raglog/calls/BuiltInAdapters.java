@@ -1,5 +1,24 @@
 package io.raglog.calls;
 
+import io.raglog.calls.adapters.AdminCallsAdapter;
+import io.raglog.calls.adapters.AnthropicMessagesAdapter;
+import io.raglog.calls.adapters.ChromaAdapter;
+import io.raglog.calls.adapters.CohereEmbedAdapter;
+import io.raglog.calls.adapters.CohereRerankAdapter;
+import io.raglog.calls.adapters.ElasticsearchAdapter;
+import io.raglog.calls.adapters.JinaRerankAdapter;
+import io.raglog.calls.adapters.OllamaChatAdapter;
+import io.raglog.calls.adapters.OllamaEmbedAdapter;
+import io.raglog.calls.adapters.OpenAiChatAdapter;
+import io.raglog.calls.adapters.OpenAiCompletionsAdapter;
+import io.raglog.calls.adapters.OpenAiEmbeddingsAdapter;
+import io.raglog.calls.adapters.OpenAiResponsesAdapter;
+import io.raglog.calls.adapters.PineconeAdapter;
+import io.raglog.calls.adapters.QdrantAdapter;
+import io.raglog.calls.adapters.TeiEmbedAdapter;
+import io.raglog.calls.adapters.TeiRerankAdapter;
+import io.raglog.calls.adapters.VoyageRerankAdapter;
+import io.raglog.calls.adapters.WeaviateAdapter;
 import io.raglog.calls.adapters.otlp.OtlpAdapters;
 import java.util.ArrayList;
 import java.util.List;
@@ -9,9 +28,35 @@ public final class BuiltInAdapters {
 
     private BuiltInAdapters() {}
 
+    /**
+     * Where two adapters could claim the same path, the more specific one comes first: Ollama's native
+     * {@code /api/embeddings} before the OpenAI-compatible {@code /embeddings}; Jina, Voyage and TEI before Cohere
+     * on {@code /rerank}, since Cohere's shape is the one the others resemble; the vector stores by their own
+     * path words; the generic admin probes last.
+     */
     public static List<ApiAdapter> all() {
         List<ApiAdapter> all = new ArrayList<>();
         all.addAll(OtlpAdapters.all()); // span-calls only: they accept method SPAN and nothing else
+        all.addAll(List.of(
+                new OllamaChatAdapter(),
+                new OllamaEmbedAdapter(),
+                new OpenAiChatAdapter(),
+                new OpenAiCompletionsAdapter(),
+                new OpenAiEmbeddingsAdapter(),
+                new OpenAiResponsesAdapter(),
+                new AnthropicMessagesAdapter(),
+                new TeiEmbedAdapter(),
+                new CohereEmbedAdapter(),
+                new JinaRerankAdapter(),
+                new VoyageRerankAdapter(),
+                new TeiRerankAdapter(),
+                new CohereRerankAdapter(),
+                new QdrantAdapter(),
+                new PineconeAdapter(),
+                new WeaviateAdapter(),
+                new ChromaAdapter(),
+                new ElasticsearchAdapter(),
+                new AdminCallsAdapter()));
         return List.copyOf(all);
     }
 }

@@ -1,13 +1,175 @@
 package io.raglog.calls;
 
+import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.regex.Pattern;
 
-/** Tells a rewriter call from a generator call (both are chat calls) by what the prompt asks and carries. */
+/**
+ * Tells a rewriter call from a generator call (both are chat calls) by what the prompt asks and carries.
+ *
+ * <p>The rules read the prompt's instructions, that is the system messages and the last user message with the
+ * context block and the question taken out, so a question that happens to say "rewrite" does not make its
+ * generator a rewriter. In order:
+ * <ol>
+ *   <li>a grader or judge (relevance, groundedness: CRAG, self-RAG) is OTHER even though it carries documents,
+ *       when its reply is a verdict (yes / no, a score) rather than an answer;
+ *   <li>a prompt with a context block is a GENERATE call, unless its instructions ask for queries and not for an
+ *       answer (a rewriter shown documents, as in iterative retrieval);
+ *   <li>instructions that ask to rewrite, rephrase, expand, decompose or generate search queries make a REWRITE;
+ *   <li>a prompt that asks to answer from context or documents is a GENERATE call even when the block came back
+ *       empty;
+ *   <li>a reply of a few short lines that reuse the question's words is a rewriter's (query-like lines);
+ *   <li>anything else (routers, guardrails, title generators, small talk) is OTHER.
+ * </ol>
+ */
 public final class ChatRoleRules {
+
+    private static final Pattern GRADER = Pattern.compile("(?i)\\bgrader\\b|\\bgrade\\s+(?:the|whether|if)\\b"
+            + "|\\bassess(?:ing|es)?\\s+(?:the\\s+)?(?:relevance|whether|if)\\b|\\bbinary\\s+score\\b"
+            + "|\\b(?:judge|evaluate|determine)\\s+whether\\s+(?:the\\s+)?(?:retrieved\\s+)?(?:document|answer"
+            + "|generation|passage|response)s?\\s+(?:is|are)\\s+(?:relevant|grounded|supported|useful)");
+
+    private static final Pattern REWRITE = Pattern.compile("(?i)"
+            + "\\b(?:re-?write|re-?phrase|re-?formulate|paraphrase|re-?word|condense|expand|decompose"
+            + "|break\\s+(?:\\w+\\s+){0,3}?down)\\b[^.\\n]{0,80}?\\b(?:questions?|quer(?:y|ies)|inputs?|search)\\b"
+            + "|\\b(?:generate|produce|create|write|provide|output|give|suggest|come\\s+up\\s+with|formulate|propose"
+            + "|return|list)\\b[^.\\n]{0,60}?\\b(?:search|retrieval|keyword|lookup|alternative|different|multiple"
+            + "|sub-?|follow-?up|standalone|stand-alone|better|optimi[sz]ed|related|similar|paraphrased|reworded"
+            + "|step-?back|diverse|\\d+|two|three|four|five|several)\\b[^.\\n]{0,30}?\\b(?:quer(?:y|ies)|questions"
+            + "|versions|search\\s+terms|keywords)\\b"
+            + "|\\bstandalone\\s+question\\b|\\bstep-?back\\s+question\\b|\\bsub-?questions\\b"
+            + "|\\bsearch\\s+(?:engine\\s+)?quer(?:y|ies)\\b|\\bhypothetical\\s+(?:document|passage|answer)\\b"
+            + "|\\bwrite\\s+a\\s+passage\\b|\\bquery\\s+(?:expansion|rewriting|reformulation|transformation)\\b"
+            + "|\\b(?:versions|perspectives)\\s+of\\s+the\\s+(?:given\\s+|original\\s+)?(?:user\\s+)?question\\b");
+
+    private static final Pattern ANSWER = Pattern.compile("(?i)\\banswer(?:ing)?\\s+(?:the|this|a|my|their|user'?s?"
+            + "|following|given)\\s+(?:\\w+\\s+)?(?:question|query)|\\bhelpful\\s+answer\\s*:|\\banswer\\s*:\\s*$"
+            + "|\\bquestion[- ]answering\\b|\\brespond\\s+to\\s+the\\s+(?:user'?s?\\s+)?(?:question|query)"
+            + "|\\brefine\\s+the\\s+(?:original|existing)\\s+answer\\b|\\bq&a\\b");
+
+    private static final Pattern DOCUMENTS = Pattern.compile("(?i)\\b(?:context|documents?|passages?|sources?"
+            + "|excerpts?|search\\s+results|retrieved|snippets?|knowledge\\s+base)\\b");
+
+    /** Rewriters write two to a handful of queries; more lines than this is a list answer. */
+    private static final int MAX_QUERY_LINES = 10;
+
+    /** A search query is a phrase or one sentence. */
+    private static final int MAX_QUERY_LINE_CHARS = 200;
+
+    private static final Set<String> STOP_WORDS = Set.of("what", "which", "when", "where", "were", "does", "with",
+            "that", "this", "from", "have", "about", "there", "their", "they", "into", "your", "how", "the", "and",
+            "for", "are", "was", "did", "who", "why");
 
     private ChatRoleRules() {}
 
     public static ChatRole roleOf(List<ChatMessage> messages, String output, PromptAnatomy.Parsed anatomy) {
-        return anatomy.hasContext() ? ChatRole.GENERATE : ChatRole.REWRITE;
+        String instructions = instructions(messages, anatomy);
+        if (GRADER.matcher(instructions).find() && verdictLike(output)) {
+            return ChatRole.OTHER;
+        }
+        boolean asksForQueries = REWRITE.matcher(instructions).find();
+        boolean asksForAnswer = ANSWER.matcher(instructions).find();
+        if (anatomy.hasContext()) {
+            return asksForQueries && !asksForAnswer ? ChatRole.REWRITE : ChatRole.GENERATE;
+        }
+        if (asksForQueries) {
+            return ChatRole.REWRITE;
+        }
+        if (asksForAnswer && DOCUMENTS.matcher(instructions).find()) {
+            return ChatRole.GENERATE;
+        }
+        if (queryLikeLines(output, anatomy.question())) {
+            return ChatRole.REWRITE;
+        }
+        return ChatRole.OTHER;
+    }
+
+    /** Below this a reply is a verdict ("yes", "relevant", "0.8"), not an answer. */
+    private static final int MAX_VERDICT_CHARS = 40;
+
+    private static final Pattern VERDICT_JSON =
+            Pattern.compile("(?is)^\\{.{0,200}\\b(?:score|grade|relevan\\w*|grounded|verdict)\\b.{0,200}\\}$");
+
+    /**
+     * A grader answers "yes", "no" or {@code {"binary_score": "yes"}}; a generator whose instructions happen to say
+     * "assess whether the context answers" writes sentences. A failed call has no reply: the instructions decide.
+     */
+    static boolean verdictLike(String output) {
+        if (output == null) {
+            return true;
+        }
+        String o = output.strip();
+        return o.length() <= MAX_VERDICT_CHARS || VERDICT_JSON.matcher(o).matches();
+    }
+
+    /** System messages and the last user message, without the context block and the question. */
+    static String instructions(List<ChatMessage> messages, PromptAnatomy.Parsed anatomy) {
+        StringBuilder sb = new StringBuilder();
+        int lastUser = -1;
+        for (int i = 0; i < messages.size(); i++) {
+            if (PromptAnatomy.isUser(messages.get(i).role())) {
+                lastUser = i;
+            }
+        }
+        for (int i = 0; i < messages.size(); i++) {
+            ChatMessage m = messages.get(i);
+            if ((PromptAnatomy.isSystem(m.role()) || i == lastUser) && m.content() != null) {
+                sb.append(m.content()).append("\n\n");
+            }
+        }
+        String text = sb.toString();
+        if (anatomy.hasContext()) {
+            text = text.replace(anatomy.contextText(), "\n");
+        }
+        if (anatomy.question() != null && !anatomy.question().isBlank()) {
+            text = text.replace(anatomy.question(), "\n");
+        }
+        return text;
+    }
+
+    /**
+     * "Outputs short query-like lines for a question it was given": two to ten short lines, most of which reuse a
+     * content word of the question. One line is not enough: a short factual answer looks the same.
+     */
+    static boolean queryLikeLines(String output, String question) {
+        if (output == null || question == null || question.isBlank()) {
+            return false;
+        }
+        List<String> lines = new ArrayList<>();
+        for (String line : output.split("\\n")) {
+            String l = line.strip().replaceAll("^(?:\\d+[.)]|[-*•]|Query\\s*\\d*:)\\s*", "").strip();
+            if (!l.isEmpty()) {
+                lines.add(l);
+            }
+        }
+        if (lines.size() < 2 || lines.size() > MAX_QUERY_LINES) {
+            return false;
+        }
+        Set<String> questionWords = contentWords(question);
+        int reusing = 0;
+        for (String l : lines) {
+            if (l.length() > MAX_QUERY_LINE_CHARS || (l.endsWith(".") && l.split("\\s+").length > 12)) {
+                return false; // sentences of an answer, not queries
+            }
+            Set<String> words = contentWords(l);
+            words.retainAll(questionWords);
+            if (!words.isEmpty()) {
+                reusing++;
+            }
+        }
+        return reusing * 3 >= lines.size() * 2;
+    }
+
+    private static Set<String> contentWords(String text) {
+        Set<String> out = new HashSet<>();
+        for (String w : text.toLowerCase(Locale.ROOT).split("[^\\p{L}\\p{N}]+")) {
+            if ((w.length() >= 4 || w.matches("\\d+")) && !STOP_WORDS.contains(w)) {
+                out.add(w);
+            }
+        }
+        return out;
     }
 }

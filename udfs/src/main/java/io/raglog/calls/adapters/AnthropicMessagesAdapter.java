@@ -1,0 +1,185 @@
+package io.raglog.calls.adapters;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.raglog.calls.AdapterException;
+import io.raglog.calls.ApiAdapter;
+import io.raglog.calls.CallDetail;
+import io.raglog.calls.ChatDetails;
+import io.raglog.calls.ChatMessage;
+import io.raglog.schemas.CallEvent;
+import io.raglog.schemas.TokenUsage;
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Anthropic Messages ({@code /v1/messages}). {@code system} is a string or text blocks; message content is a
+ * string or blocks ({@code text}, {@code tool_result}, {@code document}). Streamed replies are SSE: usage's input
+ * side in {@code message_start}, text in {@code content_block_delta} / {@code text_delta}, the final output token
+ * count in {@code message_delta}.
+ */
+public final class AnthropicMessagesAdapter implements ApiAdapter, Serializable {
+
+    private static final long serialVersionUID = 1L;
+
+    @Override
+    public String name() {
+        return "anthropic.messages";
+    }
+
+    @Override
+    public boolean accepts(CallEvent call) {
+        Endpoint e = Endpoint.of(call);
+        if (!e.isPost() || e.pathContains("/threads/")) {
+            return false; // OpenAI Assistants' /threads/{id}/messages is not a model call
+        }
+        return e.pathEndsWith("/v1/messages")
+                || (e.pathEndsWith("/messages") && call.request().header("anthropic-version") != null);
+    }
+
+    @Override
+    public CallDetail read(CallEvent call) throws AdapterException {
+        JsonNode request = Bodies.requestObject(call);
+        List<ChatMessage> messages = messages(request);
+        String model = Bodies.label(request, "model");
+        JsonNode reply = Bodies.response(call);
+        boolean streamed = Bodies.flag(request, "stream") || Sse.isStream(reply);
+        if (!Bodies.succeeded(call) || "error".equals(Bodies.label(reply, "type"))) {
+            return ChatDetails.of(name(), model, messages, null, TokenUsage.UNKNOWN, streamed);
+        }
+        if (Sse.isStream(reply) || (streamed && reply.isArray())) {
+            return fromStream(messages, model, Sse.jsonChunks(reply));
+        }
+        if (!reply.isObject()) {
+            throw new AdapterException("response body is " + Bodies.describe(reply) + ", expected a message");
+        }
+        String output = textBlocks(Bodies.array(reply, "content"), "content");
+        String replyModel = Bodies.label(reply, "model");
+        return ChatDetails.of(name(), replyModel != null ? replyModel : model, messages, output,
+                usage(reply.get("usage"), null), false);
+    }
+
+    private CallDetail fromStream(List<ChatMessage> messages, String model, List<JsonNode> events)
+            throws AdapterException {
+        StringBuilder text = new StringBuilder();
+        TokenUsage usage = TokenUsage.UNKNOWN;
+        for (JsonNode event : events) {
+            String type = Bodies.label(event, "type");
+            if ("message_start".equals(type)) {
+                JsonNode message = event.path("message");
+                model = message.path("model").isTextual() ? message.get("model").textValue() : model;
+                usage = usage(message.get("usage"), null);
+            } else if ("content_block_delta".equals(type)) {
+                JsonNode delta = event.path("delta");
+                if ("text_delta".equals(delta.path("type").asText()) && delta.path("text").isTextual()) {
+                    text.append(delta.get("text").textValue());
+                }
+            } else if ("message_delta".equals(type)) {
+                // Output tokens here are cumulative for the whole message; input stays from message_start.
+                usage = usage(event.get("usage"), usage);
+            } else if ("error".equals(type)) {
+                break; // overloaded mid-stream: keep what arrived
+            }
+        }
+        return ChatDetails.of(name(), model, messages, text.toString(), usage, true);
+    }
+
+    private static List<ChatMessage> messages(JsonNode request) throws AdapterException {
+        List<ChatMessage> out = new ArrayList<>();
+        JsonNode system = request.get("system");
+        if (system != null && !system.isNull()) {
+            String text = system.isTextual() ? system.textValue() : textBlocks(system, "system");
+            if (!text.isBlank()) {
+                out.add(new ChatMessage("system", text));
+            }
+        }
+        JsonNode messages = Bodies.requireArray(request, "messages");
+        int i = 0;
+        for (JsonNode m : messages) {
+            if (!m.isObject()) {
+                throw new AdapterException("'messages[" + i + "]' is " + Bodies.describe(m) + ", expected an object");
+            }
+            JsonNode content = m.get("content");
+            String text = content != null && content.isTextual() ? content.textValue()
+                    : textBlocks(content, "messages[" + i + "].content");
+            out.add(new ChatMessage(Bodies.text(m, "role"), text));
+            i++;
+        }
+        return out;
+    }
+
+    /**
+     * Text of content blocks, joined. Tool results keep their text (agentic RAG returns passages that way), and
+     * document blocks (the citations feature) become {@code <document>} elements so the prompt reader finds them
+     * as the context block.
+     */
+    private static String textBlocks(JsonNode blocks, String field) throws AdapterException {
+        if (blocks == null || blocks.isNull()) {
+            return "";
+        }
+        if (!blocks.isArray()) {
+            throw new AdapterException("'" + field + "' is " + Bodies.describe(blocks) + ", expected blocks");
+        }
+        StringBuilder sb = new StringBuilder();
+        for (JsonNode block : blocks) {
+            String type = block.path("type").asText("text");
+            String text = null;
+            if ("text".equals(type) && block.path("text").isTextual()) {
+                text = block.get("text").textValue();
+            } else if ("tool_result".equals(type)) {
+                JsonNode c = block.get("content");
+                text = c != null && c.isTextual() ? c.textValue() : textBlocks(c, field + ".tool_result");
+            } else if ("document".equals(type)) {
+                text = document(block);
+            }
+            if (text != null && !text.isEmpty()) {
+                if (sb.length() > 0) {
+                    sb.append('\n');
+                }
+                sb.append(text);
+            }
+        }
+        return sb.toString();
+    }
+
+    private static String document(JsonNode block) {
+        JsonNode source = block.path("source");
+        String data = null;
+        if (source.path("data").isTextual() && "text".equals(source.path("type").asText())) {
+            data = source.get("data").textValue();
+        } else if ("content".equals(source.path("type").asText())) {
+            StringBuilder sb = new StringBuilder();
+            for (JsonNode c : source.path("content")) {
+                if (c.path("text").isTextual()) {
+                    sb.append(sb.length() > 0 ? "\n" : "").append(c.get("text").textValue());
+                }
+            }
+            data = sb.toString();
+        }
+        if (data == null || data.isBlank()) {
+            return null; // a PDF or an image: no text to read
+        }
+        String title = block.path("title").asText("");
+        return "<document" + (title.isEmpty() ? "" : " title=\"" + title + "\"") + ">\n" + data + "\n</document>";
+    }
+
+    private static TokenUsage usage(JsonNode usage, TokenUsage before) throws AdapterException {
+        if (usage == null || !usage.isObject()) {
+            return before == null ? TokenUsage.UNKNOWN : before;
+        }
+        Integer input = Bodies.integer(usage, "input_tokens");
+        if (input != null) {
+            // Cached prompt tokens are billed and counted apart; the prompt the model saw is their sum.
+            Integer created = Bodies.integer(usage, "cache_creation_input_tokens");
+            Integer read = Bodies.integer(usage, "cache_read_input_tokens");
+            input = input + (created == null ? 0 : created) + (read == null ? 0 : read);
+        } else if (before != null) {
+            input = before.inputTokens();
+        }
+        Integer output = Bodies.integer(usage, "output_tokens");
+        if (output == null && before != null) {
+            output = before.outputTokens();
+        }
+        return input == null && output == null ? TokenUsage.UNKNOWN : new TokenUsage(input, output);
+    }
+}

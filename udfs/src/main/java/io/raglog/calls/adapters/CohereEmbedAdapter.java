@@ -1,0 +1,61 @@
+package io.raglog.calls.adapters;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.raglog.calls.AdapterException;
+import io.raglog.calls.ApiAdapter;
+import io.raglog.calls.CallDetail;
+import io.raglog.calls.EmbedDetail;
+import io.raglog.calls.NotARunCall;
+import io.raglog.schemas.CallEvent;
+import io.raglog.schemas.TokenUsage;
+import java.io.Serializable;
+import java.util.List;
+
+/**
+ * Cohere {@code /v1/embed} and {@code /v2/embed}: {@code texts} plus an {@code input_type} that says whether they
+ * are queries ({@code search_query}) or documents ({@code search_document}: index building). Vectors come back as
+ * {@code embeddings: [[...]]} (v1) or {@code embeddings: {"float": [[...]]}} (v1 with embedding_types, v2).
+ */
+public final class CohereEmbedAdapter implements ApiAdapter, Serializable {
+
+    private static final long serialVersionUID = 1L;
+
+    @Override
+    public String name() {
+        return "cohere.embed";
+    }
+
+    @Override
+    public boolean accepts(CallEvent call) {
+        Endpoint e = Endpoint.of(call);
+        return e.isPost() && e.pathEndsWith("/embed") && Bodies.request(call).has("texts");
+    }
+
+    @Override
+    public CallDetail read(CallEvent call) throws AdapterException {
+        JsonNode request = Bodies.requestObject(call);
+        List<String> texts = EmbedInputs.texts(request, "texts");
+        String why = IndexBuilding.reasonForInputType(Bodies.label(request, "input_type"));
+        if (why == null) {
+            why = IndexBuilding.reasonForTexts(texts);
+        }
+        if (why != null) {
+            return new NotARunCall(name(), why);
+        }
+        String model = Bodies.label(request, "model");
+        if (!Bodies.succeeded(call)) {
+            return new EmbedDetail(name(), model, List.copyOf(texts), List.of(), TokenUsage.UNKNOWN);
+        }
+        JsonNode reply = Bodies.responseJson(call);
+        JsonNode embeddings = reply.get("embeddings");
+        if (embeddings != null && embeddings.isObject()) {
+            embeddings = embeddings.get("float");
+            if (embeddings == null) {
+                throw new AdapterException("'embeddings' has no float vectors (only int8/binary were asked for)");
+            }
+        }
+        return new EmbedDetail(name(), model, List.copyOf(texts),
+                EmbedInputs.vectors(embeddings, "embeddings", texts.size()),
+                Usage.of(reply.path("meta").get("billed_units"), "input_tokens", null));
+    }
+}

@@ -1,0 +1,18 @@
+package io.raglog.calls.adapters;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.raglog.schemas.CallEvent;
+
+/** The model an OpenAI-compatible request names: the body's {@code model}, else Azure's deployment in the path. */
+final class OpenAiModels {
+
+    private OpenAiModels() {}
+
+    static String requested(CallEvent call, JsonNode request) {
+        String model = Bodies.label(request, "model");
+        if (model != null) {
+            return model;
+        }
+        return Endpoint.of(call).segmentAfter("deployments");
+    }
+}

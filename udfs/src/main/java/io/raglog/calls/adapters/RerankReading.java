@@ -1,0 +1,80 @@
+package io.raglog.calls.adapters;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.raglog.calls.AdapterException;
+import io.raglog.calls.RerankDetail;
+import io.raglog.calls.RerankDetail.RerankResult;
+import io.raglog.schemas.CallEvent;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+
+/**
+ * What every rerank API shares: a query, documents as strings or objects with a {@code text}, and a reply that lists
+ * {@code (index, score)} pairs. Vendors differ only in field names, which each adapter passes in.
+ */
+final class RerankReading {
+
+    private RerankReading() {}
+
+    static RerankDetail read(String adapter, CallEvent call, String documentsField, String topField,
+            String resultsField, String scoreField) throws AdapterException {
+        JsonNode request = Bodies.requestObject(call);
+        String query = Bodies.requireText(request, "query");
+        List<String> documents = documents(Bodies.requireArray(request, documentsField), documentsField);
+        Integer top = Bodies.integer(request, topField);
+        String model = Bodies.label(request, "model");
+        if (!Bodies.succeeded(call)) {
+            return new RerankDetail(adapter, model, query, documents, List.of(), top);
+        }
+        JsonNode reply = Bodies.responseJson(call);
+        JsonNode results = resultsField == null ? reply : Bodies.requireArray(reply, resultsField);
+        if (!results.isArray()) {
+            throw new AdapterException("response is " + Bodies.describe(results) + ", expected an array of results");
+        }
+        String replyModel = resultsField == null ? null : Bodies.label(reply, "model");
+        return new RerankDetail(adapter, replyModel != null ? replyModel : model, query, documents,
+                results(results, scoreField, documents.size(), resultsField == null ? "response" : resultsField),
+                top);
+    }
+
+    static List<String> documents(JsonNode docs, String field) throws AdapterException {
+        List<String> out = new ArrayList<>(docs.size());
+        int i = 0;
+        for (JsonNode d : docs) {
+            if (d.isTextual()) {
+                out.add(d.textValue());
+            } else if (d.isObject()) {
+                String text = PassageText.find(d);
+                out.add(text != null ? text : d.toString()); // Cohere v1 rank_fields documents: keep them whole
+            } else {
+                throw new AdapterException("'" + field + "[" + i + "]' is " + Bodies.describe(d)
+                        + ", expected text or an object");
+            }
+            i++;
+        }
+        return List.copyOf(out);
+    }
+
+    /** The results best first (vendors already sort; sorting again is stable and guards a proxy that reordered). */
+    static List<RerankResult> results(JsonNode results, String scoreField, int documents, String field)
+            throws AdapterException {
+        List<RerankResult> out = new ArrayList<>(results.size());
+        int i = 0;
+        for (JsonNode r : results) {
+            Integer index = Bodies.integer(r, "index");
+            Double score = Bodies.number(r, scoreField);
+            if (index == null || score == null) {
+                throw new AdapterException(field + "[" + i + "] lacks 'index' or '" + scoreField + "'");
+            }
+            if (index < 0 || index >= documents) {
+                throw new AdapterException(field + "[" + i + "].index " + index + " is outside the " + documents
+                        + " documents sent");
+            }
+            out.add(new RerankResult(index, score));
+            i++;
+        }
+        out.sort(Comparator.comparingDouble(RerankResult::score).reversed());
+        return List.copyOf(out);
+    }
+}

@@ -1,0 +1,64 @@
+package io.raglog.calls.adapters;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.raglog.calls.AdapterException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.Base64;
+
+/**
+ * Decodes embedding vectors. The official OpenAI SDKs ask for {@code encoding_format: base64} unless told
+ * otherwise, and the reply's {@code embedding} is then a base64 string of little-endian float32 values, not an array.
+ */
+public final class Vectors {
+
+    private Vectors() {}
+
+    /** An array of numbers or a base64 float32 string, whichever the reply carried. */
+    public static float[] decode(JsonNode node, String what) throws AdapterException {
+        if (node == null || node.isNull() || node.isMissingNode()) {
+            throw new AdapterException(what + " is missing");
+        }
+        if (node.isTextual()) {
+            return fromBase64(node.textValue(), what);
+        }
+        if (node.isArray()) {
+            return fromArray(node, what);
+        }
+        throw new AdapterException(what + " is " + Bodies.describe(node) + ", expected numbers or base64");
+    }
+
+    public static float[] fromArray(JsonNode array, String what) throws AdapterException {
+        float[] v = new float[array.size()];
+        for (int i = 0; i < v.length; i++) {
+            JsonNode x = array.get(i);
+            if (!x.isNumber()) {
+                throw new AdapterException(what + "[" + i + "] is " + Bodies.describe(x) + ", expected a number");
+            }
+            v[i] = x.floatValue();
+        }
+        return v;
+    }
+
+    public static float[] fromBase64(String base64, String what) throws AdapterException {
+        byte[] bytes;
+        try {
+            bytes = Base64.getDecoder().decode(base64.strip());
+        } catch (IllegalArgumentException e) {
+            throw new AdapterException(what + " is not valid base64: " + e.getMessage());
+        }
+        if (bytes.length % Float.BYTES != 0) {
+            throw new AdapterException(what + " decodes to " + bytes.length + " bytes, not a whole number of float32");
+        }
+        float[] v = new float[bytes.length / Float.BYTES];
+        ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN).asFloatBuffer().get(v);
+        return v;
+    }
+
+    /** The inverse of {@link #fromBase64}, for producers and tests. */
+    public static String toBase64(float[] v) {
+        ByteBuffer buf = ByteBuffer.allocate(v.length * Float.BYTES).order(ByteOrder.LITTLE_ENDIAN);
+        buf.asFloatBuffer().put(v);
+        return Base64.getEncoder().encodeToString(buf.array());
+    }
+}

@@ -1,0 +1,195 @@
+package io.raglog.calls.adapters;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.TextNode;
+import io.raglog.calls.AdapterException;
+import io.raglog.calls.Calls;
+import java.util.Collections;
+import java.util.List;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+
+class HelpersTest {
+
+    @Nested
+    class EndpointMatching {
+
+        @Test
+        void shouldMatchPathBehindAProxyPrefixWithQueryAndTrailingSlash() {
+            Endpoint e = Endpoint.of(Calls.post("http://raglog-proxy:8080/openai/v1/chat/completions/?x=1", "{}", 200, "{}"));
+
+            assertThat(e.host()).isEqualTo("raglog-proxy");
+            assertThat(e.path()).isEqualTo("/openai/v1/chat/completions");
+            assertThat(e.query()).isEqualTo("x=1");
+            assertThat(e.pathEndsWith("/chat/completions")).isTrue();
+        }
+
+        @Test
+        void shouldReadAzureDeploymentAndIpv6HostAndBarePaths() {
+            Endpoint azure = Endpoint.of(Calls.post(
+                    "https://acme.openai.azure.com/openai/deployments/gpt4o-prod/chat/completions?api-version=2024-10-21",
+                    "{}", 200, "{}"));
+            Endpoint ipv6 = Endpoint.of(Calls.post("http://[::1]:6333/collections/c/points/search", "{}", 200, "{}"));
+            Endpoint bare = Endpoint.of(Calls.post("/v1/embeddings", "{}", 200, "{}"));
+
+            assertThat(azure.segmentAfter("deployments")).isEqualTo("gpt4o-prod");
+            assertThat(ipv6.host()).isEqualTo("[::1]");
+            assertThat(ipv6.segmentAfter("collections")).isEqualTo("c");
+            assertThat(bare.host()).isEmpty();
+            assertThat(bare.pathEndsWith("/embeddings")).isTrue();
+        }
+    }
+
+    @Nested
+    class BodyReading {
+
+        @Test
+        void shouldParseABodyAProxyStoredAsAJsonString() {
+            JsonNode body = Bodies.json(TextNode.valueOf("{\"model\": \"gpt-4o\", \"messages\": []}"));
+
+            assertThat(body.isObject()).isTrue();
+            assertThat(body.get("model").asText()).isEqualTo("gpt-4o");
+        }
+
+        @Test
+        void shouldLeaveNdjsonAndEventStreamsAsText() {
+            assertThat(Bodies.json(TextNode.valueOf("{\"a\":1}\n{\"a\":2}\n")).isTextual()).isTrue();
+            assertThat(Bodies.json(TextNode.valueOf("data: {\"a\":1}\n\n")).isTextual()).isTrue();
+        }
+
+        @Test
+        void shouldTreatA200CarryingAnErrorObjectAsFailed() {
+            assertThat(Bodies.succeeded(Calls.post("http://ollama:11434/api/chat", "{}", 200,
+                    "{'error': 'model \\u0027llama9\\u0027 not found'}"))).isFalse();
+            assertThat(Bodies.succeeded(Calls.post("http://x/v1/embeddings", "{}", 200, "{'data': []}"))).isTrue();
+        }
+
+        @Test
+        void shouldNameTheFieldAndItsTypeWhenATypeIsWrong() {
+            assertThatThrownBy(() -> Bodies.integer(Calls.json("{'limit': 'ten'}"), "limit"))
+                    .isInstanceOf(AdapterException.class).hasMessage("'limit' is text \"ten\", expected an integer");
+        }
+    }
+
+    @Nested
+    class EventStreams {
+
+        @Test
+        void shouldReassembleEventsWithCrLfCommentsAndMultiLineData() {
+            List<Sse.Event> events = Sse.parse(": keep-alive\r\nevent: message_start\r\ndata: {\"a\":\r\ndata: 1}\r\n\r\n"
+                    + "data: [DONE]");
+
+            assertThat(events).containsExactly(new Sse.Event("message_start", "{\"a\":\n1}"), new Sse.Event(null, "[DONE]"));
+        }
+
+        @Test
+        void shouldDropTheDoneSentinelAndKeepEventNamesAsTypes() throws AdapterException {
+            List<JsonNode> chunks = Sse.jsonChunks(TextNode.valueOf("event: ping\ndata: {}\n\ndata: {\"x\":1}\n\ndata: [DONE]\n\n"));
+
+            assertThat(chunks).hasSize(2);
+            assertThat(chunks.get(0).get("type").asText()).isEqualTo("ping");
+        }
+
+        @Test
+        void shouldRefuseAnEventWhoseDataIsNotJson() {
+            assertThatThrownBy(() -> Sse.jsonChunks(TextNode.valueOf("data: {\"ok\":1}\n\ndata: <html>oops\n\n")))
+                    .isInstanceOf(AdapterException.class).hasMessageContaining("stream event 2 data is not JSON");
+        }
+    }
+
+    @Nested
+    class VectorDecoding {
+
+        @Test
+        void shouldDecodeLittleEndianFloat32Base64() throws AdapterException {
+            // 1.0f is 00 00 80 3F little-endian, -2.5f is 00 00 20 C0.
+            assertThat(Vectors.fromBase64("AACAPwAAIMA=", "embedding")).containsExactly(1.0f, -2.5f);
+        }
+
+        @Test
+        void shouldRoundTripAndAcceptArrays() throws AdapterException {
+            float[] v = {0.0123f, -0.5f, 3.25e-4f};
+
+            assertThat(Vectors.decode(TextNode.valueOf(Vectors.toBase64(v)), "e")).containsExactly(v);
+            assertThat(Vectors.decode(Calls.json("[0.0123, -0.5, 0.000325]"), "e")).containsExactly(v);
+        }
+
+        @Test
+        void shouldRefuseBase64ThatIsNotWholeFloats() {
+            assertThatThrownBy(() -> Vectors.fromBase64("AACAPwAA", "data[0].embedding"))
+                    .isInstanceOf(AdapterException.class)
+                    .hasMessage("data[0].embedding decodes to 6 bytes, not a whole number of float32");
+        }
+    }
+
+    @Nested
+    class PassageTexts {
+
+        @Test
+        void shouldFindTextUnderEachFrameworksKey() {
+            assertThat(PassageText.find(Calls.json("{'page_content': 'lc text', 'metadata': {}}"))).isEqualTo("lc text");
+            assertThat(PassageText.find(Calls.json("{'content': 'haystack text', 'meta': {}}"))).isEqualTo("haystack text");
+            assertThat(PassageText.find(Calls.json("{'metadata': {'text': 'nested text'}}"))).isEqualTo("nested text");
+        }
+
+        @Test
+        void shouldReadLlamaIndexNodeContent() {
+            JsonNode payload = Calls.json("{'_node_type': 'TextNode', '_node_content': "
+                    + "'{\\'id_\\': \\'n1\\', \\'text\\': \\'node text\\', \\'metadata\\': {}}'}");
+
+            assertThat(PassageText.find(payload)).isEqualTo("node text");
+        }
+
+        @Test
+        void shouldFallBackToTheLongestStringAndSkipUrlsAndShortTags() {
+            JsonNode payload = Calls.json("{'url': 'https://acme.example/reports/2023/10-k-annual-report.pdf', "
+                    + "'tag': 'finance', 'summary': 'Operating cash flow rose to 4.2 billion dollars in 2023.'}");
+
+            assertThat(PassageText.find(payload)).isEqualTo("Operating cash flow rose to 4.2 billion dollars in 2023.");
+            assertThat(PassageText.find(Calls.json("{'source': 'a.pdf'}"))).isNull();
+        }
+
+        @Test
+        void shouldDeriveAContentIdWhenTheStoreGivesNone() {
+            assertThat(Passages.id(null, "abc")).isEqualTo("sha1:a9993e364706816aba3e25717850c26c9cd0d89d");
+            assertThat(Passages.id(Calls.json("42"), "abc")).isEqualTo("42");
+        }
+    }
+
+    @Nested
+    class IndexBuildingRule {
+
+        @Test
+        void shouldCallMoreThanSixteenTextsIndexBuilding() {
+            assertThat(IndexBuilding.reasonForTexts(Collections.nCopies(17, "short query")))
+                    .startsWith("index building: 17 texts");
+            assertThat(IndexBuilding.reasonForTexts(Collections.nCopies(16, "short query"))).isNull();
+        }
+
+        @Test
+        void shouldCallSeveralPassageLengthTextsIndexBuilding() {
+            String chunk = "x".repeat(900);
+
+            assertThat(IndexBuilding.reasonForTexts(List.of(chunk, chunk, "tail"))).contains("passage-length");
+        }
+
+        @Test
+        void shouldKeepMultiQueryRewritesAndAHydePassageAsQueries() {
+            assertThat(IndexBuilding.reasonForTexts(List.of("Acme operating cash flow 2023",
+                    "How much cash did Acme generate from operations in 2023?", "Acme 10-K cash flow statement"))).isNull();
+            assertThat(IndexBuilding.reasonForTexts(List.of("y".repeat(1200)))).isNull();
+            assertThat(IndexBuilding.reasonForTexts(List.of("y".repeat(5000)))).contains("document-length");
+        }
+
+        @Test
+        void shouldTrustAnExplicitDocumentInputType() {
+            assertThat(IndexBuilding.reasonForInputType("search_document")).isNotNull();
+            assertThat(IndexBuilding.reasonForInputType("document")).isNotNull();
+            assertThat(IndexBuilding.reasonForInputType("search_query")).isNull();
+            assertThat(IndexBuilding.reasonForInputType("query")).isNull();
+        }
+    }
+}
