@@ -33,18 +33,27 @@ public final class RaglogTopology {
     private RaglogTopology() {}
 
     /**
+     * @param calls captured calls, or null when the deployment reads only traces
      * @param otlp OTLP trace messages, or null when the deployment reads only proxy calls
      */
     public static Streams build(DataStream<RawMessage> calls, DataStream<RawMessage> otlp, TopologySettings settings) {
-        SingleOutputStreamOperator<CallEvent> decodedCalls = calls
-                .process(new DecodeCallsFunction(), JacksonTypeInfo.of(CallEvent.class))
-                .uid("decode-calls").name("decode raglog.call/v1");
-        DataStream<CallEvent> allCalls = decodedCalls;
-        DataStream<DeadLetter> deadLetters = decodedCalls.getSideOutput(DecodeCallsFunction.DEAD_LETTERS);
+        if (calls == null && otlp == null) {
+            throw new IllegalArgumentException("the topology needs calls, OTLP traces, or both");
+        }
+        DataStream<CallEvent> allCalls = null;
+        DataStream<DeadLetter> deadLetters = null;
+        if (calls != null) {
+            SingleOutputStreamOperator<CallEvent> decodedCalls = calls
+                    .process(new DecodeCallsFunction(), JacksonTypeInfo.of(CallEvent.class))
+                    .uid("decode-calls").name("decode raglog.call/v1");
+            allCalls = decodedCalls;
+            deadLetters = decodedCalls.getSideOutput(DecodeCallsFunction.DEAD_LETTERS);
+        }
         if (otlp != null) {
             SingleOutputStreamOperator<CallEvent> decodedSpans = OtlpIngest.decode(otlp);
-            allCalls = allCalls.union(decodedSpans);
-            deadLetters = deadLetters.union(decodedSpans.getSideOutput(DecodeCallsFunction.DEAD_LETTERS));
+            DataStream<DeadLetter> badTraces = decodedSpans.getSideOutput(DecodeCallsFunction.DEAD_LETTERS);
+            allCalls = allCalls == null ? decodedSpans : allCalls.union(decodedSpans);
+            deadLetters = deadLetters == null ? badTraces : deadLetters.union(badTraces);
         }
 
         SingleOutputStreamOperator<ClassifiedCall> classified = allCalls

@@ -104,10 +104,6 @@ public final class ReplayCommand implements Callable<Integer> {
 
         DataStream<RawMessage> calls = FileInputs.lines(env, callFiles, "calls");
         DataStream<RawMessage> spans = FileInputs.lines(env, otlpFiles, "otlp");
-        if (calls == null) {
-            calls = spans;
-            spans = null;
-        }
         RaglogTopology.Streams out = RaglogTopology.build(calls, spans, settings);
         JsonLinesFileSink.attach(out.runs(), outputs.runs(), "runs file");
         JsonLinesFileSink.attach(out.deadLetters(), outputs.deadLetters(), "dead letters file");
