@@ -206,6 +206,21 @@ class SpanAdaptersTest {
     // --- older and other shapes of the same conventions ---
 
     @Test
+    void shouldTreatAnIndexBuildingEmbeddingSpanAsNotPartOfARun() {
+        StringBuilder attributes = new StringBuilder("{\"openinference.span.kind\": \"EMBEDDING\", "
+                + "\"embedding.model_name\": \"text-embedding-3-small\"");
+        for (int i = 0; i < 32; i++) {
+            attributes.append(", \"embedding.embeddings.").append(i).append(".embedding.text\": \"chunk ").append(i)
+                    .append(" of a document being indexed\"");
+        }
+        ClassifiedCall call = classified(TestSpans.call(attributes.append('}').toString()));
+
+        assertThat(call.stage()).isNull();
+        assertThat(call.detail()).isInstanceOfSatisfying(io.raglog.calls.NotARunCall.class,
+                n -> assertThat(n.reason()).contains("32 texts"));
+    }
+
+    @Test
     void shouldReadOpenLlmetrysIndexedPromptAndCompletionAttributes() {
         ChatDetail chat = chat(TestSpans.call("""
                 {"llm.request.type": "chat", "gen_ai.system": "OpenAI", "gen_ai.request.model": "gpt-4o",

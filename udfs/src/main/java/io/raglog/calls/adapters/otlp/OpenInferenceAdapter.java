@@ -7,8 +7,10 @@ import io.raglog.calls.CallDetail;
 import io.raglog.calls.ChatDetails;
 import io.raglog.calls.ChatMessage;
 import io.raglog.calls.EmbedDetail;
+import io.raglog.calls.NotARunCall;
 import io.raglog.calls.RerankDetail;
 import io.raglog.calls.RetrieveDetail;
+import io.raglog.calls.adapters.IndexBuilding;
 import io.raglog.schemas.CallEvent;
 import io.raglog.schemas.Passage;
 import io.raglog.schemas.TokenUsage;
@@ -172,6 +174,11 @@ public final class OpenInferenceAdapter implements ApiAdapter, Serializable {
         }
         if (texts.isEmpty() && vectors.isEmpty() && !span.failed()) {
             throw new AdapterException("EMBEDDING span records neither embedding texts nor vectors");
+        }
+        // Index building traced through the same instrumentor (a batch of document chunks) is not a run's stage.
+        String indexing = IndexBuilding.reasonForTexts(texts);
+        if (indexing != null) {
+            return new NotARunCall("openinference.embedding", indexing);
         }
         TokenUsage usage = new TokenUsage(a.integer("llm.token_count.prompt"), null);
         return new EmbedDetail("openinference.embedding", a.string("embedding.model_name"), List.copyOf(texts),
