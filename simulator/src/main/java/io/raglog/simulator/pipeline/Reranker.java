@@ -16,7 +16,7 @@ import java.util.SplittableRandom;
 public final class Reranker {
 
     /** Spread of the model's misjudgement, as a share of the best raw score of the batch. */
-    static final double NOISE = 0.22;
+    static final double NOISE = 0.45;
     /** Raw score mapped to 0.5 relevance, and how steeply: hosted rerankers give ~0.9 to a clear hit, ~0.01 to noise. */
     private static final double CENTER = 7.0;
     private static final double SCALE = 1.8;

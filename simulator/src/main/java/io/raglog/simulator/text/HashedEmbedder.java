@@ -15,12 +15,18 @@ public final class HashedEmbedder {
     /** Trigrams carry less weight than whole words: they are what keeps a misspelt word partly recognisable. */
     private static final double TRIGRAM_WEIGHT = 0.35;
 
+    /** Fixed, like a model's weights: the rotation must not depend on the simulation seed. */
+    private static final long ROTATION_SEED = 0x5EED_0F_E3BEDL;
+
     private final TermStats stats;
     private final int dimensions;
+    /** Columns of a random orthonormal matrix: spreads the sparse hashed features over every dimension. */
+    private final double[][] rotation;
 
     public HashedEmbedder(TermStats stats, int dimensions) {
         this.stats = stats;
         this.dimensions = dimensions;
+        this.rotation = orthonormalColumns(dimensions, new java.util.SplittableRandom(ROTATION_SEED));
     }
 
     public int dimensions() {
@@ -40,21 +46,64 @@ public final class HashedEmbedder {
                 add(acc, "g:" + padded.substring(i, i + 3), gramWeight);
             }
         }
+        // A rotation keeps every cosine but makes the vector dense, as real embeddings are.
+        double[] dense = new double[dimensions];
+        for (int j = 0; j < dimensions; j++) {
+            if (acc[j] != 0) {
+                double[] column = rotation[j];
+                for (int i = 0; i < dimensions; i++) {
+                    dense[i] += acc[j] * column[i];
+                }
+            }
+        }
         double norm = 0;
-        for (double v : acc) {
+        for (double v : dense) {
             norm += v * v;
         }
         float[] out = new float[dimensions];
         if (norm == 0) {
             // An empty text still gets a valid unit vector, as real models return one for "".
-            out[0] = 1f;
+            double[] first = rotation[0];
+            for (int i = 0; i < dimensions; i++) {
+                out[i] = (float) first[i];
+            }
             return out;
         }
         double inv = 1 / Math.sqrt(norm);
         for (int i = 0; i < dimensions; i++) {
-            out[i] = (float) (acc[i] * inv);
+            out[i] = (float) (dense[i] * inv);
         }
         return out;
+    }
+
+    /** Gram-Schmidt over Gaussian columns. */
+    private static double[][] orthonormalColumns(int n, java.util.SplittableRandom rng) {
+        double[][] q = new double[n][n];
+        for (int j = 0; j < n; j++) {
+            double[] v = q[j];
+            for (int i = 0; i < n; i++) {
+                double u1 = 1 - rng.nextDouble();
+                v[i] = Math.sqrt(-2 * Math.log(u1)) * Math.cos(2 * Math.PI * rng.nextDouble());
+            }
+            for (int k = 0; k < j; k++) {
+                double dot = 0;
+                for (int i = 0; i < n; i++) {
+                    dot += v[i] * q[k][i];
+                }
+                for (int i = 0; i < n; i++) {
+                    v[i] -= dot * q[k][i];
+                }
+            }
+            double norm = 0;
+            for (double x : v) {
+                norm += x * x;
+            }
+            double inv = 1 / Math.sqrt(norm);
+            for (int i = 0; i < n; i++) {
+                v[i] *= inv;
+            }
+        }
+        return q;
     }
 
     private void add(double[] acc, String feature, double weight) {
