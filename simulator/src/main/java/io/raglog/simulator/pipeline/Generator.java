@@ -142,7 +142,7 @@ public final class Generator {
         }
         if (Rand.chance(rng, skill.sentenceAnswers())) {
             for (String sentence : Sentences.of(evidence.text())) {
-                if (sentence.contains(span) && sentence.length() <= 400) {
+                if (AnswerMatch.contains(sentence, List.of(span)) && sentence.length() <= 400) {
                     return sentence;
                 }
             }
