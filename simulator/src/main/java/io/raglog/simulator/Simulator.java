@@ -7,10 +7,9 @@ import io.raglog.schemas.SchemaIds;
 import io.raglog.schemas.Stage;
 import io.raglog.simulator.corpus.Chunk;
 import io.raglog.simulator.corpus.ChunkIndex;
-import io.raglog.simulator.corpus.Chunker;
 import io.raglog.simulator.corpus.Corpus;
 import io.raglog.simulator.corpus.CorpusLoader;
-import io.raglog.simulator.corpus.Document;
+import io.raglog.simulator.corpus.CorpusModel;
 import io.raglog.simulator.corpus.Question;
 import io.raglog.simulator.output.EmissionMerger;
 import io.raglog.simulator.output.OtlpBatcher;
@@ -19,13 +18,10 @@ import io.raglog.simulator.pipeline.Fault;
 import io.raglog.simulator.pipeline.RagEngine;
 import io.raglog.simulator.pipeline.Rand;
 import io.raglog.simulator.pipeline.RunOutcome;
-import io.raglog.simulator.pipeline.Vocabulary;
 import io.raglog.simulator.profile.OtelLlamaIndexProfile;
 import io.raglog.simulator.profile.Profile;
 import io.raglog.simulator.profile.Profiles;
 import io.raglog.simulator.profile.Rendered;
-import io.raglog.simulator.text.HashedEmbedder;
-import io.raglog.simulator.text.TermStats;
 import io.raglog.simulator.wire.OtlpSpan;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -44,7 +40,6 @@ public final class Simulator {
 
     /** Chunks re-indexed per index-building batch: above the "many inputs" line, as bulk ingestion is. */
     static final int INDEX_BATCH = 32;
-    private static final int CHUNK_OVERLAP = 200;
     static final double ANSWERABLE_SHARE = 0.7;
     private static final long STREAM_RUNS = 1;
     private static final long STREAM_INDEXING = 2;
@@ -59,22 +54,16 @@ public final class Simulator {
 
     public Simulator(SimulatorOptions options) {
         this.options = options;
-        this.corpus = CorpusLoader.load(options.corpus() != null ? options.corpus() : CorpusLoader.defaultCorpus());
+        CorpusModel model = CorpusModel.of(options.corpus() != null ? options.corpus() : CorpusLoader.defaultCorpus());
+        this.corpus = model.corpus();
         this.profiles = Profiles.select(options.profiles());
         for (Question q : corpus.questions()) {
             (q.answerable() ? answerable : unanswerable).add(q);
         }
-        List<String> texts = new ArrayList<>();
-        for (Document d : corpus.documents()) {
-            texts.add(d.text());
-        }
-        TermStats stats = new TermStats(texts);
-        HashedEmbedder embedder = new HashedEmbedder(stats, HashedEmbedder.DEFAULT_DIMENSIONS);
-        this.engine = new RagEngine(stats, new Vocabulary(corpus));
-        // Built once per chunking, before any run: pipelines index their corpus ahead of serving questions.
+        this.engine = new RagEngine(model.stats(), model.vocabulary());
+        // Indexed before any run: pipelines index their corpus ahead of serving questions.
         for (Profile p : profiles) {
-            indexes.computeIfAbsent(p.shape().chunkSize(),
-                    size -> new ChunkIndex(corpus, new Chunker(size, CHUNK_OVERLAP), embedder));
+            indexes.put(p.shape().chunkSize(), model.index(p.shape().chunkSize()));
         }
     }
 
