@@ -21,6 +21,8 @@ public final class SimulationSummary {
     private long natural;
     private long naturalButCorrect;
     private long correct;
+    private long faultyAnswerable;
+    private long faultyAnswerableButCorrect;
     private long injectionsSkipped;
     private long calls;
     private long spans;
@@ -48,6 +50,10 @@ public final class SimulationSummary {
             return;
         }
         faulty++;
+        if (label.isAnswerable()) {
+            faultyAnswerable++;
+            faultyAnswerableButCorrect += label.answerCorrect() ? 1 : 0;
+        }
         byFaultType.merge(label.faultType() + " (" + label.origin() + ")", 1L, Long::sum);
         boolean isInjected = Label.ORIGIN_INJECTED.equals(label.origin());
         if (isInjected) {
@@ -116,6 +122,7 @@ public final class SimulationSummary {
                 .put("faulty_runs", faulty).put("faulty_share", round(share(faulty, runs)))
                 .put("faulty_but_correct", faultyButCorrect)
                 .put("faulty_but_correct_share", round(faultyButCorrectShare()))
+                .put("faulty_answerable_but_correct_share", round(share(faultyAnswerableButCorrect, faultyAnswerable)))
                 .put("injected_runs", injected)
                 .put("injected_but_correct_share", round(injectedFaultyButCorrectShare()))
                 .put("natural_faulty_runs", natural)
@@ -140,9 +147,10 @@ public final class SimulationSummary {
     public String describe() {
         return String.format(java.util.Locale.ROOT,
                 "%d runs, %d calls, %d spans; %d faulty (%.1f%%: %d injected, %d natural);"
-                        + " faulty but answered correctly: %.1f%% of faulty runs (injected %.1f%%, natural %.1f%%)",
+                        + " faulty but answered correctly: %.1f%% of faulty runs (injected %.1f%%, natural %.1f%%;"
+                        + " answerable questions only %.1f%%)",
                 runs, calls, spans, faulty, 100 * share(faulty, runs), injected, natural,
                 100 * faultyButCorrectShare(), 100 * injectedFaultyButCorrectShare(),
-                100 * naturalFaultyButCorrectShare());
+                100 * naturalFaultyButCorrectShare(), 100 * share(faultyAnswerableButCorrect, faultyAnswerable));
     }
 }
