@@ -27,10 +27,8 @@ public final class RagEngine {
     private final EmbedFaults embedFaults;
     private final Reranker reranker;
     private final Generator generator;
-    private final Vocabulary vocabulary;
 
     public RagEngine(TermStats stats, Vocabulary vocabulary) {
-        this.vocabulary = vocabulary;
         this.rewriter = new Rewriter(vocabulary);
         this.embedFaults = new EmbedFaults(vocabulary);
         this.reranker = new Reranker(new Bm25(stats));
@@ -68,7 +66,7 @@ public final class RagEngine {
         if (shape.rewrites()) {
             rewrite = rewriter.rewrite(q.question(), rng);
             if (injectAt == Stage.REWRITE) {
-                Injection<String> i = rewriter.inject(q.question(), rewrite, rng);
+                Injection<String> i = rewriter.inject(rewrite, rng);
                 rewrite = i.output();
                 injected = i.fault();
             }
@@ -224,9 +222,5 @@ public final class RagEngine {
                 : t.kind() == KeyTerms.Kind.NUMBER ? FaultType.REWRITE_DROPPED_NUMBER : FaultType.REWRITE_DROPPED_DATE;
         return new Fault(type, "the rewrite dropped the " + t.kind().name().toLowerCase(java.util.Locale.ROOT) + " \""
                 + t.text() + "\" of the question");
-    }
-
-    public Vocabulary vocabulary() {
-        return vocabulary;
     }
 }

@@ -66,7 +66,7 @@ public final class Rewriter {
     }
 
     /** Injects a rewrite fault into a sound rewrite; null when none applies to this question. */
-    public Injection<String> inject(String question, String rewrite, SplittableRandom rng) {
+    public Injection<String> inject(String rewrite, SplittableRandom rng) {
         List<FaultType> options = new ArrayList<>();
         for (KeyTerms.Term term : KeyTerms.of(rewrite)) {
             FaultType type = dropFault(term.kind());

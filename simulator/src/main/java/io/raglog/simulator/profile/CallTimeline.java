@@ -45,7 +45,7 @@ public final class CallTimeline {
         cursor = cursor.plusMillis(millis);
     }
 
-    /** A window around work done inside the process (an in-process search), covering the given inner windows. */
+    /** Closes a window opened at {@code start} around the calls made since (a parent span ends after its children). */
     public Window span(Instant start) {
         cursor = cursor.plusMillis(1);
         return new Window(start, cursor);
