@@ -1,0 +1,48 @@
+package io.raglog.simulator.pipeline;
+
+import io.raglog.schemas.Stage;
+
+/**
+ * The faults the simulator knows, per stage (the RAGLog seed's typical faults). The first group is injected; a few
+ * arise only naturally, from what the simulated stages really did with the corpus.
+ */
+public enum FaultType {
+    REWRITE_DROPPED_NAME(Stage.REWRITE, "dropped_name"),
+    REWRITE_DROPPED_NUMBER(Stage.REWRITE, "dropped_number"),
+    REWRITE_DROPPED_DATE(Stage.REWRITE, "dropped_date"),
+    REWRITE_CHANGED_MEANING(Stage.REWRITE, "changed_meaning"),
+    EMBED_TYPO(Stage.EMBED, "typo"),
+    EMBED_TRUNCATED(Stage.EMBED, "truncated"),
+    EMBED_LOST_ENTITY(Stage.EMBED, "lost_entity"),
+    EMBED_UNRELATED_WORDS(Stage.EMBED, "unrelated_words"),
+    RETRIEVE_MISSING_EVIDENCE(Stage.RETRIEVE, "missing_evidence"),
+    RETRIEVE_OFF_TOPIC(Stage.RETRIEVE, "off_topic"),
+    RERANK_EVIDENCE_BELOW_CUTOFF(Stage.RERANK, "evidence_below_cutoff"),
+    GENERATE_UNSUPPORTED_CLAIM(Stage.GENERATE, "unsupported_claim"),
+    GENERATE_SWAPPED_FACT(Stage.GENERATE, "swapped_fact"),
+    GENERATE_IGNORED_CONTEXT(Stage.GENERATE, "ignored_context"),
+    GENERATE_OMITTED_PART(Stage.GENERATE, "omitted_part"),
+    /** Natural only: the evidence was in the context and the model picked another span. */
+    GENERATE_WRONG_ANSWER(Stage.GENERATE, "wrong_answer"),
+    /** Natural only: the evidence was in the context and the model said it did not know. */
+    GENERATE_FALSE_ABSTENTION(Stage.GENERATE, "false_abstention"),
+    /** Natural only: the question has no answer in the corpus and the model answered anyway. */
+    GENERATE_ANSWERED_UNANSWERABLE(Stage.GENERATE, "answered_unanswerable");
+
+    private final Stage stage;
+    private final String id;
+
+    FaultType(Stage stage, String name) {
+        this.stage = stage;
+        this.id = stage.id() + "." + name;
+    }
+
+    public Stage stage() {
+        return stage;
+    }
+
+    /** The label value, e.g. {@code retrieve.missing_evidence}. */
+    public String id() {
+        return id;
+    }
+}

@@ -1,0 +1,226 @@
+package io.raglog.simulator.pipeline;
+
+import io.raglog.schemas.Label;
+import io.raglog.schemas.LabelStages;
+import io.raglog.schemas.Stage;
+import io.raglog.simulator.corpus.Chunk;
+import io.raglog.simulator.corpus.ChunkIndex;
+import io.raglog.simulator.corpus.Question;
+import io.raglog.simulator.text.AnswerMatch;
+import io.raglog.simulator.text.Bm25;
+import io.raglog.simulator.text.KeyTerms;
+import io.raglog.simulator.text.TermStats;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.SplittableRandom;
+
+/**
+ * Runs one question through the five stages of a pipeline, injecting at most one fault at the planned stage, and
+ * labels every stage from the gold evidence. Vendor-neutral: a profile renders the outcome into API calls.
+ */
+public final class RagEngine {
+
+    private final Rewriter rewriter;
+    private final EmbedFaults embedFaults;
+    private final Reranker reranker;
+    private final Generator generator;
+
+    public RagEngine(TermStats stats, Vocabulary vocabulary) {
+        this.rewriter = new Rewriter(vocabulary);
+        this.embedFaults = new EmbedFaults(vocabulary);
+        this.reranker = new Reranker(new Bm25(stats));
+        this.generator = new Generator(stats, vocabulary);
+    }
+
+    /** The stages a fault can be planted in for this question (retrieval and reranking faults need evidence). */
+    public static List<Stage> injectable(StackShape shape, Question q) {
+        List<Stage> out = new ArrayList<>();
+        if (shape.rewrites()) {
+            out.add(Stage.REWRITE);
+        }
+        out.add(Stage.EMBED);
+        out.add(Stage.RETRIEVE);
+        if (shape.reranks() && q.answerable()) {
+            out.add(Stage.RERANK);
+        }
+        out.add(Stage.GENERATE);
+        return out;
+    }
+
+    /**
+     * @param injectAt the stage to plant a fault in, or null for a run left to its natural course
+     * @param abstention what this pipeline's model says when it does not know
+     */
+    public RunOutcome run(Question q, StackShape shape, ChunkIndex index, Stage injectAt, String abstention,
+            SplittableRandom rng) {
+        String title = index.corpus().document(q.relevantDocIds().get(0)).title();
+        List<Chunk> evidenceList = index.evidence(q);
+        Set<Chunk> evidence = new LinkedHashSet<>(evidenceList);
+        Fault injected = null;
+        boolean skipped = false;
+
+        String rewrite = null;
+        if (shape.rewrites()) {
+            rewrite = rewriter.rewrite(q.question(), rng);
+            if (injectAt == Stage.REWRITE) {
+                Injection<String> i = rewriter.inject(rewrite, rng);
+                rewrite = i.output();
+                injected = i.fault();
+            }
+        }
+        String query = rewrite != null ? rewrite : q.question();
+
+        String embedText = query;
+        if (injectAt == Stage.EMBED) {
+            Injection<String> i = embedFaults.inject(query, title, rng);
+            embedText = i.output();
+            injected = i.fault();
+        }
+        float[] vector = index.embedder().embed(embedText);
+
+        List<ChunkIndex.Hit> ranked = index.search(vector, shape.topK() + evidence.size() + 2);
+        List<ChunkIndex.Hit> retrieved = new ArrayList<>(ranked.subList(0, Math.min(shape.topK(), ranked.size())));
+        if (injectAt == Stage.RETRIEVE) {
+            Injection<List<ChunkIndex.Hit>> i = breakRetrieval(q, title, index, vector, ranked, retrieved, evidence,
+                    shape.topK(), rng);
+            retrieved = i.output();
+            injected = i.fault();
+        }
+
+        List<RankedPassage> reranked = null;
+        List<Chunk> context = new ArrayList<>();
+        if (shape.reranks()) {
+            reranked = reranker.rerank(query, retrieved, rng);
+            if (injectAt == Stage.RERANK) {
+                Injection<List<RankedPassage>> i = reranker.pushBelowCutoff(reranked, evidence, shape.topN());
+                if (i == null) {
+                    skipped = true;
+                } else {
+                    reranked = i.output();
+                    injected = i.fault();
+                }
+            }
+            for (int i = 0; i < shape.topN(); i++) {
+                context.add(reranked.get(i).chunk());
+            }
+        } else {
+            retrieved.forEach(h -> context.add(h.chunk()));
+        }
+
+        Set<Chunk> topic = new HashSet<>();
+        q.relevantDocIds().forEach(id -> topic.addAll(index.chunksOf(id)));
+        Answer answer = generator.answer(q, context, evidence, topic, shape.skill(), abstention, rng);
+        if (injectAt == Stage.GENERATE) {
+            Injection<Answer> i = generator.inject(q, answer, context, title, rng);
+            answer = i.output();
+            injected = i.fault();
+        }
+
+        Verdict verdict = label(q, shape, query, rewrite, retrieved, context, evidence, answer, injected);
+        return new RunOutcome(q, title, rewrite, query, embedText, vector, List.copyOf(retrieved),
+                reranked == null ? null : List.copyOf(reranked), shape.topN(), List.copyOf(context), answer,
+                evidenceList, injected, skipped, verdict);
+    }
+
+    private Injection<List<ChunkIndex.Hit>> breakRetrieval(Question q, String title, ChunkIndex index, float[] vector,
+            List<ChunkIndex.Hit> ranked, List<ChunkIndex.Hit> retrieved, Set<Chunk> evidence, int topK,
+            SplittableRandom rng) {
+        boolean evidenceRetrieved = retrieved.stream().anyMatch(h -> evidence.contains(h.chunk()));
+        if (evidenceRetrieved && rng.nextDouble() < 0.65) {
+            List<ChunkIndex.Hit> out = new ArrayList<>();
+            List<String> lost = new ArrayList<>();
+            for (ChunkIndex.Hit h : ranked) {
+                if (evidence.contains(h.chunk())) {
+                    if (retrieved.contains(h)) {
+                        lost.add(h.chunk().chunkId());
+                    }
+                } else if (out.size() < topK) {
+                    out.add(h);
+                }
+            }
+            return new Injection<>(out, new Fault(FaultType.RETRIEVE_MISSING_EVIDENCE,
+                    "the store's results lost the evidence (" + String.join(", ", lost) + ")"));
+        }
+        // Off-topic: the query went to the wrong place (another namespace, a stale index) and came back with
+        // passages about other subjects, ranked by their real similarity.
+        List<ChunkIndex.Hit> out = new ArrayList<>();
+        Set<Chunk> used = new HashSet<>();
+        List<Chunk> all = index.chunks();
+        for (int attempts = 0; out.size() < topK && attempts < topK * 50; attempts++) {
+            Chunk c = Rand.pick(rng, all);
+            if (!c.title().equals(title) && !evidence.contains(c) && used.add(c)) {
+                out.add(new ChunkIndex.Hit(c, index.similarity(vector, c)));
+            }
+        }
+        out.sort((a, b) -> Double.compare(b.score(), a.score()));
+        return new Injection<>(out, new Fault(FaultType.RETRIEVE_OFF_TOPIC,
+                "the store returned passages about other subjects, none about " + title));
+    }
+
+    private Verdict label(Question q, StackShape shape, String query, String rewrite, List<ChunkIndex.Hit> retrieved,
+            List<Chunk> context, Set<Chunk> evidence, Answer answer, Fault injected) {
+        List<Fault> natural = new ArrayList<>();
+        Integer rewriteLabel = null;
+        if (shape.rewrites()) {
+            Fault f = injected != null && injected.type().stage() == Stage.REWRITE ? injected : lostKeyTerm(q, rewrite);
+            rewriteLabel = f == null ? 0 : 1;
+            addNatural(natural, f, injected);
+        }
+        Integer embedLabel = injected != null && injected.type().stage() == Stage.EMBED ? 1 : 0;
+
+        boolean evidenceRetrieved = retrieved.stream().anyMatch(h -> evidence.contains(h.chunk()));
+        Fault retrieveFault = injected != null && injected.type().stage() == Stage.RETRIEVE ? injected
+                : q.answerable() && !evidenceRetrieved
+                        ? new Fault(FaultType.RETRIEVE_MISSING_EVIDENCE, "none of the " + retrieved.size()
+                                + " retrieved passages holds the answer \"" + q.expectedAnswer() + "\"")
+                        : null;
+        addNatural(natural, retrieveFault, injected);
+
+        Integer rerankLabel = null;
+        if (shape.reranks()) {
+            boolean evidenceKept = context.stream().anyMatch(evidence::contains);
+            Fault f = injected != null && injected.type().stage() == Stage.RERANK ? injected
+                    : evidenceRetrieved && !evidenceKept
+                            ? new Fault(FaultType.RERANK_EVIDENCE_BELOW_CUTOFF,
+                                    "the reranker cut the evidence below its top " + shape.topN())
+                            : null;
+            rerankLabel = f == null ? 0 : 1;
+            addNatural(natural, f, injected);
+        }
+        Fault generateFault = injected != null && injected.type().stage() == Stage.GENERATE ? injected
+                : answer.naturalFault();
+        addNatural(natural, generateFault, injected);
+
+        LabelStages stages = new LabelStages(rewriteLabel, embedLabel, retrieveFault == null ? 0 : 1, rerankLabel,
+                generateFault == null ? 0 : 1);
+        boolean correct = q.answerable()
+                ? !answer.abstained() && AnswerMatch.contains(answer.text(), q.acceptableAnswers())
+                : answer.abstained();
+        if (injected != null) {
+            return new Verdict(stages, injected, Label.ORIGIN_INJECTED, correct);
+        }
+        return natural.isEmpty() ? new Verdict(stages, null, null, correct)
+                : new Verdict(stages, natural.get(0), Label.ORIGIN_NATURAL, correct);
+    }
+
+    private static void addNatural(List<Fault> natural, Fault f, Fault injected) {
+        if (f != null && f != injected) {
+            natural.add(f);
+        }
+    }
+
+    private static Fault lostKeyTerm(Question q, String rewrite) {
+        List<KeyTerms.Term> lost = KeyTerms.lost(q.question(), rewrite);
+        if (lost.isEmpty()) {
+            return null;
+        }
+        KeyTerms.Term t = lost.get(0);
+        FaultType type = t.kind() == KeyTerms.Kind.NAME ? FaultType.REWRITE_DROPPED_NAME
+                : t.kind() == KeyTerms.Kind.NUMBER ? FaultType.REWRITE_DROPPED_NUMBER : FaultType.REWRITE_DROPPED_DATE;
+        return new Fault(type, "the rewrite dropped the " + t.kind().name().toLowerCase(java.util.Locale.ROOT) + " \""
+                + t.text() + "\" of the question");
+    }
+}
