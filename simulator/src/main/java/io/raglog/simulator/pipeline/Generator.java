@@ -180,7 +180,8 @@ public final class Generator {
         Matcher m = PHRASE.matcher(best);
         while (m.find()) {
             String span = m.group();
-            if (!lowerQuestion.contains(span.toLowerCase(Locale.ROOT)) && !Words.isStopword(span)
+            boolean sentenceInitialWord = m.start() == 0 && !span.contains(" ") && !span.matches("\\d.*");
+            if (!sentenceInitialWord && !lowerQuestion.contains(span.toLowerCase(Locale.ROOT)) && !Words.isStopword(span)
                     && !(q.answerable() && AnswerMatch.contains(span, q.acceptableAnswers()))) {
                 spans.add(span);
             }
@@ -197,11 +198,22 @@ public final class Generator {
             candidates.add(answer.substring(0, number.start()) + other + answer.substring(number.end()));
         }
         if (candidates.isEmpty()) {
-            for (KeyTerms.Term term : KeyTerms.of(answer)) {
-                if (term.kind() == KeyTerms.Kind.NAME) {
-                    String other = otherNameFrom(context, answer, rng);
-                    candidates.add(TextEdits.replaceWord(answer, term.text(), other));
+            // A short answer is a span, so its capitalised words are names; in a sentence only mid-sentence ones are.
+            List<String> names = new ArrayList<>(KeyTerms.midSentenceNames(answer));
+            List<String> tokens = Words.tokens(answer);
+            if (tokens.size() <= 6) {
+                // The first word is capitalised by the answer itself; it is a name only if the passages say so.
+                List<String> contextNames = KeyTerms.midSentenceNames(joined(context));
+                for (KeyTerms.Term term : KeyTerms.of(answer)) {
+                    boolean first = term.text().equals(tokens.get(0));
+                    if (term.kind() == KeyTerms.Kind.NAME && !names.contains(term.text())
+                            && (!first || contextNames.contains(term.text()))) {
+                        names.add(term.text());
+                    }
                 }
+            }
+            for (String name : names) {
+                candidates.add(TextEdits.replaceWord(answer, name, otherNameFrom(context, answer, rng)));
             }
         }
         for (String candidate : candidates) {
@@ -216,9 +228,9 @@ public final class Generator {
     private String otherNameFrom(List<Chunk> context, String answer, SplittableRandom rng) {
         List<String> names = new ArrayList<>();
         for (Chunk c : context) {
-            for (KeyTerms.Term t : KeyTerms.of(c.text())) {
-                if (t.kind() == KeyTerms.Kind.NAME && !answer.contains(t.text()) && !names.contains(t.text())) {
-                    names.add(t.text());
+            for (String name : KeyTerms.midSentenceNames(c.text())) {
+                if (!answer.contains(name) && !names.contains(name)) {
+                    names.add(name);
                 }
             }
         }
@@ -273,7 +285,8 @@ public final class Generator {
             List<String> spans = new ArrayList<>();
             Matcher m = PHRASE.matcher(sentence);
             while (m.find()) {
-                if (!Words.isStopword(m.group())) {
+                boolean sentenceInitialWord = m.start() == 0 && !m.group().contains(" ");
+                if (!sentenceInitialWord && !Words.isStopword(m.group())) {
                     spans.add(m.group());
                 }
             }

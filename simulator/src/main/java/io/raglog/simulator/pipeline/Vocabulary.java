@@ -25,11 +25,14 @@ public final class Vocabulary {
         TreeSet<String> nameSet = new TreeSet<>();
         TreeSet<String> wordSet = new TreeSet<>();
         for (Document d : corpus.documents()) {
+            for (String name : KeyTerms.midSentenceNames(d.text())) {
+                if (name.length() > 3) {
+                    nameSet.add(name);
+                }
+            }
             for (String token : Words.tokens(d.text())) {
                 KeyTerms.Kind kind = KeyTerms.kindOf(token);
-                if (kind == KeyTerms.Kind.NAME && token.length() > 3) {
-                    nameSet.add(token);
-                } else if (kind == null && !Words.isStopword(token) && token.length() > 4
+                if (kind == null && !Words.isStopword(token) && token.length() > 4
                         && token.chars().allMatch(Character::isLowerCase)) {
                     wordSet.add(token);
                 }

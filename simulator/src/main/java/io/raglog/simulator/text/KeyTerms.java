@@ -56,6 +56,25 @@ public final class KeyTerms {
         return null;
     }
 
+    /**
+     * Capitalised words that are capitalised for being names, not for starting a sentence ("Similarly", "However"):
+     * only those found after a word that does not end a sentence.
+     */
+    public static List<String> midSentenceNames(String text) {
+        List<String> out = new ArrayList<>();
+        java.util.regex.Matcher m = MID_SENTENCE_NAME.matcher(text);
+        while (m.find()) {
+            String word = m.group(1);
+            if (kindOf(word) == Kind.NAME && !out.contains(word)) {
+                out.add(word);
+            }
+        }
+        return out;
+    }
+
+    private static final java.util.regex.Pattern MID_SENTENCE_NAME =
+            java.util.regex.Pattern.compile("[\\p{Ll}\\p{N},;:)]\\s+(\\p{Lu}[\\p{L}'-]+)");
+
     public static boolean isYear(String token) {
         if (token.length() != 4 || !token.chars().allMatch(Character::isDigit)) {
             return false;
