@@ -3,11 +3,14 @@ package io.raglog.job;
 import io.raglog.job.io.EmbeddedKafka;
 import io.raglog.schemas.Json;
 import io.raglog.schemas.Run;
+import io.raglog.schemas.Label;
 import io.raglog.schemas.Stage;
-import java.io.BufferedReader;
+import io.raglog.simulator.SimulationSummary;
+import io.raglog.simulator.Simulator;
+import io.raglog.simulator.SimulatorOptions;
+import io.raglog.simulator.output.KafkaSink;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -21,11 +24,7 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /**
  * The embedded default, end to end: a real KRaft broker and a local Flink cluster in this process, simulated
@@ -33,6 +32,9 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * the runs it wrote to {@code raglog.runs} printed readably.
  */
 public final class Demo {
+
+    /** Where the simulator writes its ground truth, so the demo can say how it did. */
+    static final String LABELS_TOPIC = "raglog.labels";
 
     private final int runs;
     private final long seed;
@@ -51,14 +53,17 @@ public final class Demo {
         out.println("raglog demo: embedded Kafka broker + local Flink, " + runs + " simulated runs (seed " + seed + ")");
         try (EmbeddedKafka kafka = EmbeddedKafka.start(work.resolve("kafka"))) {
             Topics topics = Topics.DEFAULTS;
-            kafka.createTopics(topics.all(), 2);
-            out.println("  broker up at " + kafka.bootstrapServers() + "; topics " + topics.all());
+            List<String> all = new ArrayList<>(topics.all());
+            all.add(LABELS_TOPIC);
+            kafka.createTopics(all, 2);
+            out.println("  broker up at " + kafka.bootstrapServers() + "; topics " + all);
 
-            Path traffic = work.resolve("traffic");
-            SampleTraffic.Written written = SampleTraffic.write(traffic, runs, seed);
-            long produced = produce(kafka.bootstrapServers(), topics.calls(), written.calls())
-                    + produce(kafka.bootstrapServers(), topics.otlp(), written.otlp());
-            out.printf("  produced %d messages (%d runs' calls and traces)%n", produced, runs);
+            SimulationSummary simulated;
+            try (KafkaSink sink = KafkaSink.connect(kafka.bootstrapServers(),
+                    new KafkaSink.Topics(topics.calls(), topics.otlp(), LABELS_TOPIC))) {
+                simulated = new Simulator(SimulatorOptions.of("all", runs, seed)).run(sink);
+            }
+            out.printf("  simulator: %s%n", simulated.describe());
 
             StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
             env.setRuntimeMode(RuntimeExecutionMode.STREAMING);
@@ -74,7 +79,12 @@ public final class Demo {
                 assembled.add(Json.read(value, Run.class));
             }
             long deadLetters = readAll(kafka.bootstrapServers(), topics.deadLetters()).size();
+            List<Label> labels = new ArrayList<>();
+            for (byte[] value : readAll(kafka.bootstrapServers(), LABELS_TOPIC)) {
+                labels.add(Json.read(value, Label.class));
+            }
             printRuns(out, assembled, deadLetters);
+            printAgreement(out, assembled, labels);
             return 0;
         } finally {
             deleteQuietly(work);
@@ -105,35 +115,33 @@ public final class Demo {
                 runs.size(), incomplete, deadLetters);
     }
 
+    /** How the assembled runs line up with the simulator's ground truth, joined by run id. */
+    private static void printAgreement(PrintStream out, List<Run> runs, List<Label> labels) {
+        java.util.Map<String, Run> byId = new java.util.HashMap<>();
+        runs.forEach(r -> byId.put(r.runId(), r));
+        int found = 0;
+        int stagesAgree = 0;
+        for (Label label : labels) {
+            Run run = byId.get(label.runId());
+            if (run == null) {
+                continue;
+            }
+            found++;
+            boolean agree = true;
+            for (Stage s : Stage.values()) {
+                agree &= (label.stages().get(s) != null) == run.has(s);
+            }
+            stagesAgree += agree ? 1 : 0;
+        }
+        out.printf("ground truth: %d of %d simulated runs assembled under their labeled run id; stage presence agrees "
+                + "for %d%n", found, labels.size(), stagesAgree);
+    }
+
     private static String cut(String s, int n) {
         if (s == null) {
             return "-";
         }
         return s.length() <= n ? s : s.substring(0, n - 1) + "\u2026";
-    }
-
-    static long produce(String bootstrap, String topic, Path jsonl) throws IOException {
-        if (jsonl == null || !Files.exists(jsonl)) {
-            return 0;
-        }
-        Properties props = new Properties();
-        props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        props.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
-        props.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
-        props.put(ProducerConfig.LINGER_MS_CONFIG, "5");
-        long n = 0;
-        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(props);
-                BufferedReader reader = Files.newBufferedReader(jsonl, StandardCharsets.UTF_8)) {
-            String line;
-            while ((line = reader.readLine()) != null) {
-                if (!line.isBlank()) {
-                    producer.send(new ProducerRecord<>(topic, line.getBytes(StandardCharsets.UTF_8)));
-                    n++;
-                }
-            }
-            producer.flush();
-        }
-        return n;
     }
 
     /** Reads a topic from the beginning to its current end. */

@@ -20,8 +20,10 @@ public final class KafkaJob {
     public static void wire(StreamExecutionEnvironment env, String bootstrap, Topics topics, String groupId,
             boolean bounded, DeliveryGuarantee guarantee, TopologySettings settings) {
         Properties none = new Properties();
-        DataStream<RawMessage> calls = KafkaIO.source(env, bootstrap, topics.calls(), groupId, bounded, none);
-        DataStream<RawMessage> otlp = KafkaIO.source(env, bootstrap, topics.otlp(), groupId, bounded, none);
+        var watermarks = KafkaIO.recordTimeWatermarks(settings.maxOutOfOrder(), settings.sourceIdleness());
+        DataStream<RawMessage> calls =
+                KafkaIO.source(env, bootstrap, topics.calls(), groupId, bounded, watermarks, none);
+        DataStream<RawMessage> otlp = KafkaIO.source(env, bootstrap, topics.otlp(), groupId, bounded, watermarks, none);
         RaglogTopology.Streams out = RaglogTopology.build(calls, otlp, settings);
         out.runs().sinkTo(KafkaIO.<Run>sink(bootstrap, topics.runs(), Run::runId, guarantee, "raglog-runs", none))
                 .uid("sink-runs").name("kafka " + topics.runs());

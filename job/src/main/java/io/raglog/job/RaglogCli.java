@@ -1,5 +1,6 @@
 package io.raglog.job;
 
+import io.raglog.simulator.SimulateCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -8,7 +9,7 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         versionProvider = RaglogCli.Version.class,
         description = "Finds which stage of a RAG pipeline went wrong, from the pipeline's own API calls.",
-        subcommands = {DemoCommand.class, ReplayCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {DemoCommand.class, ReplayCommand.class, SimulateCommand.class, CommandLine.HelpCommand.class})
 public final class RaglogCli {
 
     public static void main(String[] args) {

@@ -11,7 +11,6 @@ import io.raglog.ingest.RawMessage;
 import io.raglog.schemas.CallEvent;
 import io.raglog.schemas.DeadLetter;
 import io.raglog.schemas.Run;
-import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 
@@ -33,6 +32,9 @@ public final class RaglogTopology {
     private RaglogTopology() {}
 
     /**
+     * Inputs carry their event time and watermarks from their sources (Kafka: per partition, from record timestamps;
+     * files in batch mode: none needed, every timer fires at the end of the input).
+     *
      * @param calls captured calls, or null when the deployment reads only traces
      * @param otlp OTLP trace messages, or null when the deployment reads only proxy calls
      */
@@ -57,7 +59,6 @@ public final class RaglogTopology {
         }
 
         SingleOutputStreamOperator<ClassifiedCall> classified = allCalls
-                .assignTimestampsAndWatermarks(callWatermarks(settings)).uid("call-watermarks").name("call event time")
                 .process(new ClassifyCallsFunction(CallClassifier.withBuiltInAdapters()),
                         JacksonTypeInfo.of(ClassifiedCall.class))
                 .uid("classify-calls").name("classify stage");
@@ -74,12 +75,5 @@ public final class RaglogTopology {
                 .uid("late-calls").name("late calls");
         deadLetters = deadLetters.union(classified.getSideOutput(DecodeCallsFunction.DEAD_LETTERS), late);
         return new Streams(runs, deadLetters);
-    }
-
-    /** A call's event time is when it ended: a run's generator call ends last. */
-    private static WatermarkStrategy<CallEvent> callWatermarks(TopologySettings settings) {
-        return WatermarkStrategy.<CallEvent>forBoundedOutOfOrderness(settings.maxOutOfOrder())
-                .withTimestampAssigner((call, previous) -> call.endedAt().toEpochMilli())
-                .withIdleness(settings.sourceIdleness());
     }
 }

@@ -7,8 +7,8 @@ import java.time.Duration;
 /**
  * Settings of the topology itself.
  *
- * @param maxOutOfOrder how far behind the newest call an older call may arrive and still be on time; a proxy fleet
- *     flushing batches, or Kafka partitions read at different speeds, put calls out of order by a few seconds
+ * @param maxOutOfOrder how far behind the newest record of a Kafka partition an older one may arrive and still be on
+ *     time: several proxy replicas writing one partition, or a Collector's batching, disorder calls by a few seconds
  * @param sourceIdleness a partition with no calls for this long stops holding the watermark back
  */
 public record TopologySettings(Duration maxOutOfOrder, Duration sourceIdleness, AssemblySettings assembly)

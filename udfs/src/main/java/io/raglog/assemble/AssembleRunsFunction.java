@@ -69,11 +69,11 @@ public class AssembleRunsFunction extends KeyedProcessFunction<String, Classifie
 
     @Override
     public void processElement(ClassifiedCall call, Context ctx, Collector<Run> out) throws Exception {
-        long watermark = ctx.timerService().currentWatermark();
-        long eventTime = call.event().endedAt().toEpochMilli();
-        if (eventTime < watermark) {
+        Long arrival = ctx.timestamp(); // the record's event time (Kafka: its timestamp); null in batch replay
+        if (arrival != null && arrival < ctx.timerService().currentWatermark()) {
             lateCalls.inc(); // counted; it may still join a run that is open
         }
+        long eventTime = call.event().endedAt().toEpochMilli();
         if (call.event().hasRunHint() && closedAt.value() != null) {
             ctx.output(LATE, call);
             return;

@@ -24,11 +24,21 @@ public final class KafkaIO {
 
     private KafkaIO() {}
 
+    /** Kafka record timestamps, a bounded disorder between partitions' producers, idle partitions not holding back. */
+    public static WatermarkStrategy<RawMessage> recordTimeWatermarks(Duration maxOutOfOrder, Duration idleness) {
+        return WatermarkStrategy.<RawMessage>forBoundedOutOfOrderness(maxOutOfOrder).withIdleness(idleness);
+    }
+
     /**
+     * Event time is the Kafka record timestamp, which the proxy sets to the call's end (the OTel Collector to its
+     * export time), and watermarks are generated per partition by the source: one partition read ahead of another
+     * cannot make the other's calls late. Calls of one run share a partition (the proxy keys by run hint, else by
+     * pipeline), in the order they ended.
+     *
      * @param bounded read up to the offsets current at start and finish (demo, tests); otherwise read forever
      */
     public static DataStream<RawMessage> source(StreamExecutionEnvironment env, String bootstrap, String topic,
-            String groupId, boolean bounded, Properties extra) {
+            String groupId, boolean bounded, WatermarkStrategy<RawMessage> watermarks, Properties extra) {
         var builder = KafkaSource.<RawMessage>builder()
                 .setBootstrapServers(bootstrap)
                 .setTopics(topic)
@@ -40,8 +50,7 @@ public final class KafkaIO {
         if (bounded) {
             builder.setBounded(OffsetsInitializer.latest());
         }
-        return env.fromSource(builder.build(), WatermarkStrategy.noWatermarks(), "kafka " + topic)
-                .uid("source-" + topic);
+        return env.fromSource(builder.build(), watermarks, "kafka " + topic).uid("source-" + topic);
     }
 
     public static <T> KafkaSink<T> sink(String bootstrap, String topic, JsonRecordSerializer.KeyOf<T> key,

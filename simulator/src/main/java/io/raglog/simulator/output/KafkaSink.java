@@ -47,19 +47,34 @@ public final class KafkaSink implements SimulationSink {
 
     @Override
     public void call(CallEvent call) {
-        send(new ProducerRecord<>(topics.calls(), call.pipeline(), Json.writeBytes(call)));
+        // The record timestamp is the call's end, as the proxy writes it: raglog's watermarks come from it.
+        send(new ProducerRecord<>(topics.calls(), null, call.endedAt().toEpochMilli(), call.pipeline(),
+                Json.writeBytes(call)));
     }
 
     @Override
     public void traces(ObjectNode request) {
         String service = request.path("resourceSpans").path(0).path("resource").path("attributes").path(0)
                 .path("value").path("stringValue").asText(null);
-        send(new ProducerRecord<>(topics.otlp(), service, Json.writeBytes(request)));
+        send(new ProducerRecord<>(topics.otlp(), null, lastSpanEndMillis(request), service, Json.writeBytes(request)));
     }
 
     @Override
     public void label(Label label) {
         send(new ProducerRecord<>(topics.labels(), label.runId(), Json.writeBytes(label)));
+    }
+
+    /** The Collector exports a batch after its spans end; the latest span end stands in for the export time. */
+    static Long lastSpanEndMillis(ObjectNode request) {
+        long last = -1;
+        for (var resourceSpans : request.path("resourceSpans")) {
+            for (var scopeSpans : resourceSpans.path("scopeSpans")) {
+                for (var span : scopeSpans.path("spans")) {
+                    last = Math.max(last, Long.parseLong(span.path("endTimeUnixNano").asText("0")) / 1_000_000L);
+                }
+            }
+        }
+        return last < 0 ? null : last;
     }
 
     private void send(ProducerRecord<String, byte[]> record) {
