@@ -5,6 +5,7 @@ public final class SchemaIds {
     public static final String CALL_V1 = "raglog.call/v1";
     public static final String RUN_V1 = "raglog.run/v1";
     public static final String DEAD_LETTER_V1 = "raglog.dead-letter/v1";
+    public static final String LABEL_V1 = "raglog.label/v1";
 
     private SchemaIds() {}
 }

@@ -1,0 +1,29 @@
+package io.raglog.schemas;
+
+/** Per-stage ground truth of a run: 1 faulty, 0 sound, null when the pipeline has no such stage. */
+public record LabelStages(Integer rewrite, Integer embed, Integer retrieve, Integer rerank, Integer generate) {
+
+    public Integer get(Stage stage) {
+        return switch (stage) {
+            case REWRITE -> rewrite;
+            case EMBED -> embed;
+            case RETRIEVE -> retrieve;
+            case RERANK -> rerank;
+            case GENERATE -> generate;
+        };
+    }
+
+    public boolean faulty(Stage stage) {
+        Integer value = get(stage);
+        return value != null && value == 1;
+    }
+
+    public boolean anyFaulty() {
+        for (Stage stage : Stage.values()) {
+            if (faulty(stage)) {
+                return true;
+            }
+        }
+        return false;
+    }
+}

@@ -1,0 +1,88 @@
+package io.raglog.schemas;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.networknt.schema.JsonSchema;
+import com.networknt.schema.JsonSchemaFactory;
+import com.networknt.schema.SpecVersion;
+import com.networknt.schema.ValidationMessage;
+import java.io.InputStream;
+import java.time.Instant;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/** The simulator's label lines: what the Label record encodes must validate against label.v1.json. */
+class LabelSchemaTest {
+
+    private static JsonSchema schema() throws Exception {
+        try (InputStream in = LabelSchemaTest.class.getResourceAsStream("/schemas/label.v1.json")) {
+            assertThat(in).as("label.v1.json on the classpath").isNotNull();
+            return JsonSchemaFactory.getInstance(SpecVersion.VersionFlag.V202012).getSchema(Json.MAPPER.readTree(in));
+        }
+    }
+
+    private static Set<ValidationMessage> validate(Object record) throws Exception {
+        JsonNode encoded = Json.MAPPER.valueToTree(record);
+        return schema().validate(encoded);
+    }
+
+    static Label injectedRetrievalFault() {
+        String generatorEventId = "evt-9";
+        return new Label(SchemaIds.LABEL_V1, RunIds.of("support-bot", null, generatorEventId), "support-bot",
+                "tei-pinecone-anthropic", "q-17", "In what country is Normandy located?", null, generatorEventId,
+                new LabelStages(null, 0, 1, null, 0), "retrieve", "retrieve.missing_evidence",
+                Label.ORIGIN_INJECTED, "the store lost the evidence chunk Normans-0#0", false, true, "France",
+                "I don't know.", List.of("Normans-0#0"), Instant.parse("2026-01-01T00:00:01.250Z"));
+    }
+
+    static Label soundRun() {
+        return new Label(SchemaIds.LABEL_V1, RunIds.of("support-bot", "4bf92f3577b34da6a3ce929d0e0e4736", "evt-3"),
+                "support-bot", "openai-qdrant-cohere", "q-2", "When were the Normans in Normandy?",
+                "4bf92f3577b34da6a3ce929d0e0e4736", "evt-3", new LabelStages(0, 0, 0, 0, 0), null, null, null, null,
+                true, true, "10th and 11th centuries", "In the 10th and 11th centuries.", List.of("Normans-0#0"),
+                Instant.parse("2026-01-01T00:00:00Z"));
+    }
+
+    @Test
+    void encodedLabelsValidateAgainstTheirSchema() throws Exception {
+        assertThat(validate(injectedRetrievalFault())).isEmpty();
+        assertThat(validate(soundRun())).isEmpty();
+    }
+
+    @Test
+    void wireNamesAreTheOnesTheLabelFilesUse() {
+        JsonNode encoded = Json.MAPPER.valueToTree(injectedRetrievalFault());
+        assertThat(encoded.has("is_answerable")).isTrue();
+        assertThat(encoded.has("answer_correct")).isTrue();
+        assertThat(encoded.get("stages").get("rewrite").isNull()).isTrue();
+        assertThat(encoded.get("stages").get("retrieve").asInt()).isEqualTo(1);
+        assertThat(encoded.get("generator_event_id").asText()).isEqualTo("evt-9");
+    }
+
+    @Test
+    void schemaRejectsAFaultTypeWithoutItsStage() throws Exception {
+        ObjectNode encoded = Json.MAPPER.valueToTree(soundRun());
+        encoded.put("fault_type", "missing evidence");
+        assertThat(schema().validate(encoded)).isNotEmpty();
+    }
+
+    @Test
+    void schemaRejectsAStageLabelOtherThanZeroOneOrNull() throws Exception {
+        ObjectNode encoded = Json.MAPPER.valueToTree(soundRun());
+        ((ObjectNode) encoded.get("stages")).put("embed", 2);
+        assertThat(schema().validate(encoded))
+                .extracting(ValidationMessage::getMessage)
+                .anySatisfy(m -> assertThat(m).contains("embed"));
+    }
+
+    @Test
+    void labelRoundTripsThroughJson() {
+        Label label = injectedRetrievalFault();
+        assertThat(Json.read(Json.write(label), Label.class)).isEqualTo(label);
+        assertThat(label.faulty()).isTrue();
+        assertThat(soundRun().faulty()).isFalse();
+    }
+}
