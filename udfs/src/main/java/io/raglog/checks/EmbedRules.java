@@ -1,0 +1,164 @@
+package io.raglog.checks;
+
+import static io.raglog.checks.FeatureList.*;
+
+import io.raglog.schemas.Finding;
+import io.raglog.schemas.Run;
+import io.raglog.schemas.Stage;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The text sent for embedding against the question and the rewrites: lost names, numbers and dates, words one or two
+ * edits off (a corrupted query), added unrelated words, truncation.
+ */
+final class EmbedRules {
+
+    static final String CHECK = "embed.text";
+    /** Shorter words are too often one edit from another real word ("cat"/"car") to call it corruption. */
+    static final int NEAR_MISS_MIN_LENGTH = 4;
+    static final int NEAR_MISS_MAX_EDITS = 2;
+
+    private EmbedRules() {}
+
+    static void apply(Run run, FeatureVector v, List<Finding> findings) {
+        if (!run.has(Stage.EMBED)) {
+            return;
+        }
+        List<String> texts = run.stages().embed().texts() == null ? List.of() : run.stages().embed().texts();
+        v.put(EMBED_TEXT_COUNT, texts.size());
+        List<String> expected = RunTexts.embeddingSources(run);
+        if (expected.isEmpty()) {
+            return; // nothing to compare with: the features stay missing
+        }
+        List<String> allSources = new ArrayList<>(expected);
+        String question = RunTexts.question(run);
+        if (question != null && !allSources.contains(question)) {
+            allSources.add(question);
+        }
+        Set<String> sourceWords = new HashSet<>();
+        Set<String> sourceStems = new HashSet<>();
+        for (String s : allSources) {
+            for (String w : Terms.words(s)) {
+                sourceWords.add(w);
+                sourceStems.add(Terms.stem(w));
+            }
+        }
+        if (texts.isEmpty()) {
+            int terms = expected.stream().mapToInt(s -> Terms.keyTerms(s).size()).sum();
+            v.put(EMBED_LOST_KEY_TERMS, terms).put(EMBED_LOST_SHARE, terms == 0 ? 0.0 : 1.0)
+                    .put(EMBED_NEAR_MISS_WORDS, 0).put(EMBED_ADDED_WORDS, 0).put(EMBED_ADDED_SHARE, 0)
+                    .put(EMBED_TRUNCATED, false).put(EMBED_LENGTH_RATIO, 0);
+            findings.add(new Finding(Stage.EMBED, CHECK, "no text was sent for embedding"));
+            return;
+        }
+        int lost = 0;
+        int termTotal = 0;
+        Set<String> nearMisses = new LinkedHashSet<>();
+        Set<String> added = new LinkedHashSet<>();
+        int contentWords = 0;
+        boolean truncated = false;
+        double lengthRatio = Double.MAX_VALUE;
+        for (String text : texts) {
+            List<String> words = Terms.words(text);
+            String source = closest(words, allSources);
+            List<String> sourceTokens = Terms.words(source);
+            TextIndex index = TextIndex.of(text);
+            for (KeyTerm t : Terms.keyTerms(source)) {
+                termTotal++;
+                if (!index.contains(t)) {
+                    lost++;
+                    findings.add(new Finding(Stage.EMBED, CHECK, "the embedded text lost the " + t));
+                }
+            }
+            for (String w : words) {
+                if (!Terms.isContentWord(w)) {
+                    continue;
+                }
+                contentWords++;
+                if (sourceWords.contains(w) || sourceStems.contains(Terms.stem(w))) {
+                    continue;
+                }
+                String near = nearMiss(w, sourceWords);
+                if (near != null) {
+                    if (nearMisses.add(w)) {
+                        findings.add(new Finding(Stage.EMBED, CHECK,
+                                "the embedded text has '" + w + "' where the query says '" + near + "'"));
+                    }
+                } else {
+                    added.add(w);
+                }
+            }
+            if (isTruncated(words, sourceTokens)) {
+                truncated = true;
+                findings.add(new Finding(Stage.EMBED, CHECK, "the embedded text is cut off: " + words.size() + " of "
+                        + sourceTokens.size() + " words of the query"));
+            }
+            lengthRatio = Math.min(lengthRatio, sourceTokens.isEmpty() ? 1.0 : (double) words.size() / sourceTokens.size());
+        }
+        if (!added.isEmpty()) {
+            findings.add(new Finding(Stage.EMBED, CHECK, "the embedded text adds words found in neither the question "
+                    + "nor the rewrites: " + String.join(", ", added.stream().limit(5).toList())));
+        }
+        v.put(EMBED_LOST_KEY_TERMS, lost).put(EMBED_LOST_SHARE, RewriteRules.share(lost, termTotal))
+                .put(EMBED_NEAR_MISS_WORDS, nearMisses.size()).put(EMBED_ADDED_WORDS, added.size())
+                .put(EMBED_ADDED_SHARE, RewriteRules.share(added.size(), contentWords))
+                .put(EMBED_TRUNCATED, truncated).put(EMBED_LENGTH_RATIO, lengthRatio);
+    }
+
+    /** The source the text most likely came from: highest word overlap (Jaccard). */
+    static String closest(List<String> words, List<String> sources) {
+        Set<String> a = new HashSet<>(words);
+        String best = sources.get(0);
+        double bestScore = -1;
+        for (String s : sources) {
+            Set<String> b = new HashSet<>(Terms.words(s));
+            Set<String> union = new HashSet<>(a);
+            union.addAll(b);
+            b.retainAll(a);
+            double score = union.isEmpty() ? 0 : (double) b.size() / union.size();
+            if (score > bestScore) {
+                bestScore = score;
+                best = s;
+            }
+        }
+        return best;
+    }
+
+    static String nearMiss(String word, Set<String> sourceWords) {
+        if (word.length() < NEAR_MISS_MIN_LENGTH || word.chars().allMatch(Character::isDigit)) {
+            return null;
+        }
+        for (String s : sourceWords) {
+            if (s.length() >= NEAR_MISS_MIN_LENGTH) {
+                int d = Terms.editDistance(word, s, NEAR_MISS_MAX_EDITS);
+                if (d >= 1 && d <= NEAR_MISS_MAX_EDITS) {
+                    return s;
+                }
+            }
+        }
+        return null;
+    }
+
+    /** A proper prefix of its source, possibly ending in the middle of a word. */
+    static boolean isTruncated(List<String> words, List<String> source) {
+        if (words.isEmpty() || words.size() > source.size()) {
+            return false;
+        }
+        int last = words.size() - 1;
+        for (int i = 0; i < last; i++) {
+            if (!words.get(i).equals(source.get(i))) {
+                return false;
+            }
+        }
+        String lastWord = words.get(last);
+        String sourceWord = source.get(last);
+        if (lastWord.equals(sourceWord)) {
+            return words.size() < source.size();
+        }
+        return sourceWord.startsWith(lastWord);
+    }
+}

@@ -1,0 +1,205 @@
+package io.raglog.checks;
+
+import io.raglog.schemas.Stage;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The named, versioned list of features the checks produce, each owned by the stage it describes. Every stage's
+ * classifier reads the whole list (a fault leaves traces in later stages: a dropped year also shows in retrieval),
+ * {@link #forStage} says which features describe the stage itself. Adding, removing or redefining a feature bumps
+ * {@link #VERSION}: trained models are tied to the list they were trained on.
+ */
+public final class FeatureList {
+
+    public static final String VERSION = "raglog.checks/v1";
+
+    /** Which kind of check computes a feature: the cost grows from rules to LLM. */
+    public enum Kind { RULE, VECTOR, LLM }
+
+    public record Feature(String name, Stage stage, Kind kind, String description) {}
+
+    // Rule checks
+    public static final String REWRITE_OUTPUT_COUNT = "rewrite.output_count";
+    public static final String REWRITE_LOST_NAMES = "rewrite.lost_names";
+    public static final String REWRITE_LOST_NUMBERS = "rewrite.lost_numbers";
+    public static final String REWRITE_LOST_DATES = "rewrite.lost_dates";
+    public static final String REWRITE_LOST_SHARE = "rewrite.lost_key_term_share";
+    public static final String REWRITE_WORST_OUTPUT_LOST_SHARE = "rewrite.worst_output_lost_share";
+    public static final String EMBED_TEXT_COUNT = "embed.text_count";
+    public static final String EMBED_LOST_KEY_TERMS = "embed.lost_key_terms";
+    public static final String EMBED_LOST_SHARE = "embed.lost_key_term_share";
+    public static final String EMBED_NEAR_MISS_WORDS = "embed.near_miss_words";
+    public static final String EMBED_ADDED_WORDS = "embed.added_words";
+    public static final String EMBED_ADDED_SHARE = "embed.added_word_share";
+    public static final String EMBED_TRUNCATED = "embed.truncated";
+    public static final String EMBED_LENGTH_RATIO = "embed.length_ratio";
+    public static final String RETRIEVE_PASSAGE_COUNT = "retrieve.passage_count";
+    public static final String RETRIEVE_RECONSTRUCTED = "retrieve.reconstructed";
+    public static final String RETRIEVE_KEY_TERMS_MISSING = "retrieve.key_terms_missing";
+    public static final String RETRIEVE_BEST_TERM_COVERAGE = "retrieve.best_passage_term_coverage";
+    public static final String RERANK_INPUT_COUNT = "rerank.input_count";
+    public static final String RERANK_OUTPUT_COUNT = "rerank.output_count";
+    public static final String RERANK_DROPPED_COUNT = "rerank.dropped_count";
+    public static final String RERANK_UNKNOWN_IDS = "rerank.unknown_output_ids";
+    public static final String RERANK_ORDER_VS_INPUT = "rerank.order_vs_input_tau";
+    public static final String RERANK_INPUT_TOP_DROPPED = "rerank.input_top_dropped";
+    public static final String RERANK_KEY_TERMS_LOST = "rerank.key_terms_lost";
+    public static final String GENERATE_CONTEXT_COUNT = "generate.context_count";
+    public static final String GENERATE_REFUSES = "generate.answer_refuses";
+    public static final String GENERATE_UNSUPPORTED_NUMBERS = "generate.unsupported_numbers";
+    public static final String GENERATE_UNSUPPORTED_NAMES = "generate.unsupported_names";
+    public static final String GENERATE_UNSUPPORTED_SHARE = "generate.unsupported_term_share";
+
+    // Vector checks
+    public static final String REWRITE_SIM_QUESTION = "rewrite.min_similarity_to_question";
+    public static final String EMBED_SIM_SOURCE = "embed.min_similarity_to_source";
+    public static final String EMBED_SIM_QUESTION = "embed.min_similarity_to_question";
+    public static final String RETRIEVE_TOP_SIM = "retrieve.top_similarity";
+    public static final String RETRIEVE_MEAN_SIM = "retrieve.mean_similarity";
+    public static final String RETRIEVE_MOST_SIMILAR_RANK = "retrieve.most_similar_rank";
+    public static final String RERANK_SIM_CORRELATION = "rerank.similarity_rank_correlation";
+    public static final String RERANK_CUT_MOST_SIMILAR = "rerank.cut_most_similar";
+    public static final String RERANK_TOP_SIM_GAP = "rerank.top_similarity_gap";
+    public static final String GENERATE_CONTEXT_TOP_SIM = "generate.context_top_similarity";
+    public static final String GENERATE_ANSWER_CONTEXT_SIM = "generate.answer_context_similarity";
+    public static final String GENERATE_ANSWER_QUESTION_SIM = "generate.answer_question_similarity";
+
+    // LLM checks (0-100 confidences as the judge gave them; shares 0-1)
+    public static final String LLM_REWRITE_DROPPED = "rewrite.llm_dropped_constraint";
+    public static final String LLM_REWRITE_CHANGED = "rewrite.llm_meaning_changed";
+    public static final String LLM_REWRITE_ADDED = "rewrite.llm_added_content";
+    public static final String LLM_REWRITE_FAULT = "rewrite.llm_fault";
+    public static final String LLM_RETRIEVE_NO_ANSWER = "retrieve.llm_no_answer";
+    public static final String LLM_RETRIEVE_PARTIAL = "retrieve.llm_partial";
+    public static final String LLM_RETRIEVE_OFF_TOPIC = "retrieve.llm_off_topic";
+    public static final String LLM_RETRIEVE_FAULT = "retrieve.llm_fault";
+    public static final String LLM_RERANK_ANSWER_DROPPED = "rerank.llm_answer_dropped";
+    public static final String LLM_RERANK_BAD_ORDER = "rerank.llm_bad_order";
+    public static final String LLM_RERANK_FAULT = "rerank.llm_fault";
+    public static final String LLM_SUPPORT_STATEMENTS = "generate.llm_statements";
+    public static final String LLM_SUPPORT_UNSUPPORTED = "generate.llm_unsupported_share";
+    public static final String LLM_SUPPORT_CONTRADICTED = "generate.llm_contradicted_share";
+    public static final String LLM_SUPPORT_FAULT = "generate.llm_support_fault";
+    public static final String FLOW_PIECES = "retrieve.flow_pieces";
+    public static final String FLOW_MISSING_SHARE = "retrieve.flow_missing_share";
+    public static final String FLOW_DROPPED_SHARE = "rerank.flow_only_dropped_share";
+    public static final String FLOW_OMITTED_SHARE = "generate.flow_omitted_share";
+    public static final String FLOW_CONTRADICTED_SHARE = "generate.flow_contradicted_share";
+
+    private static final Map<String, Feature> FEATURES = new LinkedHashMap<>();
+
+    static {
+        rule(REWRITE_OUTPUT_COUNT, Stage.REWRITE, "number of rewritten queries");
+        rule(REWRITE_LOST_NAMES, Stage.REWRITE, "names of the question found in no rewritten query");
+        rule(REWRITE_LOST_NUMBERS, Stage.REWRITE, "numbers of the question found in no rewritten query");
+        rule(REWRITE_LOST_DATES, Stage.REWRITE, "dates (years, months, quarters) of the question found in no rewrite");
+        rule(REWRITE_LOST_SHARE, Stage.REWRITE, "share of the question's names, numbers and dates lost by the rewrite");
+        rule(REWRITE_WORST_OUTPUT_LOST_SHARE, Stage.REWRITE, "largest share of them lost by a single rewritten query");
+        rule(EMBED_TEXT_COUNT, Stage.EMBED, "number of texts sent for embedding");
+        rule(EMBED_LOST_KEY_TERMS, Stage.EMBED,
+                "names, numbers and dates of the text it should embed (rewrite, else question) missing from it");
+        rule(EMBED_LOST_SHARE, Stage.EMBED, "share of those key terms missing from the embedded text");
+        rule(EMBED_NEAR_MISS_WORDS, Stage.EMBED, "embedded words one or two edits off a source word (corrupted)");
+        rule(EMBED_ADDED_WORDS, Stage.EMBED, "embedded content words found in neither the question nor the rewrites");
+        rule(EMBED_ADDED_SHARE, Stage.EMBED, "share of the embedded content words that were added");
+        rule(EMBED_TRUNCATED, Stage.EMBED, "1 when an embedded text is a cut-off prefix of its source, else 0");
+        rule(EMBED_LENGTH_RATIO, Stage.EMBED, "shortest embedded text's length over its source's, in words");
+        rule(RETRIEVE_PASSAGE_COUNT, Stage.RETRIEVE, "number of retrieved passages");
+        rule(RETRIEVE_RECONSTRUCTED, Stage.RETRIEVE, "1 when the passages were rebuilt from a later stage, else 0");
+        rule(RETRIEVE_KEY_TERMS_MISSING, Stage.RETRIEVE, "names, numbers and dates of the question in no passage");
+        rule(RETRIEVE_BEST_TERM_COVERAGE, Stage.RETRIEVE,
+                "largest share of the question's content words found in a single passage");
+        rule(RERANK_INPUT_COUNT, Stage.RERANK, "passages given to the reranker");
+        rule(RERANK_OUTPUT_COUNT, Stage.RERANK, "passages the reranker kept");
+        rule(RERANK_DROPPED_COUNT, Stage.RERANK, "passages the reranker dropped");
+        rule(RERANK_UNKNOWN_IDS, Stage.RERANK, "kept passages whose id is not among the reranker's input");
+        rule(RERANK_ORDER_VS_INPUT, Stage.RERANK, "Kendall tau of the kept order against the input order");
+        rule(RERANK_INPUT_TOP_DROPPED, Stage.RERANK, "1 when the input's first passage was dropped, else 0");
+        rule(RERANK_KEY_TERMS_LOST, Stage.RERANK,
+                "names, numbers and dates of the question in the reranker's input but in none of the kept passages");
+        rule(GENERATE_CONTEXT_COUNT, Stage.GENERATE, "passages in the generator's prompt");
+        rule(GENERATE_REFUSES, Stage.GENERATE, "1 when the answer says it cannot answer from the context, else 0");
+        rule(GENERATE_UNSUPPORTED_NUMBERS, Stage.GENERATE, "numbers in the answer found nowhere in the context");
+        rule(GENERATE_UNSUPPORTED_NAMES, Stage.GENERATE, "names in the answer found nowhere in the context");
+        rule(GENERATE_UNSUPPORTED_SHARE, Stage.GENERATE,
+                "share of the answer's names, numbers and dates found in neither the context nor the question");
+
+        vector(REWRITE_SIM_QUESTION, Stage.REWRITE, "lowest cosine similarity of a rewritten query to the question");
+        vector(EMBED_SIM_SOURCE, Stage.EMBED, "lowest similarity of an embedded text to the text it should embed");
+        vector(EMBED_SIM_QUESTION, Stage.EMBED, "lowest similarity of an embedded text to the question");
+        vector(RETRIEVE_TOP_SIM, Stage.RETRIEVE, "similarity of the passage most similar to the question");
+        vector(RETRIEVE_MEAN_SIM, Stage.RETRIEVE, "mean similarity of the retrieved passages to the question");
+        vector(RETRIEVE_MOST_SIMILAR_RANK, Stage.RETRIEVE, "retrieval rank (1-based) of that most similar passage");
+        vector(RERANK_SIM_CORRELATION, Stage.RERANK,
+                "Spearman correlation of the reranked order with the question-similarity order of the kept passages");
+        vector(RERANK_CUT_MOST_SIMILAR, Stage.RERANK,
+                "1 when the input passage most similar to the question was not kept, else 0");
+        vector(RERANK_TOP_SIM_GAP, Stage.RERANK, "best input similarity minus best kept similarity");
+        vector(GENERATE_CONTEXT_TOP_SIM, Stage.GENERATE, "similarity of the context passage most similar to the question");
+        vector(GENERATE_ANSWER_CONTEXT_SIM, Stage.GENERATE, "highest similarity of the answer to a context passage");
+        vector(GENERATE_ANSWER_QUESTION_SIM, Stage.GENERATE, "similarity of the answer to the question");
+
+        llm(LLM_REWRITE_DROPPED, Stage.REWRITE, "confidence 0-100 that the rewrite dropped a constraint of the question");
+        llm(LLM_REWRITE_CHANGED, Stage.REWRITE, "confidence 0-100 that the rewrite asks a different question");
+        llm(LLM_REWRITE_ADDED, Stage.REWRITE, "confidence 0-100 that the rewrite added terms or assumptions");
+        llm(LLM_REWRITE_FAULT, Stage.REWRITE, "confidence 0-100 that the rewrite is faulty overall");
+        llm(LLM_RETRIEVE_NO_ANSWER, Stage.RETRIEVE, "confidence 0-100 that no retrieved passage answers the question");
+        llm(LLM_RETRIEVE_PARTIAL, Stage.RETRIEVE, "confidence 0-100 that the passages cover only part of it");
+        llm(LLM_RETRIEVE_OFF_TOPIC, Stage.RETRIEVE, "confidence 0-100 that the passages are off topic");
+        llm(LLM_RETRIEVE_FAULT, Stage.RETRIEVE, "confidence 0-100 that retrieval is faulty overall");
+        llm(LLM_RERANK_ANSWER_DROPPED, Stage.RERANK, "confidence 0-100 that the reranker dropped a needed passage");
+        llm(LLM_RERANK_BAD_ORDER, Stage.RERANK, "confidence 0-100 that less relevant passages were ranked first");
+        llm(LLM_RERANK_FAULT, Stage.RERANK, "confidence 0-100 that the reranker is faulty overall");
+        llm(LLM_SUPPORT_STATEMENTS, Stage.GENERATE, "statements the answer makes (statement-by-statement check)");
+        llm(LLM_SUPPORT_UNSUPPORTED, Stage.GENERATE, "share of those statements the context does not support");
+        llm(LLM_SUPPORT_CONTRADICTED, Stage.GENERATE, "share of those statements the context contradicts");
+        llm(LLM_SUPPORT_FAULT, Stage.GENERATE, "confidence 0-100 that the answer is not backed by its context");
+        llm(FLOW_PIECES, Stage.RETRIEVE, "pieces of information needed to answer, listed from the question alone");
+        llm(FLOW_MISSING_SHARE, Stage.RETRIEVE, "share of needed pieces found in no retrieved passage");
+        llm(FLOW_DROPPED_SHARE, Stage.RERANK, "share of needed pieces found only in passages the generator never got");
+        llm(FLOW_OMITTED_SHARE, Stage.GENERATE, "share of needed pieces in the context that the answer omits");
+        llm(FLOW_CONTRADICTED_SHARE, Stage.GENERATE, "share of needed pieces the answer contradicts");
+    }
+
+    private FeatureList() {}
+
+    private static void rule(String name, Stage stage, String description) {
+        FEATURES.put(name, new Feature(name, stage, Kind.RULE, description));
+    }
+
+    private static void vector(String name, Stage stage, String description) {
+        FEATURES.put(name, new Feature(name, stage, Kind.VECTOR, description));
+    }
+
+    private static void llm(String name, Stage stage, String description) {
+        FEATURES.put(name, new Feature(name, stage, Kind.LLM, description));
+    }
+
+    /** Every feature, in the list's fixed order (the order of a feature vector). */
+    public static List<Feature> all() {
+        return List.copyOf(FEATURES.values());
+    }
+
+    public static List<String> names() {
+        return List.copyOf(FEATURES.keySet());
+    }
+
+    public static boolean contains(String name) {
+        return FEATURES.containsKey(name);
+    }
+
+    public static Feature get(String name) {
+        Feature f = FEATURES.get(name);
+        if (f == null) {
+            throw new IllegalArgumentException("not in feature list " + VERSION + ": " + name);
+        }
+        return f;
+    }
+
+    /** The features describing the stage itself; its classifier still reads {@link #all()}. */
+    public static List<Feature> forStage(Stage stage) {
+        return FEATURES.values().stream().filter(f -> f.stage() == stage).toList();
+    }
+}

@@ -1,0 +1,71 @@
+package io.raglog.checks;
+
+import static io.raglog.checks.FeatureList.*;
+
+import io.raglog.schemas.Finding;
+import io.raglog.schemas.GenerateStage;
+import io.raglog.schemas.Run;
+import io.raglog.schemas.Stage;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Pattern;
+
+/** Names and numbers in the answer that its context never mentions, and answers that decline to answer. */
+final class GenerateRules {
+
+    static final String CHECK = "generate.grounding";
+
+    static final Pattern REFUSAL = Pattern.compile("(?i)\\b(?:i (?:do not|don't|cannot|can't|could not|couldn't) "
+            + "(?:know|find|answer|say|determine)|(?:is|are|was|were) not (?:mentioned|provided|available|specified|"
+            + "stated|given)|no (?:relevant )?information|unable to (?:answer|find|determine)|(?:does|do) not "
+            + "(?:contain|mention|provide|say|specify)|insufficient (?:information|context)|not enough information)");
+
+    private GenerateRules() {}
+
+    static void apply(Run run, FeatureVector v, List<Finding> findings) {
+        if (!run.has(Stage.GENERATE)) {
+            return;
+        }
+        GenerateStage gen = run.stages().generate();
+        v.put(GENERATE_CONTEXT_COUNT, RunTexts.context(run).size());
+        String answer = gen.answer();
+        if (answer == null) {
+            return;
+        }
+        boolean refuses = REFUSAL.matcher(answer).find();
+        v.put(GENERATE_REFUSES, refuses);
+        if (refuses) {
+            findings.add(new Finding(Stage.GENERATE, CHECK, "the answer says the context does not answer the question"));
+        }
+        List<String> support = new ArrayList<>(RunTexts.texts(RunTexts.context(run)));
+        if (support.isEmpty() && gen.prompt() != null) {
+            support.add(gen.prompt()); // passages not itemised: the prompt holds the context
+        }
+        List<String> withQuestion = new ArrayList<>(support);
+        String question = RunTexts.question(run);
+        if (question != null) {
+            withQuestion.add(question);
+        }
+        TextIndex context = TextIndex.ofAll(support);
+        TextIndex contextOrQuestion = TextIndex.ofAll(withQuestion);
+        List<KeyTerm> terms = Terms.keyTerms(answer);
+        int numbers = 0;
+        int names = 0;
+        int unsupported = 0;
+        for (KeyTerm t : terms) {
+            if (!context.contains(t)) {
+                if (t.kind() == KeyTerm.Kind.NUMBER) {
+                    numbers++;
+                } else if (t.kind() == KeyTerm.Kind.NAME) {
+                    names++;
+                }
+            }
+            if (!contextOrQuestion.contains(t)) {
+                unsupported++;
+                findings.add(new Finding(Stage.GENERATE, CHECK, "the answer's " + t + " appears nowhere in its context"));
+            }
+        }
+        v.put(GENERATE_UNSUPPORTED_NUMBERS, numbers).put(GENERATE_UNSUPPORTED_NAMES, names)
+                .put(GENERATE_UNSUPPORTED_SHARE, RewriteRules.share(unsupported, terms.size()));
+    }
+}

@@ -1,0 +1,70 @@
+package io.raglog.checks;
+
+import static io.raglog.checks.FeatureList.*;
+
+import io.raglog.schemas.Finding;
+import io.raglog.schemas.Passage;
+import io.raglog.schemas.RerankStage;
+import io.raglog.schemas.Run;
+import io.raglog.schemas.Stage;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/** The reranker's output against its input: what it dropped, how it reordered, whether it invented ids. */
+final class RerankRules {
+
+    static final String CHECK = "rerank.order";
+
+    private RerankRules() {}
+
+    static void apply(Run run, FeatureVector v, List<Finding> findings) {
+        if (!run.has(Stage.RERANK)) {
+            return;
+        }
+        RerankStage rerank = run.stages().rerank();
+        List<Passage> input = RunTexts.nonNull(rerank.input());
+        List<Passage> output = RunTexts.nonNull(rerank.output());
+        Set<String> outIds = RunTexts.ids(output);
+        Map<String, Integer> inputPosition = new HashMap<>();
+        for (int i = 0; i < input.size(); i++) {
+            inputPosition.putIfAbsent(input.get(i).id(), i);
+        }
+        long dropped = input.stream().map(Passage::id).distinct().filter(id -> !outIds.contains(id)).count();
+        List<String> unknown = outIds.stream().filter(id -> !inputPosition.containsKey(id)).toList();
+        v.put(RERANK_INPUT_COUNT, input.size()).put(RERANK_OUTPUT_COUNT, output.size())
+                .put(RERANK_DROPPED_COUNT, dropped).put(RERANK_UNKNOWN_IDS, unknown.size());
+        if (!unknown.isEmpty()) {
+            findings.add(new Finding(Stage.RERANK, CHECK, "the reranker returned " + unknown.size()
+                    + " passage(s) it was not given"));
+        }
+        if (!input.isEmpty()) {
+            boolean topDropped = !outIds.contains(input.get(0).id());
+            v.put(RERANK_INPUT_TOP_DROPPED, topDropped);
+        }
+        List<Passage> known = output.stream().filter(p -> inputPosition.containsKey(p.id())).toList();
+        double[] outputOrder = new double[known.size()];
+        double[] inputOrder = new double[known.size()];
+        for (int i = 0; i < known.size(); i++) {
+            outputOrder[i] = i;
+            inputOrder[i] = inputPosition.get(known.get(i).id());
+        }
+        v.put(RERANK_ORDER_VS_INPUT, Ranks.kendallTau(outputOrder, inputOrder));
+        String question = RunTexts.question(run);
+        if (question != null) {
+            TextIndex in = TextIndex.ofAll(RunTexts.texts(input));
+            TextIndex out = TextIndex.ofAll(RunTexts.texts(output));
+            List<KeyTerm> lost = new ArrayList<>();
+            for (KeyTerm t : Terms.keyTerms(question)) {
+                if (in.contains(t) && !out.contains(t)) {
+                    lost.add(t);
+                    findings.add(new Finding(Stage.RERANK, CHECK,
+                            "the reranker dropped every passage that mentions the " + t));
+                }
+            }
+            v.put(RERANK_KEY_TERMS_LOST, lost.size());
+        }
+    }
+}

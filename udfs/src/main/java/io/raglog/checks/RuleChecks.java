@@ -1,0 +1,19 @@
+package io.raglog.checks;
+
+import io.raglog.schemas.Finding;
+import io.raglog.schemas.Run;
+import java.util.List;
+
+/** The cheap, synchronous lexical checks of every stage. A stage the run lacks leaves its features missing. */
+public final class RuleChecks {
+
+    private RuleChecks() {}
+
+    public static void apply(Run run, FeatureVector features, List<Finding> findings) {
+        RewriteRules.apply(run, features, findings);
+        EmbedRules.apply(run, features, findings);
+        RetrieveRules.apply(run, features, findings);
+        RerankRules.apply(run, features, findings);
+        GenerateRules.apply(run, features, findings);
+    }
+}

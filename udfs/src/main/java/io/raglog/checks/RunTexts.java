@@ -1,0 +1,99 @@
+package io.raglog.checks;
+
+import io.raglog.schemas.Passage;
+import io.raglog.schemas.Run;
+import io.raglog.schemas.RunStages;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+
+/** The texts of a run the checks keep asking for: the question, the rewrites, the passages each stage saw. */
+public final class RunTexts {
+
+    private RunTexts() {}
+
+    /** The user's question: the run's, else the rewriter's input; null when neither was logged. */
+    public static String question(Run run) {
+        if (run.question() != null && !run.question().isBlank()) {
+            return run.question();
+        }
+        String input = run.stages().rewrite().present() ? run.stages().rewrite().input() : null;
+        return input == null || input.isBlank() ? null : input;
+    }
+
+    public static List<String> rewrites(Run run) {
+        return run.stages().rewrite().present()
+                ? run.stages().rewrite().outputs().stream().filter(Objects::nonNull).toList()
+                : List.of();
+    }
+
+    /** The text the embedding stage should have embedded: the rewrites when there are any, else the question. */
+    public static List<String> embeddingSources(Run run) {
+        List<String> rewrites = rewrites(run);
+        if (!rewrites.isEmpty()) {
+            return rewrites;
+        }
+        String q = question(run);
+        return q == null ? List.of() : List.of(q);
+    }
+
+    /** Every passage retrieval produced (or that was rebuilt), in retrieval order. */
+    public static List<Passage> retrieved(Run run) {
+        return run.stages().retrieve().present() ? nonNull(run.stages().retrieve().passages()) : List.of();
+    }
+
+    public static List<Passage> context(Run run) {
+        return run.stages().generate().present() ? nonNull(run.stages().generate().context()) : List.of();
+    }
+
+    /**
+     * Passages that were retrieved (or given to the reranker) but never reached the generator: what the reranker or
+     * the pipeline's cut-off dropped.
+     */
+    public static List<Passage> dropped(Run run) {
+        Set<String> inContext = ids(context(run));
+        Map<String, Passage> candidates = new LinkedHashMap<>();
+        RunStages s = run.stages();
+        if (s.rerank().present()) {
+            nonNull(s.rerank().input()).forEach(p -> candidates.putIfAbsent(p.id(), p));
+        }
+        retrieved(run).forEach(p -> candidates.putIfAbsent(p.id(), p));
+        if (!s.generate().present()) {
+            // No generator: what the reranker kept is what would have gone on; only its cuts are drops.
+            Set<String> kept = s.rerank().present() ? ids(s.rerank().output()) : Set.copyOf(candidates.keySet());
+            return candidates.values().stream().filter(p -> !kept.contains(p.id())).toList();
+        }
+        return candidates.values().stream().filter(p -> !inContext.contains(p.id())).toList();
+    }
+
+    /** The distinct passages of the run, by id, from every stage (for batch embedding). */
+    public static List<Passage> allPassages(Run run) {
+        Map<String, Passage> all = new LinkedHashMap<>();
+        RunStages s = run.stages();
+        retrieved(run).forEach(p -> all.putIfAbsent(p.id(), p));
+        if (s.rerank().present()) {
+            nonNull(s.rerank().input()).forEach(p -> all.putIfAbsent(p.id(), p));
+            nonNull(s.rerank().output()).forEach(p -> all.putIfAbsent(p.id(), p));
+        }
+        context(run).forEach(p -> all.putIfAbsent(p.id(), p));
+        return new ArrayList<>(all.values());
+    }
+
+    public static List<String> texts(List<Passage> passages) {
+        return passages.stream().map(p -> p.text() == null ? "" : p.text()).toList();
+    }
+
+    public static Set<String> ids(List<Passage> passages) {
+        Set<String> ids = new LinkedHashSet<>();
+        nonNull(passages).forEach(p -> ids.add(p.id()));
+        return ids;
+    }
+
+    static List<Passage> nonNull(List<Passage> passages) {
+        return passages == null ? List.of() : passages.stream().filter(Objects::nonNull).toList();
+    }
+}

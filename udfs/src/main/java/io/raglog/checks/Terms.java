@@ -1,0 +1,280 @@
+package io.raglog.checks;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The lexical toolbox of the rule checks: words, light stems, numbers, names and dates, edit distance. English only,
+ * deliberately simple and deterministic: the classifiers weigh these counts, they do not need a parser.
+ */
+public final class Terms {
+
+    private static final Pattern WORD = Pattern.compile("[\\p{L}\\p{N}]+(?:[.,'’&-][\\p{L}\\p{N}]+)*");
+    private static final Pattern NUMBER = Pattern.compile("(?<![\\p{L}\\p{N}.,])\\d+(?:[.,]\\d+)*");
+    private static final Pattern THOUSANDS = Pattern.compile("\\d{1,3}(?:,\\d{3})+(?:\\.\\d+)?");
+    private static final Pattern DECIMAL_COMMA = Pattern.compile("\\d+,\\d{1,2}");
+    private static final Pattern YEAR = Pattern.compile("(?:1[89]|20)\\d{2}");
+    private static final Pattern FISCAL_YEAR = Pattern.compile("\\bFY ?(\\d{4}|\\d{2})\\b");
+    private static final Pattern QUARTER = Pattern.compile("\\b[Qq]([1-4])\\b");
+    private static final Pattern CAPITALISED = Pattern.compile("[\\p{L}\\p{N}][\\p{L}\\p{N}&'’.-]*");
+
+    private static final Map<String, String> MONTHS = new LinkedHashMap<>();
+
+    static {
+        String[] full = {"january", "february", "march", "april", "may", "june", "july", "august", "september",
+                "october", "november", "december"};
+        for (String m : full) {
+            MONTHS.put(m, m);
+            MONTHS.put(m.substring(0, 3), m);
+        }
+        MONTHS.put("sept", "september");
+    }
+
+    /** Function words, question words and the commonest sentence words: never names, never "content". */
+    static final Set<String> STOPWORDS = Set.of(
+            "a", "an", "the", "and", "or", "but", "if", "then", "else", "of", "in", "on", "at", "to", "for", "from",
+            "by", "with", "without", "about", "as", "into", "onto", "over", "under", "between", "after", "before",
+            "during", "through", "per", "via", "than", "that", "this", "these", "those", "there", "here", "it", "its",
+            "is", "are", "was", "were", "be", "been", "being", "am", "do", "does", "did", "done", "have", "has", "had",
+            "can", "could", "will", "would", "shall", "should", "may", "might", "must", "not", "no", "yes", "so",
+            "what", "which", "who", "whom", "whose", "when", "where", "why", "how", "i", "me", "my", "we", "our",
+            "you", "your", "he", "him", "his", "she", "her", "they", "them", "their", "also", "any", "all", "some",
+            "each", "every", "both", "either", "neither", "more", "most", "less", "least", "much", "many", "few",
+            "other", "such", "only", "own", "same", "just", "very", "too", "again", "please", "tell", "give",
+            "list", "find", "show", "explain", "describe", "according", "based", "answer", "question", "s", "t");
+
+    private static final Set<String> DAYS = Set.of("monday", "tuesday", "wednesday", "thursday", "friday",
+            "saturday", "sunday");
+
+    private Terms() {}
+
+    /** Lower-case words, in order. */
+    public static List<String> words(String text) {
+        List<String> out = new ArrayList<>();
+        if (text == null) {
+            return out;
+        }
+        Matcher m = WORD.matcher(text);
+        while (m.find()) {
+            out.add(m.group().toLowerCase(Locale.ROOT));
+        }
+        return out;
+    }
+
+    /** Words that carry meaning: not stop words, in order, duplicates kept. */
+    public static List<String> contentWords(String text) {
+        return words(text).stream().filter(Terms::isContentWord).toList();
+    }
+
+    public static boolean isContentWord(String lowerWord) {
+        return lowerWord.length() > 1 && !STOPWORDS.contains(lowerWord);
+    }
+
+    /** A light suffix stripper so "flows" meets "flow" and "companies" meets "company"; not a real stemmer. */
+    public static String stem(String lowerWord) {
+        String w = lowerWord;
+        if (w.endsWith("'s") || w.endsWith("’s")) {
+            w = w.substring(0, w.length() - 2);
+        }
+        if (w.length() > 4 && w.endsWith("ies")) {
+            return w.substring(0, w.length() - 3) + "y";
+        }
+        if (w.length() > 5 && w.endsWith("ing")) {
+            return w.substring(0, w.length() - 3);
+        }
+        if (w.length() > 4 && w.endsWith("ed")) {
+            return w.substring(0, w.length() - 2);
+        }
+        if (w.length() > 3 && w.endsWith("s") && !w.endsWith("ss") && !w.endsWith("us")) {
+            return w.substring(0, w.length() - 1);
+        }
+        return w;
+    }
+
+    /** Numbers in a normalised form: "4,100" and "4100" meet; "4.10" and "4.1" meet. Years are numbers too. */
+    public static Set<String> numbers(String text) {
+        Set<String> out = new LinkedHashSet<>();
+        if (text == null) {
+            return out;
+        }
+        Matcher m = NUMBER.matcher(text);
+        while (m.find()) {
+            out.add(normaliseNumber(m.group()));
+        }
+        return out;
+    }
+
+    static String normaliseNumber(String raw) {
+        String n = raw;
+        if (THOUSANDS.matcher(n).matches()) {
+            n = n.replace(",", "");
+        } else if (DECIMAL_COMMA.matcher(n).matches()) {
+            n = n.replace(',', '.');
+        } else {
+            n = n.replace(",", "");
+        }
+        if (n.indexOf('.') >= 0) {
+            n = n.replaceAll("0+$", "").replaceAll("\\.$", "");
+        }
+        return n.isEmpty() ? "0" : n;
+    }
+
+    /** The names, numbers and dates of a text, each once, in order of appearance. */
+    public static List<KeyTerm> keyTerms(String text) {
+        Map<String, KeyTerm> out = new LinkedHashMap<>();
+        if (text == null || text.isBlank()) {
+            return List.of();
+        }
+        addDates(text, out);
+        Matcher m = NUMBER.matcher(text);
+        while (m.find()) {
+            String norm = normaliseNumber(m.group());
+            if (!YEAR.matcher(norm).matches()) {
+                out.putIfAbsent("number:" + norm, new KeyTerm(KeyTerm.Kind.NUMBER, m.group(), norm));
+            }
+        }
+        for (String name : names(text)) {
+            String norm = String.join(" ", words(name));
+            if (!norm.isEmpty()) {
+                out.putIfAbsent("name:" + norm, new KeyTerm(KeyTerm.Kind.NAME, name, norm));
+            }
+        }
+        return List.copyOf(out.values());
+    }
+
+    private static void addDates(String text, Map<String, KeyTerm> out) {
+        Matcher fy = FISCAL_YEAR.matcher(text);
+        while (fy.find()) {
+            String y = fy.group(1).length() == 2 ? "20" + fy.group(1) : fy.group(1);
+            out.putIfAbsent("date:" + y, new KeyTerm(KeyTerm.Kind.DATE, fy.group(), y));
+        }
+        Matcher n = NUMBER.matcher(text);
+        while (n.find()) {
+            if (YEAR.matcher(n.group()).matches()) {
+                out.putIfAbsent("date:" + n.group(), new KeyTerm(KeyTerm.Kind.DATE, n.group(), n.group()));
+            }
+        }
+        Matcher q = QUARTER.matcher(text);
+        while (q.find()) {
+            String norm = "q" + q.group(1);
+            out.putIfAbsent("date:" + norm, new KeyTerm(KeyTerm.Kind.DATE, q.group(), norm));
+        }
+        Matcher w = CAPITALISED.matcher(text);
+        while (w.find()) {
+            String token = w.group().replaceAll("[.]$", "");
+            String lower = token.toLowerCase(Locale.ROOT);
+            String month = MONTHS.get(lower);
+            boolean capitalised = Character.isUpperCase(token.charAt(0));
+            // "may" is a verb far more often than a month: only a capitalised "May" counts
+            if (month != null && (capitalised || !lower.equals("may"))) {
+                out.putIfAbsent("date:" + month, new KeyTerm(KeyTerm.Kind.DATE, token, month));
+            }
+        }
+    }
+
+    /**
+     * Capitalised words that are not at the start of a sentence (or are acronyms), merged when adjacent: "Acme Corp",
+     * "New York", "IBM". A sentence-initial "Revenue" is not a name; a sentence-initial "NASA" is.
+     */
+    static List<String> names(String text) {
+        List<String> out = new ArrayList<>();
+        Matcher m = CAPITALISED.matcher(text);
+        StringBuilder current = null;
+        int currentEnd = -1;
+        while (m.find()) {
+            String token = m.group().replaceAll("[.'’]+$", "").replaceAll("['’]s$", "");
+            boolean name = !token.isEmpty() && isNameToken(token, sentenceInitial(text, m.start()));
+            if (name && current != null && text.substring(currentEnd, m.start()).equals(" ")) {
+                current.append(' ').append(token);
+            } else {
+                if (current != null) {
+                    out.add(current.toString());
+                    current = null;
+                }
+                if (name) {
+                    current = new StringBuilder(token);
+                }
+            }
+            currentEnd = m.end();
+            if (name && m.group().endsWith(".") && !isAcronym(token)) {
+                out.add(current.toString()); // a full stop ends the name and the sentence
+                current = null;
+            }
+        }
+        if (current != null) {
+            out.add(current.toString());
+        }
+        return out;
+    }
+
+    private static boolean isNameToken(String token, boolean sentenceInitial) {
+        String lower = token.toLowerCase(Locale.ROOT);
+        if (STOPWORDS.contains(lower) || MONTHS.containsKey(lower) || DAYS.contains(lower)) {
+            return false;
+        }
+        if (Character.isDigit(token.charAt(0)) || token.matches("[Qq][1-4]|FY\\d+")) {
+            return false; // quarters and fiscal years are dates
+        }
+        if (isAcronym(token)) {
+            return true;
+        }
+        boolean capitalised = Character.isUpperCase(token.charAt(0));
+        boolean innerCapital = token.chars().skip(1).anyMatch(Character::isUpperCase);
+        if (!capitalised) {
+            return innerCapital; // "iPhone", "eBay"
+        }
+        return !sentenceInitial;
+    }
+
+    private static boolean isAcronym(String token) {
+        long letters = token.chars().filter(Character::isLetter).count();
+        return letters >= 2 && token.chars().filter(Character::isLetter).allMatch(Character::isUpperCase);
+    }
+
+    private static boolean sentenceInitial(String text, int start) {
+        for (int i = start - 1; i >= 0; i--) {
+            char c = text.charAt(i);
+            if (Character.isWhitespace(c) && c != '\n') {
+                continue;
+            }
+            return c == '.' || c == '?' || c == '!' || c == ':' || c == '\n' || c == '"' || c == '“' || c == '-'
+                    || c == '*' || c == '•';
+        }
+        return true;
+    }
+
+    /** Levenshtein distance, giving up (returning limit + 1) once it must exceed limit. */
+    public static int editDistance(String a, String b, int limit) {
+        if (Math.abs(a.length() - b.length()) > limit) {
+            return limit + 1;
+        }
+        int[] prev = new int[b.length() + 1];
+        int[] cur = new int[b.length() + 1];
+        for (int j = 0; j <= b.length(); j++) {
+            prev[j] = j;
+        }
+        for (int i = 1; i <= a.length(); i++) {
+            cur[0] = i;
+            int rowMin = cur[0];
+            for (int j = 1; j <= b.length(); j++) {
+                int cost = a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1;
+                cur[j] = Math.min(Math.min(cur[j - 1] + 1, prev[j] + 1), prev[j - 1] + cost);
+                rowMin = Math.min(rowMin, cur[j]);
+            }
+            if (rowMin > limit) {
+                return limit + 1;
+            }
+            int[] t = prev;
+            prev = cur;
+            cur = t;
+        }
+        return prev[b.length()];
+    }
+}

@@ -1,0 +1,87 @@
+package io.raglog.checks;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Collections;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** The real model, loaded from the Maven artifact with no download. */
+class EmbedderTest {
+
+    private static MiniLmEmbedder model;
+
+    @BeforeAll
+    static void load() {
+        model = new MiniLmEmbedder();
+    }
+
+    @AfterAll
+    static void close() {
+        model.close();
+    }
+
+    private static double sim(String a, String b) {
+        List<float[]> v = model.embed(List.of(a, b));
+        return Embedder.cosine(v.get(0), v.get(1));
+    }
+
+    @Test
+    void shouldRankAParaphraseAboveAnUnrelatedSentence() {
+        String q = "What was the operating cash flow of Acme Corp in 2023?";
+        double paraphrase = sim(q, "How much cash did Acme Corp generate from operations in 2023?");
+        double unrelated = sim(q, "The weather in Lisbon is mild in spring, with occasional rain.");
+        assertThat(paraphrase).isGreaterThan(unrelated + 0.3);
+        assertThat(sim(q, q)).isCloseTo(1.0, org.assertj.core.data.Offset.offset(1e-4));
+    }
+
+    @Test
+    void shouldReturnUnitVectorsOf384Dimensions() {
+        float[] v = model.embed(List.of("cash flow")).get(0);
+        assertThat(v).hasSize(384);
+        assertThat(Embedder.cosine(v, v)).isCloseTo(1.0, org.assertj.core.data.Offset.offset(1e-4));
+    }
+
+    @Test
+    void shouldGiveATextTheSameVectorWhateverItIsEmbeddedWith() {
+        List<String> texts = List.of("Acme Corp operating cash flow 2023", "revenue grew 12% in 2022",
+                "a much longer sentence about the weather in Lisbon in spring, with rain showers now and then");
+        List<float[]> batch = model.embed(texts);
+        for (int i = 0; i < texts.size(); i++) {
+            assertThat(Embedder.cosine(batch.get(i), model.embed(List.of(texts.get(i))).get(0)))
+                    .isCloseTo(1.0, org.assertj.core.data.Offset.offset(1e-4));
+        }
+    }
+
+    @Test
+    void shouldStillSeeTheEndOfAPassageLongerThanOneWindow() {
+        String filler = String.join(" ", Collections.nCopies(60, "The committee met and discussed the agenda."));
+        assertThat(model.tokenCount(filler)).isGreaterThan(3 * MiniLmEmbedder.WINDOW_TOKENS);
+        String answer = "Acme Corp reported operating cash flow of $4.1 billion in 2023.";
+        String q = "What was the operating cash flow of Acme Corp in 2023?";
+        // Cut at 128 tokens, the answer at the end would be invisible and both passages would embed the same.
+        assertThat(sim(q, filler + " " + answer)).isGreaterThan(sim(q, filler) + 0.05);
+    }
+
+    @Test
+    void shouldServeRepeatedPassagesFromTheCache() {
+        CachedEmbedder cached = new CachedEmbedder(model, 100);
+        cached.embed(List.of("passage one", "passage two"));
+        List<float[]> again = cached.embed(List.of("passage two", "passage one", "passage two"));
+        assertThat(cached.misses()).isEqualTo(2);
+        assertThat(cached.hits()).isEqualTo(2);
+        assertThat(again).hasSize(3);
+        assertThat(again.get(0)).isSameAs(again.get(2));
+    }
+
+    @Test
+    void shouldUnpackNativesIntoTheConfiguredCacheNotTheHomeDirectory() {
+        String cacheDir = System.getProperty("DJL_CACHE_DIR");
+        assertThat(cacheDir).as("set by surefire").isNotNull();
+        assertThat(Files.isDirectory(Path.of(cacheDir))).isTrue();
+    }
+}

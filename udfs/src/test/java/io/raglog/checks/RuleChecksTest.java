@@ -1,0 +1,151 @@
+package io.raglog.checks;
+
+import static io.raglog.checks.FeatureList.*;
+import static io.raglog.checks.RunBuilder.*;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.raglog.schemas.Finding;
+import io.raglog.schemas.Run;
+import io.raglog.schemas.Stage;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class RuleChecksTest {
+
+    private final List<Finding> findings = new ArrayList<>();
+
+    private FeatureVector check(Run run) {
+        FeatureVector v = new FeatureVector();
+        RuleChecks.apply(run, v, findings);
+        return v;
+    }
+
+    private List<String> findingTexts(Stage stage) {
+        return findings.stream().filter(f -> f.stage() == stage).map(Finding::text).toList();
+    }
+
+    @Test
+    void shouldFindNamesNumbersAndDatesOfAQuestion() {
+        assertThat(Terms.keyTerms("What was the operating cash flow of Acme Corp in Q3 2023, above 4,100 units?"))
+                .extracting(KeyTerm::toString)
+                .containsExactlyInAnyOrder("date '2023'", "date 'Q3'", "number '4,100'", "name 'Acme Corp'");
+        assertThat(Terms.keyTerms("Revenue grew in March for IBM.")).extracting(KeyTerm::toString)
+                .containsExactlyInAnyOrder("date 'March'", "name 'IBM'");
+    }
+
+    @Test
+    void shouldReportNothingLostForAHealthyRun() {
+        FeatureVector v = check(healthy().build());
+        assertThat(v.get(REWRITE_LOST_SHARE)).isZero();
+        assertThat(v.get(EMBED_LOST_KEY_TERMS)).isZero();
+        assertThat(v.get(EMBED_NEAR_MISS_WORDS)).isZero();
+        assertThat(v.get(EMBED_ADDED_WORDS)).isZero();
+        assertThat(v.get(EMBED_TRUNCATED)).isZero();
+        assertThat(v.get(RETRIEVE_KEY_TERMS_MISSING)).isZero();
+        assertThat(v.get(RERANK_DROPPED_COUNT)).isEqualTo(2.0);
+        assertThat(v.get(RERANK_KEY_TERMS_LOST)).isZero();
+        assertThat(v.get(GENERATE_UNSUPPORTED_NUMBERS)).isZero();
+        assertThat(v.get(GENERATE_REFUSES)).isZero();
+        assertThat(findings).isEmpty();
+    }
+
+    @Test
+    void shouldCountTheDateAndNameARewriteDropped() {
+        FeatureVector v = check(healthy().rewrites("operating cash flow").build());
+        assertThat(v.get(REWRITE_LOST_DATES)).isEqualTo(1.0);
+        assertThat(v.get(REWRITE_LOST_NAMES)).isEqualTo(1.0);
+        assertThat(v.get(REWRITE_LOST_NUMBERS)).isZero();
+        assertThat(v.get(REWRITE_LOST_SHARE)).isEqualTo(1.0);
+        assertThat(findingTexts(Stage.REWRITE)).containsExactly("rewrite dropped the date '2023'",
+                "rewrite dropped the name 'Acme Corp'");
+    }
+
+    @Test
+    void shouldJudgeAMultiQueryRewriteByWhatAllQueriesTogetherLost() {
+        FeatureVector v = check(healthy().rewrites("Acme Corp cash flow", "operating cash flow 2023").build());
+        assertThat(v.get(REWRITE_OUTPUT_COUNT)).isEqualTo(2.0);
+        assertThat(v.get(REWRITE_LOST_SHARE)).isZero();
+        assertThat(v.get(REWRITE_WORST_OUTPUT_LOST_SHARE)).isEqualTo(0.5);
+    }
+
+    @Test
+    void shouldFlagEmbeddedTextWithATypoAndAnAddedWord() {
+        FeatureVector v = check(healthy().embedded("Acme Corp operating cash flwo 2023 bitcoin").build());
+        assertThat(v.get(EMBED_NEAR_MISS_WORDS)).isEqualTo(1.0);
+        assertThat(v.get(EMBED_ADDED_WORDS)).isEqualTo(1.0);
+        assertThat(findingTexts(Stage.EMBED)).anySatisfy(t -> assertThat(t).contains("'flwo'", "'flow'"))
+                .anySatisfy(t -> assertThat(t).contains("bitcoin"));
+    }
+
+    @Test
+    void shouldFlagTruncatedEmbeddedTextThatLostTheYear() {
+        FeatureVector v = check(healthy().embedded("Acme Corp operating cash fl").build());
+        assertThat(v.get(EMBED_TRUNCATED)).isEqualTo(1.0);
+        assertThat(v.get(EMBED_LOST_KEY_TERMS)).isEqualTo(1.0);
+        assertThat(v.get(EMBED_LENGTH_RATIO)).isLessThan(1.0);
+    }
+
+    @Test
+    void shouldCompareEmbeddedTextWithTheQuestionWhenThereIsNoRewrite() {
+        FeatureVector v = check(healthy().noRewrite().embedded("What was the operating cash flow in 2023?").build());
+        assertThat(v.get(EMBED_LOST_KEY_TERMS)).isEqualTo(1.0); // Acme Corp
+        assertThat(v.get(REWRITE_LOST_SHARE)).as("rewrite absent: missing, not zero").isNull();
+        assertThat(v.get(REWRITE_OUTPUT_COUNT)).isNull();
+    }
+
+    @Test
+    void shouldNoticeRetrievedPassagesNeverMentionTheYear() {
+        FeatureVector v = check(healthy().retrieved(REVENUE_2022, WEATHER).reranked(REVENUE_2022).build());
+        assertThat(v.get(RETRIEVE_KEY_TERMS_MISSING)).isEqualTo(1.0);
+        assertThat(findingTexts(Stage.RETRIEVE)).containsExactly("no retrieved passage mentions the date '2023'");
+        assertThat(v.get(RETRIEVE_BEST_TERM_COVERAGE)).isLessThan(1.0);
+    }
+
+    @Test
+    void shouldNoticeTheRerankerDroppedEveryPassageWithTheYear() {
+        FeatureVector v = check(healthy().reranked(REVENUE_2022, WEATHER).build());
+        assertThat(v.get(RERANK_INPUT_TOP_DROPPED)).isEqualTo(1.0);
+        assertThat(v.get(RERANK_KEY_TERMS_LOST)).isEqualTo(1.0);
+        assertThat(v.get(RERANK_DROPPED_COUNT)).isEqualTo(2.0);
+        assertThat(v.get(RERANK_ORDER_VS_INPUT)).isEqualTo(1.0);
+        assertThat(findingTexts(Stage.RERANK)).contains("the reranker dropped every passage that mentions the date '2023'");
+    }
+
+    @Test
+    void shouldMeasureRerankOrderAgainstInputOrderAndCatchInventedIds() {
+        FeatureVector v = check(healthy().reranked(CAPEX_2023, REVENUE_2022, CASH_2023,
+                new io.raglog.schemas.Passage("ghost", "never given", 0.9, 4)).build());
+        assertThat(v.get(RERANK_ORDER_VS_INPUT)).isEqualTo(-1.0);
+        assertThat(v.get(RERANK_UNKNOWN_IDS)).isEqualTo(1.0);
+    }
+
+    @Test
+    void shouldFindAnswerNumbersAndNamesThatAreNotInTheContext() {
+        FeatureVector v = check(healthy().answer("Globex Inc reported $5.7 billion in 2023.").build());
+        assertThat(v.get(GENERATE_UNSUPPORTED_NUMBERS)).isEqualTo(1.0);
+        assertThat(v.get(GENERATE_UNSUPPORTED_NAMES)).isEqualTo(1.0);
+        assertThat(v.get(GENERATE_UNSUPPORTED_SHARE)).isCloseTo(2.0 / 3, org.assertj.core.data.Offset.offset(1e-9));
+        assertThat(findingTexts(Stage.GENERATE)).contains("the answer's number '5.7' appears nowhere in its context");
+    }
+
+    @Test
+    void shouldRecogniseAnAnswerThatDeclines() {
+        FeatureVector v = check(healthy().answer("The context does not mention Acme's 2023 cash flow.").build());
+        assertThat(v.get(GENERATE_REFUSES)).isEqualTo(1.0);
+    }
+
+    @Test
+    void shouldLeaveEveryFeatureOfAnAbsentStageMissing() {
+        FeatureVector v = check(healthy().noRerank().noRewrite().build());
+        for (FeatureList.Feature f : FeatureList.forStage(Stage.RERANK)) {
+            assertThat(v.get(f.name())).as(f.name()).isNull();
+        }
+        assertThat(v.get(RETRIEVE_PASSAGE_COUNT)).isEqualTo(4.0);
+    }
+
+    @Test
+    void shouldMarkReconstructedRetrieval() {
+        assertThat(check(healthy().reconstructed().build()).get(RETRIEVE_RECONSTRUCTED)).isEqualTo(1.0);
+    }
+}
