@@ -3,8 +3,10 @@ package io.raglog.score;
 import io.raglog.schemas.Stage;
 import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeSet;
 
 /**
@@ -30,16 +32,26 @@ final class ThresholdSearch {
 
     private ThresholdSearch() {}
 
+    /** From 0.5 everywhere, every stage tuned: what training does. */
     static Result search(List<ScoredRun> runs, double maxRunFpr) {
-        Map<Stage, Double> thresholds = new EnumMap<>(Stage.class);
+        Map<Stage, Double> start = new EnumMap<>(Stage.class);
         for (Stage stage : Stage.values()) {
-            thresholds.put(stage, 0.5);
+            start.put(stage, 0.5);
         }
+        return search(runs, maxRunFpr, start, EnumSet.allOf(Stage.class));
+    }
+
+    /**
+     * @param start the thresholds to start from (and to keep where nothing beats them)
+     * @param tunable the stages whose thresholds may move; the others stay at their start
+     */
+    static Result search(List<ScoredRun> runs, double maxRunFpr, Map<Stage, Double> start, Set<Stage> tunable) {
+        Map<Stage, Double> thresholds = new EnumMap<>(start);
         Map<Stage, List<Double>> candidates = candidates(runs);
         MethodReport current = measure(runs, thresholds);
         for (int pass = 0; pass < MAX_PASSES; pass++) {
             boolean changed = false;
-            for (Stage stage : Stage.values()) {
+            for (Stage stage : tunable) {
                 double kept = thresholds.get(stage);
                 double bestThreshold = kept;
                 MethodReport best = current;
