@@ -1,0 +1,57 @@
+package io.raglog.score;
+
+import io.raglog.schemas.Stage;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * What {@code evaluate} prints: raglog and the two baselines on the same labeled runs, as JSON (this record, through
+ * {@code Json.MAPPER}) and as a table ({@link #toTable()}).
+ *
+ * @param dataset what was evaluated, e.g. "held-out test split" or a labels file
+ * @param judge the judge that answered the LLM checks; the offline judge is a proxy and the table says so
+ * @param stageInstances present, labeled stages over all runs: the population of the pooled F1
+ */
+public record EvaluationReport(String dataset, String modelBundle, String judge, int runs, int stageInstances,
+        MethodReport raglog, MethodReport answerOnly, MethodReport rulesOnly, List<String> notes) {
+
+    public String toTable() {
+        StringBuilder out = new StringBuilder();
+        out.append(String.format(Locale.ROOT, "Evaluation of %s: %d runs, %d present labeled stages%n", dataset, runs,
+                stageInstances));
+        out.append("model bundle ").append(modelBundle).append(", judge ").append(judge)
+                .append(judge != null && judge.startsWith("offline") ? " (offline proxy, not an LLM)" : "")
+                .append(System.lineSeparator()).append(System.lineSeparator());
+        out.append(String.format(Locale.ROOT, "%-12s %9s %9s %7s %16s %22s %20s%n", "method", "stage F1",
+                "precision", "recall", "run FPR", "faulty, right answer", "faulty, wrong answer"));
+        for (MethodReport m : List.of(raglog, answerOnly, rulesOnly)) {
+            MethodReport.RunLevel r = m.runs();
+            out.append(String.format(Locale.ROOT, "%-12s %9.3f %9.3f %7.3f %16s %22s %20s%n", m.method(),
+                    m.pooled().f1(), m.pooled().precision(), m.pooled().recall(),
+                    share(r.falsePositiveRate(), r.soundRunsFlagged(), r.soundRuns()),
+                    share(r.faultyCorrectAnswerCaught(), r.faultyCorrectAnswerCaughtRuns(), r.faultyCorrectAnswerRuns()),
+                    share(r.faultyWrongAnswerCaught(), r.faultyWrongAnswerCaughtRuns(), r.faultyWrongAnswerRuns())));
+        }
+        out.append(System.lineSeparator());
+        out.append(String.format(Locale.ROOT, "%-9s %8s %9s %9s %9s %13s %12s%n", "stage", "faulty", "present",
+                "raglog P", "raglog R", "raglog F1", "answer F1  rules F1"));
+        for (Stage stage : Stage.values()) {
+            StageMetrics s = raglog.stage(stage);
+            out.append(String.format(Locale.ROOT, "%-9s %8d %9d %9.3f %9.3f %13.3f %9.3f %9.3f%n", stage.id(),
+                    s.faulty(), s.instances(), s.precision(), s.recall(), s.f1(), answerOnly.stage(stage).f1(),
+                    rulesOnly.stage(stage).f1()));
+        }
+        out.append(System.lineSeparator()).append("how each method flags:").append(System.lineSeparator());
+        for (MethodReport m : List.of(raglog, answerOnly, rulesOnly)) {
+            out.append("  ").append(m.method()).append(": ").append(m.definition()).append(System.lineSeparator());
+        }
+        for (String note : notes) {
+            out.append("note: ").append(note).append(System.lineSeparator());
+        }
+        return out.toString();
+    }
+
+    private static String share(double rate, int part, int whole) {
+        return String.format(Locale.ROOT, "%.1f%% (%d/%d)", 100 * rate, part, whole);
+    }
+}

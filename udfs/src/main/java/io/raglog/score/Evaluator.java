@@ -1,0 +1,69 @@
+package io.raglog.score;
+
+import io.raglog.schemas.Stage;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Measures a model bundle on labeled runs the way the issue asks, next to the two {@link Baselines}: stage-level F1
+ * pooled over every present, labeled stage of every run; precision, recall and F1 per stage; the run-level
+ * false-positive rate; and the share of faulty-but-correct-answer runs in which a faulty stage was flagged.
+ */
+public final class Evaluator {
+
+    /** Verdicts made only to be compared carry this time: an evaluation is a pure function of its inputs. */
+    private static final Instant EVALUATED_AT = Instant.EPOCH;
+
+    private Evaluator() {}
+
+    public static EvaluationReport evaluate(String dataset, Scorer scorer, List<LabeledRun> runs) {
+        List<RunOutcome> raglog = new ArrayList<>(runs.size());
+        List<RunOutcome> answerOnly = new ArrayList<>(runs.size());
+        List<RunOutcome> rulesOnly = new ArrayList<>(runs.size());
+        Set<String> judges = new LinkedHashSet<>();
+        int stageInstances = 0;
+        int presentUnlabeled = 0;
+        int labeledAbsent = 0;
+        for (LabeledRun run : runs) {
+            Set<Stage> scored = run.scoredStages();
+            stageInstances += scored.size();
+            for (Stage stage : Stage.values()) {
+                boolean labeled = run.label().stages() != null && run.label().stages().get(stage) != null;
+                presentUnlabeled += run.input().has(stage) && !labeled ? 1 : 0;
+                labeledAbsent += !run.input().has(stage) && labeled ? 1 : 0;
+            }
+            if (run.input().features().llm() != null) {
+                judges.add(run.input().features().llm().judge());
+            }
+            Set<Stage> flagged = new LinkedHashSet<>(scorer.score(run.input(), EVALUATED_AT).flaggedStages());
+            raglog.add(outcome(run, scored, flagged));
+            answerOnly.add(outcome(run, scored, Baselines.ANSWER_ONLY.flag(run)));
+            rulesOnly.add(outcome(run, scored, Baselines.RULES_ONLY.flag(run)));
+        }
+        List<String> notes = new ArrayList<>();
+        if (presentUnlabeled > 0) {
+            notes.add(presentUnlabeled + " present stages had no label and were left out");
+        }
+        if (labeledAbsent > 0) {
+            notes.add(labeledAbsent + " labeled stages were not present in the assembled run and were not scored");
+        }
+        if (!judges.contains(scorer.bundle().judge())) {
+            notes.add("features came from judge " + judges + " but the bundle was trained on judge "
+                    + scorer.bundle().judge());
+        }
+        return new EvaluationReport(dataset, scorer.bundle().id(), String.join(", ", judges), runs.size(),
+                stageInstances,
+                MethodReport.of("raglog", "per-stage ensemble (1/3 logistic regression, 1/2 gradient-boosted trees, "
+                        + "1/6 extra-trees) against per-stage thresholds, then the reranker-reassignment rule", raglog),
+                MethodReport.of(Baselines.ANSWER_ONLY.name(), Baselines.ANSWER_ONLY.definition(), answerOnly),
+                MethodReport.of(Baselines.RULES_ONLY.name(), Baselines.RULES_ONLY.definition(), rulesOnly),
+                List.copyOf(notes));
+    }
+
+    static RunOutcome outcome(LabeledRun run, Set<Stage> scored, Set<Stage> flagged) {
+        return new RunOutcome(run.runId(), scored, flagged, run.label().stages(), run.label().answerCorrect());
+    }
+}

@@ -1,0 +1,284 @@
+package io.raglog.score;
+
+import io.raglog.schemas.Json;
+import io.raglog.schemas.Stage;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A trained, versioned set of per-stage models with everything needed to use and judge them: the feature list
+ * (names and version), the thresholds, the judge that answered the LLM checks of the training features, a training
+ * summary and an evaluation report.
+ *
+ * <p>On disk it is a directory: {@code bundle.json} (the manifest, readable by a person) and per stage
+ * {@code <stage>.models.json} (imputer, logistic regression, extra-trees as plain numbers) and
+ * {@code <stage>.xgboost.ubj} (XGBoost's own format). The same layout can ship as classpath resources inside the
+ * job jar ({@link #loadResource}). The id is the bundle's name plus a hash of the feature list, judge, thresholds
+ * and model files: two bundles with the same id score identically, and loading verifies the files still match it.
+ * Doubles are written in shortest round-trip form, so save and load give bit-identical scores.
+ *
+ * <p>Holds XGBoost native handles: {@link #close()} frees them.
+ */
+public final class ModelBundle implements AutoCloseable {
+
+    public static final String FORMAT = "raglog.bundle/v1";
+    public static final String MANIFEST = "bundle.json";
+
+    /** The manifest: {@code bundle.json}. */
+    public record Manifest(String format, String id, String name, Instant createdAt, FeatureSpace featureSpace,
+            String judge, Map<String, Double> thresholds, Weights ensemble, Map<String, StageFiles> files,
+            TrainingSummary training, EvaluationReport evaluation, List<String> notes) {}
+
+    public record Weights(double logisticRegression, double gradientBoostedTrees, double extraTrees) {
+
+        static Weights fixed() {
+            return new Weights(Ensemble.LOGISTIC_REGRESSION, Ensemble.GRADIENT_BOOSTED_TREES, Ensemble.EXTRA_TREES);
+        }
+    }
+
+    public record StageFiles(String models, String boostedTrees) {
+
+        static StageFiles of(Stage stage) {
+            return new StageFiles(stage.id() + ".models.json", stage.id() + ".xgboost.ubj");
+        }
+    }
+
+    /** The two models that read imputed rows, with their imputer. */
+    record ImputedModels(Imputer imputer, LogisticRegression logisticRegression, ExtraTrees extraTrees) {}
+
+    /** Reads one file of a bundle by name. */
+    @FunctionalInterface
+    interface Source {
+        byte[] read(String name) throws IOException;
+    }
+
+    private final Manifest manifest;
+    private final Map<Stage, StageModel> models;
+    private final Map<String, byte[]> files;
+
+    private ModelBundle(Manifest manifest, Map<Stage, StageModel> models, Map<String, byte[]> files) {
+        this.manifest = manifest;
+        this.models = models;
+        this.files = files;
+    }
+
+    /** A new bundle around freshly trained models; it takes them over (closing it closes them). */
+    static ModelBundle create(String name, Instant createdAt, FeatureSpace featureSpace, String judge,
+            Map<Stage, Double> thresholds, Map<Stage, StageModel> models, TrainingSummary training,
+            EvaluationReport evaluation) {
+        Map<String, byte[]> files = new LinkedHashMap<>();
+        Map<String, StageFiles> names = new LinkedHashMap<>();
+        for (Stage stage : Stage.values()) {
+            StageModel model = models.get(stage);
+            if (model == null) {
+                throw new IllegalArgumentException("a bundle needs a model for every stage; " + stage.id() + " has none");
+            }
+            StageFiles f = StageFiles.of(stage);
+            names.put(stage.id(), f);
+            files.put(f.models(), Json.writeBytes(
+                    new ImputedModels(model.imputer(), model.logistic(), model.extraTrees())));
+            files.put(f.boostedTrees(), model.boosted().toBytes());
+        }
+        Map<String, Double> byId = thresholdsById(thresholds);
+        String id = name + "@" + hash(featureSpace, judge, byId, files);
+        Manifest manifest = new Manifest(FORMAT, id, name, createdAt, featureSpace, judge, byId, Weights.fixed(),
+                names, training, evaluation, List.of());
+        return new ModelBundle(manifest, new EnumMap<>(models), files);
+    }
+
+    /** The same models with the evaluation report attached (the report is not part of the id). */
+    ModelBundle withEvaluation(EvaluationReport evaluation) {
+        Manifest m = manifest;
+        return fromFiles(new Manifest(m.format(), m.id(), m.name(), m.createdAt(), m.featureSpace(), m.judge(),
+                m.thresholds(), m.ensemble(), m.files(), m.training(), evaluation, m.notes()), files);
+    }
+
+    /**
+     * The same models with other thresholds, e.g. from {@link ThresholdSuggester}: a new bundle with a new id (its
+     * decisions differ), independent of this one. The evaluation report predates the new thresholds; the note says so.
+     */
+    public ModelBundle withThresholds(Map<Stage, Double> thresholds, String why) {
+        Map<String, Double> byId = thresholdsById(thresholds);
+        List<String> notes = new ArrayList<>(manifest.notes());
+        notes.add(why + " (replaced thresholds " + manifest.thresholds() + " of " + manifest.id()
+                + "; the evaluation report was made with those)");
+        Manifest m = manifest;
+        String id = m.name() + "@" + hash(m.featureSpace(), m.judge(), byId, files);
+        return fromFiles(new Manifest(m.format(), id, m.name(), m.createdAt(), m.featureSpace(), m.judge(), byId,
+                m.ensemble(), m.files(), m.training(), m.evaluation(), List.copyOf(notes)), files);
+    }
+
+    public void save(Path dir) {
+        try {
+            Files.createDirectories(dir);
+            for (Map.Entry<String, byte[]> file : files.entrySet()) {
+                Files.write(dir.resolve(file.getKey()), file.getValue());
+            }
+            // The manifest last: a directory with a manifest is a complete bundle.
+            Files.write(dir.resolve(MANIFEST), Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsBytes(manifest));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write model bundle to " + dir, e);
+        }
+    }
+
+    public static ModelBundle load(Path dir) {
+        return load(name -> Files.readAllBytes(dir.resolve(name)), dir.toString());
+    }
+
+    /** A bundle shipped as classpath resources under {@code prefix}, e.g. {@code raglog/bundles/default}. */
+    public static ModelBundle loadResource(String prefix) {
+        ClassLoader loader = ModelBundle.class.getClassLoader();
+        String base = prefix.endsWith("/") ? prefix : prefix + "/";
+        return load(name -> {
+            try (InputStream in = loader.getResourceAsStream(base + name)) {
+                if (in == null) {
+                    throw new IOException("no classpath resource " + base + name);
+                }
+                return in.readAllBytes();
+            }
+        }, "classpath:" + base);
+    }
+
+    static ModelBundle load(Source source, String where) {
+        try {
+            Manifest manifest = Json.read(source.read(MANIFEST), Manifest.class);
+            if (!FORMAT.equals(manifest.format())) {
+                throw new IllegalArgumentException(where + " is a " + manifest.format() + " bundle, this reads " + FORMAT);
+            }
+            Map<String, byte[]> files = new LinkedHashMap<>();
+            for (Stage stage : Stage.values()) {
+                StageFiles f = manifest.files().get(stage.id());
+                if (f == null) {
+                    throw new IllegalArgumentException(where + " has no models for stage " + stage.id());
+                }
+                files.put(f.models(), source.read(f.models()));
+                files.put(f.boostedTrees(), source.read(f.boostedTrees()));
+            }
+            String expected = manifest.name() + "@"
+                    + hash(manifest.featureSpace(), manifest.judge(), manifest.thresholds(), files);
+            if (!expected.equals(manifest.id())) {
+                throw new IllegalArgumentException("model bundle " + where + " says it is " + manifest.id()
+                        + " but its files hash to " + expected + ": a file was changed or is from another bundle");
+            }
+            return fromFiles(manifest, files);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read model bundle " + where, e);
+        }
+    }
+
+    private static ModelBundle fromFiles(Manifest manifest, Map<String, byte[]> files) {
+        int width = manifest.featureSpace().size();
+        Map<Stage, StageModel> models = new EnumMap<>(Stage.class);
+        try {
+            for (Stage stage : Stage.values()) {
+                StageFiles f = manifest.files().get(stage.id());
+                ImputedModels imputed = Json.read(files.get(f.models()), ImputedModels.class);
+                models.put(stage, new StageModel(imputed.imputer(), imputed.logisticRegression(),
+                        GradientBoostedTrees.load(files.get(f.boostedTrees()), width), imputed.extraTrees()));
+            }
+        } catch (RuntimeException e) {
+            models.values().forEach(StageModel::close);
+            throw e;
+        }
+        return new ModelBundle(manifest, models, files);
+    }
+
+    public String id() {
+        return manifest.id();
+    }
+
+    public String name() {
+        return manifest.name();
+    }
+
+    /** The judge whose answers made the training features; scoring features of another judge is a loud warning. */
+    public String judge() {
+        return manifest.judge();
+    }
+
+    public FeatureSpace features() {
+        return manifest.featureSpace();
+    }
+
+    public double threshold(Stage stage) {
+        Double t = manifest.thresholds().get(stage.id());
+        if (t == null) {
+            throw new IllegalStateException("bundle " + id() + " has no threshold for " + stage.id());
+        }
+        return t;
+    }
+
+    public Map<Stage, Double> thresholds() {
+        Map<Stage, Double> out = new EnumMap<>(Stage.class);
+        for (Stage stage : Stage.values()) {
+            out.put(stage, threshold(stage));
+        }
+        return out;
+    }
+
+    public StageModel model(Stage stage) {
+        return models.get(stage);
+    }
+
+    public TrainingSummary training() {
+        return manifest.training();
+    }
+
+    public EvaluationReport evaluation() {
+        return manifest.evaluation();
+    }
+
+    public Manifest manifest() {
+        return manifest;
+    }
+
+    @Override
+    public void close() {
+        models.values().forEach(StageModel::close);
+    }
+
+    private static Map<String, Double> thresholdsById(Map<Stage, Double> thresholds) {
+        Map<String, Double> byId = new LinkedHashMap<>();
+        for (Stage stage : Stage.values()) {
+            Double t = thresholds.get(stage);
+            if (t == null || t.isNaN() || t < 0 || t > 1) {
+                throw new IllegalArgumentException("threshold of " + stage.id() + " must be in [0, 1], was " + t);
+            }
+            byId.put(stage.id(), t);
+        }
+        return byId;
+    }
+
+    private static String hash(FeatureSpace featureSpace, String judge, Map<String, Double> thresholds,
+            Map<String, byte[]> files) {
+        try {
+            MessageDigest digest = MessageDigest.getInstance("SHA-256");
+            digest.update(FORMAT.getBytes(StandardCharsets.UTF_8));
+            digest.update(Json.writeBytes(featureSpace));
+            digest.update(String.valueOf(judge).getBytes(StandardCharsets.UTF_8));
+            for (Stage stage : Stage.values()) {
+                digest.update((stage.id() + "=" + thresholds.get(stage.id())).getBytes(StandardCharsets.UTF_8));
+            }
+            for (Map.Entry<String, byte[]> file : files.entrySet()) {
+                digest.update(file.getKey().getBytes(StandardCharsets.UTF_8));
+                digest.update(file.getValue());
+            }
+            return HexFormat.of().formatHex(digest.digest(), 0, 6);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is part of every JRE", e);
+        }
+    }
+}

@@ -1,0 +1,146 @@
+package io.raglog.score;
+
+import static io.raglog.checks.FeatureList.EMBED_ADDED_WORDS;
+import static io.raglog.checks.FeatureList.EMBED_LOST_KEY_TERMS;
+import static io.raglog.checks.FeatureList.EMBED_NEAR_MISS_WORDS;
+import static io.raglog.checks.FeatureList.EMBED_TRUNCATED;
+import static io.raglog.checks.FeatureList.FLOW_OMITTED_SHARE;
+import static io.raglog.checks.FeatureList.GENERATE_REFUSES;
+import static io.raglog.checks.FeatureList.LLM_RERANK_ANSWER_DROPPED;
+import static io.raglog.checks.FeatureList.LLM_RERANK_BAD_ORDER;
+import static io.raglog.checks.FeatureList.LLM_RETRIEVE_OFF_TOPIC;
+import static io.raglog.checks.FeatureList.LLM_RETRIEVE_PARTIAL;
+import static io.raglog.checks.FeatureList.LLM_REWRITE_ADDED;
+import static io.raglog.checks.FeatureList.LLM_REWRITE_CHANGED;
+import static io.raglog.checks.FeatureList.RERANK_CUT_MOST_SIMILAR;
+import static io.raglog.checks.FeatureList.RERANK_INPUT_COUNT;
+import static io.raglog.checks.FeatureList.RERANK_OUTPUT_COUNT;
+import static io.raglog.checks.FeatureList.RETRIEVE_PASSAGE_COUNT;
+import static io.raglog.checks.FeatureList.REWRITE_LOST_DATES;
+import static io.raglog.checks.FeatureList.REWRITE_LOST_NAMES;
+import static io.raglog.checks.FeatureList.REWRITE_LOST_NUMBERS;
+
+import io.raglog.schemas.EvidenceLocation;
+import io.raglog.schemas.EvidencePiece;
+import io.raglog.schemas.RunFeatures;
+import io.raglog.schemas.Stage;
+
+/**
+ * What to try first for a flagged stage, in the spirit of Rectify's repair cards: one configuration-level change
+ * aimed at the failure the checks point to (R2 noisy retrieval → rerank; R5 multi-part under-retrieval → raise
+ * top-k; S3 underused evidence → an evidence-constrained prompt), with the run's own numbers where they help. A hint
+ * is a hypothesis for a person to approve and verify, never applied automatically.
+ */
+public final class RepairHints {
+
+    private RepairHints() {}
+
+    public static String forStage(Stage stage, RunFeatures f, boolean reassigned) {
+        return switch (stage) {
+            case REWRITE -> rewrite(f);
+            case EMBED -> embed(f);
+            case RETRIEVE -> retrieve(f);
+            case RERANK -> rerank(f, reassigned);
+            case GENERATE -> generate(f);
+        };
+    }
+
+    private static String rewrite(RunFeatures f) {
+        int lost = Evidence.count(f, REWRITE_LOST_NAMES) + Evidence.count(f, REWRITE_LOST_NUMBERS)
+                + Evidence.count(f, REWRITE_LOST_DATES);
+        if (lost > 0) {
+            return "Fix the rewrite prompt to keep every name, number and date of the question verbatim (it lost "
+                    + lost + "), or retrieve with the original question alongside the rewrite.";
+        }
+        if (high(f, LLM_REWRITE_CHANGED) || high(f, LLM_REWRITE_ADDED)) {
+            return "Constrain the rewrite prompt to rephrase, not re-ask: keep the question's intent and add no "
+                    + "assumptions; fall back to the original question when the rewrite drifts.";
+        }
+        return "Review the rewrite prompt against this question: the rewrite changed what retrieval searched for; "
+                + "keep the question's constraints and retrieve with the original question as well.";
+    }
+
+    private static String embed(RunFeatures f) {
+        if (Evidence.count(f, EMBED_TRUNCATED) > 0) {
+            return "Raise the embedding input limit or split long queries into parts instead of cutting them off.";
+        }
+        if (Evidence.count(f, EMBED_LOST_KEY_TERMS) > 0 || Evidence.count(f, EMBED_NEAR_MISS_WORDS) > 0) {
+            return "Embed the query exactly as the rewrite produced it: check the templating, normalisation and "
+                    + "encoding between the rewrite and the embedding call, which lost or altered key terms.";
+        }
+        if (Evidence.count(f, EMBED_ADDED_WORDS) > 0) {
+            return "Remove the text added to the embedded query (instruction prefix, chat history) or make it match "
+                    + "what the index was built with.";
+        }
+        return "Check that the embedding call receives the rewritten query and uses the model the index was built "
+                + "with.";
+    }
+
+    private static String retrieve(RunFeatures f) {
+        int returned = Evidence.count(f, RETRIEVE_PASSAGE_COUNT);
+        if (high(f, LLM_RETRIEVE_OFF_TOPIC)) {
+            return "Retrieval is noisy: enable a reranker or a metadata filter so off-topic passages stop crowding "
+                    + "out relevant ones.";
+        }
+        if (high(f, LLM_RETRIEVE_PARTIAL)) {
+            return "The question has several parts: raise top-k" + (returned > 0 ? " (it returned " + returned + ")"
+                    : "") + " or retrieve once per part of the question.";
+        }
+        return "Raise the retriever's top-k" + (returned > 0 ? " (it returned " + returned + ")" : "")
+                + " or add a keyword (BM25) leg for names and numbers; check that the document holding the answer is "
+                + "indexed and chunked whole.";
+    }
+
+    private static String rerank(RunFeatures f, boolean reassigned) {
+        int kept = Evidence.count(f, RERANK_OUTPUT_COUNT);
+        int input = Evidence.count(f, RERANK_INPUT_COUNT);
+        boolean dropped = reassigned || Evidence.count(f, RERANK_CUT_MOST_SIMILAR) > 0 || high(f, LLM_RERANK_ANSWER_DROPPED)
+                || anyOnlyDropped(f);
+        if (dropped) {
+            return "Raise the reranker's top-n" + (kept > 0 ? " above " + kept + (input > 0 ? " (of " + input + ")" : "")
+                    : "") + " so the passage holding the answer reaches the generator, or try a reranker model "
+                    + "suited to this domain.";
+        }
+        if (high(f, LLM_RERANK_BAD_ORDER)) {
+            return "Check that the reranker is given the user's question (not an empty or cut query) and that its "
+                    + "model suits this domain: it ranked less relevant passages first.";
+        }
+        return "Compare the reranker's order with the retriever's on this run; raise its top-n or try another "
+                + "reranker model.";
+    }
+
+    private static String generate(RunFeatures f) {
+        Double omitted = f.feature(FLOW_OMITTED_SHARE);
+        if (Evidence.count(f, GENERATE_REFUSES) > 0 && inContext(f)) {
+            return "The answer abstained although its context held the needed information: loosen the abstention "
+                    + "instruction or put the most relevant passage first.";
+        }
+        if (omitted != null && omitted > 0) {
+            return "Ask the generator to answer every part of the question from all relevant passages: it left out "
+                    + "information its context held.";
+        }
+        return "Constrain the prompt to the evidence: answer only from the context, cite the passage for each claim, "
+                + "and abstain when the context does not say.";
+    }
+
+    private static boolean high(RunFeatures f, String feature) {
+        Double v = f.feature(feature);
+        return v != null && v >= Evidence.CONFIDENT;
+    }
+
+    private static boolean anyOnlyDropped(RunFeatures f) {
+        return f.evidenceFlow() != null && f.evidenceFlow().anyOnlyInDropped();
+    }
+
+    private static boolean inContext(RunFeatures f) {
+        if (f.evidenceFlow() == null || f.evidenceFlow().pieces() == null) {
+            return false;
+        }
+        for (EvidencePiece p : f.evidenceFlow().pieces()) {
+            if (p.location() == EvidenceLocation.IN_CONTEXT) {
+                return true;
+            }
+        }
+        return false;
+    }
+}

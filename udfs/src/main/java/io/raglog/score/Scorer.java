@@ -1,0 +1,101 @@
+package io.raglog.score;
+
+import io.raglog.schemas.EvidenceFlow;
+import io.raglog.schemas.LlmUsage;
+import io.raglog.schemas.RunFeatures;
+import io.raglog.schemas.Stage;
+import io.raglog.schemas.StageVerdict;
+import io.raglog.schemas.StageVerdict.ModelProbabilities;
+import io.raglog.schemas.Verdict;
+import io.raglog.schemas.VerdictStages;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Features and presence of one run → its verdict. Per present stage: the three models' probabilities, their
+ * weighted mean, the stage's threshold; then the reassignment rule; then evidence and a repair hint for every
+ * flagged stage. A stage the run did not have is not scored. Not thread-safe only in the sense that the bundle's
+ * XGBoost models are tuned for one caller at a time (one scorer per Flink task).
+ */
+public final class Scorer {
+
+    /** Written when the features carry no usage at all, so a verdict always has its {@code llm} object. */
+    private static final LlmUsage NO_USAGE = new LlmUsage(0, 0, 0, null, false, List.of(), "none");
+
+    private final ModelBundle bundle;
+
+    public Scorer(ModelBundle bundle) {
+        this.bundle = bundle;
+    }
+
+    public ModelBundle bundle() {
+        return bundle;
+    }
+
+    /** The three models' probabilities for every present stage. */
+    public Map<Stage, ModelProbabilities> probabilities(ScoringInput input) {
+        double[] raw = bundle.features().row(input.features());
+        Map<Stage, ModelProbabilities> out = new EnumMap<>(Stage.class);
+        for (Stage stage : input.present()) {
+            out.put(stage, bundle.model(stage).predict(raw));
+        }
+        return out;
+    }
+
+    public Verdict score(ScoringInput input, Instant scoredAt) {
+        RunFeatures features = input.features();
+        Map<Stage, ModelProbabilities> parts = probabilities(input);
+        Map<Stage, Double> probability = new EnumMap<>(Stage.class);
+        parts.forEach((stage, p) -> probability.put(stage, Ensemble.combine(p)));
+        ReassignmentRule.Outcome decision = decide(probability, bundle.thresholds(), input.present(),
+                features.evidenceFlow());
+
+        Map<Stage, StageVerdict> stages = new EnumMap<>(Stage.class);
+        List<Stage> flaggedStages = new ArrayList<>();
+        for (Stage stage : Stage.values()) {
+            if (!input.has(stage)) {
+                stages.put(stage, StageVerdict.absent());
+                continue;
+            }
+            double p = probability.get(stage);
+            double t = bundle.threshold(stage);
+            boolean flagged = decision.flagged().contains(stage);
+            List<String> evidence = List.of();
+            String hint = null;
+            if (flagged) {
+                flaggedStages.add(stage);
+                evidence = Evidence.forStage(stage, features, p, t);
+                hint = RepairHints.forStage(stage, features, decision.fired());
+            } else if (stage == Stage.RETRIEVE && decision.fired()) {
+                evidence = List.of(Evidence.clearedByReassignment(features));
+            }
+            stages.put(stage, new StageVerdict(true, p, t, flagged, evidence, hint, parts.get(stage)));
+        }
+        return new Verdict(Verdict.SCHEMA_V1, features.runId(), features.pipeline(), features.question(),
+                input.answer(),
+                new VerdictStages(stages.get(Stage.REWRITE), stages.get(Stage.EMBED), stages.get(Stage.RETRIEVE),
+                        stages.get(Stage.RERANK), stages.get(Stage.GENERATE)),
+                List.copyOf(flaggedStages), decision.fired(), features.llm() == null ? NO_USAGE : features.llm(),
+                bundle.id(), scoredAt);
+    }
+
+    /**
+     * The decision alone, shared with threshold selection so thresholds are tuned on exactly what the job does: a
+     * present stage is flagged when its probability reaches its threshold, then the reassignment rule applies.
+     */
+    static ReassignmentRule.Outcome decide(Map<Stage, Double> probability, Map<Stage, Double> thresholds,
+            Set<Stage> present, EvidenceFlow flow) {
+        Set<Stage> flagged = EnumSet.noneOf(Stage.class);
+        for (Map.Entry<Stage, Double> e : probability.entrySet()) {
+            if (present.contains(e.getKey()) && e.getValue() >= thresholds.get(e.getKey())) {
+                flagged.add(e.getKey());
+            }
+        }
+        return ReassignmentRule.apply(flagged, present, flow);
+    }
+}

@@ -1,0 +1,140 @@
+package io.raglog.score;
+
+import io.raglog.schemas.Stage;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * Per-stage thresholds that maximise the pooled stage-level F1 on labeled runs while the run-level false-positive
+ * rate stays within a budget. Thresholds interact through the run-level rate (one false flag anywhere makes a sound
+ * run a false positive) and through the reassignment rule, so they are searched together by coordinate ascent over
+ * each stage's candidate cut-points, every candidate judged by the full decision the job makes.
+ *
+ * <p>The objective, in order: first get within the budget (lowest run-level FPR while above it), then the highest
+ * pooled F1, then the lowest run-level FPR. Ties keep the current threshold, so the search stops.
+ */
+final class ThresholdSearch {
+
+    /** Cut-points tried per stage; midpoints between the observed probabilities, thinned to this many. */
+    static final int MAX_CANDIDATES = 200;
+    private static final int MAX_PASSES = 10;
+    private static final double EPS = 1e-12;
+
+    /** A labeled run with its stages' ensemble probabilities. */
+    record ScoredRun(LabeledRun run, Map<Stage, Double> probability) {}
+
+    record Result(Map<Stage, Double> thresholds, double f1, double runFpr) {}
+
+    private ThresholdSearch() {}
+
+    /** From 0.5 everywhere, every stage tuned: what training does. */
+    static Result search(List<ScoredRun> runs, double maxRunFpr) {
+        Map<Stage, Double> start = new EnumMap<>(Stage.class);
+        for (Stage stage : Stage.values()) {
+            start.put(stage, 0.5);
+        }
+        return search(runs, maxRunFpr, start, EnumSet.allOf(Stage.class));
+    }
+
+    /**
+     * @param start the thresholds to start from (and to keep where nothing beats them)
+     * @param tunable the stages whose thresholds may move; the others stay at their start
+     */
+    static Result search(List<ScoredRun> runs, double maxRunFpr, Map<Stage, Double> start, Set<Stage> tunable) {
+        Map<Stage, Double> thresholds = new EnumMap<>(start);
+        Map<Stage, List<Double>> candidates = candidates(runs);
+        MethodReport current = measure(runs, thresholds);
+        for (int pass = 0; pass < MAX_PASSES; pass++) {
+            boolean changed = false;
+            for (Stage stage : tunable) {
+                double kept = thresholds.get(stage);
+                double bestThreshold = kept;
+                MethodReport best = current;
+                for (double t : candidates.get(stage)) {
+                    thresholds.put(stage, t);
+                    MethodReport tried = measure(runs, thresholds);
+                    if (better(tried, best, maxRunFpr)) {
+                        best = tried;
+                        bestThreshold = t;
+                    }
+                }
+                thresholds.put(stage, bestThreshold);
+                if (bestThreshold != kept) {
+                    changed = true;
+                    current = best;
+                }
+            }
+            if (!changed) {
+                break;
+            }
+        }
+        return new Result(thresholds, current.pooled().f1(), current.runs().falsePositiveRate());
+    }
+
+    static MethodReport measure(List<ScoredRun> runs, Map<Stage, Double> thresholds) {
+        List<RunOutcome> outcomes = new ArrayList<>(runs.size());
+        for (ScoredRun scored : runs) {
+            LabeledRun run = scored.run();
+            ReassignmentRule.Outcome decision = Scorer.decide(scored.probability(), thresholds, run.input().present(),
+                    run.input().features().evidenceFlow());
+            outcomes.add(Evaluator.outcome(run, run.scoredStages(), decision.flagged()));
+        }
+        return MethodReport.of("raglog", "threshold search", outcomes);
+    }
+
+    private static boolean better(MethodReport a, MethodReport b, double maxRunFpr) {
+        double fprA = a.runs().falsePositiveRate();
+        double fprB = b.runs().falsePositiveRate();
+        boolean okA = fprA <= maxRunFpr + EPS;
+        boolean okB = fprB <= maxRunFpr + EPS;
+        if (okA != okB) {
+            return okA;
+        }
+        double f1A = a.pooled().f1();
+        double f1B = b.pooled().f1();
+        if (!okA) {
+            return fprA < fprB - EPS || (Math.abs(fprA - fprB) <= EPS && f1A > f1B + EPS);
+        }
+        return f1A > f1B + EPS || (Math.abs(f1A - f1B) <= EPS && fprA < fprB - EPS);
+    }
+
+    private static Map<Stage, List<Double>> candidates(List<ScoredRun> runs) {
+        Map<Stage, List<Double>> out = new EnumMap<>(Stage.class);
+        for (Stage stage : Stage.values()) {
+            TreeSet<Double> seen = new TreeSet<>();
+            for (ScoredRun run : runs) {
+                Double p = run.probability().get(stage);
+                if (p != null && run.run().scoredStages().contains(stage)) {
+                    seen.add(p);
+                }
+            }
+            List<Double> values = new ArrayList<>(seen);
+            List<Double> cuts = new ArrayList<>();
+            if (!values.isEmpty()) {
+                cuts.add(values.get(0) / 2);
+                for (int i = 1; i < values.size(); i++) {
+                    cuts.add((values.get(i - 1) + values.get(i)) / 2);
+                }
+                cuts.add(Math.min(1.0, (values.get(values.size() - 1) + 1.0) / 2));
+            }
+            out.put(stage, thin(cuts));
+        }
+        return out;
+    }
+
+    private static List<Double> thin(List<Double> cuts) {
+        if (cuts.size() <= MAX_CANDIDATES) {
+            return cuts;
+        }
+        List<Double> out = new ArrayList<>(MAX_CANDIDATES);
+        for (int i = 0; i < MAX_CANDIDATES; i++) {
+            out.add(cuts.get((int) Math.round((double) i * (cuts.size() - 1) / (MAX_CANDIDATES - 1))));
+        }
+        return out;
+    }
+}

@@ -1,0 +1,84 @@
+package io.raglog.score;
+
+import io.raglog.checks.FeatureList;
+import io.raglog.schemas.EvidenceFlow;
+import io.raglog.schemas.LlmUsage;
+import io.raglog.schemas.RunFeatures;
+import io.raglog.schemas.Stage;
+import java.time.Instant;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import ml.dmlc.xgboost4j.java.Booster;
+import ml.dmlc.xgboost4j.java.DMatrix;
+import ml.dmlc.xgboost4j.java.XGBoost;
+
+/**
+ * Bundles whose models are fixed by hand, so their scores can be computed on paper. The row has one feature,
+ * {@code x}. Every stage: logistic regression sigmoid(2x - 1), extra-trees one tree (x &lt; 0.5 → 0.2, else 0.9),
+ * XGBoost with no trees and base score 0.75 (so it always says 0.75). At x = 1 a stage scores
+ * sigmoid(1)/3 + 0.75/2 + 0.9/6.
+ */
+final class FixedBundles {
+
+    static final String VERSION = "fixed/v1";
+    static final double SIGMOID_ONE = 1.0 / (1.0 + Math.exp(-1.0));
+    static final double P_AT_ONE = SIGMOID_ONE / 3 + 0.75 / 2 + 0.9 / 6;
+
+    private FixedBundles() {}
+
+    static ModelBundle withThresholds(Map<Stage, Double> thresholds) {
+        FeatureSpace space = new FeatureSpace(VERSION, List.of("x"));
+        Map<Stage, StageModel> models = new EnumMap<>(Stage.class);
+        for (Stage stage : Stage.values()) {
+            models.put(stage, new StageModel(new Imputer(new double[] {0.0}, new int[0]),
+                    new LogisticRegression(new double[] {0.0}, new double[] {1.0}, new double[] {2.0}, -1.0),
+                    constantBoostedTrees(0.75),
+                    new ExtraTrees(List.of(new ExtraTrees.Tree(new int[] {0, -1, -1}, new double[] {0.5, 0, 0},
+                            new int[] {1, -1, -1}, new int[] {2, -1, -1}, new double[] {0.6, 0.2, 0.9})))));
+        }
+        return ModelBundle.create("fixed", Instant.parse("2026-11-29T00:00:00Z"), space, SyntheticRuns.JUDGE,
+                thresholds, models, null, null);
+    }
+
+    static Map<Stage, Double> thresholds(double rewrite, double embed, double retrieve, double rerank,
+            double generate) {
+        Map<Stage, Double> t = new EnumMap<>(Stage.class);
+        t.put(Stage.REWRITE, rewrite);
+        t.put(Stage.EMBED, embed);
+        t.put(Stage.RETRIEVE, retrieve);
+        t.put(Stage.RERANK, rerank);
+        t.put(Stage.GENERATE, generate);
+        return t;
+    }
+
+    /** Features of the fixed list at x, plus the checks' reranker numbers the evidence quotes. */
+    static RunFeatures features(String runId, double x, EvidenceFlow flow) {
+        Map<String, Double> values = new LinkedHashMap<>();
+        values.put("x", x);
+        values.put(FeatureList.RERANK_INPUT_COUNT, 20.0);
+        values.put(FeatureList.RERANK_OUTPUT_COUNT, 5.0);
+        return new RunFeatures(RunFeatures.SCHEMA_V1, runId, "support-bot", "What was the operating cash flow in 2023?",
+                VERSION, values, new LlmUsage(5, 2400, 310, 0.0021, false, List.of(), SyntheticRuns.JUDGE), flow,
+                List.of());
+    }
+
+    private static GradientBoostedTrees constantBoostedTrees(double baseScore) {
+        try {
+            DMatrix data = new DMatrix(new float[] {0f, 1f}, 2, 1, Float.NaN);
+            data.setLabel(new float[] {0f, 1f});
+            Map<String, Object> params = new LinkedHashMap<>();
+            params.put("objective", "binary:logistic");
+            params.put("base_score", baseScore);
+            params.put("nthread", 1);
+            Booster booster = XGBoost.train(data, params, 0, Map.of(), null, null);
+            byte[] bytes = booster.toByteArray(GradientBoostedTrees.FORMAT);
+            booster.dispose();
+            data.dispose();
+            return GradientBoostedTrees.load(bytes, 1);
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}
