@@ -2,6 +2,7 @@ package io.raglog.checks.flink;
 
 import io.raglog.checks.CheckedRun;
 import io.raglog.checks.ChecksSettings;
+import io.raglog.checks.RunChecked;
 import io.raglog.checks.FeatureList;
 import io.raglog.flink.JacksonTypeInfo;
 import io.raglog.schemas.Run;
@@ -28,7 +29,15 @@ public final class ChecksStage {
 
     private ChecksStage() {}
 
+    /** The feature vectors alone, for {@code replay --features-out}. */
     public static DataStream<RunFeatures> apply(DataStream<Run> runs, ChecksSettings settings) {
+        return checked(runs, settings)
+                .map(RunChecked::features, JacksonTypeInfo.of(RunFeatures.class))
+                .uid("checks-features").name("feature vectors");
+    }
+
+    /** Each run with its feature vector: what scoring reads. */
+    public static DataStream<RunChecked> checked(DataStream<Run> runs, ChecksSettings settings) {
         SingleOutputStreamOperator<CheckedRun> cheap = runs
                 .map(new CheapChecksFunction(settings), JacksonTypeInfo.of(CheckedRun.class))
                 .uid(CHEAP_UID)
@@ -36,7 +45,7 @@ public final class ChecksStage {
         long timeoutMs = settings.llm().runTimeout().toMillis();
         return AsyncDataStream.unorderedWaitWithRetry(cheap, new LlmChecksFunction(settings), timeoutMs,
                         TimeUnit.MILLISECONDS, settings.llm().capacity(), retryStrategy(settings))
-                .returns(JacksonTypeInfo.of(RunFeatures.class))
+                .returns(JacksonTypeInfo.of(RunChecked.class))
                 .uid(LLM_UID)
                 .name("checks: LLM (" + settings.llm().judgeId() + ")");
     }
@@ -46,27 +55,27 @@ public final class ChecksStage {
      * (the endpoint was down for it), which costs nothing already answered. Flink stops retrying once the input has
      * ended, so in a bounded replay the last runs in flight get their check-level retries only.
      */
-    static AsyncRetryStrategy<RunFeatures> retryStrategy(ChecksSettings settings) {
+    static AsyncRetryStrategy<RunChecked> retryStrategy(ChecksSettings settings) {
         if (settings.llm().runRetries() == 0) {
             @SuppressWarnings("unchecked")
-            AsyncRetryStrategy<RunFeatures> none = AsyncRetryStrategies.NO_RETRY_STRATEGY;
+            AsyncRetryStrategy<RunChecked> none = AsyncRetryStrategies.NO_RETRY_STRATEGY;
             return none;
         }
         long initial = Math.max(1, settings.llm().backoff().toMillis());
         long max = Math.max(initial, settings.llm().maxBackoff().toMillis());
-        return new AsyncRetryStrategies.ExponentialBackoffDelayRetryStrategyBuilder<RunFeatures>(
+        return new AsyncRetryStrategies.ExponentialBackoffDelayRetryStrategyBuilder<RunChecked>(
                 settings.llm().runRetries(), initial, max, 2.0)
                 .ifResult(new EveryCheckFailed())
                 .build();
     }
 
     /** True when a run's LLM checks were asked and none answered. */
-    static final class EveryCheckFailed implements Predicate<Collection<RunFeatures>>, Serializable {
+    static final class EveryCheckFailed implements Predicate<Collection<RunChecked>>, Serializable {
         private static final long serialVersionUID = 1L;
 
         @Override
-        public boolean test(Collection<RunFeatures> results) {
-            return results.stream().anyMatch(EveryCheckFailed::everyCheckFailed);
+        public boolean test(Collection<RunChecked> results) {
+            return results.stream().map(RunChecked::features).anyMatch(EveryCheckFailed::everyCheckFailed);
         }
 
         static boolean everyCheckFailed(RunFeatures f) {

@@ -1,6 +1,7 @@
 package io.raglog.checks.flink;
 
 import io.raglog.checks.CheckedRun;
+import io.raglog.checks.RunChecked;
 import io.raglog.checks.ChecksSettings;
 import io.raglog.checks.FeatureAssembler;
 import io.raglog.checks.SharedEmbedder;
@@ -24,7 +25,7 @@ import org.apache.flink.streaming.api.functions.async.RichAsyncFunction;
  * assembled when they are all back. Always completes with a result: unanswered checks and the operator's timeout give
  * missing features and {@code degraded: true}, never a lost run and never a failed job.
  */
-public final class LlmChecksFunction extends RichAsyncFunction<CheckedRun, RunFeatures> {
+public final class LlmChecksFunction extends RichAsyncFunction<CheckedRun, RunChecked> {
 
     private static final long serialVersionUID = 1L;
 
@@ -52,7 +53,7 @@ public final class LlmChecksFunction extends RichAsyncFunction<CheckedRun, RunFe
     }
 
     @Override
-    public void asyncInvoke(CheckedRun input, ResultFuture<RunFeatures> resultFuture) {
+    public void asyncInvoke(CheckedRun input, ResultFuture<RunChecked> resultFuture) {
         CompletableFuture<LlmResult> pending;
         try {
             // The offline judge answers right here, on the task thread: CPU work on vectors mostly cached by the
@@ -68,16 +69,17 @@ public final class LlmChecksFunction extends RichAsyncFunction<CheckedRun, RunFe
     }
 
     @Override
-    public void timeout(CheckedRun input, ResultFuture<RunFeatures> resultFuture) {
+    public void timeout(CheckedRun input, ResultFuture<RunChecked> resultFuture) {
         resultFuture.complete(List.of(emit(input, checks.unanswered(input.run()))));
     }
 
-    private RunFeatures emit(CheckedRun input, LlmResult r) {
+    private RunChecked emit(CheckedRun input, LlmResult r) {
         calls.inc(r.usage().calls());
         if (r.usage().degraded()) {
             degradedRuns.inc();
         }
-        return FeatureAssembler.assemble(input, r.features(), r.findings(), r.evidenceFlow(), r.usage());
+        return new RunChecked(input.run(),
+                FeatureAssembler.assemble(input, r.features(), r.findings(), r.evidenceFlow(), r.usage()));
     }
 
     @Override

@@ -1,0 +1,46 @@
+package io.raglog.job;
+
+import io.raglog.checks.ChecksSettings;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import picocli.CommandLine.Option;
+
+/** The options every command that reads labeled calls shares (train, evaluate, thresholds). */
+final class DatasetOptions {
+
+    @Option(names = "--calls", arity = "1..*", paramLabel = "FILE", description = "CallEvent JSONL files.")
+    List<Path> calls = new ArrayList<>();
+
+    @Option(names = "--otlp", arity = "0..*", paramLabel = "FILE", description = "OTLP/JSON files.")
+    List<Path> otlp = new ArrayList<>();
+
+    @Option(names = "--labels", required = true, paramLabel = "FILE",
+            description = "Label JSONL (raglog.label/v1), joined to the runs by run id.")
+    Path labels;
+
+    @Option(names = "--judge", paramLabel = "offline|openai|anthropic",
+            description = "The LLM judge for the features (default: RAGLOG_LLM_PROVIDER, else offline).")
+    String judge;
+
+    @Option(names = "--work-dir", paramLabel = "DIR",
+            description = "Where the replayed runs and features are kept (default: a temporary directory).")
+    Path workDir;
+
+    @Option(names = "--parallelism", defaultValue = "2", description = "Flink parallelism (default: ${DEFAULT-VALUE}).")
+    int parallelism;
+
+    /** Also accepts a simulator output directory: calls.jsonl, traces.otlp.jsonl, labels.jsonl. */
+    LabeledDataset.Joined load() throws Exception {
+        Map<String, String> env = new HashMap<>(System.getenv());
+        if (judge != null) {
+            env.put("RAGLOG_LLM_PROVIDER", judge);
+        }
+        ChecksSettings checks = ChecksSettings.fromEnv(env);
+        Path dir = workDir != null ? workDir : Files.createTempDirectory("raglog-dataset-");
+        return LabeledDataset.build(calls, otlp, labels, checks, dir, parallelism);
+    }
+}
