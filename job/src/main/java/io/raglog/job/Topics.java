@@ -3,12 +3,25 @@ package io.raglog.job;
 import java.io.Serializable;
 import java.util.List;
 
-/** The Kafka topics raglog reads and writes. */
-public record Topics(String calls, String otlp, String runs, String deadLetters) implements Serializable {
+/**
+ * The Kafka topics raglog reads and writes.
+ *
+ * @param faults the debugging queue: flagged runs only
+ * @param verdicts every verdict, flagged or not
+ */
+public record Topics(String calls, String otlp, String runs, String deadLetters, String verdicts, String faults,
+        String faultRates) implements Serializable {
 
-    public static final Topics DEFAULTS = new Topics("raglog.calls", "raglog.otlp", "raglog.runs", "raglog.dlq");
+    public static final Topics DEFAULTS = new Topics("raglog.calls", "raglog.otlp", "raglog.runs", "raglog.dlq",
+            "raglog.verdicts", "raglog.faults", "raglog.fault-rates");
+
+    /** Topics named after a prefix, for tests that must not share topics. */
+    public static Topics prefixed(String prefix) {
+        return new Topics(prefix + ".calls", prefix + ".otlp", prefix + ".runs", prefix + ".dlq",
+                prefix + ".verdicts", prefix + ".faults", prefix + ".fault-rates");
+    }
 
     public List<String> all() {
-        return List.of(calls, otlp, runs, deadLetters);
+        return List.of(calls, otlp, runs, deadLetters, verdicts, faults, faultRates);
     }
 }

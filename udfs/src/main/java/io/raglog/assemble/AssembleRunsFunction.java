@@ -121,8 +121,11 @@ public class AssembleRunsFunction extends KeyedProcessFunction<String, Classifie
             }
             pending.clear();
             closedAt.update(timestamp);
-            // why: remember the closed hinted run for a while, then let the key's state go entirely
-            ctx.timerService().registerEventTimeTimer(timestamp + settings.closedRunMemory().toMillis());
+            if (ctx.timerService().currentWatermark() < Long.MAX_VALUE) {
+                // why: remember the closed hinted run for a while, then let the key's state go entirely. At the end
+                // of the input (batch replay) nothing more can arrive, and the key's state is dropped anyway.
+                ctx.timerService().registerEventTimeTimer(timestamp + settings.closedRunMemory().toMillis());
+            }
         } else if (pending.isEmpty()) {
             pending.clear();
         }

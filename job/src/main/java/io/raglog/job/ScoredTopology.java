@@ -1,0 +1,79 @@
+package io.raglog.job;
+
+import io.raglog.checks.RunChecked;
+import io.raglog.checks.flink.ChecksStage;
+import io.raglog.flink.JacksonTypeInfo;
+import io.raglog.ingest.RawMessage;
+import io.raglog.monitor.FaultRateCounts;
+import io.raglog.monitor.FaultRateWindow;
+import io.raglog.monitor.SampleRunsFunction;
+import io.raglog.monitor.StageOutcome;
+import io.raglog.schemas.DeadLetter;
+import io.raglog.schemas.FaultRate;
+import io.raglog.schemas.Run;
+import io.raglog.schemas.Verdict;
+import io.raglog.score.ScoringInput;
+import io.raglog.score.flink.ScoreRunsFunction;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
+import org.apache.flink.streaming.api.windowing.assigners.TumblingEventTimeWindows;
+import org.apache.flink.util.Collector;
+
+/**
+ * The whole job on top of run assembly: sample, check, score, count.
+ *
+ * <pre>
+ * runs ─ sample ─┬─ checks (rules + vectors, then LLM async) ─ score ─▶ verdicts (flagged ones: the debugging queue)
+ *                └─ not sampled ──────────────────────────────────┐
+ *                              verdicts ─ stage outcomes ─────────┴─ keyBy(pipeline × stage) ─ window ─▶ fault rates
+ * </pre>
+ */
+public final class ScoredTopology {
+
+    /** Everything the job produces. */
+    public record Streams(DataStream<Run> runs, DataStream<DeadLetter> deadLetters, DataStream<Verdict> verdicts,
+            DataStream<FaultRate> faultRates) {
+        public DataStream<Verdict> faults() {
+            return verdicts.filter(Verdict::flagged).name("flagged runs").uid("flagged-runs");
+        }
+    }
+
+    private ScoredTopology() {}
+
+    public static Streams build(DataStream<RawMessage> calls, DataStream<RawMessage> otlp, JobSettings settings) {
+        RaglogTopology.Streams assembled = RaglogTopology.build(calls, otlp, settings.topology());
+
+        SingleOutputStreamOperator<Run> sampled = assembled.runs()
+                .process(new SampleRunsFunction(settings.sampling()), JacksonTypeInfo.of(Run.class))
+                .uid("sample-runs").name("sample runs");
+
+        DataStream<Verdict> verdicts = ChecksStage.checked(sampled, settings.checks())
+                .map(ScoredTopology::scoringInput, JacksonTypeInfo.of(ScoringInput.class))
+                .uid("scoring-input").name("scoring input")
+                .map(new ScoreRunsFunction(settings.bundle()), JacksonTypeInfo.of(Verdict.class))
+                .uid("score-runs").name("score stages");
+
+        DataStream<StageOutcome> checkedOutcomes = verdicts
+                .flatMap((Verdict v, Collector<StageOutcome> out) -> StageOutcome.of(v).forEach(out::collect),
+                        TypeInformation.of(StageOutcome.class))
+                .uid("checked-outcomes").name("checked stage outcomes");
+        DataStream<StageOutcome> uncheckedOutcomes = sampled.getSideOutput(SampleRunsFunction.NOT_SAMPLED)
+                .flatMap((Run r, Collector<StageOutcome> out) -> StageOutcome.notChecked(r).forEach(out::collect),
+                        TypeInformation.of(StageOutcome.class))
+                .uid("unchecked-outcomes").name("unchecked stage outcomes");
+        DataStream<FaultRate> rates = checkedOutcomes.union(uncheckedOutcomes)
+                .keyBy(StageOutcome::key)
+                .window(TumblingEventTimeWindows.of(settings.faultRateWindow()))
+                .aggregate(new FaultRateCounts(), new FaultRateWindow(), TypeInformation.of(long[].class),
+                        TypeInformation.of(long[].class),
+                        JacksonTypeInfo.of(FaultRate.class))
+                .uid("fault-rates").name("fault rates per pipeline x stage");
+
+        return new Streams(assembled.runs(), assembled.deadLetters(), verdicts, rates);
+    }
+
+    private static ScoringInput scoringInput(RunChecked checked) {
+        return ScoringInput.of(checked.run(), checked.features());
+    }
+}

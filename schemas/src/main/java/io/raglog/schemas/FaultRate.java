@@ -1,0 +1,22 @@
+package io.raglog.schemas;
+
+import java.time.Instant;
+
+/**
+ * How often one stage of one pipeline was flagged in one event-time window ({@code schemas/fault-rate.v1.json}).
+ *
+ * @param runsSeen runs of the pipeline in the window that had this stage, sampled or not
+ * @param runsChecked of those, the runs that were sampled and scored
+ * @param runsFlagged of those, the runs whose verdict flagged this stage
+ * @param rate runsFlagged / runsChecked; null when nothing was checked
+ */
+public record FaultRate(String schema, String pipeline, Stage stage, Instant windowStart, Instant windowEnd,
+        long runsSeen, long runsChecked, long runsFlagged, Double rate) {
+
+    public static final String SCHEMA_V1 = "raglog.fault-rate/v1";
+
+    /** The Elasticsearch document id: one document per pipeline, stage and window, so a replay overwrites it. */
+    public String documentId() {
+        return pipeline + "|" + stage.id() + "|" + windowStart.toEpochMilli();
+    }
+}
