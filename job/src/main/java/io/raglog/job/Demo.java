@@ -3,7 +3,10 @@ package io.raglog.job;
 import io.raglog.job.io.EmbeddedKafka;
 import io.raglog.schemas.Json;
 import io.raglog.schemas.Run;
+import io.raglog.schemas.FaultRate;
 import io.raglog.schemas.Label;
+import io.raglog.schemas.StageVerdict;
+import io.raglog.schemas.Verdict;
 import io.raglog.schemas.Stage;
 import io.raglog.simulator.SimulationSummary;
 import io.raglog.simulator.Simulator;
@@ -35,6 +38,9 @@ public final class Demo {
 
     /** Where the simulator writes its ground truth, so the demo can say how it did. */
     static final String LABELS_TOPIC = "raglog.labels";
+
+    private static final java.time.Duration PROGRESS_EVERY = java.time.Duration.ofSeconds(5);
+    private static final int SHOWN = 8;
 
     private final int runs;
     private final long seed;
@@ -68,55 +74,72 @@ public final class Demo {
             StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
             env.setRuntimeMode(RuntimeExecutionMode.STREAMING);
             env.setParallelism(2);
-            KafkaJob.wire(env, kafka.bootstrapServers(), topics, "raglog-demo", true,
-                    DeliveryGuarantee.AT_LEAST_ONCE, TopologySettings.DEFAULTS);
+            JobSettings settings = JobSettings.defaults();
+            KafkaJob.wire(env, new KafkaJob.Connection(kafka.bootstrapServers(), topics, "raglog-demo", true,
+                    DeliveryGuarantee.AT_LEAST_ONCE, new Properties()), settings);
             long start = System.nanoTime();
-            env.execute("raglog demo");
+            // the local cluster shuts down with the job, so progress is polled on the result, not the job status
+            var result = env.executeAsync("raglog demo").getJobExecutionResult();
+            while (true) {
+                try {
+                    result.get(PROGRESS_EVERY.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+                    break;
+                } catch (java.util.concurrent.TimeoutException stillRunning) {
+                    out.printf("  ... %.0f s: %d runs assembled, %d scored%n", (System.nanoTime() - start) / 1e9,
+                            count(kafka.bootstrapServers(), topics.runs()),
+                            count(kafka.bootstrapServers(), topics.verdicts()));
+                }
+            }
             out.printf("  job finished in %.1f s%n", (System.nanoTime() - start) / 1e9);
 
-            List<Run> assembled = new ArrayList<>();
-            for (byte[] value : readAll(kafka.bootstrapServers(), topics.runs())) {
-                assembled.add(Json.read(value, Run.class));
-            }
-            long deadLetters = readAll(kafka.bootstrapServers(), topics.deadLetters()).size();
-            List<Label> labels = new ArrayList<>();
-            for (byte[] value : readAll(kafka.bootstrapServers(), LABELS_TOPIC)) {
-                labels.add(Json.read(value, Label.class));
-            }
-            printRuns(out, assembled, deadLetters);
-            printAgreement(out, assembled, labels);
+            List<Run> assembled = read(kafka.bootstrapServers(), topics.runs(), Run.class);
+            List<Verdict> verdicts = read(kafka.bootstrapServers(), topics.verdicts(), Verdict.class);
+            List<Verdict> faults = read(kafka.bootstrapServers(), topics.faults(), Verdict.class);
+            List<FaultRate> rates = read(kafka.bootstrapServers(), topics.faultRates(), FaultRate.class);
+            List<Label> labels = read(kafka.bootstrapServers(), LABELS_TOPIC, Label.class);
+            long deadLetters = count(kafka.bootstrapServers(), topics.deadLetters());
+
+            out.printf("%nassembled %d runs (%d incomplete), %d messages in the dead-letter topic; %s%n",
+                    assembled.size(), assembled.stream().filter(Run::incomplete).count(), deadLetters,
+                    agreement(assembled, labels));
+            out.printf("scored %d runs with bundle %s; %d flagged into %s (the debugging queue); %d fault-rate windows"
+                    + " in %s%n", verdicts.size(), verdicts.isEmpty() ? "-" : verdicts.get(0).modelBundle(),
+                    faults.size(), topics.faults(), rates.size(), topics.faultRates());
+            printFlagged(out, faults);
+            String judge = verdicts.isEmpty() || verdicts.get(0).llm() == null ? settings.checks().llm().judgeId()
+                    : verdicts.get(0).llm().judge();
+            new DemoReport(verdicts, labels).print(out, judge);
             return 0;
         } finally {
             deleteQuietly(work);
         }
     }
 
-    private static void printRuns(PrintStream out, List<Run> runs, long deadLetters) {
+    /** The debugging queue as a person reads it: the question, what was flagged, why, and what to try. */
+    private static void printFlagged(PrintStream out, List<Verdict> faults) {
         out.println();
-        out.printf("%-18s %-16s %-5s %-52s %s%n", "run", "pipeline", "calls", "question", "stages present");
+        out.println("flagged runs (first " + Math.min(SHOWN, faults.size()) + " of " + faults.size() + "):");
         int shown = 0;
-        for (Run run : runs) {
-            if (shown++ >= 15) {
+        for (Verdict v : faults) {
+            if (shown++ >= SHOWN) {
                 break;
             }
-            StringBuilder stages = new StringBuilder();
-            for (Stage s : Stage.values()) {
-                if (run.has(s)) {
-                    stages.append(s.id()).append(s == Stage.RETRIEVE && run.stages().retrieve().reconstructed()
-                            ? "(rebuilt)" : "").append(' ');
+            out.printf("%n  %s  %s  %s%n", v.runId(), v.pipeline(), cut(v.question(), 80));
+            out.printf("    answer: %s%n", cut(v.answer(), 90));
+            for (Stage s : v.flaggedStages()) {
+                StageVerdict sv = v.stages().get(s);
+                out.printf("    %-8s p=%.2f (threshold %.2f)%s%n", s.id(), sv.probability(), sv.threshold(),
+                        v.reassigned() && s == Stage.RERANK ? "  [reassigned from retrieve]" : "");
+                for (String evidence : sv.evidence().subList(0, Math.min(3, sv.evidence().size()))) {
+                    out.printf("             - %s%n", cut(evidence, 100));
                 }
+                out.printf("             hint: %s%n", cut(sv.repairHint(), 100));
             }
-            out.printf("%-18s %-16s %-5d %-52s %s%s%n", run.runId(), cut(run.pipeline(), 16), run.callIds().size(),
-                    cut(run.question(), 52), stages, run.incomplete() ? " INCOMPLETE" : "");
         }
-        long incomplete = runs.stream().filter(Run::incomplete).count();
-        out.println();
-        out.printf("assembled %d runs (%d incomplete); %d messages in the dead-letter topic%n",
-                runs.size(), incomplete, deadLetters);
     }
 
     /** How the assembled runs line up with the simulator's ground truth, joined by run id. */
-    private static void printAgreement(PrintStream out, List<Run> runs, List<Label> labels) {
+    private static String agreement(List<Run> runs, List<Label> labels) {
         java.util.Map<String, Run> byId = new java.util.HashMap<>();
         runs.forEach(r -> byId.put(r.runId(), r));
         int found = 0;
@@ -133,8 +156,8 @@ public final class Demo {
             }
             stagesAgree += agree ? 1 : 0;
         }
-        out.printf("ground truth: %d of %d simulated runs assembled under their labeled run id; stage presence agrees "
-                + "for %d%n", found, labels.size(), stagesAgree);
+        return String.format("%d of %d simulated runs assembled under their labeled id, stage presence agreeing for %d",
+                found, labels.size(), stagesAgree);
     }
 
     private static String cut(String s, int n) {
@@ -142,6 +165,29 @@ public final class Demo {
             return "-";
         }
         return s.length() <= n ? s : s.substring(0, n - 1) + "\u2026";
+    }
+
+    static <T> List<T> read(String bootstrap, String topic, Class<T> type) {
+        List<T> values = new ArrayList<>();
+        for (byte[] value : readAll(bootstrap, topic)) {
+            values.add(Json.read(value, type));
+        }
+        return values;
+    }
+
+    /** How many records a topic holds now, from its offsets (the demo writes without transactions). */
+    static long count(String bootstrap, String topic) {
+        Properties props = new Properties();
+        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        props.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
+        props.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props)) {
+            var partitions = consumer.partitionsFor(topic).stream()
+                    .map(p -> new org.apache.kafka.common.TopicPartition(topic, p.partition())).toList();
+            long end = consumer.endOffsets(partitions).values().stream().mapToLong(Long::longValue).sum();
+            long begin = consumer.beginningOffsets(partitions).values().stream().mapToLong(Long::longValue).sum();
+            return end - begin;
+        }
     }
 
     /** Reads a topic from the beginning to its current end. */

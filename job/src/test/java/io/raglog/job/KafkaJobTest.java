@@ -57,7 +57,7 @@ class KafkaJobTest {
     }
 
     private static Topics freshTopics(String name) throws Exception {
-        Topics topics = new Topics(name + ".calls", name + ".otlp", name + ".runs", name + ".dlq");
+        Topics topics = Topics.prefixed(name);
         kafka.createTopics(topics.all(), 2);
         return topics;
     }
@@ -91,8 +91,8 @@ class KafkaJobTest {
         send(topics.otlp(), List.of(new byte[] {1, 2, 3, 4}));
 
         StreamExecutionEnvironment env = environment(Path.of(System.getProperty("java.io.tmpdir"), "cp-malformed"));
-        KafkaJob.wire(env, kafka.bootstrapServers(), topics, "malformed-test", true, DeliveryGuarantee.AT_LEAST_ONCE,
-                TopologySettings.DEFAULTS);
+        KafkaJob.wire(env, new KafkaJob.Connection(kafka.bootstrapServers(), topics, "malformed-test", true,
+                DeliveryGuarantee.AT_LEAST_ONCE, new Properties()), JobSettings.defaults());
         env.execute("malformed");
 
         List<DeadLetter> letters = Demo.readAll(kafka.bootstrapServers(), topics.deadLetters()).stream()

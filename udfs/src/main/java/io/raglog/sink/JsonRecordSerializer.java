@@ -32,7 +32,9 @@ public class JsonRecordSerializer<T> implements KafkaRecordSerializationSchema<T
     @Override
     public ProducerRecord<byte[], byte[]> serialize(T element, KafkaSinkContext context, Long timestamp) {
         String k = key == null ? null : key.apply(element);
-        return new ProducerRecord<>(topic, null, timestamp,
+        // Stamped when written, not with the event time: a replay of last month's calls would otherwise be deleted by
+        // the topic's time-based retention as soon as it lands. The event time is inside the record.
+        return new ProducerRecord<>(topic, null, null,
                 k == null ? null : k.getBytes(StandardCharsets.UTF_8), Json.writeBytes(element));
     }
 }

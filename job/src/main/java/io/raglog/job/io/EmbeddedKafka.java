@@ -37,6 +37,10 @@ public final class EmbeddedKafka implements AutoCloseable {
                 .setConfigProp("transaction.state.log.min.isr", "1")
                 .setConfigProp("group.initial.rebalance.delay.ms", "0")
                 .setConfigProp("auto.create.topics.enable", "false")
+                // keep everything: simulated traffic carries event times months old, which time-based retention
+                // and segment rolling would otherwise delete as soon as it lands
+                .setConfigProp("log.retention.ms", "-1")
+                .setConfigProp("log.roll.ms", String.valueOf(Long.MAX_VALUE / 2))
                 .setDeleteOnClose(true)
                 .build();
         try {
