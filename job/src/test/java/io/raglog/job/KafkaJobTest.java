@@ -4,7 +4,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.raglog.job.io.EmbeddedKafka;
 import io.raglog.schemas.DeadLetter;
+import io.raglog.monitor.SamplingPolicy;
+import io.raglog.schemas.FaultRate;
 import io.raglog.schemas.Json;
+import io.raglog.schemas.Label;
+import io.raglog.schemas.Run;
+import io.raglog.schemas.Stage;
+import io.raglog.schemas.Verdict;
+import io.raglog.simulator.Simulator;
+import io.raglog.simulator.SimulatorOptions;
+import io.raglog.simulator.output.KafkaSink;
+import java.util.HashMap;
+import java.util.Map;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
@@ -70,6 +81,96 @@ class KafkaJobTest {
         try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(props)) {
             values.forEach(v -> producer.send(new ProducerRecord<>(topic, v)));
         }
+    }
+
+    /** Simulated traffic produced the way the proxy and the Collector write it; returns the ground truth. */
+    private static List<Label> simulate(Topics topics, int runs, long seed) throws Exception {
+        String labelsTopic = topics.runs() + ".labels";
+        kafka.createTopics(List.of(labelsTopic), 1);
+        try (KafkaSink sink = KafkaSink.connect(kafka.bootstrapServers(),
+                new KafkaSink.Topics(topics.calls(), topics.otlp(), labelsTopic))) {
+            new Simulator(SimulatorOptions.of("all", runs, seed)).run(sink);
+        }
+        return Demo.read(kafka.bootstrapServers(), labelsTopic, Label.class);
+    }
+
+    @Test
+    void shouldAssembleAThousandInterleavedRunsIntoAThousandRuns() throws Exception {
+        Topics topics = freshTopics("thousand");
+        List<Label> labels = simulate(topics, 1000, 3);
+
+        StreamExecutionEnvironment env = environment(Path.of(System.getProperty("java.io.tmpdir"), "cp-thousand"));
+        // checks are exercised elsewhere; here every run is assembled and counted, and only the always-check ones
+        // (HTTP errors) are scored
+        JobSettings settings = JobSettings.defaults().withSampling(new SamplingPolicy(0.0, Map.of()));
+        KafkaJob.wire(env, new KafkaJob.Connection(kafka.bootstrapServers(), topics, "thousand", true,
+                DeliveryGuarantee.EXACTLY_ONCE, new Properties()), settings);
+        env.execute("thousand runs");
+
+        List<Run> runs = Demo.read(kafka.bootstrapServers(), topics.runs(), Run.class);
+        Map<String, Run> byId = new HashMap<>();
+        runs.forEach(r -> byId.put(r.runId(), r));
+        assertThat(runs).hasSize(1000);
+        assertThat(byId).hasSize(1000);
+        for (Label label : labels) {
+            Run run = byId.get(label.runId());
+            assertThat(run).as("run of label %s (%s)", label.runId(), label.profile()).isNotNull();
+            assertThat(run.incomplete()).isFalse();
+            assertThat(run.question()).isEqualTo(label.question());
+            assertThat(run.stages().generate().answer()).isEqualTo(label.answer());
+            for (Stage stage : Stage.values()) {
+                assertThat(run.has(stage)).as("%s of %s", stage, label.profile())
+                        .isEqualTo(label.stages().get(stage) != null);
+            }
+        }
+        assertThat(Demo.count(kafka.bootstrapServers(), topics.deadLetters())).isZero();
+
+        long presentStages = runs.stream().mapToLong(r -> java.util.Arrays.stream(Stage.values()).filter(r::has).count())
+                .sum();
+        List<FaultRate> rates = Demo.read(kafka.bootstrapServers(), topics.faultRates(), FaultRate.class);
+        assertThat(rates.stream().mapToLong(FaultRate::runsSeen).sum()).isEqualTo(presentStages);
+        List<Verdict> verdicts = Demo.read(kafka.bootstrapServers(), topics.verdicts(), Verdict.class);
+        assertThat(verdicts).allSatisfy(v -> assertThat(byId.get(v.runId()).httpErrors()).isNotEmpty());
+        assertThat(rates.stream().mapToLong(FaultRate::runsChecked).sum())
+                .isEqualTo(verdicts.stream().mapToLong(v -> java.util.Arrays.stream(Stage.values())
+                        .filter(s -> v.stages().get(s).present()).count()).sum());
+    }
+
+    @Test
+    void shouldPutExactlyTheFlaggedRunsInTheDebuggingQueue() throws Exception {
+        Topics topics = freshTopics("queue");
+        simulate(topics, 80, 5);
+
+        StreamExecutionEnvironment env = environment(Path.of(System.getProperty("java.io.tmpdir"), "cp-queue"));
+        KafkaJob.wire(env, new KafkaJob.Connection(kafka.bootstrapServers(), topics, "queue", true,
+                DeliveryGuarantee.EXACTLY_ONCE, new Properties()), JobSettings.defaults());
+        env.execute("debugging queue");
+
+        List<Verdict> verdicts = Demo.read(kafka.bootstrapServers(), topics.verdicts(), Verdict.class);
+        List<Verdict> faults = Demo.read(kafka.bootstrapServers(), topics.faults(), Verdict.class);
+        assertThat(verdicts).hasSize(80);
+        assertThat(verdicts).extracting(Verdict::runId).doesNotHaveDuplicates();
+        assertThat(faults).extracting(Verdict::runId)
+                .containsExactlyInAnyOrderElementsOf(verdicts.stream().filter(Verdict::flagged).map(Verdict::runId)
+                        .toList());
+        assertThat(faults).isNotEmpty().allSatisfy(v -> {
+            for (Stage s : v.flaggedStages()) {
+                assertThat(v.stages().get(s).evidence()).isNotEmpty();
+                assertThat(v.stages().get(s).repairHint()).isNotBlank();
+            }
+        });
+
+        List<FaultRate> rates = Demo.read(kafka.bootstrapServers(), topics.faultRates(), FaultRate.class);
+        for (Stage stage : Stage.values()) {
+            long flagged = verdicts.stream().filter(v -> v.stages().get(stage).flagged()).count();
+            long checked = verdicts.stream().filter(v -> v.stages().get(stage).present()).count();
+            assertThat(rates.stream().filter(r -> r.stage() == stage).mapToLong(FaultRate::runsFlagged).sum())
+                    .as("flagged %s", stage).isEqualTo(flagged);
+            assertThat(rates.stream().filter(r -> r.stage() == stage).mapToLong(FaultRate::runsChecked).sum())
+                    .as("checked %s", stage).isEqualTo(checked);
+        }
+        assertThat(rates).allSatisfy(r -> assertThat(r.rate())
+                .isEqualTo(r.runsChecked() == 0 ? null : r.runsFlagged() / (double) r.runsChecked()));
     }
 
     @Test

@@ -115,24 +115,29 @@ public final class RunLinker {
         return members;
     }
 
+    /**
+     * Adds strongly linked candidates one at a time, rescanning from the nearest candidate after each addition: a new
+     * member can make a nearer call linkable, and the nearer of two identical calls (the same question asked twice at
+     * once) must win.
+     */
     private static void addStrongClosure(List<CallSignals> members, List<CallSignals> candidates) {
-        boolean grew = true;
-        while (grew) {
-            grew = false;
-            for (CallSignals c : new ArrayList<>(candidates)) {
-                if (c.failed() || (single(c.stage) && hasStage(members, c.stage))) {
+        CallSignals added;
+        do {
+            added = null;
+            for (CallSignals c : candidates) {
+                if (c.failed() || (single(c.stage) && hasStage(members, c.stage)) || repeatsAMember(c, members)) {
                     continue;
                 }
-                for (CallSignals m : List.copyOf(members)) {
-                    if (ContentLinks.strong(m, c)) {
-                        members.add(c);
-                        candidates.remove(c);
-                        grew = true;
-                        break;
-                    }
+                if (members.stream().anyMatch(m -> ContentLinks.strong(m, c))) {
+                    added = c;
+                    break;
                 }
             }
-        }
+            if (added != null) {
+                members.add(added);
+                candidates.remove(added);
+            }
+        } while (added != null);
     }
 
     /** The best passage-overlap candidate for an empty stage, judged against the members downstream of it. */
@@ -203,6 +208,26 @@ public final class RunLinker {
             groups.add(new ArrayList<>(group));
         }
         return groups;
+    }
+
+    /**
+     * A run may embed and search several queries (multi-query rewriters), but never the same query twice: a second
+     * call with the same input is another run asking the same question at the same time.
+     */
+    private static boolean repeatsAMember(CallSignals c, List<CallSignals> members) {
+        for (CallSignals m : members) {
+            if (m.stage != c.stage || m.failed()) {
+                continue;
+            }
+            if (!c.consumedQueries.isEmpty() && m.consumedQueries.equals(c.consumedQueries)) {
+                return true;
+            }
+            if (c.consumedVector != null && m.consumedVector != null
+                    && ContentLinks.sameVector(List.of(m.consumedVector), c.consumedVector)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static boolean single(Stage stage) {

@@ -239,4 +239,28 @@ class AssembleRunsFunctionTest {
                     .satisfies(r -> assertThat(r.runId()).isEqualTo(first));
         }
     }
+
+    @Test
+    void shouldGiveEachOfTwoConcurrentRunsOfTheSameQuestionItsOwnCalls() throws Exception {
+        // same pipeline, no hints, the same question asked twice at once: identical texts, so only time separates them
+        TestCalls first = TestCalls.run("bot", null, "alpha", 1);
+        TestCalls second = new TestCalls("bot", null, "alpha2", first.question, first.query, first.vector,
+                first.retrieved);
+        send(first.embed("embed", 0.0, 0.1, 200, first.question));
+        send(second.embed("embed", 0.5, 0.6, 200, second.question));
+        send(first.retrieve(0.1, 0.2));
+        send(second.retrieve(0.6, 0.7));
+        send(first.generateWithContext(0.2, 1.2, first.retrieved.subList(0, 3)));
+        send(second.generateWithContext(0.7, 1.7, second.retrieved.subList(0, 3)));
+        harness.processWatermark(TestCalls.ms(10));
+
+        List<Run> runs = runs();
+        assertThat(runs).hasSize(2).allSatisfy(run -> {
+            assertThat(run.has(Stage.EMBED)).isTrue();
+            assertThat(run.has(Stage.RETRIEVE)).isTrue();
+            assertThat(run.callIds()).hasSize(3);
+            String tag = run.callIds().get(0).substring(0, run.callIds().get(0).indexOf('-'));
+            assertThat(run.callIds()).allSatisfy(id -> assertThat(id).startsWith(tag + "-"));
+        });
+    }
 }
