@@ -9,7 +9,7 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         versionProvider = RaglogCli.Version.class,
         description = "Finds which stage of a RAG pipeline went wrong, from the pipeline's own API calls.",
-        subcommands = {DemoCommand.class, ReplayCommand.class, SimulateCommand.class, TrainCommand.class,
+        subcommands = {DemoCommand.class, RunCommand.class, ReplayCommand.class, SimulateCommand.class, TrainCommand.class,
             EvaluateCommand.class, ThresholdsCommand.class, CommandLine.HelpCommand.class})
 public final class RaglogCli {
 

@@ -1,0 +1,69 @@
+package io.raglog.job;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import org.apache.flink.connector.base.DeliveryGuarantee;
+import org.junit.jupiter.api.Test;
+
+class RaglogConfigTest {
+
+    @Test
+    void shouldReadTheDocumentedExampleAsTheDefaults() throws Exception {
+        Path example = Path.of("..", "raglog.example.yaml");
+        RaglogConfig fromExample = RaglogConfig.load(example, Map.of());
+        RaglogConfig empty = RaglogConfig.parse("", Map.of());
+        assertThat(Files.exists(example)).isTrue();
+        assertThat(fromExample.kafka()).isEqualTo(empty.kafka());
+        assertThat(fromExample.sampling()).isEqualTo(empty.sampling());
+        assertThat(fromExample.faultRates()).isEqualTo(empty.faultRates());
+        assertThat(fromExample.flink()).isEqualTo(empty.flink());
+        assertThat(RunCommand.connection(fromExample).guarantee()).isEqualTo(DeliveryGuarantee.EXACTLY_ONCE);
+        assertThat(RunCommand.connection(fromExample).bounded()).isFalse();
+    }
+
+    @Test
+    void shouldLetTheEnvironmentOverrideTheFile() throws Exception {
+        RaglogConfig cfg = RaglogConfig.parse("""
+                kafka: {bootstrap: "kafka-a:9092", group_id: prod}
+                sampling: {default_rate: 0.5, pipelines: {support-bot: 0.1}}
+                llm: {provider: openai, model: gpt-4o-mini, economy: false}
+                """, Map.of("RAGLOG_KAFKA_BOOTSTRAP", "kafka-b:9093", "RAGLOG_SAMPLING_RATE", "0.25",
+                "RAGLOG_LLM_ECONOMY", "true", "RAGLOG_ES_HOSTS", "https://es1:9200,https://es2:9200"));
+
+        assertThat(cfg.kafka().bootstrap()).isEqualTo("kafka-b:9093");
+        assertThat(cfg.kafka().groupId()).isEqualTo("prod");
+        assertThat(cfg.sampling().defaultRate()).isEqualTo(0.25);
+        assertThat(cfg.sampling().pipelines()).containsEntry("support-bot", 0.1);
+        assertThat(cfg.elasticsearch().enabled()).isTrue();
+        assertThat(cfg.elasticsearch().hosts()).containsExactly("https://es1:9200", "https://es2:9200");
+        Map<String, String> llm = cfg.llmEnvironment(Map.of("RAGLOG_LLM_ECONOMY", "true"));
+        assertThat(llm).containsEntry("RAGLOG_LLM_PROVIDER", "openai").containsEntry("RAGLOG_LLM_ECONOMY", "true");
+    }
+
+    @Test
+    void shouldMapTheConfigToTheJobSettings() throws Exception {
+        RaglogConfig cfg = RaglogConfig.parse("""
+                assembly: {grace: PT3S, run_timeout: PT5M}
+                fault_rates: {window: PT5M}
+                sampling: {default_rate: 0.2}
+                """, Map.of());
+        JobSettings settings = RunCommand.jobSettings(cfg, Map.of());
+        assertThat(settings.topology().assembly().grace()).isEqualTo(Duration.ofSeconds(3));
+        assertThat(settings.topology().assembly().runTimeout()).isEqualTo(Duration.ofMinutes(5));
+        assertThat(settings.topology().assembly().maxRunDuration()).isEqualTo(Duration.ofMinutes(5));
+        assertThat(settings.faultRateWindow()).isEqualTo(Duration.ofMinutes(5));
+        assertThat(settings.sampling().rate("anything")).isEqualTo(0.2);
+        assertThat(settings.checks().llm().judgeId()).startsWith("offline");
+    }
+
+    @Test
+    void shouldRejectAMistypedKey() {
+        assertThatThrownBy(() -> RaglogConfig.parse("sampling: {defualt_rate: 0.1}", Map.of()))
+                .hasMessageContaining("defualt_rate");
+    }
+}
