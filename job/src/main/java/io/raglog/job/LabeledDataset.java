@@ -37,7 +37,7 @@ public final class LabeledDataset {
         Path runsFile = workDir.resolve("runs.jsonl");
         Path featuresFile = workDir.resolve("features.jsonl");
         ReplayCommand.replay(calls, otlp, new ReplayCommand.Outputs(runsFile, workDir.resolve("dlq.jsonl"),
-                featuresFile, checks), parallelism, TopologySettings.DEFAULTS);
+                featuresFile, null, JobSettings.defaults().withChecks(checks)), parallelism, TopologySettings.DEFAULTS);
         return join(runsFile, featuresFile, labels, checks.llm().judgeId());
     }
 

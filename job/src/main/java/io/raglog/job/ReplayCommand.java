@@ -2,10 +2,9 @@ package io.raglog.job;
 
 import io.raglog.job.io.FileInputs;
 import io.raglog.job.io.JsonLinesFileSink;
-import io.raglog.checks.flink.ChecksStage;
 import io.raglog.ingest.RawMessage;
-import io.raglog.checks.ChecksSettings;
-import io.raglog.schemas.RunFeatures;
+import io.raglog.monitor.SamplingPolicy;
+import io.raglog.score.flink.BundleLocation;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -49,6 +48,14 @@ public final class ReplayCommand implements Callable<Integer> {
                     + "The LLM judge comes from RAGLOG_LLM_* (default: the offline judge).")
     Path featuresOut;
 
+    @Option(names = "--verdicts-out", paramLabel = "FILE",
+            description = "Also check and score every run and write its verdict (raglog.verdict/v1 JSONL).")
+    Path verdictsOut;
+
+    @Option(names = "--bundle", paramLabel = "DIR",
+            description = "Model bundle for --verdicts-out (default: the bundle raglog ships).")
+    Path bundle;
+
     @Option(names = "--parallelism", defaultValue = "2", description = "Flink parallelism (default: ${DEFAULT-VALUE}).")
     int parallelism;
 
@@ -65,8 +72,11 @@ public final class ReplayCommand implements Callable<Integer> {
             }
         }
         Path dlq = dlqOut != null ? dlqOut : Path.of(runsOut + ".dlq.jsonl");
-        Outputs outputs = new Outputs(runsOut, dlq, featuresOut,
-                featuresOut == null ? null : ChecksSettings.fromEnv(System.getenv()));
+        JobSettings scoring = JobSettings.defaults();
+        if (bundle != null) {
+            scoring = scoring.withBundle(BundleLocation.directory(bundle));
+        }
+        Outputs outputs = new Outputs(runsOut, dlq, featuresOut, verdictsOut, scoring);
         Summary summary = replay(calls, otlp, outputs, parallelism, TopologySettings.DEFAULTS);
         summary.print(System.out);
         return 0;
@@ -75,23 +85,31 @@ public final class ReplayCommand implements Callable<Integer> {
     /**
      * Where a replay writes.
      *
-     * @param features null to skip the checks
-     * @param checks how to check runs; used when {@code features} is set
+     * @param features null to skip writing feature vectors
+     * @param verdicts null to skip writing verdicts; with neither, runs are not checked at all
+     * @param scoring how to check and score runs (judge, bundle); every run is checked in a replay
      */
-    public record Outputs(Path runs, Path deadLetters, Path features, ChecksSettings checks) {
+    public record Outputs(Path runs, Path deadLetters, Path features, Path verdicts, JobSettings scoring) {
         public static Outputs runsOnly(Path runs, Path deadLetters) {
-            return new Outputs(runs, deadLetters, null, null);
+            return new Outputs(runs, deadLetters, null, null, null);
+        }
+
+        boolean checks() {
+            return features != null || verdicts != null;
         }
     }
 
     /** What a replay wrote, counted from its output files. */
     public record Summary(Path runs, long runCount, long incompleteCount, Path deadLetters, long deadLetterCount,
-            Path features, long featureCount) {
+            Path features, long featureCount, Path verdicts, long verdictCount) {
         void print(PrintStream out) {
             out.printf("%d runs (%d incomplete) -> %s%n", runCount, incompleteCount, runs);
             out.printf("%d dead letters -> %s%n", deadLetterCount, deadLetters);
             if (features != null) {
                 out.printf("%d feature vectors -> %s%n", featureCount, features);
+            }
+            if (verdicts != null) {
+                out.printf("%d verdicts -> %s%n", verdictCount, verdicts);
             }
         }
     }
@@ -104,12 +122,23 @@ public final class ReplayCommand implements Callable<Integer> {
 
         DataStream<RawMessage> calls = FileInputs.lines(env, callFiles, "calls");
         DataStream<RawMessage> spans = FileInputs.lines(env, otlpFiles, "otlp");
-        RaglogTopology.Streams out = RaglogTopology.build(calls, spans, settings);
-        JsonLinesFileSink.attach(out.runs(), outputs.runs(), "runs file");
-        JsonLinesFileSink.attach(out.deadLetters(), outputs.deadLetters(), "dead letters file");
-        if (outputs.features() != null) {
-            DataStream<RunFeatures> features = ChecksStage.apply(out.runs(), outputs.checks());
-            JsonLinesFileSink.attach(features, outputs.features(), "features file");
+        if (outputs.checks()) {
+            JobSettings scoring = outputs.scoring().withSampling(SamplingPolicy.CHECK_EVERYTHING);
+            ScoredTopology.Streams out = ScoredTopology.build(calls, spans,
+                    new JobSettings(settings, scoring.checks(), scoring.bundle(), scoring.sampling(),
+                            scoring.faultRateWindow()));
+            JsonLinesFileSink.attach(out.runs(), outputs.runs(), "runs file");
+            JsonLinesFileSink.attach(out.deadLetters(), outputs.deadLetters(), "dead letters file");
+            if (outputs.features() != null) {
+                JsonLinesFileSink.attach(out.features(), outputs.features(), "features file");
+            }
+            if (outputs.verdicts() != null) {
+                JsonLinesFileSink.attach(out.verdicts(), outputs.verdicts(), "verdicts file");
+            }
+        } else {
+            RaglogTopology.Streams out = RaglogTopology.build(calls, spans, settings);
+            JsonLinesFileSink.attach(out.runs(), outputs.runs(), "runs file");
+            JsonLinesFileSink.attach(out.deadLetters(), outputs.deadLetters(), "dead letters file");
         }
         env.execute("raglog replay");
 
@@ -124,7 +153,8 @@ public final class ReplayCommand implements Callable<Integer> {
             }
         }
         return new Summary(outputs.runs(), runs, incomplete, outputs.deadLetters(), countLines(outputs.deadLetters()),
-                outputs.features(), outputs.features() == null ? 0 : countLines(outputs.features()));
+                outputs.features(), outputs.features() == null ? 0 : countLines(outputs.features()),
+                outputs.verdicts(), outputs.verdicts() == null ? 0 : countLines(outputs.verdicts()));
     }
 
     private static long countLines(Path file) throws IOException {

@@ -11,6 +11,7 @@ import io.raglog.monitor.StageOutcome;
 import io.raglog.schemas.DeadLetter;
 import io.raglog.schemas.FaultRate;
 import io.raglog.schemas.Run;
+import io.raglog.schemas.RunFeatures;
 import io.raglog.schemas.Verdict;
 import io.raglog.score.ScoringInput;
 import io.raglog.score.flink.ScoreRunsFunction;
@@ -32,8 +33,8 @@ import org.apache.flink.util.Collector;
 public final class ScoredTopology {
 
     /** Everything the job produces. */
-    public record Streams(DataStream<Run> runs, DataStream<DeadLetter> deadLetters, DataStream<Verdict> verdicts,
-            DataStream<FaultRate> faultRates) {
+    public record Streams(DataStream<Run> runs, DataStream<DeadLetter> deadLetters, DataStream<RunFeatures> features,
+            DataStream<Verdict> verdicts, DataStream<FaultRate> faultRates) {
         public DataStream<Verdict> faults() {
             return verdicts.filter(Verdict::flagged).name("flagged runs").uid("flagged-runs");
         }
@@ -48,7 +49,11 @@ public final class ScoredTopology {
                 .process(new SampleRunsFunction(settings.sampling()), JacksonTypeInfo.of(Run.class))
                 .uid("sample-runs").name("sample runs");
 
-        DataStream<Verdict> verdicts = ChecksStage.checked(sampled, settings.checks())
+        DataStream<RunChecked> checked = ChecksStage.checked(sampled, settings.checks());
+        DataStream<RunFeatures> features = checked
+                .map(RunChecked::features, JacksonTypeInfo.of(RunFeatures.class))
+                .uid("features").name("feature vectors");
+        DataStream<Verdict> verdicts = checked
                 .map(ScoredTopology::scoringInput, JacksonTypeInfo.of(ScoringInput.class))
                 .uid("scoring-input").name("scoring input")
                 .map(new ScoreRunsFunction(settings.bundle()), JacksonTypeInfo.of(Verdict.class))
@@ -70,7 +75,7 @@ public final class ScoredTopology {
                         JacksonTypeInfo.of(FaultRate.class))
                 .uid("fault-rates").name("fault rates per pipeline x stage");
 
-        return new Streams(assembled.runs(), assembled.deadLetters(), verdicts, rates);
+        return new Streams(assembled.runs(), assembled.deadLetters(), features, verdicts, rates);
     }
 
     private static ScoringInput scoringInput(RunChecked checked) {

@@ -83,4 +83,35 @@ class ReplayCommandTest {
                     assertThat(l.reason()).contains("otlp_json");
                 });
     }
+
+    @Test
+    void shouldWriteAFeatureVectorAndAVerdictForEveryRun() throws Exception {
+        Path runs = dir.resolve("runs.jsonl");
+        Path features = dir.resolve("features.jsonl");
+        Path verdicts = dir.resolve("verdicts.jsonl");
+        ReplayCommand.Summary summary = ReplayCommand.replay(List.of(),
+                List.of(resource("openinference-llamaindex-rag.otlp.jsonl"), resource("genai-semconv-rag.otlp.jsonl")),
+                new ReplayCommand.Outputs(runs, dir.resolve("dlq.jsonl"), features, verdicts, JobSettings.defaults()),
+                2, TopologySettings.DEFAULTS);
+
+        assertThat(summary.featureCount()).isEqualTo(2);
+        assertThat(summary.verdictCount()).isEqualTo(2);
+        List<io.raglog.schemas.RunFeatures> vectors = Files.readAllLines(features).stream()
+                .map(l -> Json.read(l, io.raglog.schemas.RunFeatures.class)).toList();
+        assertThat(vectors).allSatisfy(f -> {
+            assertThat(f.features()).containsKey("retrieve.top_similarity");
+            assertThat(f.llm().judge()).isEqualTo("offline-judge/v1");
+        });
+        List<io.raglog.schemas.Verdict> scored = Files.readAllLines(verdicts).stream()
+                .map(l -> Json.read(l, io.raglog.schemas.Verdict.class)).toList();
+        try (var bundle = DefaultBundle.load()) {
+            assertThat(scored).allSatisfy(v -> {
+                assertThat(v.modelBundle()).isEqualTo(bundle.id());
+                assertThat(v.stages().get(Stage.GENERATE).present()).isTrue();
+                assertThat(v.stages().get(Stage.GENERATE).probability()).isBetween(0.0, 1.0);
+            });
+        }
+        assertThat(scored).extracting(io.raglog.schemas.Verdict::runId)
+                .containsExactlyInAnyOrderElementsOf(readRuns(runs).stream().map(Run::runId).toList());
+    }
 }
