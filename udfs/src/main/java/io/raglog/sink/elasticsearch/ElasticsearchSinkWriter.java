@@ -223,7 +223,8 @@ final class ElasticsearchSinkWriter<T> extends AsyncSinkWriter<T, BulkOperation>
         } catch (IOException | RuntimeException e) {
             // not JSON (a proxy's HTML page, an empty body): the status line is all there is
         }
-        return response.getStatusLine().getReasonPhrase();
+        String phrase = response.getStatusLine().getReasonPhrase();
+        return phrase == null || phrase.isBlank() ? "no error details" : phrase;
     }
 
     private static boolean isUntrustedCertificate(Throwable failure) {
