@@ -261,8 +261,13 @@ public final class ElasticsearchProcess implements AutoCloseable {
         List<Path> starts = new ArrayList<>();
         starts.add(Path.of(System.getProperty("user.dir")).toAbsolutePath());
         codeLocation().ifPresent(starts::add);
+        return locateNodeTarget(starts);
+    }
+
+    /** Looks in each start directory and its parents for {@code elasticsearch-node/target}, built. */
+    static Path locateNodeTarget(List<Path> starts) {
         for (Path start : starts) {
-            for (Path d = start; d != null; d = d.getParent()) {
+            for (Path d = start.toAbsolutePath(); d != null; d = d.getParent()) {
                 Path target = d.resolve("elasticsearch-node").resolve("target");
                 if (isBuiltNode(target)) {
                     return target;
@@ -270,8 +275,8 @@ public final class ElasticsearchProcess implements AutoCloseable {
             }
         }
         throw new IllegalStateException("the local Elasticsearch node is not built (looked for "
-                + "elasticsearch-node/target/{classes,lib} above " + starts + "); build it with "
-                + "`mvn -pl elasticsearch-node package` from the repository root");
+                + "elasticsearch-node/target/{classes,lib} in and above " + starts + "); build it with "
+                + "`mvn -pl elasticsearch-node -am package` from the repository root");
     }
 
     private static boolean isBuiltNode(Path target) {

@@ -46,7 +46,7 @@ public final class ElasticsearchSink<T> extends AsyncSinkBase<T, BulkOperation> 
     private final BulkFailureHandler failureHandler;
 
     private ElasticsearchSink(Builder<T> b) {
-        super(converterOf(b.emitter), b.maxBatchSize, b.maxInFlightRequests, b.maxBufferedRequests,
+        super(converterOf(b.emitter, b.maxRecordSizeInBytes), b.maxBatchSize, b.maxInFlightRequests, b.maxBufferedRequests,
                 b.maxBatchSizeInBytes, b.maxTimeInBuffer.toMillis(), b.maxRecordSizeInBytes);
         this.connection = b.connection;
         this.backoff = b.backoff;
@@ -82,11 +82,17 @@ public final class ElasticsearchSink<T> extends AsyncSinkBase<T, BulkOperation> 
         return new BulkOperationStateSerializer();
     }
 
-    private static <T> ElementConverter<T, BulkOperation> converterOf(ElasticsearchEmitter<T> emitter) {
+    private static <T> ElementConverter<T, BulkOperation> converterOf(ElasticsearchEmitter<T> emitter,
+            long maxRecordSizeInBytes) {
         return (element, context) -> {
             BulkOperation operation = emitter.emit(element);
             if (operation == null) {
                 throw new IllegalArgumentException("the Elasticsearch emitter returned no operation for a record");
+            }
+            // Checked here, where the document can still be named; the writer's own check cannot say which one.
+            if (operation.sizeInBytes() > maxRecordSizeInBytes) {
+                throw new IllegalArgumentException(operation + " is larger than the Elasticsearch sink's max record"
+                        + " size of " + maxRecordSizeInBytes + " bytes; raise it (and the max batch size in bytes)");
             }
             return operation;
         };

@@ -97,6 +97,33 @@ class ElasticsearchSinkSettingsTest {
     }
 
     @Test
+    void shouldReadTheConnectionAndSinkSettingsFromTypedOptions() throws Exception {
+        org.apache.flink.configuration.Configuration config = new org.apache.flink.configuration.Configuration();
+        assertThat(ElasticsearchOptions.isConfigured(config)).isFalse();
+        config.setString("elasticsearch.hosts", "https://es-1:9200;https://es-2:9200");
+        config.setString("elasticsearch.username", "raglog_writer");
+        config.setString("elasticsearch.password", "s3cret-Pa55");
+        config.setString("elasticsearch.sink.max-batch-size", "200");
+        config.setString("elasticsearch.sink.max-batch-bytes", "2mb");
+        config.setString("elasticsearch.sink.on-rejected", "FAIL_JOB");
+
+        ElasticsearchSink<String> sink = ElasticsearchOptions.applyTo(ElasticsearchSink.<String>builder()
+                .setEmitter(ElasticsearchEmitter.json("raglog-faults", s -> s)), config).build();
+
+        assertThat(ElasticsearchOptions.isConfigured(config)).isTrue();
+        assertThat(ElasticsearchOptions.connection(config).hosts())
+                .containsExactly("https://es-1:9200", "https://es-2:9200");
+        assertThat(sink.toString()).contains("basic auth as [raglog_writer]").doesNotContain("s3cret-Pa55");
+        config.setString("elasticsearch.api-key", "a2V5");
+        assertThatThrownBy(() -> ElasticsearchOptions.connection(config))
+                .hasMessageContaining("set either elasticsearch.api-key or elasticsearch.username");
+        config.removeKey("elasticsearch.api-key");
+        config.removeKey("elasticsearch.username");
+        assertThatThrownBy(() -> ElasticsearchOptions.connection(config))
+                .hasMessageContaining("elasticsearch.password is set but elasticsearch.username is not");
+    }
+
+    @Test
     void shouldBackOffExponentiallyUpToTheCap() {
         Backoff backoff = new Backoff(Duration.ofMillis(100), Duration.ofSeconds(2));
 
