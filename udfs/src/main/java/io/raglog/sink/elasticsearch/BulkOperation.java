@@ -3,6 +3,7 @@ package io.raglog.sink.elasticsearch;
 import java.io.Serializable;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.Locale;
 import java.util.Objects;
 
 /**
@@ -76,7 +77,7 @@ public final class BulkOperation implements Serializable {
         if (index == null || index.isBlank()) {
             throw new IllegalArgumentException("index name is missing");
         }
-        if (!index.equals(index.toLowerCase(java.util.Locale.ROOT))) {
+        if (!index.equals(index.toLowerCase(Locale.ROOT))) {
             throw new IllegalArgumentException("index name [" + index + "] must be lower case");
         }
         if (index.startsWith("_") || index.startsWith("-") || index.startsWith("+") || ".".equals(index)

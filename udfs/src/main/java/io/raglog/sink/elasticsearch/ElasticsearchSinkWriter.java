@@ -3,11 +3,14 @@ package io.raglog.sink.elasticsearch;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.raglog.schemas.Json;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.security.cert.CertificateException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -57,8 +60,7 @@ final class ElasticsearchSinkWriter<T> extends AsyncSinkWriter<T, BulkOperation>
 
     private static final Logger LOG = LoggerFactory.getLogger(ElasticsearchSinkWriter.class);
 
-    private static final ContentType NDJSON = ContentType.create("application/x-ndjson",
-            java.nio.charset.StandardCharsets.UTF_8);
+    private static final ContentType NDJSON = ContentType.create("application/x-ndjson", StandardCharsets.UTF_8);
 
     private final String hosts;
     private final RestClient client;
@@ -178,6 +180,8 @@ final class ElasticsearchSinkWriter<T> extends AsyncSinkWriter<T, BulkOperation>
             result.completeExceptionally(new ElasticsearchSinkException("the TLS certificate of Elasticsearch at "
                     + hosts + " is not trusted (" + failure.getMessage() + "); give the CA certificate file of the "
                     + "cluster, or add its CA to the JVM trust store"));
+        } else if (failure instanceof CancellationException) {
+            LOG.debug("a _bulk request was cancelled: the writer is closing");
         } else if (failure instanceof IOException) {
             requestsFailed.inc();
             retryLater(batch, "Elasticsearch at " + hosts + " unreachable (" + failure + ")", result);
@@ -199,7 +203,12 @@ final class ElasticsearchSinkWriter<T> extends AsyncSinkWriter<T, BulkOperation>
             LOG.debug("Elasticsearch write failed: {}; retrying {} documents in {} ms (consecutive failure {})",
                     why, operations.size(), delayMs, attempt);
         }
-        retryTimer.schedule(() -> result.retryForEntries(operations), delayMs, TimeUnit.MILLISECONDS);
+        try {
+            retryTimer.schedule(() -> result.retryForEntries(operations), delayMs, TimeUnit.MILLISECONDS);
+        } catch (RejectedExecutionException closing) {
+            // The writer is closing: the operations are in the last checkpoint's state, or the job is cancelled.
+            LOG.debug("not retrying {} documents: the Elasticsearch writer is closing", operations.size());
+        }
     }
 
     private void recovered() {

@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
+import org.apache.flink.configuration.Configuration;
 import org.apache.flink.util.InstantiationUtil;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -98,7 +99,7 @@ class ElasticsearchSinkSettingsTest {
 
     @Test
     void shouldReadTheConnectionAndSinkSettingsFromTypedOptions() throws Exception {
-        org.apache.flink.configuration.Configuration config = new org.apache.flink.configuration.Configuration();
+        Configuration config = new Configuration();
         assertThat(ElasticsearchOptions.isConfigured(config)).isFalse();
         config.setString("elasticsearch.hosts", "https://es-1:9200;https://es-2:9200");
         config.setString("elasticsearch.username", "raglog_writer");
