@@ -1,5 +1,6 @@
 package io.raglog.sink.elasticsearch;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.raglog.schemas.Json;
 import java.io.IOException;
@@ -124,7 +125,10 @@ final class ElasticsearchSinkWriter<T> extends AsyncSinkWriter<T, BulkOperation>
         } catch (IOException | RuntimeException e) {
             // Nothing is known about what was written; writing by _id again is harmless.
             requestsFailed.inc();
-            retryLater(batch, "an unreadable _bulk reply from " + response.getHost() + ": " + e.getMessage(), result);
+            // Jackson's full message quotes the reply; its original message does not.
+            String why = e instanceof JsonProcessingException ? ((JsonProcessingException) e).getOriginalMessage()
+                    : e.getMessage();
+            retryLater(batch, "an unreadable _bulk reply from " + response.getHost() + ": " + why, result);
             return;
         }
 
