@@ -1,0 +1,63 @@
+package io.raglog.sink.elasticsearch;
+
+import java.io.StringWriter;
+import java.util.List;
+import org.apache.logging.log4j.Level;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.core.LoggerContext;
+import org.apache.logging.log4j.core.appender.WriterAppender;
+import org.apache.logging.log4j.core.config.Configuration;
+import org.apache.logging.log4j.core.config.LoggerConfig;
+import org.apache.logging.log4j.core.layout.PatternLayout;
+
+/**
+ * Everything raglog, the Elasticsearch client and Flink log while it is open, with stack traces, in memory: what an
+ * operator would see in the job's log. Flink at INFO (it logs a failed job's cause there), the rest at every level.
+ */
+final class LogCapture implements AutoCloseable {
+
+    private static final List<String> CAPTURED_AT_ALL = List.of("io.raglog", "org.elasticsearch", "org.apache.http");
+
+    private final StringWriter text = new StringWriter();
+    private final LoggerContext context = (LoggerContext) LogManager.getContext(false);
+    private final WriterAppender appender;
+
+    LogCapture() {
+        Configuration config = context.getConfiguration();
+        appender = WriterAppender.newBuilder().setName("raglog-test-capture-" + System.nanoTime())
+                .setTarget(text)
+                .setLayout(PatternLayout.newBuilder().withPattern("%d{HH:mm:ss.SSS} %p %c %m%n%throwable").build())
+                .build();
+        appender.start();
+        config.addAppender(appender);
+        for (String name : CAPTURED_AT_ALL) {
+            attach(config, name, Level.ALL);
+        }
+        attach(config, "org.apache.flink", Level.INFO);
+        context.updateLoggers();
+    }
+
+    private void attach(Configuration config, String name, Level level) {
+        // Not additive: the console stays as quiet as it was.
+        LoggerConfig logger = new LoggerConfig(name, level, false);
+        logger.addAppender(appender, level, null);
+        config.addLogger(name, logger);
+    }
+
+    String text() {
+        synchronized (text) {
+            return text.toString();
+        }
+    }
+
+    @Override
+    public void close() {
+        Configuration config = context.getConfiguration();
+        for (String name : CAPTURED_AT_ALL) {
+            config.removeLogger(name);
+        }
+        config.removeLogger("org.apache.flink");
+        context.updateLoggers();
+        appender.stop();
+    }
+}
