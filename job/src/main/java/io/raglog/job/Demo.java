@@ -1,6 +1,8 @@
 package io.raglog.job;
 
 import io.raglog.job.io.EmbeddedKafka;
+import io.raglog.sink.elasticsearch.ElasticsearchProcess;
+import io.raglog.sink.elasticsearch.IndexTemplates;
 import io.raglog.schemas.Json;
 import io.raglog.schemas.Run;
 import io.raglog.schemas.FaultRate;
@@ -44,20 +46,22 @@ public final class Demo {
 
     private final int runs;
     private final long seed;
+    private final boolean elasticsearch;
 
-    public Demo() {
-        this(200, 7);
-    }
-
-    public Demo(int runs, long seed) {
+    public Demo(int runs, long seed, boolean elasticsearch) {
         this.runs = runs;
         this.seed = seed;
+        this.elasticsearch = elasticsearch;
     }
 
     public int run(PrintStream out) throws Exception {
         Path work = Files.createTempDirectory("raglog-demo-");
         out.println("raglog demo: embedded Kafka broker + local Flink, " + runs + " simulated runs (seed " + seed + ")");
-        try (EmbeddedKafka kafka = EmbeddedKafka.start(work.resolve("kafka"))) {
+        try (EmbeddedKafka kafka = EmbeddedKafka.start(work.resolve("kafka"));
+                ElasticsearchProcess es = elasticsearch ? ElasticsearchProcess.start(work.resolve("es")) : null) {
+            if (es != null) {
+                out.println("  elasticsearch node up at " + es.url());
+            }
             Topics topics = Topics.DEFAULTS;
             List<String> all = new ArrayList<>(topics.all());
             all.add(LABELS_TOPIC);
@@ -75,8 +79,11 @@ public final class Demo {
             env.setRuntimeMode(RuntimeExecutionMode.STREAMING);
             env.setParallelism(2);
             JobSettings settings = JobSettings.defaults();
-            KafkaJob.wire(env, new KafkaJob.Connection(kafka.bootstrapServers(), topics, "raglog-demo", true,
-                    DeliveryGuarantee.AT_LEAST_ONCE, new Properties()), settings);
+            ScoredTopology.Streams streams = KafkaJob.wire(env, new KafkaJob.Connection(kafka.bootstrapServers(),
+                    topics, "raglog-demo", true, DeliveryGuarantee.AT_LEAST_ONCE, new Properties()), settings);
+            if (es != null) {
+                ElasticsearchOutputs.attach(streams, es.connection(), IndexTemplates.FAULTS, IndexTemplates.FAULT_RATES);
+            }
             long start = System.nanoTime();
             // the local cluster shuts down with the job, so progress is polled on the result, not the job status
             var result = env.executeAsync("raglog demo").getJobExecutionResult();
@@ -109,6 +116,11 @@ public final class Demo {
             String judge = verdicts.isEmpty() || verdicts.get(0).llm() == null ? settings.checks().llm().judgeId()
                     : verdicts.get(0).llm().judge();
             new DemoReport(verdicts, labels).print(out, judge);
+            if (es != null) {
+                out.printf("%nelasticsearch %s: %d documents in %s, %d in %s%n", es.url(),
+                        documents(es, IndexTemplates.FAULTS), IndexTemplates.FAULTS,
+                        documents(es, IndexTemplates.FAULT_RATES), IndexTemplates.FAULT_RATES);
+            }
             return 0;
         } finally {
             deleteQuietly(work);
@@ -165,6 +177,14 @@ public final class Demo {
             return "-";
         }
         return s.length() <= n ? s : s.substring(0, n - 1) + "\u2026";
+    }
+
+    private static long documents(ElasticsearchProcess es, String index) throws IOException {
+        try (var client = es.connection().openClient()) {
+            client.performRequest(new org.elasticsearch.client.Request("POST", "/" + index + "/_refresh"));
+            var response = client.performRequest(new org.elasticsearch.client.Request("GET", "/" + index + "/_count"));
+            return Json.MAPPER.readTree(response.getEntity().getContent()).path("count").asLong();
+        }
     }
 
     static <T> List<T> read(String bootstrap, String topic, Class<T> type) {

@@ -39,7 +39,11 @@ public final class RunCommand implements Callable<Integer> {
         }
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(flinkConfiguration(cfg));
         env.setParallelism(cfg.flink().parallelism());
-        KafkaJob.wire(env, connection(cfg), jobSettings(cfg, System.getenv()));
+        ScoredTopology.Streams streams = KafkaJob.wire(env, connection(cfg), jobSettings(cfg, System.getenv()));
+        if (cfg.elasticsearch().enabled()) {
+            ElasticsearchOutputs.attach(streams, ElasticsearchOutputs.connection(cfg.elasticsearch(), System.getenv()),
+                    cfg.elasticsearch().faultsIndex(), cfg.elasticsearch().faultRatesIndex());
+        }
         env.execute("raglog");
         return 0;
     }

@@ -33,12 +33,9 @@ import org.apache.flink.util.Collector;
 public final class ScoredTopology {
 
     /** Everything the job produces. */
+    /** @param faults the flagged verdicts only: the debugging queue */
     public record Streams(DataStream<Run> runs, DataStream<DeadLetter> deadLetters, DataStream<RunFeatures> features,
-            DataStream<Verdict> verdicts, DataStream<FaultRate> faultRates) {
-        public DataStream<Verdict> faults() {
-            return verdicts.filter(Verdict::flagged).name("flagged runs").uid("flagged-runs");
-        }
-    }
+            DataStream<Verdict> verdicts, DataStream<Verdict> faults, DataStream<FaultRate> faultRates) {}
 
     private ScoredTopology() {}
 
@@ -75,7 +72,8 @@ public final class ScoredTopology {
                         JacksonTypeInfo.of(FaultRate.class))
                 .uid("fault-rates").name("fault rates per pipeline x stage");
 
-        return new Streams(assembled.runs(), assembled.deadLetters(), features, verdicts, rates);
+        DataStream<Verdict> faults = verdicts.filter(Verdict::flagged).name("flagged runs").uid("flagged-runs");
+        return new Streams(assembled.runs(), assembled.deadLetters(), features, verdicts, faults, rates);
     }
 
     private static ScoringInput scoringInput(RunChecked checked) {

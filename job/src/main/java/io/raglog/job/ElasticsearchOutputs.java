@@ -1,0 +1,62 @@
+package io.raglog.job;
+
+import io.raglog.schemas.FaultRate;
+import io.raglog.schemas.Verdict;
+import io.raglog.sink.elasticsearch.ElasticsearchConnection;
+import io.raglog.sink.elasticsearch.ElasticsearchEmitter;
+import io.raglog.sink.elasticsearch.ElasticsearchSink;
+import io.raglog.sink.elasticsearch.IndexTemplates;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+
+/**
+ * The debugging queue and the fault rates in Elasticsearch, beside Kafka: one document per flagged run (id = run
+ * id) and one per pipeline × stage × window, so a replay after a failure overwrites and never duplicates.
+ */
+public final class ElasticsearchOutputs {
+
+    /** How long job start waits for Elasticsearch to accept the index templates. */
+    static final Duration TEMPLATE_PATIENCE = Duration.ofMinutes(2);
+
+    private ElasticsearchOutputs() {}
+
+    /** Builds the connection from the config; secrets come from the environment variables the config names. */
+    public static ElasticsearchConnection connection(RaglogConfig.Elasticsearch cfg, Map<String, String> env) {
+        ElasticsearchConnection.Builder b = ElasticsearchConnection.builder().setHosts(cfg.hosts());
+        if (cfg.apiKeyEnv() != null) {
+            b.setApiKey(required(env, cfg.apiKeyEnv()));
+        } else if (cfg.username() != null) {
+            b.setBasicAuth(cfg.username(), required(env, cfg.passwordEnv()));
+        }
+        if (cfg.caCertificate() != null) {
+            b.setCaCertificate(Path.of(cfg.caCertificate()));
+        }
+        return b.build();
+    }
+
+    /** Installs the index templates (idempotent), then attaches the two sinks. */
+    public static void attach(ScoredTopology.Streams streams, ElasticsearchConnection connection, String faultsIndex,
+            String faultRatesIndex) {
+        IndexTemplates.installAll(connection, TEMPLATE_PATIENCE);
+        streams.faults().sinkTo(ElasticsearchSink.<Verdict>builder()
+                        .setConnection(connection)
+                        .setEmitter(ElasticsearchEmitter.json(faultsIndex, Verdict::runId))
+                        .build())
+                .uid("es-faults").name("elasticsearch " + faultsIndex);
+        streams.faultRates().sinkTo(ElasticsearchSink.<FaultRate>builder()
+                        .setConnection(connection)
+                        .setEmitter(ElasticsearchEmitter.json(faultRatesIndex, FaultRate::documentId))
+                        .build())
+                .uid("es-fault-rates").name("elasticsearch " + faultRatesIndex);
+    }
+
+    private static String required(Map<String, String> env, String variable) {
+        String value = variable == null ? null : env.get(variable);
+        if (value == null || value.isBlank()) {
+            throw new IllegalArgumentException("Elasticsearch credentials: environment variable " + variable
+                    + " is not set");
+        }
+        return value;
+    }
+}
