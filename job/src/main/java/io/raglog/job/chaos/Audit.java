@@ -1,6 +1,7 @@
 package io.raglog.job.chaos;
 
 import io.raglog.job.Topics;
+import io.raglog.monitor.SamplingPolicy;
 import io.raglog.schemas.DeadLetter;
 import io.raglog.schemas.Run;
 import io.raglog.schemas.Verdict;
@@ -9,6 +10,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Base64;
 import java.util.Collection;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
@@ -33,25 +35,53 @@ public final class Audit {
 
     private Audit() {}
 
-    /**
-     * @param runIds the runs that went in (label run ids)
-     * @param es null when the job wrote no Elasticsearch output
-     * @param deadLetters the identities ({@link #identity}) of the messages that should be dead letters
-     */
-    public static List<Delivery> outputs(Kafka kafka, Topics topics, Collection<String> runIds, Elastic es,
-            String faultsIndex, Collection<String> deadLetters) {
-        List<Delivery> deliveries = new ArrayList<>();
-        deliveries.add(Delivery.of(RUNS, runIds, kafka.read(topics.runs(), Run.class).stream().map(Run::runId).toList()));
-        List<Verdict> verdicts = kafka.read(topics.verdicts(), Verdict.class);
-        deliveries.add(Delivery.of(VERDICTS, runIds, verdicts.stream().map(Verdict::runId).toList()));
-        Set<String> flagged = flagged(verdicts);
-        deliveries.add(Delivery.of(FAULTS, flagged,
-                kafka.read(topics.faults(), Verdict.class).stream().map(Verdict::runId).toList()));
-        if (es != null) {
-            deliveries.add(Delivery.of(ES_FAULTS, flagged, es.ids(faultsIndex)));
+    /** What should have come out. */
+    public record Expected(Collection<String> runIds, SamplingPolicy sampling, Collection<String> deadLetters,
+            Collection<String> mayDeadLetter) {
+
+        /** Every run checked, no dead letters. */
+        public static Expected everyRun(Collection<String> runIds) {
+            return new Expected(runIds, SamplingPolicy.CHECK_EVERYTHING, List.of(), List.of());
         }
-        deliveries.add(Delivery.of(DEAD_LETTERS, deadLetters, deadLetterIds(kafka, topics)));
+    }
+
+    /**
+     * Runs of the spoiled messages' own pipelines ({@link BadInput#PIPELINE_PREFIX}) are not part of the ground
+     * truth: whatever the job made of them, they are not counted against it.
+     *
+     * @param es null when the job wrote no Elasticsearch output
+     */
+    public static List<Delivery> outputs(Kafka kafka, Topics topics, Expected expected, Elastic es,
+            String faultsIndex) {
+        List<Delivery> deliveries = new ArrayList<>();
+        List<Run> runs = kafka.read(topics.runs(), Run.class).stream().filter(r -> counted(r.pipeline())).toList();
+        deliveries.add(Delivery.of(RUNS, expected.runIds(), runs.stream().map(Run::runId).toList()));
+        // sampling is a pure function of the run: which runs must have a verdict follows from the runs themselves
+        Set<String> runIds = new LinkedHashSet<>(expected.runIds());
+        List<String> checked = runs.stream().filter(r -> runIds.contains(r.runId()))
+                .filter(expected.sampling()::sampled).map(Run::runId).distinct().toList();
+        List<Verdict> all = kafka.read(topics.verdicts(), Verdict.class);
+        List<Verdict> verdicts = all.stream().filter(v -> counted(v.pipeline())).toList();
+        Set<String> uncounted = new HashSet<>(all.stream().filter(v -> !counted(v.pipeline())).map(Verdict::runId)
+                .toList());
+        deliveries.add(Delivery.of(VERDICTS, checked, verdicts.stream().map(Verdict::runId).toList()));
+        Set<String> flagged = flagged(verdicts);
+        deliveries.add(Delivery.of(FAULTS, flagged, kafka.read(topics.faults(), Verdict.class).stream()
+                .filter(v -> counted(v.pipeline())).map(Verdict::runId).toList()));
+        if (es != null) {
+            deliveries.add(Delivery.of(ES_FAULTS, flagged, es.ids(faultsIndex).stream()
+                    .filter(id -> !uncounted.contains(id)).toList()));
+        }
+        List<String> letters = deadLetterIds(kafka, topics);
+        Set<String> may = new HashSet<>(expected.mayDeadLetter());
+        List<String> expectedLetters = new ArrayList<>(expected.deadLetters());
+        letters.stream().filter(may::contains).distinct().forEach(expectedLetters::add);
+        deliveries.add(Delivery.of(DEAD_LETTERS, expectedLetters, letters));
         return deliveries;
+    }
+
+    private static boolean counted(String pipeline) {
+        return pipeline == null || !pipeline.startsWith(BadInput.PIPELINE_PREFIX);
     }
 
     /** The distinct run ids of the flagged verdicts. */

@@ -25,10 +25,11 @@ public final class BoundedRun {
     }
 
     /**
-     * @param spoiled messages raglog cannot use, written after the traffic: each must become one dead letter
+     * @param spoiled messages written after the traffic ({@link BadInput}): spoiled envelopes must each become one
+     *     dead letter, spoiled bodies may
      * @param elasticsearch whether the job also writes flagged runs and fault rates to the rig's Elasticsearch node
      */
-    public record Settings(String scenario, Traffic traffic, List<Traffic.Message> spoiled, JobSettings job,
+    public record Settings(String scenario, Traffic traffic, List<BadInput.Spoiled> spoiled, JobSettings job,
             int parallelism, boolean elasticsearch, Duration timeout) {}
 
     /** The figures, and where everything was written, for callers that look closer. */
@@ -42,10 +43,14 @@ public final class BoundedRun {
         Topics topics = rig.topics(name);
         Kafka kafka = rig.kafka();
         Traffic.produce(kafka, topics, s.traffic().messages());
-        List<RecordMetadata> landed = Traffic.produce(kafka, topics, s.spoiled());
-        List<String> deadLetters = new ArrayList<>();
+        List<BadInput.Spoiled> spoiled = s.spoiled();
+        List<RecordMetadata> landed = Traffic.produce(kafka, topics,
+                spoiled.stream().map(BadInput.Spoiled::message).toList());
+        List<String> mustDeadLetter = new ArrayList<>();
+        List<String> mayDeadLetter = new ArrayList<>();
         for (int i = 0; i < landed.size(); i++) {
-            deadLetters.add(Audit.identity(s.spoiled().get(i).value(), landed.get(i)));
+            String id = Audit.identity(spoiled.get(i).message().value(), landed.get(i));
+            (spoiled.get(i).kind().deadLetter() ? mustDeadLetter : mayDeadLetter).add(id);
         }
 
         ElasticsearchConnection es = s.elasticsearch() ? rig.elasticsearch().connection() : null;
@@ -58,8 +63,8 @@ public final class BoundedRun {
         List<String> runIds = s.traffic().labels().stream().map(Label::runId).toList();
         List<String> failures = job.failures();
         ChaosReport report = new ChaosReport(s.scenario(), s.traffic().runs(), faultsInjected, faults, failures.size(),
-                Audit.outputs(kafka, topics, runIds, es == null ? null : new Elastic(es), Rig.faultsIndex(name),
-                        deadLetters),
+                Audit.outputs(kafka, topics, new Audit.Expected(runIds, s.job().sampling(), mustDeadLetter,
+                        mayDeadLetter), es == null ? null : new Elastic(es), Rig.faultsIndex(name)),
                 Duration.ofNanos(System.nanoTime() - start), notes);
         return new Outcome(report, topics, Rig.faultsIndex(name), failures);
     }

@@ -16,6 +16,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import org.apache.flink.api.common.JobID;
 import org.apache.flink.api.common.JobStatus;
 import org.apache.flink.configuration.Configuration;
@@ -171,10 +172,16 @@ public final class ChaosJob {
         private Waits() {}
 
         public static void until(Duration timeout, String what, BooleanSupplier condition) {
+            until(timeout, what, condition, () -> "");
+        }
+
+        /** @param state what was seen instead, for the message when the wait gives up */
+        public static void until(Duration timeout, String what, BooleanSupplier condition, Supplier<String> state) {
             long deadline = System.nanoTime() + timeout.toNanos();
             while (!condition.getAsBoolean()) {
                 if (System.nanoTime() > deadline) {
-                    throw new IllegalStateException("gave up waiting for " + what + " after " + timeout);
+                    throw new IllegalStateException("gave up waiting for " + what + " after " + timeout + "; "
+                            + state.get());
                 }
                 pause(Duration.ofMillis(POLL_MS));
             }

@@ -45,16 +45,15 @@ public final class Kafka {
 
     /** Writes the records and waits until every one is acknowledged by the broker; returns where each landed. */
     public List<RecordMetadata> produce(List<Record> records) {
-        Properties props = new Properties();
-        props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        props.put(ProducerConfig.ACKS_CONFIG, "all");
-        props.put(ProducerConfig.LINGER_MS_CONFIG, 5);
-        // room for the oversized messages the bad-input scenario sends on purpose
-        props.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, 4 * 1024 * 1024);
-        props.put(ProducerConfig.CLIENT_ID_CONFIG, "raglog-chaos");
+        try (KafkaProducer<String, byte[]> producer = openProducer()) {
+            return produce(producer, records);
+        }
+    }
+
+    /** Writes with a producer the caller keeps open, acknowledged before it returns. */
+    public static List<RecordMetadata> produce(KafkaProducer<String, byte[]> producer, List<Record> records) {
         List<Future<RecordMetadata>> sent = new ArrayList<>();
-        try (KafkaProducer<String, byte[]> producer =
-                new KafkaProducer<>(props, new StringSerializer(), new ByteArraySerializer())) {
+        try {
             for (Record r : records) {
                 sent.add(producer.send(new ProducerRecord<>(r.topic(), r.partition(), r.timestampMillis(), r.key(),
                         r.value())));
@@ -71,6 +70,18 @@ public final class Kafka {
         } catch (ExecutionException e) {
             throw new IllegalStateException("producing to Kafka failed: " + e.getCause().getMessage(), e.getCause());
         }
+    }
+
+    /** A producer as the proxy would configure one: every write acknowledged by the broker, retried until it is. */
+    public KafkaProducer<String, byte[]> openProducer() {
+        Properties props = new Properties();
+        props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        props.put(ProducerConfig.ACKS_CONFIG, "all");
+        props.put(ProducerConfig.LINGER_MS_CONFIG, 5);
+        // room for the oversized messages the bad-input scenario sends on purpose
+        props.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, 4 * 1024 * 1024);
+        props.put(ProducerConfig.CLIENT_ID_CONFIG, "raglog-chaos");
+        return new KafkaProducer<>(props, new StringSerializer(), new ByteArraySerializer());
     }
 
     /** Every committed value of a topic, from the beginning to its current end, as a downstream consumer sees it. */

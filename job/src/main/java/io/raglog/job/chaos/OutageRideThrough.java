@@ -6,7 +6,6 @@ import io.raglog.job.chaos.ChaosJob.Waits;
 import io.raglog.schemas.Label;
 import io.raglog.sink.elasticsearch.ElasticsearchConnection;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -16,16 +15,18 @@ import org.apache.kafka.clients.producer.RecordMetadata;
 /**
  * The job's neighbours fail under it: Elasticsearch goes down for a while (the sink retries and back-pressures the
  * job; checkpoints wait for it), then the Kafka broker is restarted (sources and transactional sinks lose it; the job
- * fails over until it is back). The job reads forever, as in production; the traffic arrives in two halves around the
- * outages. Nothing may be lost or repeated in any output.
+ * fails over until it is back). The job reads forever, as in production, and the traffic keeps arriving throughout, at
+ * the pace it happened ({@link Traffic#feed}), so that runs close while others arrive and the outages meet a job at
+ * work. Nothing may be lost or repeated in any output.
  */
 public final class OutageRideThrough {
 
     /**
-     * @param spoiled messages sent with the first half that raglog cannot use: each must become one dead letter
+     * @param spoiled messages raglog cannot use, sent before the traffic: each must become one dead letter
+     * @param speed how much faster than it happened the traffic is replayed
      * @param es the connection the job writes with (credentials and all); null for the node's own
      */
-    public record Settings(Traffic traffic, List<Traffic.Message> spoiled,
+    public record Settings(Traffic traffic, List<Traffic.Message> spoiled, double speed,
             Duration elasticsearchDown, Duration brokerDown, int parallelism, JobSettings job,
             ElasticsearchConnection es, Duration timeout) {}
 
@@ -41,8 +42,6 @@ public final class OutageRideThrough {
         Topics topics = rig.topics(name);
         Kafka kafka = rig.kafka();
         Traffic traffic = s.traffic();
-        Instant cut = traffic.middle();
-        Traffic.produce(kafka, topics, traffic.before(cut));
         List<RecordMetadata> landed = Traffic.produce(kafka, topics, s.spoiled());
         List<String> deadLetters = new ArrayList<>();
         for (int i = 0; i < landed.size(); i++) {
@@ -55,23 +54,26 @@ public final class OutageRideThrough {
         ChaosJob job = ChaosJob.submit(rig.cluster(), ChaosJob.configuration(rig.work().resolve(name),
                 ChaosJob.Recovery.DEFAULT), s.parallelism(), name, null,
                 env -> rig.wire(env, topics, name, false, s.job(), es, name));
+        Traffic.Feed feed = Traffic.feed(kafka, topics, traffic.messages(), s.speed());
         List<String> notes = new ArrayList<>();
 
-        Waits.until(s.timeout(), "the first flagged run in Elasticsearch", () -> !elastic.ids(faultsIndex).isEmpty());
+        Waits.until(s.timeout(), "the first verdicts", () -> kafka.committedReach(topics.verdicts()) > 0);
         long down = System.nanoTime();
         rig.elasticsearch().stop();
         Waits.pause(s.elasticsearchDown());
         rig.elasticsearch().restart();
-        notes.add(String.format("Elasticsearch down %.0f s (stopped, then restarted on its port and data)",
-                (System.nanoTime() - down) / 1e9));
+        notes.add(String.format("Elasticsearch down %.0f s (stopped, then restarted on its port and data) with %.0f %%"
+                + " of the traffic written when it came back", (System.nanoTime() - down) / 1e9,
+                feed.progress() * 100));
 
-        Traffic.produce(kafka, topics, traffic.from(cut));
         down = System.nanoTime();
+        double before = feed.progress();
         rig.broker().stopBroker();
         Waits.pause(s.brokerDown());
         rig.broker().startBroker();
-        notes.add(String.format("Kafka broker down %.0f s (shut down, then started on its port and data)",
-                (System.nanoTime() - down) / 1e9));
+        notes.add(String.format("Kafka broker down %.0f s (shut down, then started on its port and data) at %.0f %%"
+                + " of the traffic", (System.nanoTime() - down) / 1e9, before * 100));
+        feed.await(s.timeout());
         kafka.produce(Ticks.after(traffic.end(), topics, kafka.partitionCount(topics.calls())));
 
         Set<String> expected = new HashSet<>(traffic.labels().stream().map(Label::runId).toList());
@@ -83,7 +85,8 @@ public final class OutageRideThrough {
         List<String> failures = job.failures();
         ChaosReport report = new ChaosReport("Elasticsearch outage and Kafka broker restart", traffic.runs(), 2,
                 "Elasticsearch down " + s.elasticsearchDown().toSeconds() + " s, broker restarted",
-                failures.size(), Audit.outputs(kafka, topics, expected, elastic, faultsIndex, deadLetters),
+                failures.size(), Audit.outputs(kafka, topics, new Audit.Expected(expected, s.job().sampling(), deadLetters, List.of()),
+                        elastic, faultsIndex),
                 Duration.ofNanos(System.nanoTime() - start), notes);
         return new Outcome(report, topics, faultsIndex, Rig.faultRatesIndex(name), failures);
     }

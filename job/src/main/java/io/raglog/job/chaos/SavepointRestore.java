@@ -6,7 +6,6 @@ import io.raglog.job.chaos.ChaosJob.Waits;
 import io.raglog.schemas.Label;
 import io.raglog.schemas.Run;
 import io.raglog.schemas.Verdict;
-import io.raglog.simulator.SimulatorOptions;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -28,7 +27,7 @@ public final class SavepointRestore {
     /** Output that completes this many checkpoints after the last expected result is late enough to be a duplicate. */
     private static final int SETTLE_CHECKPOINTS = 5;
 
-    private static final double ARRIVALS_PER_SECOND = 1.0;
+    static final double ARRIVALS_PER_SECOND = 1.0;
 
     private SavepointRestore() {}
 
@@ -40,7 +39,16 @@ public final class SavepointRestore {
         Waits.until(timeout, "a verdict for each of " + expected.size() + " runs",
                 () -> kafka.committedReach(topics.verdicts()) >= expected.size()
                         && kafka.read(topics.verdicts(), Verdict.class).stream().map(Verdict::runId)
-                                .filter(expected::contains).distinct().count() == expected.size());
+                                .filter(expected::contains).distinct().count() == expected.size(),
+                () -> String.format("verdicts topic: %d records written, committed up to %d, %d distinct runs"
+                        + " readable; runs topic: %d written, committed up to %d, %d runs readable; dead letters: %s",
+                        kafka.written(topics.verdicts()), kafka.committedReach(topics.verdicts()),
+                        kafka.read(topics.verdicts(), Verdict.class).stream().map(Verdict::runId).distinct().count(),
+                        kafka.written(topics.runs()), kafka.committedReach(topics.runs()),
+                        kafka.read(topics.runs(), Run.class).size(),
+                        kafka.read(topics.deadLetters(), io.raglog.schemas.DeadLetter.class).stream()
+                                .map(d -> d.reason().length() > 120 ? d.reason().substring(0, 120) : d.reason())
+                                .toList()));
         Waits.pause(ChaosJob.Recovery.DEFAULT.checkpointInterval().multipliedBy(SETTLE_CHECKPOINTS));
     }
 
@@ -51,9 +59,8 @@ public final class SavepointRestore {
         Kafka kafka = rig.kafka();
         // questions a second apart: the runs span more event time than the job's tolerance for disorder, so some are
         // closed before the savepoint and some are open across it
-        Traffic traffic = Traffic.simulate(new SimulatorOptions("all", s.runs(), s.seed(),
-                SimulatorOptions.DEFAULT_FAULT_RATE, null, ARRIVALS_PER_SECOND, SimulatorOptions.DEFAULT_CLOCK_START,
-                SimulatorOptions.DEFAULT_INDEX_EVERY, null), UnaryOperator.identity());
+        Traffic traffic = Traffic.simulate(Traffic.arriving(s.runs(), s.seed(), ARRIVALS_PER_SECOND),
+                UnaryOperator.identity());
         Instant cut = traffic.middle();
         List<String> open = traffic.openAt(cut).stream().map(Label::runId).toList();
         Traffic.produce(kafka, topics, traffic.before(cut));
@@ -79,7 +86,7 @@ public final class SavepointRestore {
         List<String> completedAfter = runs.stream()
                 .filter(r -> !r.incomplete() && !closedBefore.contains(r.runId()) && open.contains(r.runId()))
                 .map(Run::runId).toList();
-        List<Delivery> deliveries = new ArrayList<>(Audit.outputs(kafka, topics, expected, null, null, List.of()));
+        List<Delivery> deliveries = new ArrayList<>(Audit.outputs(kafka, topics, Audit.Expected.everyRun(expected), null, null));
         deliveries.add(Delivery.of("runs open at the savepoint, completed after it", open, completedAfter));
         List<String> notes = List.of(String.format("savepoint after %d of %d runs closed, %d open; %s",
                 closedBefore.size(), traffic.runs(), open.size(), savepoint));

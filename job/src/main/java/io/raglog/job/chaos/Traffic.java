@@ -48,6 +48,15 @@ public final class Traffic {
         return simulate(SimulatorOptions.of("all", runs, seed), change);
     }
 
+    /**
+     * Questions arriving {@code perSecond} on average: slow enough that a job reading forever closes the first runs
+     * (event time passes them) while later ones are still arriving, as in production.
+     */
+    public static SimulatorOptions arriving(int runs, long seed, double perSecond) {
+        return new SimulatorOptions("all", runs, seed, SimulatorOptions.DEFAULT_FAULT_RATE, null, perSecond,
+                SimulatorOptions.DEFAULT_CLOCK_START, SimulatorOptions.DEFAULT_INDEX_EVERY, null);
+    }
+
     public static Traffic simulate(SimulatorOptions options, UnaryOperator<CallEvent> change) {
         Recorder recorder = new Recorder(change);
         new Simulator(options).run(recorder);
@@ -117,10 +126,75 @@ public final class Traffic {
 
     /** Writes messages to the input topics, acknowledged before it returns; returns where each landed. */
     public static List<RecordMetadata> produce(Kafka kafka, Topics topics, List<Message> messages) {
-        return kafka.produce(messages.stream()
+        return kafka.produce(records(topics, messages));
+    }
+
+    private static List<Kafka.Record> records(Topics topics, List<Message> messages) {
+        return messages.stream()
                 .map(m -> new Kafka.Record(m.otlp() ? topics.otlp() : topics.calls(), null, m.key(),
                         m.timestampMillis(), m.value()))
-                .toList());
+                .toList();
+    }
+
+    /**
+     * Writes messages in the background at the pace their timestamps say (times {@code speed}), as a live pipeline
+     * would: event time and the clock advance together, so no partition's records fall behind the job's watermark
+     * because another partition's backlog was read first.
+     */
+    public static Feed feed(Kafka kafka, Topics topics, List<Message> messages, double speed) {
+        return new Feed(kafka, topics, messages, speed);
+    }
+
+    /** A background writer of messages; see {@link #feed}. */
+    public static final class Feed {
+        private final Thread thread;
+        private volatile int sent;
+        private volatile Throwable failure;
+        private final int total;
+
+        private Feed(Kafka kafka, Topics topics, List<Message> messages, double speed) {
+            List<Message> ordered = messages.stream()
+                    .sorted(java.util.Comparator.comparingLong(Message::timestampMillis)).toList();
+            total = ordered.size();
+            thread = new Thread(() -> {
+                try (var producer = kafka.openProducer()) {
+                    long first = ordered.isEmpty() ? 0 : ordered.get(0).timestampMillis();
+                    long start = System.nanoTime();
+                    for (Message m : ordered) {
+                        long due = start + (long) ((m.timestampMillis() - first) * 1_000_000L / speed);
+                        long wait = due - System.nanoTime();
+                        if (wait > 0) {
+                            Thread.sleep(wait / 1_000_000L, (int) (wait % 1_000_000L));
+                        }
+                        Kafka.produce(producer, records(topics, List.of(m)));
+                        sent++;
+                    }
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    failure = e;
+                } catch (RuntimeException e) {
+                    failure = e;
+                }
+            }, "raglog-chaos-feed");
+            thread.setDaemon(true);
+            thread.start();
+        }
+
+        /** The share of the messages written so far, 0..1. */
+        public double progress() {
+            return total == 0 ? 1 : sent / (double) total;
+        }
+
+        /** Waits until every message is written; rethrows what stopped the writer. */
+        public void await(java.time.Duration timeout) throws InterruptedException {
+            thread.join(timeout.toMillis());
+            if (thread.isAlive()) {
+                throw new IllegalStateException("the feed wrote " + sent + " of " + total + " messages in " + timeout);
+            }
+            if (failure != null) {
+                throw new IllegalStateException("the feed failed after " + sent + " messages: " + failure, failure);
+            }
+        }
     }
 
     /** Collects what the simulator emits. */

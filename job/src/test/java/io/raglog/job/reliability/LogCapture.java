@@ -1,29 +1,35 @@
 package io.raglog.job.reliability;
 
+import java.io.IOException;
 import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.apache.logging.log4j.Level;
 import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.core.Appender;
 import org.apache.logging.log4j.core.LoggerContext;
 import org.apache.logging.log4j.core.appender.WriterAppender;
+import org.apache.logging.log4j.core.config.AppenderRef;
 import org.apache.logging.log4j.core.config.Configuration;
 import org.apache.logging.log4j.core.config.LoggerConfig;
 import org.apache.logging.log4j.core.layout.PatternLayout;
 
 /**
- * Every log line of the job while it is open, with stack traces, in memory: what an operator's log would hold.
- * raglog's own code at every level; Flink, Kafka's clients, the HTTP clients and everything else at INFO, the level a
- * production job runs at (their DEBUG output dumps request headers by design).
+ * Every log line of the process while it is open, with stack traces, in memory: what an operator's log would hold.
+ * Every logger at INFO at least (the level a production job runs at; the test configuration silences Kafka and parts
+ * of Flink below ERROR), raglog's own at every level. The console gets nothing meanwhile; {@link #writeTo} keeps the
+ * capture for whoever has to read it.
  */
 final class LogCapture implements AutoCloseable {
-
-    private static final List<String> RAGLOG = List.of("io.raglog");
-    private static final List<String> LIBRARIES = List.of("org.apache.flink", "org.apache.kafka", "kafka",
-            "org.elasticsearch", "org.apache.http", "org.asynchttpclient", "io.netty", "ai.djl", "ml.dmlc");
 
     private final StringWriter text = new StringWriter();
     private final LoggerContext context = (LoggerContext) LogManager.getContext(false);
     private final WriterAppender appender;
+    private final Map<LoggerConfig, Level> levels = new HashMap<>();
+    private final Map<Appender, Level> rootAppenders = new HashMap<>();
 
     LogCapture() {
         Configuration config = context.getConfiguration();
@@ -33,16 +39,25 @@ final class LogCapture implements AutoCloseable {
                 .build();
         appender.start();
         config.addAppender(appender);
-        RAGLOG.forEach(name -> attach(config, name, Level.ALL));
-        LIBRARIES.forEach(name -> attach(config, name, Level.INFO));
+        LoggerConfig root = config.getRootLogger();
+        for (AppenderRef ref : List.copyOf(root.getAppenderRefs())) {
+            Appender a = config.getAppender(ref.getRef());
+            rootAppenders.put(a, ref.getLevel());
+            root.removeAppender(ref.getRef());
+        }
+        root.addAppender(appender, null, null);
+        lower(root, Level.INFO);
+        for (LoggerConfig logger : config.getLoggers().values()) {
+            lower(logger, logger.getName().startsWith("io.raglog") ? Level.ALL : Level.INFO);
+        }
         context.updateLoggers();
     }
 
-    private void attach(Configuration config, String name, Level level) {
-        // not additive: the console stays as quiet as the test configuration has it
-        LoggerConfig logger = new LoggerConfig(name, level, false);
-        logger.addAppender(appender, level, null);
-        config.addLogger(name, logger);
+    private void lower(LoggerConfig logger, Level to) {
+        levels.putIfAbsent(logger, logger.getLevel());
+        if (logger.getLevel().isMoreSpecificThan(to)) {
+            logger.setLevel(to);
+        }
     }
 
     String text() {
@@ -55,11 +70,19 @@ final class LogCapture implements AutoCloseable {
         return text().split("\n").length;
     }
 
+    /** Keeps the capture under {@code target/} for a person reading a failure. */
+    void writeTo(Path file) throws IOException {
+        Files.createDirectories(file.toAbsolutePath().getParent());
+        Files.writeString(file, text());
+    }
+
     @Override
     public void close() {
         Configuration config = context.getConfiguration();
-        RAGLOG.forEach(config::removeLogger);
-        LIBRARIES.forEach(config::removeLogger);
+        LoggerConfig root = config.getRootLogger();
+        root.removeAppender(appender.getName());
+        rootAppenders.forEach((a, level) -> root.addAppender(a, level, null));
+        levels.forEach(LoggerConfig::setLevel);
         context.updateLoggers();
         appender.stop();
     }
