@@ -9,6 +9,8 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
+import java.util.stream.IntStream;
+import java.util.stream.Stream;
 
 /**
  * Spoils real messages the ways producers and networks spoil them: cut short, fields of the wrong type or missing,
@@ -58,30 +60,36 @@ public final class BadInput {
     /** The decoder's limit for a whole message is 200; a body this deep fits in an envelope within it. */
     public static final int DEEP_BUT_VALID = 190;
 
-    private static final List<Kind> KINDS = List.of(Kind.values());
+    /** The kinds that cost little to make and to read, in turn; the huge ones are mixed in more rarely. */
+    private static final List<Kind> CHEAP = Arrays.stream(Kind.values())
+            .filter(k -> k != Kind.HUGE_INVALID && k != Kind.HUGE_BODY).toList();
+    /** One message in this many is a huge one (invalid and valid by turns): enough to try, not to drown a run. */
+    private static final int HUGE_EVERY = 50;
 
     private BadInput() {}
 
     /**
-     * {@code count} spoiled messages from the messages of {@code source}, kinds in turn, spoiled at random places;
-     * the same seed gives the same bytes.
+     * {@code count} spoiled messages from the messages of {@code source}, spoiled at random places; one in
+     * {@value #HUGE_EVERY} is huge. The same seed gives the same bytes. Made as they are read, so tens of thousands
+     * do not sit in memory at once.
      */
-    public static List<Spoiled> spoil(Traffic source, int count, long seed) {
-        SplittableRandom rng = new SplittableRandom(seed);
+    public static Stream<Spoiled> spoil(Traffic source, int count, long seed) {
         List<Traffic.Message> calls = source.messages().stream().filter(m -> !m.otlp()).toList();
         List<Traffic.Message> traces = source.messages().stream().filter(Traffic.Message::otlp).toList();
-        List<Spoiled> out = new ArrayList<>(count);
-        for (int i = 0; i < count; i++) {
-            Kind kind = KINDS.get(i % KINDS.size());
-            boolean otlp = !traces.isEmpty() && (i / KINDS.size()) % 3 == 2;
-            Traffic.Message from = otlp ? traces.get(rng.nextInt(traces.size())) : calls.get(rng.nextInt(calls.size()));
-            ObjectNode tree = Json.read(from.value(), ObjectNode.class);
-            String how = otlp ? renameTrace(tree, i) : renameCall(tree, i);
-            Spoiled s = otlp ? spoilTrace(kind, tree, rng) : spoilCall(kind, tree, rng);
-            out.add(new Spoiled(s.kind(), new Traffic.Message(otlp, PIPELINE_PREFIX + from.key(),
-                    from.timestampMillis(), s.message().value()), how + ": " + s.how()));
-        }
-        return out;
+        return IntStream.range(0, count).mapToObj(i -> spoilOne(i, calls, traces, new SplittableRandom(seed * 31 + i)));
+    }
+
+    private static Spoiled spoilOne(int i, List<Traffic.Message> calls, List<Traffic.Message> traces,
+            SplittableRandom rng) {
+        Kind kind = i % HUGE_EVERY == HUGE_EVERY - 1 ? (i / HUGE_EVERY % 2 == 0 ? Kind.HUGE_INVALID : Kind.HUGE_BODY)
+                : CHEAP.get(i % CHEAP.size());
+        boolean otlp = !traces.isEmpty() && (i / CHEAP.size()) % 3 == 2;
+        Traffic.Message from = otlp ? traces.get(rng.nextInt(traces.size())) : calls.get(rng.nextInt(calls.size()));
+        ObjectNode tree = Json.read(from.value(), ObjectNode.class);
+        String how = otlp ? renameTrace(tree, i) : renameCall(tree, i);
+        Spoiled s = otlp ? spoilTrace(kind, tree, rng) : spoilCall(kind, tree, rng);
+        return new Spoiled(s.kind(), new Traffic.Message(otlp, PIPELINE_PREFIX + from.key(), from.timestampMillis(),
+                s.message().value()), how + ": " + s.how());
     }
 
     private static String renameCall(ObjectNode call, int i) {
