@@ -57,7 +57,8 @@ public final class OutageRideThrough {
         Traffic.Feed feed = Traffic.feed(kafka, topics, traffic.messages(), s.speed());
         List<String> notes = new ArrayList<>();
 
-        Waits.until(s.timeout(), "the first verdicts", () -> kafka.committedReach(topics.verdicts()) > 0);
+        // the outages begin once runs are going through: the job is at work, not starting
+        Waits.until(s.timeout(), "the first runs", () -> kafka.written(topics.runs()) > 0);
         long down = System.nanoTime();
         rig.elasticsearch().stop();
         Waits.pause(s.elasticsearchDown());

@@ -102,6 +102,10 @@ class OutageAndSecretsTest {
         Traffic.Message chat = traffic.messages().stream()
                 .filter(m -> !m.otlp() && Json.read(m.value(), CallEvent.class).request().url().endsWith("/chat/completions"))
                 .findFirst().orElseThrow();
+        // stamped as the traffic's first message: they are sent before it, and a later stamp would move the
+        // watermark past the traffic's first calls
+        long first = traffic.messages().stream().mapToLong(Traffic.Message::timestampMillis).min().orElseThrow();
+        chat = new Traffic.Message(false, chat.key(), first, chat.value());
         ObjectNode call = (ObjectNode) Json.MAPPER.valueToTree(Json.read(chat.value(), CallEvent.class));
         List<Traffic.Message> spoiled = new ArrayList<>();
 
@@ -128,7 +132,7 @@ class OutageAndSecretsTest {
         span.putArray("attributes").addObject().put("key", "http.request.header.authorization")
                 .putObject("value").putObject("arrayValue").putArray("values").addObject()
                 .put("stringValue", "Bearer " + CAPTURED_TOKEN);
-        spoiled.add(new Traffic.Message(true, chat.key(), chat.timestampMillis(), Json.writeBytes(otlp)));
+        spoiled.add(new Traffic.Message(true, chat.key(), first, Json.writeBytes(otlp)));
         return spoiled;
     }
 
