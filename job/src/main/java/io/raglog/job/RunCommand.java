@@ -82,6 +82,10 @@ public final class RunCommand implements Callable<Integer> {
             conf.setString("execution.checkpointing.dir", cfg.flink().checkpointDir());
         }
         conf.setString("restart-strategy.type", "exponential-delay");
+        // raglog.* counters, gauges (fault rates per pipeline x stage) and histograms for Prometheus to scrape
+        conf.setString("metrics.reporter.prom.factory.class",
+                "org.apache.flink.metrics.prometheus.PrometheusReporterFactory");
+        conf.setString("metrics.reporter.prom.port", String.valueOf(cfg.flink().prometheusPort()));
         return conf;
     }
 
