@@ -5,7 +5,6 @@ import io.raglog.calls.Classification;
 import io.raglog.calls.ClassifiedCall;
 import io.raglog.calls.NotARunCall;
 import io.raglog.schemas.CallEvent;
-import io.raglog.schemas.Json;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.streaming.api.functions.ProcessFunction;
@@ -52,8 +51,7 @@ public class ClassifyCallsFunction extends ProcessFunction<CallEvent, Classified
             }
         } else if (result instanceof Classification.Unreadable u) {
             unreadable.inc();
-            ctx.output(DecodeCallsFunction.DEAD_LETTERS,
-                    DeadLetters.of(new RawMessage("classify", -1, -1, Json.writeBytes(call)), u.reason()));
+            ctx.output(DecodeCallsFunction.DEAD_LETTERS, DeadLetters.ofCall("classify", call, u.reason()));
         } else {
             unclassified.inc();
         }
