@@ -97,7 +97,7 @@ a literal here would be stored in plain text, in the release history too.
 {{- end -}}
 {{- end -}}
 {{- range $k, $v := $.Values.job.flinkConfiguration -}}
-{{- if regexMatch "(?i)(password|secret-key|secret\\.key|access-key|access\\.key|api-key|token)" $k -}}
+{{- if regexMatch "(?i)(password|secret-key|secret\\.key|access-key|access\\.key|api-key)" $k -}}
 {{- fail (printf "job.flinkConfiguration.%s would store a secret in the FlinkDeployment in plain text; pass it from a Secret through job.env" $k) -}}
 {{- end -}}
 {{- end -}}
