@@ -1,5 +1,6 @@
 package io.raglog.proxy.metrics;
 
+import java.util.Collections;
 import java.util.EnumMap;
 import java.util.Locale;
 import java.util.Map;
@@ -109,7 +110,7 @@ public final class ProxyMetrics {
     public Snapshot snapshot() {
         Map<DropReason, Long> drops = new EnumMap<>(DropReason.class);
         dropped.forEach((reason, count) -> drops.put(reason, count.sum()));
-        return new Snapshot(requests.sum(), noRoute.sum(), upstreamFailures.sum(), recorded.sum(), Map.copyOf(drops),
+        return new Snapshot(requests.sum(), noRoute.sum(), upstreamFailures.sum(), recorded.sum(), Collections.unmodifiableMap(drops),
                 requestBytes.sum(), responseBytes.sum(), recordedBytes.sum(), truncatedBodies.sum(),
                 queueDepth.getAsInt(), inFlight.get(), addedLatency.snapshot(), lastSinkFailure.get());
     }
