@@ -81,19 +81,37 @@ final class FakeUpstream implements AutoCloseable {
     }
 
     private final HttpServer server;
+    private final String scheme;
     private final ExecutorService executor = Executors.newFixedThreadPool(8);
     private final Map<String, Function<Received, Reply>> routes = new ConcurrentHashMap<>();
     private final List<Received> received = new CopyOnWriteArrayList<>();
 
     FakeUpstream() throws IOException {
-        server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 64);
+        this(null);
+    }
+
+    /** With a TLS context: an https upstream, like the hosted vendors. */
+    FakeUpstream(javax.net.ssl.SSLContext tls) throws IOException {
+        if (tls == null) {
+            server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 64);
+        } else {
+            com.sun.net.httpserver.HttpsServer https = com.sun.net.httpserver.HttpsServer.create(
+                    new InetSocketAddress("127.0.0.1", 0), 64);
+            https.setHttpsConfigurator(new com.sun.net.httpserver.HttpsConfigurator(tls));
+            server = https;
+        }
+        scheme = tls == null ? "http" : "https";
         server.setExecutor(executor);
         server.createContext("/", this::handle);
         server.start();
     }
 
     URI baseUri() {
-        return URI.create("http://127.0.0.1:" + server.getAddress().getPort());
+        return URI.create(scheme + "://127.0.0.1:" + server.getAddress().getPort());
+    }
+
+    int port() {
+        return server.getAddress().getPort();
     }
 
     /** Answers requests whose path (without query) is {@code path}. */
