@@ -73,6 +73,7 @@ public final class ProxyLatencyBench {
             Files.deleteIfExists(file.path());
         }
         byte[] requestBody = chatRequest().getBytes(StandardCharsets.UTF_8);
+        String loadBefore = loadAverage();
         try (LocalUpstream upstream = new LocalUpstream(chatReply());
                 LoggingProxy proxy = LoggingProxy.start(ProxyConfig.builder()
                         .listenOnEphemeralPort()
@@ -149,6 +150,9 @@ public final class ProxyLatencyBench {
             json.put("proxy_goal_added_p99_ms", GOAL_ADDED_P99_MS);
             json.put("proxy_goal_met", p.p99() - d.p99() <= GOAL_ADDED_P99_MS);
             json.put("cores", Runtime.getRuntime().availableProcessors());
+            // Other work on the machine shows in both sides' tails; the load average says how much there was.
+            json.put("load_average_before", loadBefore);
+            json.put("load_average_after", loadAverage());
             json.put("java", System.getProperty("java.version"));
 
             Files.createDirectories(o.out().toAbsolutePath().getParent());
@@ -159,7 +163,8 @@ public final class ProxyLatencyBench {
                     p.p50(), p.p99(), p.p999(), p.throughputPerSecond(), proxyMax);
             log("added  : p50 %.3f ms  p99 %.3f ms  (goal p99 <= %.1f ms: %s)", p.p50() - d.p50(), p.p99() - d.p99(),
                     GOAL_ADDED_P99_MS, p.p99() - d.p99() <= GOAL_ADDED_P99_MS ? "met" : "NOT met");
-            log("recorded %d, dropped %d -> %s", s.recorded(), s.droppedTotal(), o.out().toAbsolutePath());
+            log("recorded %d, dropped %d; load average before %s, after %s -> %s", s.recorded(), s.droppedTotal(),
+                    loadBefore, loadAverage(), o.out().toAbsolutePath());
         }
     }
 
@@ -182,6 +187,16 @@ public final class ProxyLatencyBench {
         choice.putNull("logprobs").put("finish_reason", "stop");
         body.putObject("usage").put("prompt_tokens", 38).put("completion_tokens", 7).put("total_tokens", 45);
         return body.toString();
+    }
+
+    /** The 1, 5 and 15 minute load averages, where the system tells them (Linux), else "unknown". */
+    private static String loadAverage() {
+        try {
+            String[] parts = Files.readString(Path.of("/proc/loadavg")).trim().split("\\s+");
+            return parts[0] + " " + parts[1] + " " + parts[2];
+        } catch (java.io.IOException | RuntimeException e) {
+            return "unknown";
+        }
     }
 
     private static double round1(double v) {

@@ -117,10 +117,8 @@ final class Exchange {
         upstreamReused = channel.attr(USED).getAndSet(Boolean.TRUE) != null;
         channel.pipeline().get(UpstreamHandler.class).bind(this);
         if (attempts == 1) {
+            // Not flushed alone: the body (or the empty last piece) follows at once and goes out in the same write.
             channel.write(forwardedHead);
-            if (waiting.isEmpty()) {
-                channel.flush();
-            }
             while (!waiting.isEmpty()) {
                 sendUpstream(waiting.poll());
             }
