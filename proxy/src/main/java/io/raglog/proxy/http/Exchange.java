@@ -103,16 +103,19 @@ final class Exchange {
     }
 
     private void upstreamReady(Future<Channel> acquired) {
+        if (finished) {
+            // The client left while the connection was being made; a good connection still goes back to the pool.
+            if (acquired.isSuccess()) {
+                runtime.pools().release(acquired.getNow(), client.eventLoop(), match.route());
+            }
+            return;
+        }
         if (!acquired.isSuccess()) {
             runtime.metrics().upstreamFailure();
             failBeforeResponse("cannot reach " + match.route().upstreamOrigin() + ": " + describe(acquired.cause()));
             return;
         }
         Channel channel = acquired.getNow();
-        if (finished) {
-            runtime.pools().release(channel, client.eventLoop(), match.route());
-            return;
-        }
         upstream = channel;
         upstreamReused = channel.attr(USED).getAndSet(Boolean.TRUE) != null;
         channel.pipeline().get(UpstreamHandler.class).bind(this);
