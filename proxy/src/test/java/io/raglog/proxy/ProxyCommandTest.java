@@ -82,6 +82,15 @@ class ProxyCommandTest {
     }
 
     @Test
+    void shouldAcceptTheShippedExampleConfig() {
+        ProxyConfig config = parse("--config", "proxy.example.yaml");
+        assertThat(config.routes()).extracting(Route::pathPrefix)
+                .containsExactly("/openai", "/anthropic", "/cohere", "/qdrant");
+        assertThat(config.sink()).isInstanceOf(SinkSpec.Kafka.class);
+        assertThat(config.redaction().isSecretBodyField("api_key")).isTrue();
+    }
+
+    @Test
     void shouldRejectAMisspeltKeyRatherThanIgnoreIt() throws Exception {
         Path yaml = dir.resolve("proxy.yaml");
         Files.writeString(yaml, """
