@@ -149,6 +149,15 @@ public final class ProxyLatencyBench {
             json.put("proxy_sink", o.sink());
             json.put("proxy_goal_added_p99_ms", GOAL_ADDED_P99_MS);
             json.put("proxy_goal_met", p.p99() - d.p99() <= GOAL_ADDED_P99_MS);
+            // Per round, so a burst of other work on the machine shows as one bad round rather than hiding in the pool.
+            var rounds = json.putArray("proxy_rounds_detail");
+            for (int i = 0; i < directPhases.size(); i++) {
+                FixedRateLoad.Summary dr = FixedRateLoad.Summary.of(List.of(directPhases.get(i)));
+                FixedRateLoad.Summary pr = FixedRateLoad.Summary.of(List.of(proxyPhases.get(i)));
+                rounds.addObject().put("direct_p50_ms", dr.p50()).put("direct_p99_ms", dr.p99())
+                        .put("proxy_p50_ms", pr.p50()).put("proxy_p99_ms", pr.p99())
+                        .put("added_p99_ms", round3(pr.p99() - dr.p99()));
+            }
             json.put("cores", Runtime.getRuntime().availableProcessors());
             // Other work on the machine shows in both sides' tails; the load average says how much there was.
             json.put("load_average_before", loadBefore);

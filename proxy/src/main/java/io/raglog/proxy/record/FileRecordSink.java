@@ -44,15 +44,6 @@ public final class FileRecordSink implements RecordSink {
     }
 
     @Override
-    public void flush() {
-        try {
-            out.flush();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    @Override
     public String describe() {
         return "file " + path.toAbsolutePath();
     }

@@ -69,11 +69,6 @@ public final class KafkaRecordSink implements RecordSink {
     }
 
     @Override
-    public void flush() {
-        producer.flush();
-    }
-
-    @Override
     public String describe() {
         return describe;
     }

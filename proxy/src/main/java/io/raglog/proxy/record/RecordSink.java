@@ -14,12 +14,10 @@ public interface RecordSink extends AutoCloseable {
      */
     void write(CallEvent event, byte[] json, Consumer<Exception> done);
 
-    /** Blocks until what was handed on so far is written or failed. */
-    void flush();
-
     /** For logs: where this sink writes. */
     String describe();
 
+    /** Writes what it still holds, within its own bound, and releases its resources. */
     @Override
     void close();
 }

@@ -34,9 +34,6 @@ class RecorderTest {
         }
 
         @Override
-        public void flush() {}
-
-        @Override
         public String describe() {
             return "stuck";
         }
