@@ -99,12 +99,15 @@ public final class ProxyCommand implements Callable<Integer> {
     public Integer call() throws InterruptedException {
         ProxyConfig config = config();
         LoggingProxy proxy = LoggingProxy.start(config);
+        PrintWriter out = spec.commandLine().getOut();
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             proxy.close();
+            // Also printed, not only logged: the logging system may already be shutting down in its own hook.
+            out.println("raglog proxy stopped: " + proxy.metrics().snapshot().describe());
+            out.flush();
             stopped.countDown();
         }, "raglog-proxy-shutdown"));
-        PrintWriter out = spec.commandLine().getOut();
         out.println("raglog proxy on " + proxy.baseUri() + (proxy.adminAddress() == null ? ""
                 : ", metrics on http://" + proxy.adminAddress().getHostString() + ":" + proxy.adminAddress().getPort()
                         + "/metrics"));
