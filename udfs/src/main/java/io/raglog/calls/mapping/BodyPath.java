@@ -131,26 +131,24 @@ public final class BodyPath implements Serializable {
         if (present(start)) {
             current.add(start);
         } else {
-            return rootName() + " is empty";
+            return (root == Root.ITEM ? "the element" : root.name().toLowerCase(Locale.ROOT)) + " is empty";
         }
-        StringBuilder prefix = new StringBuilder(rootName());
+        StringBuilder prefix = new StringBuilder(switch (root) {
+            case REQUEST -> "request";
+            case RESPONSE -> "response";
+            case ITEM -> "";
+        });
         for (Step step : steps) {
             List<JsonNode> next = step(current, step);
             if (next.isEmpty()) {
-                return prefix + " has no " + describe(step) + " (it holds " + shape(current.get(0)) + ")";
+                return (prefix.length() == 0 ? "the element" : prefix) + " has no " + describe(step) + " (it holds "
+                        + shape(current.get(0)) + ")";
             }
-            prefix.append(spell(step));
+            String spelled = spell(step);
+            prefix.append(prefix.length() == 0 && spelled.startsWith(".") ? spelled.substring(1) : spelled);
             current = next;
         }
         return null;
-    }
-
-    private String rootName() {
-        return switch (root) {
-            case REQUEST -> "request";
-            case RESPONSE -> "response";
-            case ITEM -> "the element";
-        };
     }
 
     private static List<JsonNode> step(List<JsonNode> current, Step step) {

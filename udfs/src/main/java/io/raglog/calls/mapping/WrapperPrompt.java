@@ -21,7 +21,10 @@ final class WrapperPrompt {
         out.add(new ChatMessage("system", INSTRUCTION));
         StringBuilder user = new StringBuilder("Context:\n");
         for (int i = 0; i < passages.size(); i++) {
-            user.append('[').append(i + 1).append("] ").append(passages.get(i).strip()).append("\n\n");
+            if (passages.size() > 1) {
+                user.append('[').append(i + 1).append("] "); // one passage needs no number, and would keep it
+            }
+            user.append(passages.get(i).strip()).append("\n\n");
         }
         user.append("Question: ").append(question.strip());
         out.add(new ChatMessage("user", user.toString()));
