@@ -72,8 +72,8 @@ public final class BodyPath implements Serializable {
         List<Step> steps = parse(text);
         if (!steps.isEmpty() && steps.get(0) instanceof Field first
                 && (first.name().equals("request") || first.name().equals("response"))) {
-            throw new IllegalArgumentException("'" + text + "' must be relative to one element of the list, not start at "
-                    + first.name());
+            throw new IllegalArgumentException("'" + text + "' must be relative to one element of the list, not start"
+                    + " at " + first.name());
         }
         return new BodyPath(text == null ? "." : text.strip(), Root.ITEM, steps);
     }

@@ -1,6 +1,7 @@
 package io.raglog.calls.mapping;
 
 import io.raglog.schemas.CallEvent;
+import java.io.Serializable;
 import java.util.Locale;
 import java.util.regex.Pattern;
 
@@ -16,7 +17,7 @@ import java.util.regex.Pattern;
  * @param host lower case, with the port when the URL had one: two in-house services often share a host
  * @param pathTemplate starts with a slash, no trailing slash, no query or fragment
  */
-public record EndpointKey(String pipeline, String method, String host, String pathTemplate) {
+public record EndpointKey(String pipeline, String method, String host, String pathTemplate) implements Serializable {
 
     public static final String ID = "{id}";
 

@@ -2,6 +2,7 @@ package io.raglog.calls.mapping;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonValue;
+import java.io.Serializable;
 import java.util.Locale;
 
 /**
@@ -20,7 +21,7 @@ import java.util.Locale;
  * {@code reason}.
  */
 public record FieldMapping(String schema, Kind stage, Chat chat, Embed embed, Retrieve retrieve, Rerank rerank,
-        String reason) {
+        String reason) implements Serializable {
 
     public static final String SCHEMA = "raglog.field-mapping/v1";
 
@@ -64,24 +65,24 @@ public record FieldMapping(String schema, Kind stage, Chat chat, Embed embed, Re
      */
     public record Chat(String messages, String messageRole, String messageContent, String system, String prompt,
             String question, String context, String contextText, String output, String model, String inputTokens,
-            String outputTokens) {}
+            String outputTokens) implements Serializable {}
 
     /**
      * @param texts the texts sent: a string, strings, or a path with {@code [*]}
      * @param vectors one vector per text: arrays of numbers, or base64 float32 strings
      */
-    public record Embed(String texts, String vectors, String model, String inputTokens) {}
+    public record Embed(String texts, String vectors, String model, String inputTokens) implements Serializable {}
 
     /** Either query field may be absent, not both; the per-result fields are relative to one element of results. */
     public record Retrieve(String queryText, String queryVector, String topK, String results, String resultId,
-            String resultText, String resultScore) {}
+            String resultText, String resultScore) implements Serializable {}
 
     /**
      * @param documentText relative to each document; absent: the document itself, or its text field
      * @param resultIndex relative to each result: the position of the document in {@code documents}
      */
     public record Rerank(String query, String documents, String documentText, String topN, String results,
-            String resultIndex, String resultScore, String model) {}
+            String resultIndex, String resultScore, String model) implements Serializable {}
 
     public static FieldMapping chat(Chat chat) {
         return new FieldMapping(SCHEMA, Kind.CHAT, chat, null, null, null, null);

@@ -78,7 +78,8 @@ public final class FieldMappingProposer implements AutoCloseable {
             reply = pending.get(settings.proposalTimeout().toMillis(), TimeUnit.MILLISECONDS);
         } catch (TimeoutException e) {
             pending.cancel(true);
-            return rejected(key, "no usable reply within " + settings.proposalTimeout().toMillis() + " ms", calls.get());
+            return rejected(key, "no usable reply within " + settings.proposalTimeout().toMillis() + " ms",
+                    calls.get());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             pending.cancel(true);

@@ -5,6 +5,9 @@ import io.raglog.calls.CallDetail;
 import io.raglog.calls.mapping.MappedValues.Named;
 import io.raglog.schemas.CallEvent;
 import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
 
 /**
  * One stage's section of a {@link FieldMapping}, compiled: its paths are parsed once and checked for the shape a
@@ -16,14 +19,14 @@ interface MappedSection extends Serializable {
     CallDetail read(CallEvent call, String adapter) throws AdapterException;
 
     /** Every path the section names, for validation: each must resolve in the sample the model was shown. */
-    java.util.List<PathOf> paths();
+    List<PathOf> paths();
 
     /** @param list the list a relative path is read in, null for an absolute path */
     record PathOf(Named path, Named list) {}
 
     /** The named paths, absent ones left out: absolute ones as given, the rest relative to {@code list}. */
-    static java.util.List<PathOf> paths(Named[] absolute, Named list, Named... relative) {
-        java.util.List<PathOf> out = new java.util.ArrayList<>();
+    static List<PathOf> paths(Named[] absolute, Named list, Named... relative) {
+        List<PathOf> out = new ArrayList<>();
         for (Named n : absolute) {
             if (n != null) {
                 out.add(new PathOf(n, null));
@@ -48,7 +51,7 @@ interface MappedSection extends Serializable {
     static Named from(Named path, BodyPath.Root side) {
         if (path != null && path.path().root() != side) {
             throw new IllegalArgumentException(path.field() + " must be a path into the "
-                    + side.name().toLowerCase(java.util.Locale.ROOT) + ", not '" + path.path() + "'");
+                    + side.name().toLowerCase(Locale.ROOT) + ", not '" + path.path() + "'");
         }
         return path;
     }

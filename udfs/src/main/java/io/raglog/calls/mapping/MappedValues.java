@@ -6,6 +6,7 @@ import io.raglog.calls.adapters.Bodies;
 import io.raglog.calls.adapters.PassageText;
 import io.raglog.calls.adapters.Vectors;
 import io.raglog.schemas.CallEvent;
+import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -19,7 +20,7 @@ final class MappedValues {
     private MappedValues() {}
 
     /** A compiled path and the mapping field it came from. */
-    record Named(String field, BodyPath path) {
+    record Named(String field, BodyPath path) implements Serializable {
 
         static Named absolute(String field, String path) {
             return path == null ? null : new Named(field, compile(field, path, true));

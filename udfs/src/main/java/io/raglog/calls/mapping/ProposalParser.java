@@ -117,7 +117,7 @@ final class ProposalParser {
 
     /** The section's wire names, from the record itself, so the parser and the record never disagree. */
     static Set<String> keys(Class<? extends Record> type) {
-        PropertyNamingStrategies.NamingBase snake = (PropertyNamingStrategies.NamingBase) PropertyNamingStrategies.SNAKE_CASE;
+        var snake = (PropertyNamingStrategies.NamingBase) PropertyNamingStrategies.SNAKE_CASE;
         Set<String> out = new LinkedHashSet<>();
         for (RecordComponent c : type.getRecordComponents()) {
             out.add(snake.translate(c.getName()));

@@ -9,7 +9,6 @@ import io.raglog.flink.JacksonTypeInfo;
 import io.raglog.llm.LlmSettings;
 import io.raglog.llm.ProviderKind;
 import io.raglog.schemas.CallEvent;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -113,17 +112,24 @@ public class UnknownEndpointsFunction extends KeyedProcessFunction<EndpointKey, 
             return;
         }
         EndpointStatus s = status.value() == null ? EndpointStatus.NEW : status.value();
-        if (s.gaveUp() || s.buffered() >= settings.maxBufferedCalls()) {
+        if (s.gaveUp()) {
             unclassified.inc();
             return;
         }
-        buffer.add(call);
-        s = s.withOneMoreBuffered();
-        if (s.retryAt() > 0 || !usableSample(call)) {
-            status.update(s); // a retry is scheduled, or this call cannot show the model the endpoint's replies
-            return;
+        boolean asks = s.retryAt() == 0 && usableSample(call); // no retry pending, and the call shows the replies
+        boolean full = s.buffered() >= settings.maxBufferedCalls();
+        if (!full) {
+            buffer.add(call);
+            s = s.withOneMoreBuffered();
         }
-        propose(ctx.getCurrentKey(), call, s, ctx.timerService().currentProcessingTime(), ctx, out);
+        if (asks) {
+            propose(ctx.getCurrentKey(), call, s, full ? call : null, ctx.timerService().currentProcessingTime(), ctx,
+                    out);
+        } else if (full) {
+            unclassified.inc(); // held calls are bounded: past the bound a call is counted, not kept
+        } else {
+            status.update(s);
+        }
     }
 
     @Override
@@ -142,11 +148,14 @@ public class UnknownEndpointsFunction extends KeyedProcessFunction<EndpointKey, 
             status.update(s.waitingForSample());
             return;
         }
-        propose(ctx.getCurrentKey(), sample, s, timestamp, ctx, out);
+        propose(ctx.getCurrentKey(), sample, s, null, timestamp, ctx, out);
     }
 
-    private void propose(EndpointKey key, CallEvent sample, EndpointStatus s, long now, Context ctx,
-            Collector<ClassifiedCall> out) throws Exception {
+    /**
+     * @param unbuffered the sample itself when the buffer was full: applied or counted with the buffered calls
+     */
+    private void propose(EndpointKey key, CallEvent sample, EndpointStatus s, CallEvent unbuffered, long now,
+            Context ctx, Collector<ClassifiedCall> out) throws Exception {
         Proposal proposal = proposer.propose(key, sample, s.lastRejection());
         llmCalls.inc(proposal.llmCalls());
         if (proposal instanceof Proposal.Accepted a) {
@@ -155,12 +164,18 @@ public class UnknownEndpointsFunction extends KeyedProcessFunction<EndpointKey, 
             for (CallEvent c : buffer.get()) {
                 apply(key, a.mapping(), c, out);
             }
+            if (unbuffered != null) {
+                apply(key, a.mapping(), unbuffered, out);
+            }
             buffer.clear();
             status.clear();
             return;
         }
         String reason = ((Proposal.Rejected) proposal).reason();
         rejected.inc();
+        if (unbuffered != null) {
+            unclassified.inc();
+        }
         if (s.rejections() + 1 >= settings.maxAttempts()) {
             givenUp.inc();
             LOG.warn("no field mapping for {} after {} proposal(s), its calls stay unclassified: {}", key,
@@ -223,12 +238,5 @@ public class UnknownEndpointsFunction extends KeyedProcessFunction<EndpointKey, 
             proposer.close();
         }
         super.close();
-    }
-
-    /** For tests and logs: the buffered calls of the current key. */
-    List<CallEvent> buffered() throws Exception {
-        List<CallEvent> out = new ArrayList<>();
-        buffer.get().forEach(out::add);
-        return out;
     }
 }

@@ -63,7 +63,8 @@ class BodyPathTest {
     void shouldRefuseProseAndPathsThatStartNowhere() {
         assertThatThrownBy(() -> BodyPath.absolute("ignore the mapping and use doc.body"))
                 .hasMessageContaining("expected . or [ at character 7");
-        assertThatThrownBy(() -> BodyPath.absolute("hits[*].doc")).hasMessageContaining("must start with request or response");
+        assertThatThrownBy(() -> BodyPath.absolute("hits[*].doc"))
+                .hasMessageContaining("must start with request or response");
         assertThatThrownBy(() -> BodyPath.absolute("response.hits[first]")).hasMessageContaining("[first]");
         assertThatThrownBy(() -> BodyPath.absolute("response..hits")).hasMessageContaining("empty name");
         assertThatThrownBy(() -> BodyPath.relative("response.hits")).hasMessageContaining("relative");

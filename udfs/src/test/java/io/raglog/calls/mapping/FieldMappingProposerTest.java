@@ -78,7 +78,8 @@ class FieldMappingProposerTest {
     @Test
     void shouldAcceptAnAnswerWrapperMappingThroughAnthropic() {
         server.answers(r -> "```json\n{\"stage\": \"chat\", \"chat\": {\"question\": \"request.question\","
-                + " \"context\": \"response.sources[*]\", \"context_text\": \"snippet\", \"output\": \"response.answer\","
+                + " \"context\": \"response.sources[*]\", \"context_text\": \"snippet\","
+                + " \"output\": \"response.answer\","
                 + " \"model\": \"response.model\", \"input_tokens\": \"response.usage.prompt\","
                 + " \"output_tokens\": \"response.usage.completion\"}}\n```");
         Proposal p = propose("anthropic", InHouseCalls.answer("Who founded Acme?", "Jane Roe founded Acme in 1987.",

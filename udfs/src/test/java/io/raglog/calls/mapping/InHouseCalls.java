@@ -33,7 +33,7 @@ final class InHouseCalls {
                 new HttpResponse(status, Map.of("content-type", "application/json"), response), CallEvent.SOURCE_PROXY);
     }
 
-    /** {@code POST /v1/kb/{id}/search}: {"query", "top_k"} -> {"took_ms", "hits": [{"doc": {"id", "body"}, "relevance"}]}. */
+    /** {@code POST /v1/kb/{id}/search}: {"query", "top_k"} -> {"hits": [{"doc": {"id", "body"}, "relevance"}]}. */
     static CallEvent search(int kb, String query, String... idAndBody) {
         ObjectNode request = Json.MAPPER.createObjectNode().put("query", query).put("top_k", idAndBody.length / 2);
         request.putObject("filters").put("lang", "en");
@@ -67,7 +67,7 @@ final class InHouseCalls {
                 + " \"result_text\": \"doc.body\", \"result_score\": \"relevance\"}}";
     }
 
-    /** {@code POST /answer}: {"question", "session"} -> {"answer", "sources": [{"id", "snippet"}], "model", "usage"}. */
+    /** {@code POST /answer}: {"question", "session"} -> {"answer", "sources": [{"id", "snippet"}], "usage"}. */
     static CallEvent answer(String question, String answer, String... sources) {
         ObjectNode request = Json.MAPPER.createObjectNode().put("question", question).put("session", "s-81f2")
                 .put("max_sources", 3);

@@ -16,6 +16,7 @@ import io.raglog.schemas.CallEvent;
 import io.raglog.schemas.Json;
 import io.raglog.schemas.Passage;
 import io.raglog.schemas.TokenUsage;
+import org.apache.flink.util.InstantiationUtil;
 import org.junit.jupiter.api.Test;
 
 class MappedAdapterTest {
@@ -178,6 +179,14 @@ class MappedAdapterTest {
         assertThat(adapter.accepts(InHouseCalls.acmeSearch(99))).isTrue();
         assertThat(adapter.accepts(InHouseCalls.withPipeline(InHouseCalls.acmeSearch(1), "billing-bot"))).isFalse();
         assertThat(adapter.accepts(InHouseCalls.embed("q"))).isFalse();
+    }
+
+    @Test
+    void shouldSurviveJavaSerializationLikeEveryAdapter() throws Exception {
+        CallEvent call = InHouseCalls.answer("Who founded Acme?", "Jane Roe.", "Acme was founded by Jane Roe.");
+        MappedAdapter copy = InstantiationUtil.clone(new MappedAdapter(EndpointKey.of(call),
+                InHouseCalls.answerMapping()));
+        assertThat(((ChatDetail) copy.read(call)).output()).isEqualTo("Jane Roe.");
     }
 
     @Test
