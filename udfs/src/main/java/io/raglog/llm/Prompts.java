@@ -96,7 +96,7 @@ public final class Prompts {
     }
 
     /** The marker carries a tag derived from the run and check, so it is stable across replays. */
-    static String fence(String seed, ObjectNode data) {
+    public static String fence(String seed, ObjectNode data) {
         String tag = tag(seed);
         return "<<<RAGLOG-DATA " + tag + ">>>\n" + Json.write(data) + "\n<<<END RAGLOG-DATA " + tag + ">>>";
     }
