@@ -4,11 +4,13 @@ import io.raglog.calls.CallClassifier;
 import io.raglog.calls.Classification;
 import io.raglog.calls.ClassifiedCall;
 import io.raglog.calls.NotARunCall;
+import io.raglog.flink.JacksonTypeInfo;
 import io.raglog.schemas.CallEvent;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.streaming.api.functions.ProcessFunction;
 import org.apache.flink.util.Collector;
+import org.apache.flink.util.OutputTag;
 
 /**
  * Classifies each call's stage with the adapters' rules. Calls that are not part of a run (index building, admin)
@@ -18,6 +20,10 @@ import org.apache.flink.util.Collector;
 public class ClassifyCallsFunction extends ProcessFunction<CallEvent, ClassifiedCall> {
 
     private static final long serialVersionUID = 1L;
+
+    /** Calls no adapter knows, for the unknown-endpoint mapping (an LLM proposes where their fields are). */
+    public static final OutputTag<CallEvent> UNCLASSIFIED =
+            new OutputTag<>("unclassified-calls", JacksonTypeInfo.of(CallEvent.class));
 
     private final CallClassifier classifier;
 
@@ -54,6 +60,7 @@ public class ClassifyCallsFunction extends ProcessFunction<CallEvent, Classified
             ctx.output(DecodeCallsFunction.DEAD_LETTERS, DeadLetters.ofCall("classify", call, u.reason()));
         } else {
             unclassified.inc();
+            ctx.output(UNCLASSIFIED, call);
         }
     }
 }
