@@ -39,7 +39,10 @@ final class LatencyRun {
     /** @param heapMaxMb the most heap this JVM (broker, cluster, simulator) used while under load */
     record Result(double p50Ms, double p99Ms, int measured, double offeredRunsPerSecond, double heapMaxMb) {}
 
-    /** Runs whose generator was written this close to the end of the load may never close: their watermark stalls. */
+    /**
+     * The load goes on this long past the measured part: a run closes only when later calls move the watermark past
+     * its generator call + grace, so the last runs of any load never close on their own.
+     */
     private static final Duration TAIL = Duration.ofSeconds(10);
     private static final Duration DRAIN = Duration.ofSeconds(20);
 
@@ -67,7 +70,7 @@ final class LatencyRun {
             awaitRunning(job);
             Timed sink = new Timed(KafkaSink.connect(kafka.bootstrapServers(),
                     new KafkaSink.Topics(topics.calls(), topics.otlp(), "latency.labels")));
-            int runs = (int) Math.round(runsPerSecond * load.toSeconds());
+            int runs = (int) Math.round(runsPerSecond * (load.toSeconds() + TAIL.toSeconds()));
             double[] heapMax = {0};
             Thread sampler = new Thread(() -> {
                 while (!Thread.currentThread().isInterrupted()) {
@@ -81,12 +84,12 @@ final class LatencyRun {
             }, "bench-heap-sampler");
             sampler.setDaemon(true);
             sampler.start();
+            long loadStart = System.currentTimeMillis();
             try (sink) {
                 new Simulator(SimulatorOptions.of("all", runs, seed).withPace(runsPerSecond)
                         .withClockStart(Instant.now())).run(sink);
             }
-            long loadEnd = System.currentTimeMillis();
-            Map<String, Long> due = sink.generatorSentAt(loadEnd - TAIL.toMillis());
+            Map<String, Long> due = sink.generatorSentAt(loadStart + load.toMillis());
             long deadline = System.currentTimeMillis() + DRAIN.toMillis();
             while (System.currentTimeMillis() < deadline
                     && TopicRecords.count(kafka.bootstrapServers(), topics.verdicts()) < due.size()) {
