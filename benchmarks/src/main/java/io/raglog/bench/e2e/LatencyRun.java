@@ -59,7 +59,7 @@ final class LatencyRun {
                 topics.verdicts(), topics.faults(), topics.faultRates(), "latency.labels")), 2);
         StreamExecutionEnvironment env = JobRuns.environment(parallelism);
         TopologySettings topology = new TopologySettings(TopologySettings.DEFAULTS.maxOutOfOrder(), sourceIdleness,
-                AssemblySettings.DEFAULTS);
+                AssemblySettings.DEFAULTS, TopologySettings.DEFAULTS.endpointMapping());
         JobSettings base = JobSettings.defaults().withChecks(checks);
         JobSettings settings = new JobSettings(topology, base.checks(), base.bundle(), base.sampling(),
                 base.faultRateWindow());
