@@ -26,6 +26,7 @@ public final class Evaluator {
         Set<String> judges = new LinkedHashSet<>();
         int stageInstances = 0;
         int presentUnlabeled = 0;
+        int unlabeledFlagged = 0;
         int labeledAbsent = 0;
         for (LabeledRun run : runs) {
             Set<Stage> scored = run.scoredStages();
@@ -39,13 +40,20 @@ public final class Evaluator {
                 judges.add(run.input().features().llm().judge());
             }
             Set<Stage> flagged = new LinkedHashSet<>(scorer.score(run.input(), EVALUATED_AT).flaggedStages());
+            for (Stage stage : flagged) {
+                boolean labeled = run.label().stages() != null && run.label().stages().get(stage) != null;
+                unlabeledFlagged += run.input().has(stage) && !labeled ? 1 : 0;
+            }
             raglog.add(outcome(run, scored, flagged));
             answerOnly.add(outcome(run, scored, Baselines.ANSWER_ONLY.flag(run)));
             rulesOnly.add(outcome(run, scored, Baselines.RULES_ONLY.flag(run)));
         }
         List<String> notes = new ArrayList<>();
         if (presentUnlabeled > 0) {
-            notes.add(presentUnlabeled + " present stages had no label and were left out");
+            // Left out of every figure, but not hidden: a deployed bundle flags these too (e.g. retrieval on questions
+            // the corpus cannot answer, which no log can tell from a retrieval miss).
+            notes.add(presentUnlabeled + " present stages had no label and were left out; raglog flagged "
+                    + unlabeledFlagged + " of them");
         }
         if (labeledAbsent > 0) {
             notes.add(labeledAbsent + " labeled stages were not present in the assembled run and were not scored");
