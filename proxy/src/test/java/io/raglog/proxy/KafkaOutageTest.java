@@ -33,7 +33,8 @@ class KafkaOutageTest {
         try (FakeUpstream upstream = RagRun.upstream();
                 AsyncHttpClient ahc = Dsl.asyncHttpClient()) {
             kafka.createTopic("raglog.calls", 2);
-            // Short producer timeouts so the lost recordings show up within the test, not after the 30 s default.
+            // Short producer timeouts so the lost recordings show up within the test, not after the 30 s default; long
+            // enough for the first metadata fetch from a freshly started broker on a loaded machine.
             try (LoggingProxy proxy = LoggingProxy.start(ProxyConfig.builder()
                     .listenOnEphemeralPort()
                     .admin(new InetSocketAddress("127.0.0.1", 0))
@@ -41,13 +42,13 @@ class KafkaOutageTest {
                     .route(Route.prefix("/qdrant", upstream.baseUri().toString()))
                     .route(Route.prefix("/cohere", upstream.baseUri().toString()))
                     .sink(new SinkSpec.Kafka(kafka.bootstrapServers(), "raglog.calls", Map.of(
-                            "max.block.ms", "200", "request.timeout.ms", "1000", "delivery.timeout.ms", "1500",
+                            "max.block.ms", "3000", "request.timeout.ms", "1000", "delivery.timeout.ms", "4000",
                             "linger.ms", "0", "reconnect.backoff.max.ms", "200")))
                     .maxQueuedCalls(8)
                     .build())) {
                 HttpClient jdk = HttpClient.newHttpClient();
                 RagRun.send(jdk, proxy.baseUri(), Map.of("x-raglog-run-id", "before-the-outage"));
-                Eventually.await("the first run recorded", Duration.ofSeconds(30),
+                Eventually.await("the first run recorded", Duration.ofSeconds(60),
                         () -> proxy.metrics().snapshot().recorded() == 5);
 
                 kafka.close();
