@@ -100,7 +100,7 @@ class ReplayCommandTest {
                 .map(l -> Json.read(l, io.raglog.schemas.RunFeatures.class)).toList();
         assertThat(vectors).allSatisfy(f -> {
             assertThat(f.features()).containsKey("retrieve.top_similarity");
-            assertThat(f.llm().judge()).isEqualTo("offline-judge/v1");
+            assertThat(f.llm().judge()).isEqualTo(JobSettings.defaults().checks().llm().judgeId());
         });
         List<io.raglog.schemas.Verdict> scored = Files.readAllLines(verdicts).stream()
                 .map(l -> Json.read(l, io.raglog.schemas.Verdict.class)).toList();
