@@ -11,11 +11,15 @@ import org.junit.jupiter.api.Test;
 
 class CallSampleTest {
 
+    /** A made-up JWT (header {"alg":"HS256"}, payload {"sub":"123"}, signature "signature"): not a credential. */
+    private static final String FAKE_JWT = "eyJhbGciOiJIUzI1NiJ9" + ".eyJzdWIiOiIxMjMifQ.c2lnbmF0dXJl";
+
+
     @Test
     void shouldRedactCredentialsAndAddressesButKeepTheShape() {
         ObjectNode request = Json.MAPPER.createObjectNode().put("query", "refund policy for jane.roe@example.com")
                 .put("access_token", "tok_abc").put("max_tokens", 256)
-                .put("note", "forwarded with Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjMifQ.c2lnbmF0dXJl");
+                .put("note", "forwarded with Bearer " + FAKE_JWT);
         request.putObject("auth").put("password", "hunter2").put("user", "svc-rag");
         CallEvent call = InHouseCalls.call("support-bot", "POST", "http://kb.internal/v1/find?key=sk-live-abc",
                 request, 200, Json.MAPPER.createObjectNode().put("ok", true));
