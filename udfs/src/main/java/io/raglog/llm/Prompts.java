@@ -70,7 +70,8 @@ public final class Prompts {
             case RERANK -> {
                 passages(data.putArray("input"), run.stages().rerank().input());
                 ArrayNode kept = data.putArray("kept");
-                run.stages().rerank().output().stream().limit(MAX_PASSAGES).forEach(p -> kept.add(p.id()));
+                // what the pipeline kept, not what the reranker scored: a reranker asked without top-n scores them all
+                RunTexts.kept(run).stream().limit(MAX_PASSAGES).forEach(p -> kept.add(p.id()));
             }
             case SUPPORT -> {
                 passages(data.putArray("context"), RunTexts.context(run));

@@ -111,6 +111,14 @@ class TrainerTest {
     }
 
     @Test
+    void shouldReportInjectedAndNaturalFaultsApartWithTheSoundRuns() {
+        // the synthetic runs' faults are all injected: that report is the whole evaluation, and there is no natural one
+        assertThat(unseen.raglogByOrigin()).containsOnlyKeys("injected");
+        assertThat(unseen.raglogByOrigin().get("injected").pooled()).isEqualTo(unseen.raglog().pooled());
+        assertThat(unseen.toTable()).contains("raglog by fault origin", "injected  stage F1");
+    }
+
+    @Test
     void shouldGiveTheSameBundleWhenTrainedAgainWithTheSameSeed() {
         List<LabeledRun> runs = SyntheticRuns.generate(300, 5);
         try (ModelBundle first = Trainer.train(runs, Trainer.Settings.defaults("repeat"), TRAINED_AT);
