@@ -30,6 +30,11 @@ final class DatasetOptions {
             description = "Where the replayed runs and features are kept (default: a temporary directory).")
     Path workDir;
 
+    @Option(names = "--reuse-features",
+            description = "Read the runs.jsonl and features.jsonl already in --work-dir instead of replaying the calls "
+                    + "(e.g. to score another bundle on the same runs; they must come from these calls and checks).")
+    boolean reuseFeatures;
+
     @Option(names = "--parallelism", defaultValue = "2", description = "Flink parallelism (default: ${DEFAULT-VALUE}).")
     int parallelism;
 
@@ -40,6 +45,15 @@ final class DatasetOptions {
             env.put("RAGLOG_LLM_PROVIDER", judge);
         }
         ChecksSettings checks = ChecksSettings.fromEnv(env);
+        if (reuseFeatures) {
+            if (workDir == null || !Files.isRegularFile(workDir.resolve("runs.jsonl"))
+                    || !Files.isRegularFile(workDir.resolve("features.jsonl"))) {
+                throw new IllegalArgumentException("--reuse-features needs a --work-dir holding runs.jsonl and "
+                        + "features.jsonl from an earlier train or evaluate");
+            }
+            return LabeledDataset.join(workDir.resolve("runs.jsonl"), workDir.resolve("features.jsonl"), labels,
+                    checks.llm().judgeId());
+        }
         Path dir = workDir != null ? workDir : Files.createTempDirectory("raglog-dataset-");
         return LabeledDataset.build(calls, otlp, labels, checks, dir, parallelism);
     }

@@ -26,6 +26,14 @@ public final class KafkaJob {
 
     private KafkaJob() {}
 
+    /**
+     * Transactional ids are per job (its consumer group) and sink: two raglog jobs on one Kafka cluster must not
+     * fence each other's transactions.
+     */
+    private static String txn(Connection kafka, String sink) {
+        return kafka.groupId() + "-" + sink;
+    }
+
     public static ScoredTopology.Streams wire(StreamExecutionEnvironment env, Connection kafka, JobSettings settings) {
         Properties props = kafka.clientProperties() == null ? new Properties() : kafka.clientProperties();
         Topics topics = kafka.topics();
@@ -38,19 +46,19 @@ public final class KafkaJob {
         ScoredTopology.Streams out = ScoredTopology.build(calls, otlp, settings);
 
         DeliveryGuarantee g = kafka.guarantee();
-        out.runs().sinkTo(KafkaIO.<Run>sink(kafka.bootstrap(), topics.runs(), Run::runId, g, "raglog-runs", props))
+        out.runs().sinkTo(KafkaIO.<Run>sink(kafka.bootstrap(), topics.runs(), Run::runId, g, txn(kafka, "runs"), props))
                 .uid("sink-runs").name("kafka " + topics.runs());
         out.deadLetters().sinkTo(KafkaIO.<DeadLetter>sink(kafka.bootstrap(), topics.deadLetters(), DeadLetter::origin,
-                        g, "raglog-dlq", props))
+                        g, txn(kafka, "dlq"), props))
                 .uid("sink-dead-letters").name("kafka " + topics.deadLetters());
         out.verdicts().sinkTo(KafkaIO.<Verdict>sink(kafka.bootstrap(), topics.verdicts(), Verdict::runId, g,
-                        "raglog-verdicts", props))
+                        txn(kafka, "verdicts"), props))
                 .uid("sink-verdicts").name("kafka " + topics.verdicts());
         out.faults().sinkTo(KafkaIO.<Verdict>sink(kafka.bootstrap(), topics.faults(), Verdict::runId, g,
-                        "raglog-faults", props))
+                        txn(kafka, "faults"), props))
                 .uid("sink-faults").name("kafka " + topics.faults() + " (debugging queue)");
         out.faultRates().sinkTo(KafkaIO.<FaultRate>sink(kafka.bootstrap(), topics.faultRates(), FaultRate::pipeline, g,
-                        "raglog-fault-rates", props))
+                        txn(kafka, "fault-rates"), props))
                 .uid("sink-fault-rates").name("kafka " + topics.faultRates());
         return out;
     }

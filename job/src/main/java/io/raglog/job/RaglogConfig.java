@@ -100,10 +100,12 @@ public record RaglogConfig(Kafka kafka, Elasticsearch elasticsearch, Llm llm, Sa
     /**
      * @param checkpointDir durable storage for checkpoints (s3://, hdfs://, file://); RocksDB keeps state locally
      */
-    public record Flink(Integer parallelism, Duration checkpointInterval, String checkpointDir) {
+    public record Flink(Integer parallelism, Duration checkpointInterval, String checkpointDir,
+            Integer prometheusPort) {
         public Flink {
             parallelism = parallelism == null ? 2 : parallelism;
             checkpointInterval = checkpointInterval == null ? Duration.ofSeconds(30) : checkpointInterval;
+            prometheusPort = prometheusPort == null ? 9249 : prometheusPort;
         }
     }
 
@@ -120,7 +122,7 @@ public record RaglogConfig(Kafka kafka, Elasticsearch elasticsearch, Llm llm, Sa
         sampling = sampling == null ? new Sampling(null, null) : sampling;
         assembly = assembly == null ? new Assembly(null, null, null, null) : assembly;
         faultRates = faultRates == null ? new FaultRates(null) : faultRates;
-        flink = flink == null ? new Flink(null, null, null) : flink;
+        flink = flink == null ? new Flink(null, null, null, null) : flink;
     }
 
     public static RaglogConfig load(Path file, Map<String, String> env) throws IOException {
@@ -150,7 +152,7 @@ public record RaglogConfig(Kafka kafka, Elasticsearch elasticsearch, Llm llm, Sa
                 ? new Sampling(Double.parseDouble(env.get("RAGLOG_SAMPLING_RATE")), sampling.pipelines()) : sampling;
         Flink f = new Flink(env.containsKey("RAGLOG_PARALLELISM") ? Integer.valueOf(env.get("RAGLOG_PARALLELISM"))
                 : flink.parallelism(), flink.checkpointInterval(),
-                env.getOrDefault("RAGLOG_CHECKPOINT_DIR", flink.checkpointDir()));
+                env.getOrDefault("RAGLOG_CHECKPOINT_DIR", flink.checkpointDir()), flink.prometheusPort());
         return new RaglogConfig(k, e, llm, s, assembly, faultRates, f, env.getOrDefault("RAGLOG_BUNDLE", bundle));
     }
 

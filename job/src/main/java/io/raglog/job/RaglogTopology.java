@@ -3,6 +3,8 @@ package io.raglog.job;
 import io.raglog.assemble.AssembleRunsFunction;
 import io.raglog.calls.CallClassifier;
 import io.raglog.calls.ClassifiedCall;
+import io.raglog.calls.mapping.UnknownEndpoints;
+import io.raglog.llm.ProviderKind;
 import io.raglog.flink.JacksonTypeInfo;
 import io.raglog.ingest.ClassifyCallsFunction;
 import io.raglog.ingest.DeadLetters;
@@ -19,9 +21,9 @@ import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
  * Kafka ({@code run}, {@code demo}), from files in batch mode ({@code replay}) and from tests.
  *
  * <pre>
- * calls ─ decode ─┐
- * otlp  ─ decode ─┴─ watermarks ─ classify ─ keyBy(pipeline, run hint) ─ assemble ─▶ runs
- *          └──────── bad input, unreadable bodies, late calls ───────────────────▶ dead letters
+ * calls ─ decode ─┐                  ┌─────────────────────────────┐
+ * otlp  ─ decode ─┴─ classify ─ unknown endpoints (LLM mapping) ─┴─ keyBy(pipeline, run hint) ─ assemble ─▶ runs
+ *          └──────── bad input, unreadable bodies, late calls ────────────────────────────────────▶ dead letters
  * </pre>
  */
 public final class RaglogTopology {
@@ -63,7 +65,13 @@ public final class RaglogTopology {
                         JacksonTypeInfo.of(ClassifiedCall.class))
                 .uid("classify-calls").name("classify stage");
 
-        SingleOutputStreamOperator<Run> runs = classified
+        DataStream<ClassifiedCall> stageCalls = classified;
+        if (settings.endpointMapping().provider() != ProviderKind.OFFLINE) {
+            stageCalls = stageCalls.union(UnknownEndpoints.apply(
+                    classified.getSideOutput(ClassifyCallsFunction.UNCLASSIFIED), settings.endpointMapping()));
+        }
+
+        SingleOutputStreamOperator<Run> runs = stageCalls
                 .keyBy(ClassifiedCall::runKey)
                 .process(new AssembleRunsFunction(settings.assembly()), JacksonTypeInfo.of(Run.class))
                 .uid("assemble-runs").name("assemble runs");

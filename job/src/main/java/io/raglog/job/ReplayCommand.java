@@ -77,7 +77,7 @@ public final class ReplayCommand implements Callable<Integer> {
             scoring = scoring.withBundle(BundleLocation.directory(bundle));
         }
         Outputs outputs = new Outputs(runsOut, dlq, featuresOut, verdictsOut, scoring);
-        Summary summary = replay(calls, otlp, outputs, parallelism, TopologySettings.DEFAULTS);
+        Summary summary = replay(calls, otlp, outputs, parallelism, TopologySettings.fromEnv(System.getenv()));
         summary.print(System.out);
         return 0;
     }

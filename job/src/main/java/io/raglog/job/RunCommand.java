@@ -62,11 +62,12 @@ public final class RunCommand implements Callable<Integer> {
                 timeout.compareTo(a.maxRunDuration()) > 0 ? timeout : a.maxRunDuration(), a.closedRunMemory(),
                 a.stateTtl());
         TopologySettings t = TopologySettings.DEFAULTS;
+        ChecksSettings checks = ChecksSettings.fromEnv(cfg.llmEnvironment(env));
         TopologySettings topology = new TopologySettings(or(c.maxOutOfOrder(), t.maxOutOfOrder()),
-                or(c.sourceIdleness(), t.sourceIdleness()), assembly);
+                or(c.sourceIdleness(), t.sourceIdleness()), assembly, checks.llm());
         BundleLocation bundle = cfg.bundle() == null ? BundleLocation.classpath(DefaultBundle.RESOURCE)
                 : BundleLocation.directory(Path.of(cfg.bundle()));
-        return new JobSettings(topology, ChecksSettings.fromEnv(cfg.llmEnvironment(env)), bundle,
+        return new JobSettings(topology, checks, bundle,
                 new SamplingPolicy(cfg.sampling().defaultRate(), cfg.sampling().pipelines()),
                 cfg.faultRates().window());
     }
@@ -82,6 +83,10 @@ public final class RunCommand implements Callable<Integer> {
             conf.setString("execution.checkpointing.dir", cfg.flink().checkpointDir());
         }
         conf.setString("restart-strategy.type", "exponential-delay");
+        // raglog.* counters, gauges (fault rates per pipeline x stage) and histograms for Prometheus to scrape
+        conf.setString("metrics.reporter.prom.factory.class",
+                "org.apache.flink.metrics.prometheus.PrometheusReporterFactory");
+        conf.setString("metrics.reporter.prom.port", String.valueOf(cfg.flink().prometheusPort()));
         return conf;
     }
 

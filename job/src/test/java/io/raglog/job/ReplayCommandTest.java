@@ -100,7 +100,7 @@ class ReplayCommandTest {
                 .map(l -> Json.read(l, io.raglog.schemas.RunFeatures.class)).toList();
         assertThat(vectors).allSatisfy(f -> {
             assertThat(f.features()).containsKey("retrieve.top_similarity");
-            assertThat(f.llm().judge()).isEqualTo("offline-judge/v1");
+            assertThat(f.llm().judge()).isEqualTo(JobSettings.defaults().checks().llm().judgeId());
         });
         List<io.raglog.schemas.Verdict> scored = Files.readAllLines(verdicts).stream()
                 .map(l -> Json.read(l, io.raglog.schemas.Verdict.class)).toList();
@@ -113,5 +113,24 @@ class ReplayCommandTest {
         }
         assertThat(scored).extracting(io.raglog.schemas.Verdict::runId)
                 .containsExactlyInAnyOrderElementsOf(readRuns(runs).stream().map(Run::runId).toList());
+    }
+
+    /** Recorded by raglog's own proxy in front of local OpenAI, Qdrant and Cohere stand-ins (proxy RagRunCaptureTest). */
+    @Test
+    void shouldAssembleARunRecordedByTheProxy() throws Exception {
+        Path runs = dir.resolve("runs.jsonl");
+        ReplayCommand.Summary summary = ReplayCommand.replay(List.of(resource("proxy-captured-run.jsonl")), List.of(),
+                ReplayCommand.Outputs.runsOnly(runs, dir.resolve("dlq.jsonl")), 2, TopologySettings.DEFAULTS);
+
+        assertThat(summary.deadLetterCount()).isZero();
+        assertThat(readRuns(runs)).singleElement().satisfies(run -> {
+            assertThat(run.incomplete()).isFalse();
+            assertThat(run.callIds()).hasSize(5);
+            for (Stage stage : Stage.values()) {
+                assertThat(run.has(stage)).as(stage.id()).isTrue();
+            }
+            assertThat(run.stages().retrieve().reconstructed()).isFalse();
+            assertThat(run.stages().generate().answer()).isNotBlank();
+        });
     }
 }

@@ -1,6 +1,9 @@
 package io.raglog.schemas;
 
-/** Per-stage ground truth of a run: 1 faulty, 0 sound, null when the pipeline has no such stage. */
+/**
+ * Per-stage ground truth of a run: 1 faulty, 0 sound, null when the pipeline has no such stage or when no log can
+ * tell (retrieval for a question the corpus does not answer). A null stage is neither trained on nor scored.
+ */
 public record LabelStages(Integer rewrite, Integer embed, Integer retrieve, Integer rerank, Integer generate) {
 
     public Integer get(Stage stage) {

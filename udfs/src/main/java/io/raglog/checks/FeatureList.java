@@ -13,7 +13,7 @@ import java.util.Map;
  */
 public final class FeatureList {
 
-    public static final String VERSION = "raglog.checks/v1";
+    public static final String VERSION = "raglog.checks/v2";
 
     /** Which kind of check computes a feature: the cost grows from rules to LLM. */
     public enum Kind { RULE, VECTOR, LLM }
@@ -51,6 +51,15 @@ public final class FeatureList {
     public static final String GENERATE_UNSUPPORTED_NUMBERS = "generate.unsupported_numbers";
     public static final String GENERATE_UNSUPPORTED_NAMES = "generate.unsupported_names";
     public static final String GENERATE_UNSUPPORTED_SHARE = "generate.unsupported_term_share";
+    // v2: content words (not only names, numbers and dates), and whether one sentence answers the question
+    public static final String REWRITE_LOST_WORDS = "rewrite.lost_content_words";
+    public static final String REWRITE_ADDED_WORDS = "rewrite.added_content_words";
+    public static final String RETRIEVE_ANSWER_MATCH = "retrieve.best_answer_sentence_match";
+    public static final String RERANK_DROPPED_ANSWER_GAP = "rerank.dropped_answer_sentence_gap";
+    public static final String GENERATE_CONTEXT_ANSWER_MATCH = "generate.context_answer_sentence_match";
+    public static final String GENERATE_ANSWER_FOUND = "generate.answer_words_in_one_sentence";
+    public static final String GENERATE_ANSWER_SOURCE_MATCH = "generate.answer_source_sentence_match";
+    public static final String GENERATE_ANSWER_MISSING_WORDS = "generate.answer_words_missing_from_source";
 
     // Vector checks
     public static final String REWRITE_SIM_QUESTION = "rewrite.min_similarity_to_question";
@@ -65,6 +74,7 @@ public final class FeatureList {
     public static final String GENERATE_CONTEXT_TOP_SIM = "generate.context_top_similarity";
     public static final String GENERATE_ANSWER_CONTEXT_SIM = "generate.answer_context_similarity";
     public static final String GENERATE_ANSWER_QUESTION_SIM = "generate.answer_question_similarity";
+    public static final String REWRITE_SUBSTITUTED = "rewrite.substituted_words";
 
     // LLM checks (0-100 confidences as the judge gave them; shares 0-1)
     public static final String LLM_REWRITE_DROPPED = "rewrite.llm_dropped_constraint";
@@ -87,6 +97,10 @@ public final class FeatureList {
     public static final String FLOW_DROPPED_SHARE = "rerank.flow_only_dropped_share";
     public static final String FLOW_OMITTED_SHARE = "generate.flow_omitted_share";
     public static final String FLOW_CONTRADICTED_SHARE = "generate.flow_contradicted_share";
+
+    /** The statement-by-statement support check's features: what economy mode does not compute. */
+    public static final List<String> SUPPORT_CHECK = List.of(LLM_SUPPORT_STATEMENTS, LLM_SUPPORT_UNSUPPORTED,
+            LLM_SUPPORT_CONTRADICTED, LLM_SUPPORT_FAULT);
 
     private static final Map<String, Feature> FEATURES = new LinkedHashMap<>();
 
@@ -125,6 +139,19 @@ public final class FeatureList {
         rule(GENERATE_UNSUPPORTED_NAMES, Stage.GENERATE, "names in the answer found nowhere in the context");
         rule(GENERATE_UNSUPPORTED_SHARE, Stage.GENERATE,
                 "share of the answer's names, numbers and dates found in neither the context nor the question");
+        rule(REWRITE_LOST_WORDS, Stage.REWRITE, "content words of the question that no rewrite keeps in any form");
+        rule(REWRITE_ADDED_WORDS, Stage.REWRITE, "content words of the rewrites found in no form in the question");
+        rule(RETRIEVE_ANSWER_MATCH, Stage.RETRIEVE,
+                "best match of one retrieved sentence to the question (share of its words, halved if it adds none)");
+        rule(RERANK_DROPPED_ANSWER_GAP, Stage.RERANK,
+                "best sentence match among passages that never reached the generator minus the best in its context");
+        rule(GENERATE_CONTEXT_ANSWER_MATCH, Stage.GENERATE, "best sentence match to the question in the context");
+        rule(GENERATE_ANSWER_FOUND, Stage.GENERATE,
+                "largest share of the answer's own words (not in the question) found in one context sentence");
+        rule(GENERATE_ANSWER_SOURCE_MATCH, Stage.GENERATE,
+                "how well the context sentence the answer was taken from matches the question");
+        rule(GENERATE_ANSWER_MISSING_WORDS, Stage.GENERATE,
+                "the answer's own words missing from the context sentence it was taken from");
 
         vector(REWRITE_SIM_QUESTION, Stage.REWRITE, "lowest cosine similarity of a rewritten query to the question");
         vector(EMBED_SIM_SOURCE, Stage.EMBED, "lowest similarity of an embedded text to the text it should embed");
@@ -140,6 +167,8 @@ public final class FeatureList {
         vector(GENERATE_CONTEXT_TOP_SIM, Stage.GENERATE, "similarity of the context passage most similar to the question");
         vector(GENERATE_ANSWER_CONTEXT_SIM, Stage.GENERATE, "highest similarity of the answer to a context passage");
         vector(GENERATE_ANSWER_QUESTION_SIM, Stage.GENERATE, "similarity of the answer to the question");
+        vector(REWRITE_SUBSTITUTED, Stage.REWRITE,
+                "words the rewrite put in place of lost question words that mean something else (not a variant)");
 
         llm(LLM_REWRITE_DROPPED, Stage.REWRITE, "confidence 0-100 that the rewrite dropped a constraint of the question");
         llm(LLM_REWRITE_CHANGED, Stage.REWRITE, "confidence 0-100 that the rewrite asks a different question");

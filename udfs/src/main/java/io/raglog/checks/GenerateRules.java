@@ -4,6 +4,7 @@ import static io.raglog.checks.FeatureList.*;
 
 import io.raglog.schemas.Finding;
 import io.raglog.schemas.GenerateStage;
+import io.raglog.schemas.Passage;
 import io.raglog.schemas.Run;
 import io.raglog.schemas.Stage;
 import java.util.ArrayList;
@@ -63,6 +64,18 @@ final class GenerateRules {
             if (!contextOrQuestion.contains(t)) {
                 unsupported++;
                 findings.add(new Finding(Stage.GENERATE, CHECK, "the answer's " + t + " appears nowhere in its context"));
+            }
+        }
+        if (question != null) {
+            AnswerSentences answers = AnswerSentences.forQuestion(question);
+            List<Passage> passages = RunTexts.context(run);
+            if (answers.hasQuestion() && !passages.isEmpty()) {
+                v.put(GENERATE_CONTEXT_ANSWER_MATCH, answers.bestIn(passages));
+                if (!refuses) {
+                    AnswerSentences.Source source = answers.sourceOf(answer, passages);
+                    v.put(GENERATE_ANSWER_FOUND, source.found()).put(GENERATE_ANSWER_SOURCE_MATCH, source.match())
+                            .put(GENERATE_ANSWER_MISSING_WORDS, source.missing());
+                }
             }
         }
         v.put(GENERATE_UNSUPPORTED_NUMBERS, numbers).put(GENERATE_UNSUPPORTED_NAMES, names)

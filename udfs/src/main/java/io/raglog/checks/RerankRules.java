@@ -26,7 +26,7 @@ final class RerankRules {
         }
         RerankStage rerank = run.stages().rerank();
         List<Passage> input = RunTexts.nonNull(rerank.input());
-        List<Passage> output = RunTexts.nonNull(rerank.output());
+        List<Passage> output = RunTexts.kept(run);
         Set<String> outIds = RunTexts.ids(output);
         Map<String, Integer> inputPosition = new HashMap<>();
         for (int i = 0; i < input.size(); i++) {
@@ -65,6 +65,18 @@ final class RerankRules {
                 }
             }
             v.put(RERANK_KEY_TERMS_LOST, lost.size());
+            AnswerSentences answers = AnswerSentences.forQuestion(question);
+            List<Passage> neverUsed = RunTexts.dropped(run);
+            if (answers.hasQuestion() && !neverUsed.isEmpty()) {
+                double droppedBest = answers.bestIn(neverUsed);
+                double keptBest = answers.bestIn(run.has(Stage.GENERATE) ? RunTexts.context(run) : output);
+                v.put(RERANK_DROPPED_ANSWER_GAP, droppedBest - keptBest);
+                if (droppedBest >= AnswerSentences.ANSWERS && keptBest < AnswerSentences.ANSWERS) {
+                    findings.add(new Finding(Stage.RERANK, CHECK, "the passage whose sentence answers the question ("
+                            + String.join(", ", answers.answering(neverUsed)) + ") never reached the generator; "
+                            + "the reranker kept " + output.size()));
+                }
+            }
         }
     }
 }

@@ -44,5 +44,9 @@ final class RetrieveRules {
             }
             v.put(RETRIEVE_BEST_TERM_COVERAGE, best);
         }
+        AnswerSentences answers = AnswerSentences.forQuestion(question);
+        if (answers.hasQuestion()) {
+            v.put(RETRIEVE_ANSWER_MATCH, answers.bestIn(passages));
+        }
     }
 }

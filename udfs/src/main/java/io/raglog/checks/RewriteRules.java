@@ -37,6 +37,8 @@ final class RewriteRules {
             worst = Math.max(worst, share(terms.stream().filter(t -> !one.contains(t)).count(), terms.size()));
         }
         v.put(REWRITE_WORST_OUTPUT_LOST_SHARE, worst);
+        ContentWords words = ContentWords.of(question, outputs);
+        v.put(REWRITE_LOST_WORDS, words.lost().size()).put(REWRITE_ADDED_WORDS, words.added().size());
         for (KeyTerm t : lost) {
             findings.add(new Finding(Stage.REWRITE, CHECK, "rewrite dropped the " + t));
         }

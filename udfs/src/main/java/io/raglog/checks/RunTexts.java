@@ -51,6 +51,28 @@ public final class RunTexts {
     }
 
     /**
+     * What the reranker's cut let through, in its order. A reranker asked without a top-n (Voyage, some self-hosted
+     * ones) scores every passage and the pipeline keeps its own number: then the generator's context, not the
+     * reranker's reply, says what was kept. With no generator in the run, the pipeline's top-n of the reply.
+     */
+    public static List<Passage> kept(Run run) {
+        RunStages s = run.stages();
+        if (!s.rerank().present()) {
+            return List.of();
+        }
+        List<Passage> output = nonNull(s.rerank().output());
+        if (s.generate().present() && !context(run).isEmpty()) {
+            Set<String> inContext = ids(context(run));
+            List<Passage> kept = output.stream().filter(p -> inContext.contains(p.id())).toList();
+            if (!kept.isEmpty()) {
+                return kept;
+            }
+        }
+        Integer topN = s.rerank().topN();
+        return topN != null && topN > 0 && topN < output.size() ? output.subList(0, topN) : output;
+    }
+
+    /**
      * Passages that were retrieved (or given to the reranker) but never reached the generator: what the reranker or
      * the pipeline's cut-off dropped.
      */
@@ -64,7 +86,7 @@ public final class RunTexts {
         retrieved(run).forEach(p -> candidates.putIfAbsent(p.id(), p));
         if (!s.generate().present()) {
             // No generator: what the reranker kept is what would have gone on; only its cuts are drops.
-            Set<String> kept = s.rerank().present() ? ids(s.rerank().output()) : Set.copyOf(candidates.keySet());
+            Set<String> kept = s.rerank().present() ? ids(kept(run)) : Set.copyOf(candidates.keySet());
             return candidates.values().stream().filter(p -> !kept.contains(p.id())).toList();
         }
         return candidates.values().stream().filter(p -> !inContext.contains(p.id())).toList();

@@ -98,6 +98,25 @@ public final class Terms {
         return w;
     }
 
+    /**
+     * The same word in another form: equal stems, or a shared beginning long enough to be the same root ("located" and
+     * "location", "produced" and "production", "caused" and "cause"). Irregular pairs ("born" and "birth") are not
+     * caught here; the vector checks compare those by meaning.
+     */
+    public static boolean sameWord(String lowerA, String lowerB) {
+        String a = stem(lowerA);
+        String b = stem(lowerB);
+        if (a.equals(b)) {
+            return true;
+        }
+        int n = 0;
+        int max = Math.min(a.length(), b.length());
+        while (n < max && a.charAt(n) == b.charAt(n)) {
+            n++;
+        }
+        return n >= 5 || (n >= 4 && n == max);
+    }
+
     /** Numbers in a normalised form: "4,100" and "4100" meet; "4.10" and "4.1" meet. Years are numbers too. */
     public static Set<String> numbers(String text) {
         Set<String> out = new LinkedHashSet<>();

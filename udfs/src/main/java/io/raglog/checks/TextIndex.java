@@ -4,12 +4,16 @@ import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.regex.Pattern;
 
 /**
  * One text prepared for the lexical checks: its words, their stems and its normalised numbers, so that "is this name,
  * number or date in that passage" is a set lookup. Built once per text per run.
  */
 public final class TextIndex {
+
+    private static final Pattern JOINER = Pattern.compile("[-'’&]");
+    private static final Pattern NAME_PARTS = Pattern.compile("[\\s\\-'’&]+");
 
     private final String text;
     private final List<String> words;
@@ -24,6 +28,15 @@ public final class TextIndex {
         this.stems = new HashSet<>();
         for (String w : words) {
             stems.add(Terms.stem(w));
+            if (JOINER.matcher(w).find()) {
+                // "Phags-pa" and "Phags pa", "Al-Hasa" and "Al Hasa" are the same name: index the parts too
+                for (String part : JOINER.split(w)) {
+                    if (!part.isEmpty()) {
+                        wordSet.add(part);
+                        stems.add(Terms.stem(part));
+                    }
+                }
+            }
         }
         this.numbers = Terms.numbers(this.text);
     }
@@ -61,6 +74,7 @@ public final class TextIndex {
             return numbers.contains(term.norm()) || wordSet.contains(term.norm());
         }
         // Names and month names: every word present (case-insensitive), so "Acme Corp." matches "acme corp".
-        return Arrays.stream(term.norm().split(" ")).allMatch(this::hasWord);
+        // Hyphenated and spaced spellings meet: every part present.
+        return Arrays.stream(NAME_PARTS.split(term.norm())).filter(p -> !p.isEmpty()).allMatch(this::hasWord);
     }
 }

@@ -40,6 +40,7 @@ public final class VectorChecks {
         List<String> rewrites = RunTexts.rewrites(run);
         if (run.has(Stage.REWRITE) && !rewrites.isEmpty()) {
             v.put(REWRITE_SIM_QUESTION, rewrites.stream().mapToDouble(r -> Embedder.cosine(q, vec.of(r))).min().orElse(0));
+            v.put(REWRITE_SUBSTITUTED, substituted(question, rewrites, findings));
         }
         List<String> embedded = run.has(Stage.EMBED) ? run.stages().embed().texts() : List.of();
         if (!embedded.isEmpty()) {
@@ -86,7 +87,7 @@ public final class VectorChecks {
 
     private static void rerank(Run run, float[] q, Vectors vec, FeatureVector v, List<Finding> findings) {
         List<Passage> input = RunTexts.nonNull(run.stages().rerank().input());
-        List<Passage> output = RunTexts.nonNull(run.stages().rerank().output());
+        List<Passage> output = RunTexts.kept(run);
         if (input.isEmpty()) {
             return;
         }
@@ -110,6 +111,15 @@ public final class VectorChecks {
             similarity[i] = Embedder.cosine(q, vec.of(output.get(i).text()));
         }
         v.put(RERANK_SIM_CORRELATION, Ranks.spearman(position, similarity));
+    }
+
+    private int substituted(String question, List<String> rewrites, List<Finding> findings) {
+        List<ContentWords.Substitution> found = ContentWords.of(question, rewrites).substitutions(embedder);
+        for (ContentWords.Substitution sub : found) {
+            findings.add(new Finding(Stage.REWRITE, CHECK, "the rewrite says '" + sub.written()
+                    + "' where the question said '" + sub.asked() + "'"));
+        }
+        return found.size();
     }
 
     private static int argmax(float[] q, List<Passage> passages, Vectors vec) {

@@ -8,10 +8,6 @@ import io.raglog.schemas.HttpResponse;
 import io.raglog.schemas.Json;
 import io.raglog.schemas.SchemaIds;
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
-import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
@@ -38,7 +34,7 @@ public final class CallEventDecoder {
         if (payload == null || payload.length == 0) {
             return failure("empty message");
         }
-        if (!validUtf8(payload)) {
+        if (DeadLetters.utf8OrNull(payload) == null) {
             return failure("not valid UTF-8");
         }
         JsonNode tree;
@@ -165,18 +161,6 @@ public final class CallEventDecoder {
                 p.add(prefix + "headers." + e.getKey() + " must be a string");
             }
         });
-    }
-
-    private static boolean validUtf8(byte[] bytes) {
-        try {
-            StandardCharsets.UTF_8.newDecoder()
-                    .onMalformedInput(CodingErrorAction.REPORT)
-                    .onUnmappableCharacter(CodingErrorAction.REPORT)
-                    .decode(ByteBuffer.wrap(bytes));
-            return true;
-        } catch (CharacterCodingException e) {
-            return false;
-        }
     }
 
     private static String abbreviate(String s) {

@@ -4,12 +4,13 @@ import io.raglog.calls.CallClassifier;
 import io.raglog.calls.Classification;
 import io.raglog.calls.ClassifiedCall;
 import io.raglog.calls.NotARunCall;
+import io.raglog.flink.JacksonTypeInfo;
 import io.raglog.schemas.CallEvent;
-import io.raglog.schemas.Json;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.streaming.api.functions.ProcessFunction;
 import org.apache.flink.util.Collector;
+import org.apache.flink.util.OutputTag;
 
 /**
  * Classifies each call's stage with the adapters' rules. Calls that are not part of a run (index building, admin)
@@ -19,6 +20,10 @@ import org.apache.flink.util.Collector;
 public class ClassifyCallsFunction extends ProcessFunction<CallEvent, ClassifiedCall> {
 
     private static final long serialVersionUID = 1L;
+
+    /** Calls no adapter knows, for the unknown-endpoint mapping (an LLM proposes where their fields are). */
+    public static final OutputTag<CallEvent> UNCLASSIFIED =
+            new OutputTag<>("unclassified-calls", JacksonTypeInfo.of(CallEvent.class));
 
     private final CallClassifier classifier;
 
@@ -52,10 +57,10 @@ public class ClassifyCallsFunction extends ProcessFunction<CallEvent, Classified
             }
         } else if (result instanceof Classification.Unreadable u) {
             unreadable.inc();
-            ctx.output(DecodeCallsFunction.DEAD_LETTERS,
-                    DeadLetters.of(new RawMessage("classify", -1, -1, Json.writeBytes(call)), u.reason()));
+            ctx.output(DecodeCallsFunction.DEAD_LETTERS, DeadLetters.ofCall("classify", call, u.reason()));
         } else {
             unclassified.inc();
+            ctx.output(UNCLASSIFIED, call);
         }
     }
 }

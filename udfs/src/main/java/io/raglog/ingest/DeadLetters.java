@@ -59,7 +59,8 @@ public final class DeadLetters {
         return of(new RawMessage(origin, -1, -1, Json.writeBytes(call)), reason);
     }
 
-    private static String utf8OrNull(byte[] bytes) {
+    /** The bytes as text when they are valid UTF-8, else null. */
+    static String utf8OrNull(byte[] bytes) {
         if (bytes == null) {
             return null;
         }

@@ -2,6 +2,8 @@ package io.raglog.llm;
 
 import static io.raglog.checks.FeatureList.*;
 
+import io.raglog.checks.AnswerSentences;
+import io.raglog.checks.ContentWords;
 import io.raglog.checks.Embedder;
 import io.raglog.checks.KeyTerm;
 import io.raglog.checks.Ranks;
@@ -29,14 +31,17 @@ import java.util.regex.Pattern;
  * every number it produces so a classifier trained on one judge is never silently fed another's.
  *
  * <p>"Needed pieces of information" are approximated from the question alone as its names, numbers and dates plus
- * its topic (the remaining content words); a piece is found in a passage when all its words (for the topic: most of
- * them) occur there.
+ * the answer itself (to the question's remaining content words). A name, number or date is found in a passage when
+ * it occurs there; the answer is found where one sentence answers the question ({@link AnswerSentences}), which is
+ * how a reader tells the passage that holds the answer from one that is merely about the same subject. v2 reads the
+ * reranker's cut from the generator's context, tells rewrite substitutions from variants by meaning, and locates the
+ * answer by sentence.
  */
 public final class OfflineJudge implements Judge {
 
-    public static final String ID = "offline-judge/v1";
+    public static final String ID = "offline-judge/v2";
 
-    /** Share of the topic's words a passage or answer must contain to count as mentioning it. */
+    /** Share of a statement's words the context must contain to back it. */
     static final double TOPIC_COVERAGE = 0.6;
     /** Similarity below which a sentence is unrelated to a passage. */
     static final double SIMILAR = 0.55;
@@ -87,29 +92,26 @@ public final class OfflineJudge implements Judge {
         double dropped = terms.isEmpty() ? 0 : 100.0 * lost.size() / terms.size();
         float[] q = vector(question);
         double minSim = rewrites.stream().mapToDouble(r -> Embedder.cosine(q, vector(r))).min().orElse(0);
-        double changed = scale(0.85 - minSim, 0.5);
-        Set<String> questionStems = stems(question);
-        Set<String> added = new LinkedHashSet<>();
-        for (String r : rewrites) {
-            for (String w : Terms.contentWords(r)) {
-                if (!questionStems.contains(Terms.stem(w))) {
-                    added.add(w);
-                }
-            }
-        }
+        ContentWords words = ContentWords.of(question, rewrites);
+        List<ContentWords.Substitution> substitutions = words.substitutions(embedder);
+        // A word put in place of another that means something else asks a different question, whatever the overall
+        // similarity says (one word of eight moves a sentence vector little).
+        double changed = Math.max(scale(0.85 - minSim, 0.5), Math.min(100, 70.0 * substitutions.size()));
         int rewriteWords = rewrites.stream().mapToInt(r -> Terms.contentWords(r).size()).sum();
-        double addedConf = rewriteWords == 0 ? 0 : scale((double) added.size() / rewriteWords, 0.5);
+        double addedConf = rewriteWords == 0 ? 0 : scale((double) words.added().size() / rewriteWords, 0.5);
         List<String> findings = new ArrayList<>();
         lost.forEach(t -> findings.add("the rewrite lost the " + t));
-        if (!added.isEmpty()) {
-            findings.add("the rewrite adds " + String.join(", ", added.stream().limit(4).toList()));
+        substitutions.forEach(sub -> findings.add("the rewrite says '" + sub.written() + "' where the question said '"
+                + sub.asked() + "'"));
+        if (substitutions.isEmpty() && !words.added().isEmpty()) {
+            findings.add("the rewrite adds " + String.join(", ", words.added().stream().limit(4).toList()));
         }
         Map<String, Double> f = new LinkedHashMap<>();
         f.put(LLM_REWRITE_DROPPED, round(dropped));
         f.put(LLM_REWRITE_CHANGED, round(changed));
         f.put(LLM_REWRITE_ADDED, round(addedConf));
         f.put(LLM_REWRITE_FAULT, round(Math.max(dropped, Math.max(changed, addedConf * 0.5))));
-        return new CheckAnswer(f, findings, null);
+        return new CheckAnswer(f, findings.stream().limit(AnswerParser.MAX_FINDINGS).toList(), null);
     }
 
     private CheckAnswer retrieval(Run run, String question) {
@@ -119,17 +121,19 @@ public final class OfflineJudge implements Judge {
         double meanSim = 0;
         float[] q = vector(question);
         for (Passage p : passages) {
-            TextIndex index = TextIndex.of(p.text());
-            best = Math.max(best, coverage(pieces, index));
+            best = Math.max(best, coverage(pieces, List.of(p)));
             meanSim += Embedder.cosine(q, vector(p.text()));
         }
         meanSim = passages.isEmpty() ? 0 : meanSim / passages.size();
-        double union = coverage(pieces, TextIndex.ofAll(RunTexts.texts(passages)));
-        double noAnswer = 100 * (1 - best);
+        double union = coverage(pieces, passages);
+        // "Does a passage answer it?" is read off the best single sentence, not off the passage's vocabulary: a
+        // passage about the subject mentions the question's words without answering it.
+        double answered = AnswerSentences.forQuestion(question).bestIn(passages);
+        double noAnswer = 100 * (1 - Math.min(best, answered));
         double partial = 100 * Math.max(0, union - best) + 50 * (1 - union) * best;
         double offTopic = scale(0.5 - meanSim, 0.4);
         List<String> findings = new ArrayList<>();
-        pieces.stream().filter(pc -> !pc.in(TextIndex.ofAll(RunTexts.texts(passages))))
+        pieces.stream().filter(pc -> !pc.inAny(passages))
                 .forEach(pc -> findings.add("no retrieved passage has " + pc.text()));
         Map<String, Double> f = new LinkedHashMap<>();
         f.put(LLM_RETRIEVE_NO_ANSWER, round(noAnswer));
@@ -141,14 +145,17 @@ public final class OfflineJudge implements Judge {
 
     private CheckAnswer rerank(Run run, String question) {
         List<Passage> input = run.stages().rerank().input();
-        List<Passage> kept = run.stages().rerank().output();
+        List<Passage> kept = RunTexts.kept(run);
         List<Piece> pieces = pieces(question);
-        double inputCoverage = coverage(pieces, TextIndex.ofAll(RunTexts.texts(input)));
-        double keptCoverage = coverage(pieces, TextIndex.ofAll(RunTexts.texts(kept)));
+        double inputCoverage = coverage(pieces, input);
+        double keptCoverage = coverage(pieces, kept);
         float[] q = vector(question);
         double bestInput = input.stream().mapToDouble(p -> Embedder.cosine(q, vector(p.text()))).max().orElse(0);
         double bestKept = kept.stream().mapToDouble(p -> Embedder.cosine(q, vector(p.text()))).max().orElse(0);
-        double dropped = Math.max(100 * Math.max(0, inputCoverage - keptCoverage), scale(bestInput - bestKept, 0.3));
+        AnswerSentences answers = AnswerSentences.forQuestion(question);
+        double answerLost = answers.bestIn(input) - answers.bestIn(kept);
+        double dropped = Math.max(Math.max(100 * Math.max(0, inputCoverage - keptCoverage),
+                scale(bestInput - bestKept, 0.3)), scale(answerLost, 0.5));
         double[] position = new double[kept.size()];
         double[] sim = new double[kept.size()];
         for (int i = 0; i < kept.size(); i++) {
@@ -160,6 +167,9 @@ public final class OfflineJudge implements Judge {
         List<String> findings = new ArrayList<>();
         if (inputCoverage > keptCoverage) {
             findings.add("the kept passages cover less of the question than the reranker's input did");
+        }
+        if (answerLost > 0 && answers.bestIn(kept) < AnswerSentences.ANSWERS) {
+            findings.add("the passage that answers the question was not kept");
         }
         Map<String, Double> f = new LinkedHashMap<>();
         f.put(LLM_RERANK_ANSWER_DROPPED, round(dropped));
@@ -241,6 +251,7 @@ public final class OfflineJudge implements Judge {
         List<Passage> context = RunTexts.context(run);
         List<Passage> dropped = RunTexts.dropped(run);
         String answer = run.stages().generate().answer();
+        boolean answers = answer != null && !statements(answer).isEmpty();
         TextIndex answerIndex = TextIndex.of(answer);
         List<EvidencePiece> out = new ArrayList<>();
         List<String> findings = new ArrayList<>();
@@ -249,8 +260,7 @@ public final class OfflineJudge implements Judge {
             List<String> inDropped = idsWith(piece, dropped);
             EvidenceLocation location = !inContext.isEmpty() ? EvidenceLocation.IN_CONTEXT
                     : !inDropped.isEmpty() ? EvidenceLocation.ONLY_DROPPED : EvidenceLocation.NOWHERE;
-            AnswerUse use = piece.in(answerIndex) ? AnswerUse.INCLUDED
-                    : piece.contradictedBy(answer) ? AnswerUse.CONTRADICTED : AnswerUse.OMITTED;
+            AnswerUse use = piece.useBy(answer, answers, answerIndex, context);
             out.add(new EvidencePiece(piece.text(), location, use,
                     location == EvidenceLocation.IN_CONTEXT ? inContext : inDropped));
             if (location == EvidenceLocation.ONLY_DROPPED) {
@@ -258,6 +268,9 @@ public final class OfflineJudge implements Judge {
                         + ") but never reached the generator");
             } else if (location == EvidenceLocation.NOWHERE) {
                 findings.add(piece.text() + " is in no retrieved passage");
+            }
+            if (piece.isAnswer() && use == AnswerUse.CONTRADICTED) {
+                findings.add("the answer is not what the context's answering sentence says");
             }
         }
         EvidenceFlow flow = new EvidenceFlow(out);
@@ -268,27 +281,55 @@ public final class OfflineJudge implements Judge {
     private static List<String> idsWith(Piece piece, List<Passage> passages) {
         List<String> ids = new ArrayList<>();
         for (Passage p : passages) {
-            if (piece.in(TextIndex.of(p.text()))) {
+            if (piece.in(p)) {
                 ids.add(p.id());
             }
         }
         return ids;
     }
 
-    /** A needed piece: one key term of the question, or its topic (its other content words). */
-    private record Piece(KeyTerm term, Set<String> topic, String text) {
+    /**
+     * A needed piece: one name, number or date of the question ({@code term}), or the answer itself
+     * ({@code answers}): found in a passage with a sentence that answers the question.
+     */
+    record Piece(KeyTerm term, AnswerSentences answers, String text) {
 
-        boolean in(TextIndex index) {
+        boolean isAnswer() {
+            return term == null;
+        }
+
+        boolean in(Passage p) {
             if (term != null) {
-                return index.contains(term);
+                return TextIndex.of(p.text()).contains(term);
             }
-            long found = topic.stream().filter(index::hasWord).count();
-            return (double) found / topic.size() >= TOPIC_COVERAGE;
+            return answers.bestIn(p.text()) >= AnswerSentences.ANSWERS;
+        }
+
+        boolean inAny(List<Passage> passages) {
+            return passages.stream().anyMatch(this::in);
+        }
+
+        /**
+         * A name, number or date: included when the answer repeats it, contradicted when the answer gives another
+         * number or date of the kind. The answer: included when the answer's own words come from a context sentence
+         * that answers the question; contradicted when it states something else; omitted when it states nothing.
+         */
+        AnswerUse useBy(String answer, boolean answers, TextIndex answerIndex, List<Passage> context) {
+            if (term != null) {
+                return answerIndex.contains(term) ? AnswerUse.INCLUDED
+                        : contradictedBy(answer) ? AnswerUse.CONTRADICTED : AnswerUse.OMITTED;
+            }
+            if (!answers) {
+                return AnswerUse.OMITTED;
+            }
+            AnswerSentences.Source source = this.answers.sourceOf(answer, context);
+            return source.found() >= 0.5 && source.match() >= AnswerSentences.ANSWERS ? AnswerUse.INCLUDED
+                    : AnswerUse.CONTRADICTED;
         }
 
         /** The answer gives another number or date where this one was asked for. */
-        boolean contradictedBy(String answer) {
-            if (term == null || term.kind() == KeyTerm.Kind.NAME || answer == null) {
+        private boolean contradictedBy(String answer) {
+            if (term.kind() == KeyTerm.Kind.NAME || answer == null) {
                 return false;
             }
             return Terms.keyTerms(answer).stream().anyMatch(t -> t.kind() == term.kind() && !t.norm().equals(term.norm()));
@@ -299,24 +340,25 @@ public final class OfflineJudge implements Judge {
         List<Piece> out = new ArrayList<>();
         Set<String> termWords = new LinkedHashSet<>();
         for (KeyTerm t : Terms.keyTerms(question)) {
-            out.add(new Piece(t, Set.of(), "the " + t));
+            out.add(new Piece(t, null, "the " + t));
             termWords.addAll(Terms.words(t.norm()));
         }
-        Set<String> topic = new LinkedHashSet<>();
         List<String> topicWords = new ArrayList<>();
         for (String w : Terms.contentWords(question)) {
-            if (!termWords.contains(w) && topic.add(Terms.stem(w))) {
+            if (!termWords.contains(w) && !topicWords.contains(w)) {
                 topicWords.add(w);
             }
         }
-        if (!topic.isEmpty()) {
-            out.add(new Piece(null, topic, "'" + String.join(" ", topicWords) + "'"));
+        AnswerSentences answers = AnswerSentences.forQuestion(question);
+        if (!topicWords.isEmpty() && answers.hasQuestion()) {
+            out.add(new Piece(null, answers, "the answer to '" + String.join(" ", topicWords) + "'"));
         }
         return out;
     }
 
-    private static double coverage(List<Piece> pieces, TextIndex index) {
-        return pieces.isEmpty() ? 1 : (double) pieces.stream().filter(p -> p.in(index)).count() / pieces.size();
+    /** Share of the pieces found in at least one of the passages (1 when nothing is needed). */
+    private static double coverage(List<Piece> pieces, List<Passage> passages) {
+        return pieces.isEmpty() ? 1 : (double) pieces.stream().filter(p -> p.inAny(passages)).count() / pieces.size();
     }
 
     private static Set<String> stems(String text) {

@@ -70,7 +70,8 @@ public final class Prompts {
             case RERANK -> {
                 passages(data.putArray("input"), run.stages().rerank().input());
                 ArrayNode kept = data.putArray("kept");
-                run.stages().rerank().output().stream().limit(MAX_PASSAGES).forEach(p -> kept.add(p.id()));
+                // what the pipeline kept, not what the reranker scored: a reranker asked without top-n scores them all
+                RunTexts.kept(run).stream().limit(MAX_PASSAGES).forEach(p -> kept.add(p.id()));
             }
             case SUPPORT -> {
                 passages(data.putArray("context"), RunTexts.context(run));
@@ -96,7 +97,7 @@ public final class Prompts {
     }
 
     /** The marker carries a tag derived from the run and check, so it is stable across replays. */
-    static String fence(String seed, ObjectNode data) {
+    public static String fence(String seed, ObjectNode data) {
         String tag = tag(seed);
         return "<<<RAGLOG-DATA " + tag + ">>>\n" + Json.write(data) + "\n<<<END RAGLOG-DATA " + tag + ">>>";
     }

@@ -3,6 +3,7 @@ package io.raglog.score;
 import io.raglog.schemas.Stage;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * What {@code evaluate} prints: raglog and the two baselines on the same labeled runs, as JSON (this record, through
@@ -11,9 +12,13 @@ import java.util.Locale;
  * @param dataset what was evaluated, e.g. "held-out test split" or a labels file
  * @param judge the judge that answered the LLM checks; the offline judge is a proxy and the table says so
  * @param stageInstances present, labeled stages over all runs: the population of the pooled F1
+ * @param raglogByOrigin raglog on the sound runs plus only the runs whose fault was injected ({@code injected}), or
+ *     plus only those whose fault arose on its own ({@code natural}): the paper reports the two apart, and injected
+ *     faults are the easier to see; null in reports written before it existed
  */
 public record EvaluationReport(String dataset, String modelBundle, String judge, int runs, int stageInstances,
-        MethodReport raglog, MethodReport answerOnly, MethodReport rulesOnly, List<String> notes) {
+        MethodReport raglog, MethodReport answerOnly, MethodReport rulesOnly, List<String> notes,
+        Map<String, MethodReport> raglogByOrigin) {
 
     public String toTable() {
         StringBuilder out = new StringBuilder();
@@ -40,6 +45,13 @@ public record EvaluationReport(String dataset, String modelBundle, String judge,
             out.append(String.format(Locale.ROOT, "%-9s %8d %9d %9.3f %9.3f %13.3f %9.3f %9.3f%n", stage.id(),
                     s.faulty(), s.instances(), s.precision(), s.recall(), s.f1(), answerOnly.stage(stage).f1(),
                     rulesOnly.stage(stage).f1()));
+        }
+        if (raglogByOrigin != null && !raglogByOrigin.isEmpty()) {
+            out.append(System.lineSeparator()).append("raglog by fault origin (each with the sound runs):")
+                    .append(System.lineSeparator());
+            raglogByOrigin.forEach((origin, m) -> out.append(String.format(Locale.ROOT,
+                    "  %-9s stage F1 %.3f  precision %.3f  recall %.3f  faulty stages %d%n", origin, m.pooled().f1(),
+                    m.pooled().precision(), m.pooled().recall(), m.pooled().faulty())));
         }
         out.append(System.lineSeparator()).append("how each method flags:").append(System.lineSeparator());
         for (MethodReport m : List.of(raglog, answerOnly, rulesOnly)) {

@@ -1,10 +1,13 @@
 package io.raglog.score;
 
+import io.raglog.schemas.Label;
 import io.raglog.schemas.Stage;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -26,6 +29,7 @@ public final class Evaluator {
         Set<String> judges = new LinkedHashSet<>();
         int stageInstances = 0;
         int presentUnlabeled = 0;
+        int unlabeledFlagged = 0;
         int labeledAbsent = 0;
         for (LabeledRun run : runs) {
             Set<Stage> scored = run.scoredStages();
@@ -39,13 +43,33 @@ public final class Evaluator {
                 judges.add(run.input().features().llm().judge());
             }
             Set<Stage> flagged = new LinkedHashSet<>(scorer.score(run.input(), EVALUATED_AT).flaggedStages());
+            for (Stage stage : flagged) {
+                boolean labeled = run.label().stages() != null && run.label().stages().get(stage) != null;
+                unlabeledFlagged += run.input().has(stage) && !labeled ? 1 : 0;
+            }
             raglog.add(outcome(run, scored, flagged));
             answerOnly.add(outcome(run, scored, Baselines.ANSWER_ONLY.flag(run)));
             rulesOnly.add(outcome(run, scored, Baselines.RULES_ONLY.flag(run)));
         }
+        Map<String, MethodReport> byOrigin = new LinkedHashMap<>();
+        for (String origin : List.of(Label.ORIGIN_INJECTED, Label.ORIGIN_NATURAL)) {
+            List<RunOutcome> some = new ArrayList<>();
+            for (int i = 0; i < runs.size(); i++) {
+                String o = runs.get(i).label().origin();
+                if (o == null || o.equals(origin)) {
+                    some.add(raglog.get(i));
+                }
+            }
+            if (some.stream().anyMatch(RunOutcome::faulty)) {
+                byOrigin.put(origin, MethodReport.of("raglog", origin + " faults and sound runs", some));
+            }
+        }
         List<String> notes = new ArrayList<>();
         if (presentUnlabeled > 0) {
-            notes.add(presentUnlabeled + " present stages had no label and were left out");
+            // Left out of every figure, but not hidden: a deployed bundle flags these too (e.g. retrieval on questions
+            // the corpus cannot answer, which no log can tell from a retrieval miss).
+            notes.add(presentUnlabeled + " present stages had no label and were left out; raglog flagged "
+                    + unlabeledFlagged + " of them");
         }
         if (labeledAbsent > 0) {
             notes.add(labeledAbsent + " labeled stages were not present in the assembled run and were not scored");
@@ -60,7 +84,7 @@ public final class Evaluator {
                         + "1/6 extra-trees) against per-stage thresholds, then the reranker-reassignment rule", raglog),
                 MethodReport.of(Baselines.ANSWER_ONLY.name(), Baselines.ANSWER_ONLY.definition(), answerOnly),
                 MethodReport.of(Baselines.RULES_ONLY.name(), Baselines.RULES_ONLY.definition(), rulesOnly),
-                List.copyOf(notes));
+                List.copyOf(notes), byOrigin);
     }
 
     static RunOutcome outcome(LabeledRun run, Set<Stage> scored, Set<Stage> flagged) {

@@ -1,5 +1,6 @@
 package io.raglog.score;
 
+import io.raglog.checks.FeatureList;
 import io.raglog.schemas.Label;
 import io.raglog.schemas.RunFeatures;
 import io.raglog.schemas.Stage;
@@ -15,35 +16,60 @@ import java.util.TreeSet;
 
 /**
  * Labeled runs → a model bundle. Runs are split by a seeded hash of their run id (so a run's stages stay together
- * and the split does not depend on input order) into training, validation and test. Each stage's three models are
- * fitted on the training runs where that stage was present and labeled. The thresholds are then chosen on the
- * validation runs to maximise pooled stage-level F1 subject to a run-level false-positive budget
- * ({@link ThresholdSearch}), judged with the reassignment rule applied, exactly as the job decides. The test runs,
- * which touched neither models nor thresholds, give the bundle's evaluation report. The final models are those
- * fitted on the training split: refitting on training + validation would shift the probabilities the thresholds
- * were chosen for.
+ * and the split does not depend on input order) into a test share and the runs to fit on. Each stage's three models
+ * are fitted on the runs where that stage was present and labeled.
+ *
+ * <p>Thresholds are chosen to maximise pooled stage-level F1 subject to a run-level false-positive budget
+ * ({@link ThresholdSearch}), judged with the reassignment rule applied, exactly as the job decides. With
+ * {@code folds >= 2} (the default) they are chosen on out-of-fold probabilities: each fold's runs scored by models
+ * fitted on the other folds, so every fitting run helps choose them and none is scored by a model that saw it; the
+ * shipped models are then refitted on all fitting runs. With fewer folds a single validation split chooses them and the
+ * models are those fitted on the rest. The test runs, which touched neither models nor thresholds, give the bundle's
+ * evaluation report.
+ *
+ * <p>Economy copies: economy mode skips the support check, so its runs reach the models with those features missing.
+ * Each training row is also given once with them missing, so that the models learn to lean on the other checks when
+ * the support check is absent instead of treating its absence as something never seen.
  */
 public final class Trainer {
 
     /**
      * @param name the bundle's name (its id adds a content hash)
-     * @param validationShare share of runs that choose the thresholds
+     * @param validationShare share of runs that choose the thresholds when {@code folds < 2}
      * @param testShare share of runs held out for the evaluation report (0 to skip it)
      * @param maxRunFpr the run-level false-positive budget of the threshold search, e.g. 0.05
      * @param minPerClass fewest faulty and fewest sound training instances a stage needs to be trained
+     * @param folds cross-validation folds whose out-of-fold probabilities choose the thresholds; below 2, one
+     *     validation split does
+     * @param economyCopies also train on every row with the support check's features missing (economy mode)
      */
     public record Settings(String name, long seed, double validationShare, double testShare, double maxRunFpr,
-            int minPerClass, StageModel.Settings models) {
+            int minPerClass, StageModel.Settings models, int folds, boolean economyCopies) {
+
+        public static final int DEFAULT_FOLDS = 5;
 
         public Settings {
             if (validationShare <= 0 || testShare < 0 || validationShare + testShare >= 1) {
                 throw new IllegalArgumentException("validation and test shares must leave runs to train on");
             }
+            if (folds < 0) {
+                throw new IllegalArgumentException("folds must be 0 (one validation split) or more");
+            }
+        }
+
+        /** The defaults' way of fitting (cross-validated thresholds, economy copies) with these shares and budget. */
+        public Settings(String name, long seed, double validationShare, double testShare, double maxRunFpr,
+                int minPerClass, StageModel.Settings models) {
+            this(name, seed, validationShare, testShare, maxRunFpr, minPerClass, models, DEFAULT_FOLDS, true);
         }
 
         public static Settings defaults(String name) {
             long seed = 20_260_101L;
             return new Settings(name, seed, 0.2, 0.2, 0.05, 5, StageModel.Settings.defaults(seed));
+        }
+
+        boolean crossValidated() {
+            return folds >= 2;
         }
     }
 
@@ -64,56 +90,37 @@ public final class Trainer {
         for (LabeledRun run : runs) {
             split.get(split(run.runId(), settings)).add(run);
         }
-        List<LabeledRun> train = split.get(Split.TRAIN);
+        List<LabeledRun> fitting = new ArrayList<>(split.get(Split.TRAIN));
         List<LabeledRun> validation = split.get(Split.VALIDATION);
-        if (validation.isEmpty()) {
+        if (settings.crossValidated()) {
+            fitting.addAll(validation);
+        } else if (validation.isEmpty()) {
             throw new IllegalArgumentException(runs.size() + " runs leave no validation run to choose thresholds on");
         }
 
-        Map<Stage, StageModel> models = new EnumMap<>(Stage.class);
         Map<String, TrainingSummary.StageCounts> stageCounts = new LinkedHashMap<>();
+        Map<Stage, StageModel> models = fit(fitting, space, settings, stageCounts);
+        List<ThresholdSearch.ScoredRun> scored;
+        ThresholdSearch.Result thresholds;
         try {
-            for (Stage stage : Stage.values()) {
-                List<double[]> rows = new ArrayList<>();
-                List<Integer> labels = new ArrayList<>();
-                for (LabeledRun run : train) {
-                    if (run.scoredStages().contains(stage)) {
-                        rows.add(space.row(run.input().features()));
-                        labels.add(run.faulty(stage) ? 1 : 0);
-                    }
-                }
-                int faulty = (int) labels.stream().filter(l -> l == 1).count();
-                stageCounts.put(stage.id(), new TrainingSummary.StageCounts(rows.size(), faulty));
-                if (faulty < settings.minPerClass() || rows.size() - faulty < settings.minPerClass()) {
-                    throw new IllegalArgumentException("stage " + stage.id() + " has " + faulty + " faulty and "
-                            + (rows.size() - faulty) + " sound training instances; each needs at least "
-                            + settings.minPerClass());
-                }
-                models.put(stage, StageModel.fit(rows.toArray(double[][]::new),
-                        labels.stream().mapToInt(Integer::intValue).toArray(), settings.models()));
-            }
+            scored = settings.crossValidated() ? outOfFold(fitting, space, settings) : score(models, validation, space);
+            thresholds = ThresholdSearch.search(scored, settings.maxRunFpr());
         } catch (RuntimeException e) {
             models.values().forEach(StageModel::close);
             throw e;
         }
 
-        List<ThresholdSearch.ScoredRun> scored = new ArrayList<>(validation.size());
-        for (LabeledRun run : validation) {
-            double[] raw = space.row(run.input().features());
-            Map<Stage, Double> p = new EnumMap<>(Stage.class);
-            for (Stage stage : run.input().present()) {
-                p.put(stage, Ensemble.combine(models.get(stage).predict(raw)));
-            }
-            scored.add(new ThresholdSearch.ScoredRun(run, p));
-        }
-        ThresholdSearch.Result thresholds = ThresholdSearch.search(scored, settings.maxRunFpr());
-
-        TrainingSummary summary = new TrainingSummary(trainedAt, runs.size(), train.size(), validation.size(),
+        String objective = settings.crossValidated()
+                ? "per-stage thresholds maximising pooled stage-level F1 on out-of-fold probabilities ("
+                        + settings.folds() + "-fold cross-validation over the " + fitting.size() + " fitting runs), "
+                        + "with the reassignment rule applied, subject to a run-level false-positive rate <= "
+                        + settings.maxRunFpr() + "; shipped models refitted on all fitting runs"
+                : "per-stage thresholds maximising pooled stage-level F1 on the validation split, with the "
+                        + "reassignment rule applied, subject to a run-level false-positive rate <= "
+                        + settings.maxRunFpr();
+        TrainingSummary summary = new TrainingSummary(trainedAt, runs.size(), fitting.size(), scored.size(),
                 split.get(Split.TEST).size(), stageCounts, distinct(runs, true), distinct(runs, false), origins(runs),
-                judge, space.version(), settings,
-                "per-stage thresholds maximising pooled stage-level F1 on the validation split, with the reassignment "
-                        + "rule applied, subject to a run-level false-positive rate <= " + settings.maxRunFpr(),
-                thresholds.f1(), thresholds.runFpr());
+                judge, space.version(), settings, objective, thresholds.f1(), thresholds.runFpr());
         ModelBundle draft = ModelBundle.create(settings.name(), trainedAt, space, judge, thresholds.thresholds(),
                 models, summary, null);
         List<LabeledRun> test = split.get(Split.TEST);
@@ -127,9 +134,133 @@ public final class Trainer {
         return bundle;
     }
 
+    /** Every fitting run scored by the models of the folds it was not in. */
+    private static List<ThresholdSearch.ScoredRun> outOfFold(List<LabeledRun> fitting, FeatureSpace space,
+            Settings settings) {
+        List<List<LabeledRun>> folds = new ArrayList<>();
+        for (int k = 0; k < settings.folds(); k++) {
+            folds.add(new ArrayList<>());
+        }
+        for (LabeledRun run : fitting) {
+            folds.get(fold(run.runId(), settings)).add(run);
+        }
+        List<ThresholdSearch.ScoredRun> scored = new ArrayList<>(fitting.size());
+        for (int k = 0; k < settings.folds(); k++) {
+            if (folds.get(k).isEmpty()) {
+                continue;
+            }
+            List<LabeledRun> others = new ArrayList<>();
+            for (int j = 0; j < settings.folds(); j++) {
+                if (j != k) {
+                    others.addAll(folds.get(j));
+                }
+            }
+            scored.addAll(scoreWith(fit(others, space, settings, null), folds.get(k), space));
+        }
+        return scored;
+    }
+
+    /** Scores the runs with a fold's models, then frees them. */
+    private static List<ThresholdSearch.ScoredRun> scoreWith(Map<Stage, StageModel> models, List<LabeledRun> runs,
+            FeatureSpace space) {
+        try {
+            return score(models, runs, space);
+        } finally {
+            models.values().forEach(StageModel::close);
+        }
+    }
+
+    private static List<ThresholdSearch.ScoredRun> score(Map<Stage, StageModel> models, List<LabeledRun> runs,
+            FeatureSpace space) {
+        List<ThresholdSearch.ScoredRun> scored = new ArrayList<>(runs.size());
+        for (LabeledRun run : runs) {
+            double[] raw = space.row(run.input().features());
+            Map<Stage, Double> p = new EnumMap<>(Stage.class);
+            for (Stage stage : run.input().present()) {
+                p.put(stage, Ensemble.combine(models.get(stage).predict(raw)));
+            }
+            scored.add(new ThresholdSearch.ScoredRun(run, p));
+        }
+        return scored;
+    }
+
+    /**
+     * Each stage's models on the runs where it is present and labeled (plus, with economy copies, each row again
+     * without the support check's features).
+     *
+     * @param counts filled with the per-stage training counts (the real runs, not the copies), or null
+     */
+    private static Map<Stage, StageModel> fit(List<LabeledRun> runs, FeatureSpace space, Settings settings,
+            Map<String, TrainingSummary.StageCounts> counts) {
+        int[] supportColumns = supportColumns(space);
+        Map<Stage, StageModel> models = new EnumMap<>(Stage.class);
+        try {
+            for (Stage stage : Stage.values()) {
+                List<double[]> rows = new ArrayList<>();
+                List<Integer> labels = new ArrayList<>();
+                for (LabeledRun run : runs) {
+                    if (run.scoredStages().contains(stage)) {
+                        rows.add(space.row(run.input().features()));
+                        labels.add(run.faulty(stage) ? 1 : 0);
+                    }
+                }
+                int real = rows.size();
+                int faulty = (int) labels.stream().filter(l -> l == 1).count();
+                if (counts != null) {
+                    counts.put(stage.id(), new TrainingSummary.StageCounts(real, faulty));
+                }
+                if (faulty < settings.minPerClass() || real - faulty < settings.minPerClass()) {
+                    throw new IllegalArgumentException("stage " + stage.id() + " has " + faulty + " faulty and "
+                            + (real - faulty) + " sound training instances; each needs at least "
+                            + settings.minPerClass());
+                }
+                if (settings.economyCopies() && supportColumns.length > 0) {
+                    for (int i = 0; i < real; i++) {
+                        double[] copy = rows.get(i).clone();
+                        for (int c : supportColumns) {
+                            copy[c] = Double.NaN;
+                        }
+                        rows.add(copy);
+                        labels.add(labels.get(i));
+                    }
+                }
+                models.put(stage, StageModel.fit(rows.toArray(double[][]::new),
+                        labels.stream().mapToInt(Integer::intValue).toArray(), settings.models()));
+            }
+            return models;
+        } catch (RuntimeException e) {
+            models.values().forEach(StageModel::close);
+            throw e;
+        }
+    }
+
+    private static int[] supportColumns(FeatureSpace space) {
+        List<Integer> out = new ArrayList<>();
+        for (int i = 0; i < space.size(); i++) {
+            if (FeatureList.SUPPORT_CHECK.contains(space.names().get(i))) {
+                out.add(i);
+            }
+        }
+        return out.stream().mapToInt(Integer::intValue).toArray();
+    }
+
+    /** The cross-validation fold of a fitting run: another seeded hash of its id, independent of the split's. */
+    static int fold(String runId, Settings settings) {
+        return (int) Math.min(settings.folds() - 1, Math.floor(unit(runId, settings.seed() * 31 + 7) * settings.folds()));
+    }
+
     /** The split a run falls in: a seeded FNV-1a hash of its id, so it is stable across input orders and reruns. */
     static Split split(String runId, Settings settings) {
-        long h = 0xcbf29ce484222325L ^ settings.seed();
+        double u = unit(runId, settings.seed());
+        if (u < settings.testShare()) {
+            return Split.TEST;
+        }
+        return u < settings.testShare() + settings.validationShare() ? Split.VALIDATION : Split.TRAIN;
+    }
+
+    /** A seeded FNV-1a hash of the id, mixed and mapped to [0, 1). */
+    private static double unit(String runId, long seed) {
+        long h = 0xcbf29ce484222325L ^ seed;
         for (byte b : runId.getBytes(StandardCharsets.UTF_8)) {
             h ^= b & 0xff;
             h *= 0x100000001b3L;
@@ -137,11 +268,7 @@ public final class Trainer {
         h ^= h >>> 33;
         h *= 0xff51afd7ed558ccdL;
         h ^= h >>> 33;
-        double u = (h >>> 11) * 0x1.0p-53;
-        if (u < settings.testShare()) {
-            return Split.TEST;
-        }
-        return u < settings.testShare() + settings.validationShare() ? Split.VALIDATION : Split.TRAIN;
+        return (h >>> 11) * 0x1.0p-53;
     }
 
     /** The feature list of the training features: one version, names in the order the checks wrote them. */

@@ -148,4 +148,53 @@ class RuleChecksTest {
     void shouldMarkReconstructedRetrieval() {
         assertThat(check(healthy().reconstructed().build()).get(RETRIEVE_RECONSTRUCTED)).isEqualTo(1.0);
     }
+    @Test
+    void shouldReadTheRerankersCutFromTheContextWhenItScoredEveryPassage() {
+        // Voyage without top_k scores all four; the pipeline kept two: the answering passage was not among them
+        Run run = healthy().reranked(REVENUE_2022, WEATHER, CAPEX_2023, CASH_2023).context(REVENUE_2022, WEATHER)
+                .build();
+        assertThat(RunTexts.kept(run)).extracting(p -> p.id()).containsExactly(REVENUE_2022.id(), WEATHER.id());
+        FeatureVector v = check(run);
+        assertThat(v.get(RERANK_OUTPUT_COUNT)).isEqualTo(2.0);
+        assertThat(v.get(RERANK_DROPPED_COUNT)).isEqualTo(2.0);
+        assertThat(v.get(RERANK_DROPPED_ANSWER_GAP)).isGreaterThan(0.4);
+        assertThat(findingTexts(Stage.RERANK)).anyMatch(t -> t.contains(CASH_2023.id()));
+    }
+
+    @Test
+    void shouldMatchAHyphenatedNameTheRewriteWroteApart() {
+        FeatureVector v = check(healthy().question("Which languages used the Phags-pa script?")
+                .rewrites("languages used Phags pa script").build());
+        assertThat(v.get(REWRITE_LOST_NAMES)).isZero();
+        assertThat(v.get(REWRITE_LOST_WORDS)).isZero();
+        assertThat(v.get(REWRITE_ADDED_WORDS)).isZero();
+    }
+
+    @Test
+    void shouldCountQuestionWordsTheRewriteLostButNotTheirOtherForms() {
+        FeatureVector kept = check(healthy().question("Where were the Acme Corp headquarters located?")
+                .rewrites("Acme Corp headquarters location").build());
+        assertThat(kept.get(REWRITE_LOST_WORDS)).isZero();
+        assertThat(kept.get(REWRITE_ADDED_WORDS)).isZero();
+        FeatureVector swapped = check(healthy().question("Where were the Acme Corp headquarters located?")
+                .rewrites("Acme Corp warehouses location").build());
+        assertThat(swapped.get(REWRITE_LOST_WORDS)).isEqualTo(1.0);
+        assertThat(swapped.get(REWRITE_ADDED_WORDS)).isEqualTo(1.0);
+    }
+
+    @Test
+    void shouldSeeWhetherTheAnswerCameFromASentenceThatAnswersTheQuestion() {
+        FeatureVector sound = check(healthy().build());
+        assertThat(sound.get(RETRIEVE_ANSWER_MATCH)).isGreaterThanOrEqualTo(AnswerSentences.ANSWERS);
+        assertThat(sound.get(GENERATE_CONTEXT_ANSWER_MATCH)).isGreaterThanOrEqualTo(AnswerSentences.ANSWERS);
+        assertThat(sound.get(GENERATE_ANSWER_FOUND)).isEqualTo(1.0);
+        assertThat(sound.get(GENERATE_ANSWER_MISSING_WORDS)).isZero();
+        FeatureVector swapped = check(healthy().answer("Acme Corp's operating cash flow in 2023 was $5.7 billion.")
+                .build());
+        assertThat(swapped.get(GENERATE_ANSWER_MISSING_WORDS)).isEqualTo(1.0);
+        FeatureVector missed = check(healthy().retrieved(REVENUE_2022, WEATHER).reranked(REVENUE_2022, WEATHER)
+                .answer("I don't know.").build());
+        assertThat(missed.get(RETRIEVE_ANSWER_MATCH)).isLessThan(AnswerSentences.ANSWERS);
+        assertThat(missed.get(GENERATE_ANSWER_FOUND)).isNull(); // a refusal takes nothing from anywhere
+    }
 }

@@ -77,4 +77,14 @@ class VectorChecksTest {
         assertThat(v.get(REWRITE_SIM_QUESTION)).isNull();
         assertThat(v.get(EMBED_SIM_QUESTION)).isNotNull();
     }
+    @Test
+    void shouldCountAWordPutInPlaceOfAQuestionWordButNotAnotherFormOfIt() {
+        FeatureVector variant = check(healthy().question("When was the Grand Canal built?")
+                .rewrites("Grand Canal construction").build());
+        assertThat(variant.get(REWRITE_SUBSTITUTED)).isZero();
+        FeatureVector opposite = check(healthy().question("Where did the Grand Canal start?")
+                .rewrites("Grand Canal end").build());
+        assertThat(opposite.get(REWRITE_SUBSTITUTED)).isEqualTo(1.0);
+        assertThat(findings).extracting(Finding::text).contains("the rewrite says 'end' where the question said 'start'");
+    }
 }

@@ -190,7 +190,9 @@ class LlmChecksHttpTest {
         run(settings("openai", LlmSettings.RPS, "10"), fullRun());
         List<LlmTestServer.Received> got = server.received();
         long spanMs = (got.get(4).atNanos() - got.get(0).atNanos()) / 1_000_000;
-        assertThat(spanMs).as("5 calls at 10/s").isGreaterThanOrEqualTo(350);
+        // four 100 ms intervals nominally; the bound leaves room for a loaded machine, while unlimited calls land within
+        // a few milliseconds of each other
+        assertThat(spanMs).as("5 calls at 10/s").isGreaterThanOrEqualTo(250);
     }
 
     @Test

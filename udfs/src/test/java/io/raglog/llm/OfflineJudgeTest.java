@@ -94,4 +94,23 @@ class OfflineJudgeTest {
         Run run = healthy().reranked(REVENUE_2022, CAPEX_2023).build();
         assertThat(judge(run)).isEqualTo(judge(run));
     }
+    @Test
+    void shouldLocateTheAnswerInAPassageTheRerankerCut() throws Exception {
+        LlmResult r = judge(healthy().reranked(REVENUE_2022, WEATHER).answer("I don't know.").build());
+        EvidencePiece answer = r.evidenceFlow().pieces().stream().filter(p -> p.piece().startsWith("the answer to"))
+                .findFirst().orElseThrow();
+        assertThat(answer.location()).isEqualTo(EvidenceLocation.ONLY_DROPPED);
+        // a lexical proxy: the capital-expenditure sentence names Acme Corp and 2023 too, so it counts as well
+        assertThat(answer.passageIds()).contains(CASH_2023.id()).doesNotContain(REVENUE_2022.id(), WEATHER.id());
+        assertThat(answer.answer()).isEqualTo(AnswerUse.OMITTED);
+        assertThat(r.features().get(LLM_RERANK_ANSWER_DROPPED)).isGreaterThanOrEqualTo(50);
+    }
+
+    @Test
+    void shouldSeeARewriteThatSaysAnotherWordThanTheQuestion() throws Exception {
+        LlmResult r = judge(healthy().rewrites("Acme Corp weather cash flow 2023").build());
+        assertThat(r.features().get(LLM_REWRITE_CHANGED)).isGreaterThanOrEqualTo(70);
+        assertThat(r.findings()).extracting(f -> f.text())
+                .contains("the rewrite says 'weather' where the question said 'operating'");
+    }
 }

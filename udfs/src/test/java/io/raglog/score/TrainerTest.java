@@ -3,13 +3,16 @@ package io.raglog.score;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.raglog.checks.FeatureList;
 import io.raglog.schemas.Json;
 import io.raglog.schemas.LlmUsage;
 import io.raglog.schemas.RunFeatures;
 import io.raglog.schemas.Stage;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -47,14 +50,52 @@ class TrainerTest {
     }
 
     @Test
-    void shouldChooseThresholdsWithinTheRunLevelFalsePositiveBudgetOnValidation() {
+    void shouldChooseThresholdsOnOutOfFoldProbabilitiesWithinTheRunLevelFalsePositiveBudget() {
         TrainingSummary training = bundle.training();
         assertThat(training.validationRunFpr()).isLessThanOrEqualTo(0.05);
         assertThat(training.validationF1()).isGreaterThan(0.8);
-        assertThat(training.trainRuns() + training.validationRuns() + training.testRuns()).isEqualTo(1000);
+        // every fitting run was scored once, by the models of the folds it was not in
+        assertThat(training.trainRuns() + training.testRuns()).isEqualTo(1000);
+        assertThat(training.validationRuns()).isEqualTo(training.trainRuns());
+        assertThat(training.thresholdObjective()).contains("5-fold cross-validation", "refitted on all fitting runs");
         assertThat(training.judge()).isEqualTo(SyntheticRuns.JUDGE);
         assertThat(training.profiles()).hasSize(3);
         assertThat(bundle.thresholds()).allSatisfy((stage, t) -> assertThat(t).isBetween(0.0, 1.0));
+    }
+
+    @Test
+    void shouldChooseThresholdsOnOneValidationSplitWhenAskedForNoFolds() {
+        Trainer.Settings d = Trainer.Settings.defaults("one-split");
+        Trainer.Settings oneSplit = new Trainer.Settings(d.name(), d.seed(), d.validationShare(), d.testShare(),
+                d.maxRunFpr(), d.minPerClass(), d.models(), 0, false);
+        try (ModelBundle b = Trainer.train(SyntheticRuns.generate(600, 3), oneSplit, TRAINED_AT)) {
+            TrainingSummary t = b.training();
+            assertThat(t.trainRuns() + t.validationRuns() + t.testRuns()).isEqualTo(600);
+            assertThat(t.validationRuns()).isBetween(80, 160);
+            assertThat(t.thresholdObjective()).contains("validation split");
+            assertThat(t.validationRunFpr()).isLessThanOrEqualTo(0.05);
+        }
+    }
+
+    @Test
+    void shouldKeepItsFiguresInEconomyModeWhenTrainedWithEconomyCopies() {
+        List<LabeledRun> economy = SyntheticRuns.generate(500, 2).stream().map(TrainerTest::withoutSupportCheck)
+                .toList();
+        EvaluationReport cheap = Evaluator.evaluate("economy", new Scorer(bundle), economy);
+        assertThat(cheap.raglog().pooled().f1()).isGreaterThan(unseen.raglog().pooled().f1() - 0.03);
+        // the models saw the support check missing in training: the imputing models carry an indicator for it
+        int supportColumn = bundle.features().names().indexOf(FeatureList.LLM_SUPPORT_FAULT);
+        assertThat(bundle.model(Stage.GENERATE).imputer().indicators()).contains(supportColumn);
+    }
+
+    /** The run as economy mode would have scored it: the support check was never asked. */
+    private static LabeledRun withoutSupportCheck(LabeledRun run) {
+        RunFeatures f = run.input().features();
+        Map<String, Double> kept = new LinkedHashMap<>(f.features());
+        FeatureList.SUPPORT_CHECK.forEach(kept::remove);
+        RunFeatures economy = new RunFeatures(f.schema(), f.runId(), f.pipeline(), f.question(),
+                f.featureListVersion(), kept, f.llm(), f.evidenceFlow(), f.findings());
+        return new LabeledRun(new ScoringInput(economy, run.input().present(), run.input().answer()), run.label());
     }
 
     @Test
@@ -67,6 +108,14 @@ class TrainerTest {
         assertThat(Json.write(report)).contains("\"answer_only\"", "\"rules_only\"", "\"false_positive_rate\"",
                 "\"faulty_correct_answer_caught\"");
         assertThat(report.toTable()).contains("raglog", "answer-only", "rules-only", "offline proxy");
+    }
+
+    @Test
+    void shouldReportInjectedAndNaturalFaultsApartWithTheSoundRuns() {
+        // the synthetic runs' faults are all injected: that report is the whole evaluation, and there is no natural one
+        assertThat(unseen.raglogByOrigin()).containsOnlyKeys("injected");
+        assertThat(unseen.raglogByOrigin().get("injected").pooled()).isEqualTo(unseen.raglog().pooled());
+        assertThat(unseen.toTable()).contains("raglog by fault origin", "injected  stage F1");
     }
 
     @Test

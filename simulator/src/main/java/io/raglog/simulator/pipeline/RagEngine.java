@@ -194,8 +194,8 @@ public final class RagEngine {
                 : answer.naturalFault();
         addNatural(natural, generateFault, injected);
 
-        LabelStages stages = new LabelStages(rewriteLabel, embedLabel, retrieveFault == null ? 0 : 1, rerankLabel,
-                generateFault == null ? 0 : 1);
+        LabelStages stages = new LabelStages(rewriteLabel, embedLabel, retrieveLabel(q, retrieveFault, injected),
+                rerankLabel, generateFault == null ? 0 : 1);
         boolean correct = q.answerable()
                 ? !answer.abstained() && AnswerMatch.contains(answer.text(), q.acceptableAnswers())
                 : answer.abstained();
@@ -204,6 +204,21 @@ public final class RagEngine {
         }
         return natural.isEmpty() ? new Verdict(stages, null, null, correct)
                 : new Verdict(stages, natural.get(0), Label.ORIGIN_NATURAL, correct);
+    }
+
+    /**
+     * Retrieval's label. For a question the corpus does not answer, retrieval's passages hold no answer whatever the
+     * retriever does, exactly as when it missed the answer of an answerable question; whether the corpus holds an
+     * answer is in no log. Labeling those runs sound taught the classifiers that "no passage answers" is sometimes
+     * fine and sometimes a fault, with nothing in the features to tell which, so they are left unlabeled (null: not
+     * trained on, not scored). A retrieval fault planted in such a run (passages about other subjects) is visible
+     * and stays labeled.
+     */
+    private static Integer retrieveLabel(Question q, Fault retrieveFault, Fault injected) {
+        if (!q.answerable() && (retrieveFault == null || retrieveFault != injected)) {
+            return null;
+        }
+        return retrieveFault == null ? 0 : 1;
     }
 
     private static void addNatural(List<Fault> natural, Fault f, Fault injected) {

@@ -184,6 +184,29 @@ class FaultInjectionTest {
     }
 
     @Test
+    void shouldLeaveRetrievalUnlabeledOnUnanswerableQuestionsUnlessAFaultWasPlantedThere() {
+        int unanswerable = 0;
+        int planted = 0;
+        for (int i = 0; i < 600; i++) {
+            Question q = model.corpus().questions().get(i * 5 % model.corpus().questions().size());
+            if (q.answerable()) {
+                continue;
+            }
+            unanswerable++;
+            // no log tells a retrieval on a question the corpus cannot answer from a retrieval that missed
+            RunOutcome natural = engine.run(q, SHAPE, index, null, "I don't know.", Rand.forRun(6, 1, i));
+            assertThat(natural.verdict().stages().retrieve()).isNull();
+            assertThat(natural.verdict().stages().generate()).isNotNull();
+            RunOutcome offTopic = engine.run(q, SHAPE, index, Stage.RETRIEVE, "I don't know.", Rand.forRun(6, 2, i));
+            assertThat(offTopic.injected().type()).isEqualTo(FaultType.RETRIEVE_OFF_TOPIC);
+            assertThat(offTopic.verdict().stages().retrieve()).isEqualTo(1);
+            planted++;
+        }
+        assertThat(unanswerable).isGreaterThan(50);
+        assertThat(planted).isEqualTo(unanswerable);
+    }
+
+    @Test
     void shouldSometimesAnswerCorrectlyWithoutSupport() {
         // The seeds' silent failure: evidence not in the context, answer right anyway (from the model's memory).
         int silent = 0;

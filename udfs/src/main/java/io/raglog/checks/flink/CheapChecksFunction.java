@@ -29,7 +29,9 @@ public final class CheapChecksFunction extends RichMapFunction<Run, CheckedRun> 
 
     @Override
     public void open(OpenContext openContext) {
-        checks = new CheapChecks(SharedEmbedder.acquire(settings.embeddingCacheEntries()));
+        // with vector checks off the model is never loaded: nothing to acquire, nothing to release
+        checks = settings.vectorChecks() ? new CheapChecks(SharedEmbedder.acquire(settings.embeddingCacheEntries()))
+                : CheapChecks.rulesOnly();
         failures = getRuntimeContext().getMetricGroup().addGroup("raglog").addGroup("checks")
                 .counter("cheap_check_failures");
     }
@@ -50,7 +52,9 @@ public final class CheapChecksFunction extends RichMapFunction<Run, CheckedRun> 
     public void close() {
         if (checks != null) {
             checks = null;
-            SharedEmbedder.release();
+            if (settings.vectorChecks()) {
+                SharedEmbedder.release();
+            }
         }
     }
 }

@@ -15,6 +15,8 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.metrics.Counter;
+import org.apache.flink.metrics.Histogram;
+import org.apache.flink.runtime.metrics.DescriptiveStatisticsHistogram;
 import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.metrics.ThreadSafeSimpleCounter;
 import org.apache.flink.streaming.api.functions.async.ResultFuture;
@@ -29,12 +31,19 @@ public final class LlmChecksFunction extends RichAsyncFunction<CheckedRun, RunCh
 
     private static final long serialVersionUID = 1L;
 
+    /** Latency percentiles are over the last this-many runs. */
+    private static final int LATENCY_WINDOW = 1024;
+
     private final ChecksSettings settings;
     private transient Judge judge;
     private transient LlmChecks checks;
     private transient boolean holdsEmbedder;
     private transient Counter degradedRuns;
     private transient Counter calls;
+    private transient Counter inputTokens;
+    private transient Counter outputTokens;
+    private transient Counter costMicroUsd;
+    private transient Histogram runLatencyMs;
 
     public LlmChecksFunction(ChecksSettings settings) {
         this.settings = settings;
@@ -50,6 +59,12 @@ public final class LlmChecksFunction extends RichAsyncFunction<CheckedRun, RunCh
         MetricGroup group = getRuntimeContext().getMetricGroup().addGroup("raglog").addGroup("checks");
         degradedRuns = group.counter("degraded_runs", new ThreadSafeSimpleCounter());
         calls = group.counter("llm_calls", new ThreadSafeSimpleCounter());
+        inputTokens = group.counter("llm_input_tokens", new ThreadSafeSimpleCounter());
+        outputTokens = group.counter("llm_output_tokens", new ThreadSafeSimpleCounter());
+        // cost as a counter of micro-dollars: Flink counters are longs, and dashboards divide by 1e6
+        costMicroUsd = group.counter("llm_cost_micro_usd", new ThreadSafeSimpleCounter());
+        // wall time from issuing a run's checks to the last answer: about one call's latency when they overlap
+        runLatencyMs = group.histogram("llm_run_latency_ms", new DescriptiveStatisticsHistogram(LATENCY_WINDOW));
     }
 
     @Override
@@ -62,8 +77,10 @@ public final class LlmChecksFunction extends RichAsyncFunction<CheckedRun, RunCh
         } catch (RuntimeException e) {
             pending = CompletableFuture.failedFuture(e);
         }
+        long issued = System.nanoTime();
         pending.whenComplete((result, error) -> {
             LlmResult r = error == null ? result : checks.unanswered(input.run());
+            runLatencyMs.update((System.nanoTime() - issued) / 1_000_000);
             resultFuture.complete(List.of(emit(input, r)));
         });
     }
@@ -75,6 +92,11 @@ public final class LlmChecksFunction extends RichAsyncFunction<CheckedRun, RunCh
 
     private RunChecked emit(CheckedRun input, LlmResult r) {
         calls.inc(r.usage().calls());
+        inputTokens.inc(r.usage().inputTokens());
+        outputTokens.inc(r.usage().outputTokens());
+        if (r.usage().costUsd() != null) {
+            costMicroUsd.inc(Math.round(r.usage().costUsd() * 1_000_000));
+        }
         if (r.usage().degraded()) {
             degradedRuns.inc();
         }

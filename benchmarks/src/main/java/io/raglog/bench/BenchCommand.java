@@ -1,0 +1,115 @@
+package io.raglog.bench;
+
+import io.raglog.bench.e2e.EndToEnd;
+import io.raglog.bench.micro.MicroBenchmarks;
+import io.raglog.schemas.Json;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code ./raglog bench}: the micro-benchmarks (JMH) and the end-to-end figures with their ceilings, measured in one
+ * run, written as flat JSON keys and a markdown table.
+ */
+@Command(name = "bench", mixinStandardHelpOptions = true,
+        description = "Measure raglog: JMH micro-benchmarks, and end to end on a local broker + Flink cluster with "
+                + "ceilings measured in the same run. Writes flat JSON keys and a markdown table.")
+public final class BenchCommand implements Callable<Integer> {
+
+    @Option(names = "--quick", description = "Fewer runs, one short JMH fork per benchmark: about 3 minutes.")
+    boolean quick;
+
+    @Option(names = "--out", paramLabel = "FILE.json", defaultValue = "benchmarks/target/bench/bench.json",
+            description = "Where the JSON goes; the markdown table is written next to it (.md). Default: ${DEFAULT-VALUE}")
+    Path out;
+
+    @Option(names = "--skip-micro", description = "Only the end-to-end figures.")
+    boolean skipMicro;
+
+    @Option(names = "--skip-e2e", description = "Only the micro-benchmarks.")
+    boolean skipEndToEnd;
+
+    /** Every figure a run produces: the flat keys, their ceilings and the micro-benchmarks'. */
+    static final java.util.List<String> KEYS = java.util.List.of(
+            "passthrough_runs_per_s", "no_vector_runs_per_s", "no_vector_over_passthrough",
+            "embedding_bound_runs_per_s", "full_runs_per_s", "full_over_embedding_bound",
+            "llm_bound_runs_per_s", "llm_bound_ratio", "latency_p50_ms", "latency_p99_ms", "p99_minus_llm_ms",
+            "llm_calls_per_run_default", "llm_calls_per_run_economy", "llm_calls_per_run_tiered",
+            "llm_usd_per_1k_runs_default", "llm_usd_per_1k_runs_economy", "state_bytes_per_open_run",
+            "heap_used_max_mb_under_load", "passthrough_runs_per_s_p2", "full_runs_per_s_p2",
+            "load_average_before", "load_average_after",
+            "micro_decode_classify_call_ops_per_s", "micro_assemble_run_ops_per_s", "micro_rule_checks_ops_per_s",
+            "micro_embed_passage_cold_ops_per_s", "micro_embed_passage_cached_ops_per_s",
+            "micro_feature_assembly_ops_per_s", "micro_score_run_ops_per_s",
+            "micro_decode_classify_call_alloc_bytes_per_op", "micro_score_run_alloc_bytes_per_op");
+
+    /** Keys present with no value yet: tiered mode is not built (docs/benchmarks.md says so). */
+    static final java.util.Set<String> NOT_YET_MEASURED = java.util.Set.of("llm_calls_per_run_tiered");
+
+    MicroBenchmarks.Settings micro;
+
+    private final PrintStream log;
+
+    public BenchCommand() {
+        this(System.out);
+    }
+
+    BenchCommand(PrintStream log) {
+        this.log = log;
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        BenchResults results = measure(quick ? EndToEnd.Options.quick() : EndToEnd.Options.full());
+        write(results, out);
+        log.println();
+        log.print(results.toMarkdown());
+        log.println();
+        log.println("written: " + out + " and " + markdownPath(out));
+        return 0;
+    }
+
+    BenchResults measure(EndToEnd.Options e2e) throws Exception {
+        BenchResults r = new BenchResults();
+        long start = System.nanoTime();
+        r.put("mode", quick ? "quick" : "full", "--quick: fewer runs, short JMH iterations");
+        r.put("measured_at", Instant.now().toString(), "");
+        r.put("machine_cores", Machine.cores(), "available processors");
+        r.put("load_average_before", Machine.loadAverage(), "1-minute load average (the machine is shared)");
+        if (!skipEndToEnd) {
+            log.println("end to end: broker + local Flink, " + e2e.runs() + " simulated runs");
+            r.putAll(new EndToEnd(e2e, log).run());
+        }
+        if (!skipMicro) {
+            log.println("micro-benchmarks (JMH, -prof gc)");
+            r.putAll(MicroBenchmarks.run(micro != null ? micro
+                    : quick ? MicroBenchmarks.Settings.QUICK : MicroBenchmarks.Settings.FULL));
+        }
+        r.put("load_average_after", Machine.loadAverage(), "1-minute load average (the machine is shared)");
+        r.put("bench_seconds", (System.nanoTime() - start) / 1e9, "wall time of this benchmark run");
+        return r;
+    }
+
+    static void write(BenchResults results, Path json) throws java.io.IOException {
+        if (json.toAbsolutePath().getParent() != null) {
+            Files.createDirectories(json.toAbsolutePath().getParent());
+        }
+        Files.writeString(json, Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(results.toJson()));
+        Files.writeString(markdownPath(json), results.toMarkdown());
+    }
+
+    static Path markdownPath(Path json) {
+        String name = json.getFileName().toString();
+        String base = name.endsWith(".json") ? name.substring(0, name.length() - 5) : name;
+        return json.resolveSibling(base + ".md");
+    }
+
+    public static void main(String[] args) {
+        System.exit(new CommandLine(new BenchCommand()).execute(args));
+    }
+}

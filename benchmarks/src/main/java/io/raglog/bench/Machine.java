@@ -1,0 +1,30 @@
+package io.raglog.bench;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/** What the figures were measured on: cores, and how busy the machine was (it is shared with other builds). */
+public final class Machine {
+
+    private Machine() {}
+
+    /** The 1-minute load average, or NaN where the system does not say. */
+    public static double loadAverage() {
+        try {
+            String[] parts = Files.readString(Path.of("/proc/loadavg")).trim().split("\\s+");
+            return Double.parseDouble(parts[0]);
+        } catch (IOException | RuntimeException e) {
+            return java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
+        }
+    }
+
+    public static int cores() {
+        return Runtime.getRuntime().availableProcessors();
+    }
+
+    public static double usedHeapMb() {
+        Runtime rt = Runtime.getRuntime();
+        return (rt.totalMemory() - rt.freeMemory()) / (1024.0 * 1024.0);
+    }
+}

@@ -1,0 +1,205 @@
+package io.raglog.bench.e2e;
+
+import io.raglog.bench.BenchResults;
+import io.raglog.checks.ChecksSettings;
+import io.raglog.job.Topics;
+import io.raglog.job.io.EmbeddedKafka;
+import io.raglog.schemas.Json;
+import io.raglog.schemas.Run;
+import io.raglog.schemas.Verdict;
+import io.raglog.simulator.SimulationSummary;
+import io.raglog.simulator.Simulator;
+import io.raglog.simulator.SimulatorOptions;
+import io.raglog.simulator.output.KafkaSink;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * The end-to-end figures, all in one run on one machine so that every ratio compares like with like: a real KRaft
+ * broker and a local Flink cluster in this JVM, the simulator's traffic produced once into the input topics, and each
+ * variant of the job (and each ceiling) reading the same input to its end.
+ */
+public final class EndToEnd {
+
+    /**
+     * @param runs simulated runs in the shared input
+     * @param capacity the LLM async operator's capacity C (runs in flight per subtask)
+     * @param llmLatency the local endpoint's latency in the LLM-bound runs
+     * @param latencyLoad how long the steady load of the latency run lasts
+     * @param stateRuns runs held open for the state measurement
+     * @param bothParallelisms also measure every throughput figure at parallelism 2 (else only passthrough and full)
+     */
+    public record Options(int runs, int capacity, Duration llmLatency, Duration latencyLoad, int stateRuns,
+            boolean bothParallelisms, long seed) {
+
+        public static Options quick() {
+            return new Options(150, 16, Duration.ofMillis(500), Duration.ofSeconds(15), 200, false, 11);
+        }
+
+        public static Options full() {
+            return new Options(2000, 16, Duration.ofMillis(500), Duration.ofSeconds(60), 1000, true, 11);
+        }
+    }
+
+    private final Options options;
+    private final PrintStream log;
+
+    public EndToEnd(Options options, PrintStream log) {
+        this.options = options;
+        this.log = log;
+    }
+
+    public BenchResults run() throws Exception {
+        BenchResults r = new BenchResults();
+        Path work = Files.createTempDirectory("raglog-bench-");
+        try (EmbeddedKafka kafka = EmbeddedKafka.start(work.resolve("kafka"));
+                LocalLlmEndpoint instant = LocalLlmEndpoint.start(Duration.ZERO);
+                LocalLlmEndpoint slow = LocalLlmEndpoint.start(options.llmLatency())) {
+            Topics input = Topics.prefixed("in");
+            kafka.createTopics(List.of(input.calls(), input.otlp(), "in.labels"), 2);
+            SimulationSummary simulated;
+            try (KafkaSink sink = KafkaSink.connect(kafka.bootstrapServers(),
+                    new KafkaSink.Topics(input.calls(), input.otlp(), "in.labels"))) {
+                simulated = new Simulator(SimulatorOptions.of("all", options.runs(), options.seed())).run(sink);
+            }
+            long messages = TopicRecords.count(kafka.bootstrapServers(), input.calls())
+                    + TopicRecords.count(kafka.bootstrapServers(), input.otlp());
+            double runsPerMessage = simulated.runs() / (double) messages;
+            log.printf("  input: %d runs in %d messages (%s)%n", simulated.runs(), messages, simulated.describe());
+            r.put("input_runs", simulated.runs(), "simulated runs in the shared input");
+            r.put("input_messages", messages, "Kafka messages they make (proxy calls + OTLP batches)");
+
+            JobRuns jobs = new JobRuns(kafka, input);
+            int c = options.capacity();
+            ChecksSettings noVector = JobRuns.checks(instant.baseUrl(), c, false, false);
+            ChecksSettings full = JobRuns.checks(instant.baseUrl(), c, false, true);
+            ChecksSettings llmBound = JobRuns.checks(slow.baseUrl(), c, false, false);
+
+            // the first job of this JVM pays for class loading and a cold JIT: a discarded passthrough takes that
+            jobs.runPassthrough("warm-up", 1);
+            double passthrough = passthrough(jobs, "passthrough-p1", 1, runsPerMessage);
+            r.put("passthrough_runs_per_s", passthrough, "ceiling: Flink + Kafka copying the input (p=1)");
+            Topics noVectorOut = jobs.runJob("no-vector-p1", 1, noVector);
+            double noVectorRate = verdictRate(kafka, noVectorOut, "no-vector-p1");
+            r.put("no_vector_runs_per_s", noVectorRate, "whole job, vector checks off, LLM instant (p=1)");
+            r.put("no_vector_over_passthrough", noVectorRate / passthrough, "goal >= 0.5");
+
+            Topics fullOut = jobs.runJob("full-p1", 1, full);
+            double fullRate = verdictRate(kafka, fullOut, "full-p1");
+            List<Run> runs = TopicRecords.readAll(kafka.bootstrapServers(), fullOut.runs()).stream()
+                    .map(x -> Json.read(x.value(), Run.class)).toList();
+            EmbeddingCeiling.Result embedding = EmbeddingCeiling.measure(runs);
+            log.printf("  embedding ceiling: %.1f runs/s (%d texts in %d model calls for the middle 80 %% of %d runs)%n",
+                    embedding.runsPerSecond(), embedding.texts(), embedding.batches(), runs.size());
+            r.put("embedding_bound_runs_per_s", embedding.runsPerSecond(),
+                    "ceiling: the model alone on the same runs' cache-missing texts (1 thread)");
+            r.put("embedding_texts_per_run", embedding.texts() / (double) Math.max(1, runs.size() * 8 / 10),
+                    "texts the model embeds per run (cache misses)");
+            r.put("full_runs_per_s", fullRate, "whole job, LLM instant (p=1)");
+            r.put("full_over_embedding_bound", fullRate / embedding.runsPerSecond(), "goal >= 0.8");
+
+            Topics boundOut = jobs.runJob("llm-bound-p1", 1, llmBound);
+            double boundRate = verdictRate(kafka, boundOut, "llm-bound-p1");
+            double ideal = c / (options.llmLatency().toMillis() / 1000.0);
+            r.put("llm_capacity", c, "async capacity C (runs in flight per subtask)");
+            r.put("llm_latency_ms", options.llmLatency().toMillis(), "the local endpoint's latency");
+            r.put("llm_bound_runs_per_s", boundRate, "vector checks off, LLM at its latency (p=1)");
+            r.put("llm_bound_ratio", boundRate / ideal, "of C / latency; goal >= 0.9");
+            r.put("llm_bound_over_no_vector", boundRate / noVectorRate,
+                    "near 1: the rest of the job, not the LLM, sets the pace");
+            r.put("llm_peak_calls_in_flight", slow.peakInFlight(), "at the endpoint");
+
+            cost(r, kafka, fullOut, "default");
+            Topics economyOut = jobs.runJob("economy-p1", 1, JobRuns.checks(instant.baseUrl(), c, true, false));
+            cost(r, kafka, economyOut, "economy");
+            r.put("llm_calls_per_run_tiered", Double.NaN, "tiered mode not built yet (see docs/benchmarks.md)");
+            r.put("llm_price_input_usd_per_mtok", JobRuns.PRICE_INPUT_PER_MTOK, "price assumed for the cost figures");
+            r.put("llm_price_output_usd_per_mtok", JobRuns.PRICE_OUTPUT_PER_MTOK, "price assumed for the cost figures");
+
+            double passthrough2 = passthrough(jobs, "passthrough-p2", 2, runsPerMessage);
+            r.put("passthrough_runs_per_s_p2", passthrough2, "as above at parallelism 2");
+            double full2 = verdictRate(kafka, jobs.runJob("full-p2", 2, full), "full-p2");
+            r.put("full_runs_per_s_p2", full2, "as above at parallelism 2");
+            r.put("full_scaling_p2_over_p1", full2 / fullRate, "2 subtasks on 2 shared cores");
+            if (options.bothParallelisms()) {
+                double nv2 = verdictRate(kafka, jobs.runJob("no-vector-p2", 2, noVector), "no-vector-p2");
+                r.put("no_vector_runs_per_s_p2", nv2, "as above at parallelism 2");
+                r.put("no_vector_over_passthrough_p2", nv2 / passthrough2, "goal >= 0.5");
+                double lb2 = verdictRate(kafka, jobs.runJob("llm-bound-p2", 2, llmBound), "llm-bound-p2");
+                r.put("llm_bound_runs_per_s_p2", lb2, "as above at parallelism 2");
+                r.put("llm_bound_ratio_p2", lb2 / (2 * ideal), "of 2 x C / latency");
+            }
+
+            // the latency job is the full job against the slow endpoint: its max is the lower of the two ceilings
+            double max = Math.min(fullRate, boundRate);
+            double offered = Math.max(1, 0.8 * max);
+            LatencyRun.Result latency = LatencyRun.measure(kafka, JobRuns.checks(slow.baseUrl(), c, false, true), 1,
+                    offered, options.latencyLoad(), Duration.ofSeconds(2), options.seed() + 1);
+            log.printf("  latency at %.1f runs/s: p50 %.0f ms, p99 %.0f ms over %d runs%n", offered, latency.p50Ms(),
+                    latency.p99Ms(), latency.measured());
+            r.put("latency_offered_runs_per_s", offered, "80 % of the full job's measured max with the LLM latency");
+            r.put("latency_runs_measured", latency.measured(), "runs with a verdict inside the drain time");
+            r.put("latency_p50_ms", latency.p50Ms(), "generator call written -> verdict in the output topic");
+            r.put("latency_p99_ms", latency.p99Ms(), "generator call written -> verdict in the output topic");
+            r.put("p99_minus_llm_ms", latency.p99Ms() - options.llmLatency().toMillis(), "goal <= 1000");
+            r.put("event_time_wait_ms", (io.raglog.job.TopologySettings.DEFAULTS.maxOutOfOrder()
+                    .plus(io.raglog.assemble.AssemblySettings.DEFAULTS.grace())).toMillis(),
+                    "configured floor: max out-of-order + assembly grace");
+            r.put("heap_used_max_mb_under_load", latency.heapMaxMb(), "this JVM: broker + Flink + simulator");
+
+            OpenRunState.Result state = OpenRunState.measure(kafka, options.stateRuns(), options.seed() + 2, work);
+            r.put("state_bytes_per_open_run", state.bytesPerOpenRun(), "RocksDB checkpoint bytes / runs held open");
+            r.put("state_open_runs", state.openRuns(), "runs held open (generator calls withheld)");
+        } finally {
+            deleteQuietly(work);
+        }
+        return r;
+    }
+
+    private double passthrough(JobRuns jobs, String variant, int parallelism, double runsPerMessage) throws Exception {
+        String out = jobs.runPassthrough(variant, parallelism);
+        return rate(jobs, out, variant) * runsPerMessage;
+    }
+
+    private double rate(JobRuns jobs, String topic, String variant) {
+        List<Long> ts = TopicRecords.readAll(jobs.bootstrap(), topic).stream().map(TopicRecords.Timed::timestampMs)
+                .toList();
+        double rate = TopicRecords.steadyRate(ts);
+        log.printf("  %s: %d messages, %.0f messages/s%n", variant, ts.size(), rate);
+        return rate;
+    }
+
+    private double verdictRate(EmbeddedKafka kafka, Topics out, String variant) {
+        List<Long> ts = TopicRecords.readAll(kafka.bootstrapServers(), out.verdicts()).stream()
+                .map(TopicRecords.Timed::timestampMs).toList();
+        double rate = TopicRecords.steadyRate(ts);
+        log.printf("  %s: %d verdicts, %.1f runs/s%n", variant, ts.size(), rate);
+        return rate;
+    }
+
+    private void cost(BenchResults r, EmbeddedKafka kafka, Topics out, String mode) {
+        List<Verdict> verdicts = TopicRecords.readAll(kafka.bootstrapServers(), out.verdicts()).stream()
+                .map(x -> Json.read(x.value(), Verdict.class)).toList();
+        double n = Math.max(1, verdicts.size());
+        double calls = verdicts.stream().filter(v -> v.llm() != null).mapToLong(v -> v.llm().calls()).sum();
+        double in = verdicts.stream().filter(v -> v.llm() != null).mapToLong(v -> v.llm().inputTokens()).sum();
+        double outTokens = verdicts.stream().filter(v -> v.llm() != null).mapToLong(v -> v.llm().outputTokens()).sum();
+        double usd = verdicts.stream().filter(v -> v.llm() != null && v.llm().costUsd() != null)
+                .mapToDouble(v -> v.llm().costUsd()).sum();
+        r.put("llm_calls_per_run_" + mode, calls / n, mode + " mode: LLM calls per run");
+        r.put("llm_input_tokens_per_run_" + mode, in / n, mode + " mode: input tokens per run (estimated 4 chars/token)");
+        r.put("llm_output_tokens_per_run_" + mode, outTokens / n, mode + " mode: output tokens per run (local endpoint's canned replies)");
+        r.put("llm_usd_per_1k_runs_" + mode, usd / n * 1000, mode + " mode: US$ per 1,000 runs at the stated price");
+    }
+
+    private static void deleteQuietly(Path dir) {
+        try (var paths = Files.walk(dir)) {
+            paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (java.io.IOException | java.io.UncheckedIOException ignored) {
+            // a temp directory left behind is not worth failing the benchmark for
+        }
+    }
+}

@@ -1,0 +1,99 @@
+package io.raglog.bench.e2e;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
+import java.util.UUID;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+
+/**
+ * A topic's records as the benchmark reads them: the value and the record timestamp, which for the job's outputs is
+ * the wall clock when the sink's producer created the record (the job leaves the timestamp to the producer).
+ */
+public final class TopicRecords {
+
+    public record Timed(long timestampMs, byte[] value) {}
+
+    private TopicRecords() {}
+
+    public static List<Timed> readAll(String bootstrap, String topic) {
+        try (KafkaConsumer<byte[], byte[]> consumer = consumer(bootstrap)) {
+            List<TopicPartition> partitions = partitions(consumer, topic);
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
+            var end = consumer.endOffsets(partitions);
+            List<Timed> out = new ArrayList<>();
+            while (partitions.stream().anyMatch(p -> consumer.position(p) < end.get(p))) {
+                for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200))) {
+                    out.add(new Timed(r.timestamp(), r.value()));
+                }
+            }
+            return out;
+        }
+    }
+
+    /** Records in the topic now, from its offsets (nothing here writes transactionally). */
+    public static long count(String bootstrap, String topic) {
+        try (KafkaConsumer<byte[], byte[]> consumer = consumer(bootstrap)) {
+            List<TopicPartition> partitions = partitions(consumer, topic);
+            long end = consumer.endOffsets(partitions).values().stream().mapToLong(Long::longValue).sum();
+            long begin = consumer.beginningOffsets(partitions).values().stream().mapToLong(Long::longValue).sum();
+            return end - begin;
+        }
+    }
+
+    /** True when the group has committed the end offset of every partition of the topic. */
+    public static boolean committedToEnd(String bootstrap, String topic, String groupId) {
+        Properties props = props(bootstrap);
+        props.put(ConsumerConfig.GROUP_ID_CONFIG, groupId);
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props)) {
+            List<TopicPartition> partitions = partitions(consumer, topic);
+            var end = consumer.endOffsets(partitions);
+            var committed = consumer.committed(new java.util.HashSet<>(partitions));
+            return partitions.stream().allMatch(p -> end.get(p) == 0
+                    || committed.get(p) != null && committed.get(p).offset() >= end.get(p));
+        }
+    }
+
+    /**
+     * Records per second of the middle of an output: between the arrival of its 10th and 90th percentile record, so
+     * that job start-up (model loading, the first fetch) and the drain at the end do not count.
+     */
+    public static double steadyRate(List<Long> timestampsMs) {
+        if (timestampsMs.size() < 20) {
+            return Double.NaN;
+        }
+        List<Long> sorted = new ArrayList<>(timestampsMs);
+        sorted.sort(null);
+        int lo = sorted.size() / 10;
+        int hi = sorted.size() * 9 / 10;
+        double seconds = (sorted.get(hi) - sorted.get(lo)) / 1000.0;
+        return seconds <= 0 ? Double.NaN : (hi - lo) / seconds;
+    }
+
+    private static List<TopicPartition> partitions(KafkaConsumer<byte[], byte[]> consumer, String topic) {
+        return consumer.partitionsFor(topic).stream().map(p -> new TopicPartition(topic, p.partition())).toList();
+    }
+
+    private static KafkaConsumer<byte[], byte[]> consumer(String bootstrap) {
+        Properties props = props(bootstrap);
+        props.put(ConsumerConfig.GROUP_ID_CONFIG, "raglog-bench-reader-" + UUID.randomUUID());
+        return new KafkaConsumer<>(props);
+    }
+
+    private static Properties props(String bootstrap) {
+        Properties props = new Properties();
+        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+        props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 5000);
+        props.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
+        props.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
+        return props;
+    }
+}

@@ -1,0 +1,206 @@
+package io.raglog.bench.micro;
+
+import io.raglog.assemble.AssemblySettings;
+import io.raglog.assemble.RunLinker;
+import io.raglog.calls.CallClassifier;
+import io.raglog.calls.Classification;
+import io.raglog.checks.CachedEmbedder;
+import io.raglog.checks.CheapChecks;
+import io.raglog.checks.CheckedRun;
+import io.raglog.checks.FeatureAssembler;
+import io.raglog.checks.FeatureVector;
+import io.raglog.checks.MiniLmEmbedder;
+import io.raglog.checks.RuleChecks;
+import io.raglog.ingest.CallEventDecoder;
+import io.raglog.job.DefaultBundle;
+import io.raglog.llm.Judge;
+import io.raglog.llm.Judges;
+import io.raglog.llm.LlmChecks;
+import io.raglog.llm.LlmResult;
+import io.raglog.llm.LlmSettings;
+import io.raglog.schemas.Finding;
+import io.raglog.schemas.Passage;
+import io.raglog.schemas.RunFeatures;
+import io.raglog.schemas.Verdict;
+import io.raglog.score.ModelBundle;
+import io.raglog.score.Scorer;
+import io.raglog.score.ScoringInput;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+
+/**
+ * One operation of each step a run goes through, on simulated traffic: decode + classify one call, link one run's
+ * calls into a run, the rule checks of a run, embed one passage (cold: the model; cached: a cache hit), assemble a
+ * run's feature vector, score a run with the shipped bundle. Each op cycles through realistic inputs.
+ */
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.SECONDS)
+public class RaglogBenchmarks {
+
+    static final int RUNS = 200;
+    /** Fewer where set-up embeds every text: a dozen runs a second at best on a busy machine. */
+    static final int CHECKED_RUNS = 40;
+    static final long SEED = 7;
+
+    /** Simulated calls and the runs they assemble into: no model loaded. */
+    @State(Scope.Thread)
+    public static class Traffic {
+        SimulatedTraffic traffic;
+        CallClassifier classifier;
+        int next;
+
+        @Setup(Level.Trial)
+        public void setUp() {
+            traffic = SimulatedTraffic.generate(RUNS, SEED);
+            classifier = CallClassifier.withBuiltInAdapters();
+        }
+
+        SimulatedTraffic.LinkedRun nextRun() {
+            next = (next + 1) % traffic.runs().size();
+            return traffic.runs().get(next);
+        }
+
+        byte[] nextPayload() {
+            next = (next + 1) % traffic.payloads().size();
+            return traffic.payloads().get(next);
+        }
+    }
+
+    /** The embedding model, the passages of the simulated runs, and a cache already holding all of them. */
+    @State(Scope.Thread)
+    public static class Embedding {
+        MiniLmEmbedder model;
+        CachedEmbedder cached;
+        List<String> passages;
+        int next;
+
+        @Setup(Level.Trial)
+        public void setUp() {
+            SimulatedTraffic traffic = SimulatedTraffic.generate(CHECKED_RUNS, SEED);
+            Set<String> texts = new LinkedHashSet<>();
+            for (SimulatedTraffic.LinkedRun r : traffic.runs()) {
+                if (r.run().stages().retrieve() != null && r.run().stages().retrieve().passages() != null) {
+                    for (Passage p : r.run().stages().retrieve().passages()) {
+                        if (p.text() != null) {
+                            texts.add(p.text());
+                        }
+                    }
+                }
+            }
+            passages = new ArrayList<>(texts);
+            model = new MiniLmEmbedder();
+            cached = new CachedEmbedder(model, 100_000);
+            passages.forEach(p -> cached.embed(List.of(p)));
+        }
+
+        String nextPassage() {
+            next = (next + 1) % passages.size();
+            return passages.get(next);
+        }
+
+        @TearDown(Level.Trial)
+        public void tearDown() {
+            model.close();
+        }
+    }
+
+    /** Runs after their cheap and (offline-judged) LLM checks, and the shipped bundle's scorer. */
+    @State(Scope.Thread)
+    public static class Checked {
+        List<CheckedRun> cheap = new ArrayList<>();
+        List<LlmResult> llm = new ArrayList<>();
+        List<ScoringInput> inputs = new ArrayList<>();
+        Scorer scorer;
+        ModelBundle bundle;
+        int next;
+
+        @Setup(Level.Trial)
+        public void setUp() {
+            SimulatedTraffic traffic = SimulatedTraffic.generate(CHECKED_RUNS, SEED);
+            try (MiniLmEmbedder model = new MiniLmEmbedder()) {
+                CachedEmbedder embedder = new CachedEmbedder(model, 100_000);
+                CheapChecks checks = new CheapChecks(embedder);
+                Judge judge = Judges.create(LlmSettings.defaults(), embedder);
+                LlmChecks llmChecks = new LlmChecks(judge, false);
+                for (SimulatedTraffic.LinkedRun r : traffic.runs()) {
+                    CheckedRun c = checks.apply(r.run());
+                    LlmResult l = llmChecks.run(r.run()).join();
+                    cheap.add(c);
+                    llm.add(l);
+                    RunFeatures f = FeatureAssembler.assemble(c, l.features(), l.findings(), l.evidenceFlow(),
+                            l.usage());
+                    inputs.add(ScoringInput.of(r.run(), f));
+                }
+                judge.close();
+            }
+            bundle = DefaultBundle.load();
+            scorer = new Scorer(bundle);
+        }
+
+        int nextIndex() {
+            next = (next + 1) % cheap.size();
+            return next;
+        }
+
+        @TearDown(Level.Trial)
+        public void tearDown() {
+            bundle.close();
+        }
+    }
+
+    @Benchmark
+    public Classification decodeAndClassifyCall(Traffic t) {
+        CallEventDecoder.Decoded decoded = CallEventDecoder.decode(t.nextPayload());
+        return decoded.ok() ? t.classifier.classify(decoded.event()) : null;
+    }
+
+    @Benchmark
+    public List<RunLinker.Assembled> assembleRun(Traffic t) {
+        SimulatedTraffic.LinkedRun r = t.nextRun();
+        return RunLinker.link(r.run().pipeline(), r.run().runHint(), r.calls(), Long.MAX_VALUE / 4,
+                AssemblySettings.DEFAULTS);
+    }
+
+    @Benchmark
+    public FeatureVector ruleChecks(Traffic t) {
+        FeatureVector features = new FeatureVector();
+        List<Finding> findings = new ArrayList<>();
+        RuleChecks.apply(t.nextRun().run(), features, findings);
+        return features;
+    }
+
+    @Benchmark
+    public List<float[]> embedPassageCold(Embedding e) {
+        return e.model.embed(List.of(e.nextPassage()));
+    }
+
+    @Benchmark
+    public List<float[]> embedPassageCached(Embedding e) {
+        return e.cached.embed(List.of(e.nextPassage()));
+    }
+
+    @Benchmark
+    public RunFeatures assembleFeatures(Checked c) {
+        int i = c.nextIndex();
+        LlmResult l = c.llm.get(i);
+        return FeatureAssembler.assemble(c.cheap.get(i), l.features(), l.findings(), l.evidenceFlow(), l.usage());
+    }
+
+    @Benchmark
+    public Verdict scoreRun(Checked c) {
+        return c.scorer.score(c.inputs.get(c.nextIndex()), Instant.EPOCH);
+    }
+}

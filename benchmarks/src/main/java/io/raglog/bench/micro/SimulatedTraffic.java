@@ -1,0 +1,86 @@
+package io.raglog.bench.micro;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.raglog.assemble.AssemblySettings;
+import io.raglog.assemble.RunLinker;
+import io.raglog.calls.CallClassifier;
+import io.raglog.calls.Classification;
+import io.raglog.calls.ClassifiedCall;
+import io.raglog.schemas.CallEvent;
+import io.raglog.schemas.Json;
+import io.raglog.schemas.Label;
+import io.raglog.schemas.Run;
+import io.raglog.simulator.Simulator;
+import io.raglog.simulator.SimulatorOptions;
+import io.raglog.simulator.output.SimulationSink;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Realistic inputs for the micro-benchmarks, made in memory by the simulator: the proxy-captured calls as the wire
+ * bytes the job decodes, and the runs they assemble into, each with the calls it was linked from.
+ */
+public final class SimulatedTraffic {
+
+    /** One assembled run and the classified calls it was built from. */
+    public record LinkedRun(Run run, List<ClassifiedCall> calls) {}
+
+    private final List<byte[]> payloads = new ArrayList<>();
+    private final List<LinkedRun> runs = new ArrayList<>();
+
+    private SimulatedTraffic() {}
+
+    public static SimulatedTraffic generate(int runCount, long seed) {
+        SimulatedTraffic traffic = new SimulatedTraffic();
+        List<CallEvent> calls = new ArrayList<>();
+        new Simulator(SimulatorOptions.of("all", runCount, seed)).run(new SimulationSink() {
+            @Override
+            public void call(CallEvent call) {
+                calls.add(call);
+            }
+
+            @Override
+            public void traces(ObjectNode request) {
+                // the OTLP profile's runs are not part of these inputs: the proxy-captured calls are the common case
+            }
+
+            @Override
+            public void label(Label label) {}
+
+            @Override
+            public void close() {}
+        });
+        CallClassifier classifier = CallClassifier.withBuiltInAdapters();
+        Map<String, List<ClassifiedCall>> byKey = new LinkedHashMap<>();
+        Map<String, ClassifiedCall> byEventId = new LinkedHashMap<>();
+        for (CallEvent call : calls) {
+            traffic.payloads.add(Json.writeBytes(call));
+            if (classifier.classify(call) instanceof Classification.Classified c) {
+                byKey.computeIfAbsent(c.call().runKey(), k -> new ArrayList<>()).add(c.call());
+                byEventId.put(call.eventId(), c.call());
+            }
+        }
+        for (List<ClassifiedCall> pending : byKey.values()) {
+            CallEvent first = pending.get(0).event();
+            // "now" far past every call: every run closes, as at the end of a bounded input
+            for (RunLinker.Assembled a : RunLinker.link(first.pipeline(), first.runHint(), pending,
+                    Long.MAX_VALUE / 4, AssemblySettings.DEFAULTS)) {
+                if (!a.run().incomplete()) {
+                    List<ClassifiedCall> members = a.consumedEventIds().stream().map(byEventId::get).toList();
+                    traffic.runs.add(new LinkedRun(a.run(), members));
+                }
+            }
+        }
+        return traffic;
+    }
+
+    public List<byte[]> payloads() {
+        return payloads;
+    }
+
+    public List<LinkedRun> runs() {
+        return runs;
+    }
+}

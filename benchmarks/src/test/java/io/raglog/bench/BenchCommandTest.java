@@ -1,0 +1,41 @@
+package io.raglog.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.raglog.bench.e2e.EndToEnd;
+import io.raglog.bench.micro.MicroBenchmarks;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Keeps the harness honest: a tiny in-process run produces every figure. Timings are never asserted here. */
+class BenchCommandTest {
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void shouldProduceEveryKeyFromATinyRun() throws Exception {
+        ByteArrayOutputStream log = new ByteArrayOutputStream();
+        BenchCommand command = new BenchCommand(new PrintStream(log, true));
+        command.quick = true;
+        command.micro = MicroBenchmarks.Settings.TINY;
+        BenchResults results = command.measure(new EndToEnd.Options(60, 4, Duration.ofMillis(100),
+                Duration.ofSeconds(5), 40, false, 3));
+        Path json = dir.resolve("bench.json");
+        BenchCommand.write(results, json);
+
+        assertThat(results.values()).containsKeys(BenchCommand.KEYS.toArray(String[]::new));
+        for (String key : BenchCommand.KEYS) {
+            if (!BenchCommand.NOT_YET_MEASURED.contains(key)) {
+                assertThat(results.number(key)).as(key).isNotNull();
+            }
+        }
+        assertThat(Files.readString(json)).contains("\"no_vector_over_passthrough\"", "\"state_bytes_per_open_run\"");
+        assertThat(Files.readString(dir.resolve("bench.md"))).contains("| `full_over_embedding_bound` |");
+    }
+}

@@ -1,0 +1,119 @@
+package io.raglog.proxy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+class ProxyCommandTest {
+
+    @TempDir
+    Path dir;
+
+    private static ProxyConfig parse(String... args) {
+        ProxyCommand command = new ProxyCommand();
+        new CommandLine(command).parseArgs(args);
+        return command.config();
+    }
+
+    @Test
+    void shouldBuildTheCommonCaseFromFlags() {
+        ProxyConfig config = parse("--listen", "127.0.0.1:8080", "--route", "/openai=https://api.openai.com",
+                "--route", "/cohere=https://api.cohere.com", "--pipeline", "support-bot",
+                "--sink", "kafka:localhost:9092", "--redact-body-field", "api_key", "--redact-body-field", "/auth/pw");
+
+        assertThat(config.listen().getPort()).isEqualTo(8080);
+        assertThat(config.admin().getPort()).isEqualTo(9180);
+        assertThat(config.routes()).extracting(Route::pathPrefix).containsExactly("/openai", "/cohere");
+        assertThat(config.defaultPipeline()).isEqualTo("support-bot");
+        assertThat(config.sink()).isEqualTo(new SinkSpec.Kafka("localhost:9092", "raglog.calls", Map.of()));
+        assertThat(config.redaction().bodyPointers()).containsExactly("/auth/pw");
+        assertThat(config.redaction().isSecretHeader("authorization")).isTrue();
+    }
+
+    @Test
+    void shouldReadProxyYamlAndLetFlagsWin() throws Exception {
+        Path yaml = dir.resolve("proxy.yaml");
+        Files.writeString(yaml, """
+                listen: 0.0.0.0:9000
+                admin: "off"
+                pipeline: support-bot
+                routes:
+                  - {prefix: /openai, upstream: https://api.openai.com}
+                  - {host: qdrant.internal, upstream: http://qdrant:6333, pipeline: search-svc}
+                sink:
+                  kafka: {bootstrap: "kafka:9092", topic: calls, properties: {security.protocol: SASL_SSL}}
+                redact:
+                  headers: [x-internal-auth]
+                  query_params: [sas]
+                  body_fields: [session_blob, /credentials/password]
+                limits: {max_recorded_body_bytes: 1048576, max_queued_calls: 500}
+                upstream_idle_timeout_ms: 2500
+                """);
+
+        ProxyConfig fromFile = parse("--config", yaml.toString());
+        assertThat(fromFile.listen().getPort()).isEqualTo(9000);
+        assertThat(fromFile.admin()).isNull();
+        assertThat(fromFile.routes()).hasSize(2);
+        assertThat(fromFile.routes().get(1).host()).isEqualTo("qdrant.internal");
+        assertThat(fromFile.routes().get(1).pipeline()).isEqualTo("search-svc");
+        assertThat(fromFile.sink()).isEqualTo(new SinkSpec.Kafka("kafka:9092", "calls",
+                Map.of("security.protocol", "SASL_SSL")));
+        assertThat(fromFile.redaction().isSecretHeader("x-internal-auth")).isTrue();
+        assertThat(fromFile.redaction().isSecretQueryParam("sas")).isTrue();
+        assertThat(fromFile.redaction().isSecretBodyField("sessionBlob")).isTrue();
+        assertThat(fromFile.maxRecordedBodyBytes()).isEqualTo(1 << 20);
+        assertThat(fromFile.maxQueuedCalls()).isEqualTo(500);
+        assertThat(fromFile.upstreamIdleTimeout().toMillis()).isEqualTo(2500);
+
+        ProxyConfig overridden = parse("--config", yaml.toString(), "--listen", "127.0.0.1:0",
+                "--sink", "file:" + dir.resolve("calls.jsonl"), "--route", "/cohere=https://api.cohere.com");
+        assertThat(overridden.listen().getPort()).isZero();
+        assertThat(overridden.sink()).isEqualTo(SinkSpec.file(dir.resolve("calls.jsonl")));
+        assertThat(overridden.routes()).extracting(Route::pathPrefix).containsExactly("/cohere");
+        assertThat(overridden.defaultPipeline()).isEqualTo("support-bot");
+    }
+
+    @Test
+    void shouldAcceptTheShippedExampleConfig() {
+        ProxyConfig config = parse("--config", "proxy.example.yaml");
+        assertThat(config.routes()).extracting(Route::pathPrefix)
+                .containsExactly("/openai", "/anthropic", "/cohere", "/qdrant");
+        assertThat(config.sink()).isInstanceOf(SinkSpec.Kafka.class);
+        assertThat(config.redaction().isSecretBodyField("api_key")).isTrue();
+    }
+
+    @Test
+    void shouldRejectAMisspeltKeyRatherThanIgnoreIt() throws Exception {
+        Path yaml = dir.resolve("proxy.yaml");
+        Files.writeString(yaml, """
+                routes: [{prefix: /openai, upstream: https://api.openai.com}]
+                sink: {file: calls.jsonl}
+                redcat: {headers: [x-internal-auth]}
+                """);
+        assertThatThrownBy(() -> parse("--config", yaml.toString())).hasMessageContaining("redcat");
+    }
+
+    @Test
+    void shouldSayWhatIsMissing() {
+        assertThatThrownBy(() -> parse("--route", "/openai=https://api.openai.com"))
+                .hasMessageContaining("a sink (kafka:BOOTSTRAP or file:PATH)");
+        assertThatThrownBy(() -> parse("--sink", "file:x.jsonl")).hasMessageContaining("at least one route");
+        assertThatThrownBy(() -> parse("--sink", "s3://bucket", "--route", "/a=http://a"))
+                .hasMessageContaining("kafka:BOOTSTRAP or file:PATH");
+    }
+
+    @Test
+    void shouldDescribeItselfInHelp() {
+        StringWriter out = new StringWriter();
+        new CommandLine(new ProxyCommand()).setOut(new PrintWriter(out)).execute("--help");
+        assertThat(out.toString()).contains("--route", "--sink", "--config", "--pipeline", "--listen");
+    }
+}

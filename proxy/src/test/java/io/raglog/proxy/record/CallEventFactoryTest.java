@@ -1,0 +1,74 @@
+package io.raglog.proxy.record;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.raglog.schemas.CallEvent;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class CallEventFactoryTest {
+
+    private final CallEventFactory factory = new CallEventFactory(new Redactor(RedactionRules.defaults()),
+            "default-pipeline", 1 << 20);
+
+    private static CapturedCall call(String routePipeline, List<Map.Entry<String, String>> requestHeaders,
+            CapturedBody responseBody, String incomplete) {
+        byte[] request = "{\"input\":\"q\"}".getBytes(StandardCharsets.UTF_8);
+        return new CapturedCall(Instant.parse("2026-01-01T10:00:00.100Z"), Instant.parse("2026-01-01T10:00:00.350Z"),
+                routePipeline, "POST", "https://api.openai.com/v1/embeddings?api-key=FAKE", requestHeaders,
+                new CapturedBody(request, request.length), 200,
+                List.of(Map.entry("Content-Type", "application/json"), Map.entry("Set-Cookie", "a=FAKE"),
+                        Map.entry("Set-Cookie", "b=FAKE")),
+                responseBody, incomplete);
+    }
+
+    private static CapturedBody body(String s) {
+        byte[] b = s.getBytes(StandardCharsets.UTF_8);
+        return new CapturedBody(b, b.length);
+    }
+
+    @Test
+    void shouldTakeThePipelineFromTheRouteThenTheHeaderThenTheDefault() {
+        List<Map.Entry<String, String>> withHeader = List.of(Map.entry("X-Raglog-Pipeline", "from-header"));
+        assertThat(factory.build(call("from-route", withHeader, body("{}"), null)).pipeline()).isEqualTo("from-route");
+        assertThat(factory.build(call(null, withHeader, body("{}"), null)).pipeline()).isEqualTo("from-header");
+        assertThat(factory.build(call(null, List.of(), body("{}"), null)).pipeline()).isEqualTo("default-pipeline");
+    }
+
+    @Test
+    void shouldLowerCaseHeaderNamesJoinRepeatsAndDropRaglogHeaders() {
+        CallEvent event = factory.build(call(null, List.of(Map.entry("Content-Type", "application/json"),
+                Map.entry("X-Raglog-Run-Id", "run-9"), Map.entry("Accept", "a"), Map.entry("ACCEPT", "b")),
+                body("{}"), null));
+
+        assertThat(event.runHint()).isEqualTo("run-9");
+        assertThat(event.request().headers()).containsOnly(Map.entry("content-type", "application/json"),
+                Map.entry("accept", "a, b"));
+        assertThat(event.response().headers()).containsEntry("set-cookie", "REDACTED");
+        assertThat(event.request().url()).isEqualTo("https://api.openai.com/v1/embeddings?api-key=REDACTED");
+        assertThat(event.source()).isEqualTo("proxy");
+        assertThat(event.latencyMillis()).isEqualTo(250);
+    }
+
+    @Test
+    void shouldMarkCutBodiesAndEarlyEnds() {
+        byte[] start = "data: {\"choices\":[".getBytes(StandardCharsets.UTF_8);
+        CallEvent event = factory.build(call(null, List.of(), new CapturedBody(start, 90_000),
+                "client closed the connection before the response ended"));
+
+        assertThat(event.response().headers()).containsEntry(CallEventFactory.TRUNCATED_HEADER, "90000")
+                .containsEntry(CallEventFactory.INCOMPLETE_HEADER,
+                        "client closed the connection before the response ended");
+        assertThat(event.response().body().textValue()).isEqualTo("data: {\"choices\":[");
+    }
+
+    @Test
+    void shouldRefuseToStartWithoutADefaultPipeline() {
+        assertThatThrownBy(() -> new CallEventFactory(new Redactor(RedactionRules.defaults()), " ", 1))
+                .hasMessageContaining("default pipeline");
+    }
+}
