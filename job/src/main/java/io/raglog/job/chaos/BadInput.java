@@ -146,8 +146,10 @@ public final class BadInput {
                 return spoiled(kind, call, spoilBody(rng.nextBoolean() ? request : response, rng));
             }
             case HUGE_BODY -> {
-                request.set("body", hugeObject(rng));
-                return spoiled(kind, call, "request body of " + HUGE_BYTES / 1024 + " KiB");
+                request.remove("body");
+                // the whole message stays HUGE_BYTES, under the broker's limit, whatever the call around it weighs
+                request.set("body", hugeObject(rng, HUGE_BYTES - Json.writeBytes(call).length));
+                return spoiled(kind, call, "a request body making the message " + HUGE_BYTES / 1024 + " KiB");
             }
             case DEEP_BODY -> {
                 request.set("body", nested(DEEP_BUT_VALID - 3));
@@ -194,9 +196,11 @@ public final class BadInput {
                 return spoiled(kind, request, "an attribute's value replaced by text");
             }
             case HUGE_BODY -> {
-                span.withArray("attributes").addObject().put("key", "input.value").putObject("value")
-                        .put("stringValue", hugeText(rng));
-                return spoiled(kind, request, "an attribute of " + HUGE_BYTES / 1024 + " KiB");
+                ObjectNode value = span.withArray("attributes").addObject().put("key", "input.value")
+                        .putObject("value");
+                // a whole trace can weigh a lot already: the message stays HUGE_BYTES, under the broker's limit
+                value.put("stringValue", hugeText(rng, HUGE_BYTES - Json.writeBytes(request).length));
+                return spoiled(kind, request, "an attribute making the message " + HUGE_BYTES / 1024 + " KiB");
             }
             case DEEP_BODY -> {
                 span.withArray("attributes").addObject().put("key", "deep").set("value", nestedArrays(40));
@@ -289,17 +293,19 @@ public final class BadInput {
         return "body as cut-off text";
     }
 
-    private static ObjectNode hugeObject(SplittableRandom rng) {
+    private static ObjectNode hugeObject(SplittableRandom rng, int bytes) {
         ObjectNode body = Json.MAPPER.createObjectNode();
         body.put("model", "gpt-4o-mini");
-        body.putArray("messages").addObject().put("role", "user").put("content", hugeText(rng));
+        body.putArray("messages").addObject().put("role", "user").put("content", hugeText(rng, bytes - 100));
         return body;
     }
 
-    private static String hugeText(SplittableRandom rng) {
+    /** About {@code bytes} of plain ASCII words (so as many characters); at least a few KiB. */
+    private static String hugeText(SplittableRandom rng, int bytes) {
         String[] words = {"revenue", "quarter", "growth", "the", "of", "cash", "flow", "in", "2023", "Acme"};
-        StringBuilder text = new StringBuilder(HUGE_BYTES + 16);
-        while (text.length() < HUGE_BYTES) {
+        int length = Math.max(4 * 1024, bytes - 16);
+        StringBuilder text = new StringBuilder(length + 16);
+        while (text.length() < length) {
             text.append(words[rng.nextInt(words.length)]).append(' ');
         }
         return text.toString();

@@ -58,7 +58,7 @@ public final class Chaos {
                 out.printf("%s: %d runs ...%n", scenario, s.runs());
                 ChaosReport report = switch (scenario) {
                     case TASK_MANAGER_LOSS -> TaskManagerLoss.run(rig, new TaskManagerLoss.Settings(s.runs(),
-                            s.seed(), s.losses(), TASK_MANAGERS, offline, true, TIMEOUT));
+                            s.seed(), 2.0, 1.0, s.losses(), TASK_MANAGERS, offline, true, TIMEOUT));
                     case SAVEPOINT_RESTORE -> SavepointRestore.run(rig, new SavepointRestore.Settings(s.runs(),
                             s.seed(), TASK_MANAGERS, offline, TIMEOUT));
                     case OUTAGES -> OutageRideThrough.run(rig, new OutageRideThrough.Settings(

@@ -41,7 +41,7 @@ class TaskManagerLossTest {
         JobSettings offline = JobSettings.defaults().withChecks(ChecksSettings.defaults());
 
         ChaosReport report = TaskManagerLoss.run(rig,
-                new TaskManagerLoss.Settings(40, 11, 1, TASK_MANAGERS, offline, true, Duration.ofMinutes(5)));
+                new TaskManagerLoss.Settings(40, 11, 1.0, 1.0, 1, TASK_MANAGERS, offline, true, Duration.ofMinutes(5)));
         System.out.print(report.describe());
 
         assertThat(report.failovers()).as("the loss hit the running job").isGreaterThanOrEqualTo(1);
