@@ -32,10 +32,12 @@ public final class DeadLetters {
 
     public static DeadLetter of(RawMessage message, String reason) {
         byte[] whole = message.payload() == null ? new byte[0] : message.payload();
-        byte[] payload = Credentials.redactPayload(head(whole));
+        byte[] head = head(whole);
+        // redaction changes the length too: whether the payload was cut is told by the head alone
+        byte[] payload = Credentials.redactPayload(head);
         String why = reason.length() > MAX_REASON_CHARS ? reason.substring(0, MAX_REASON_CHARS) + "..." : reason;
-        if (payload.length < whole.length) {
-            why += " (payload cut to its first " + payload.length + " of " + whole.length + " bytes)";
+        if (head.length < whole.length) {
+            why += " (payload cut to its first " + head.length + " of " + whole.length + " bytes)";
         }
         String text = utf8OrNull(payload);
         return new DeadLetter(SchemaIds.DEAD_LETTER_V1, message.origin(), message.partition(), message.offset(), why,

@@ -49,4 +49,15 @@ class DeadLettersTest {
         assertThat(letter.payload()).isEqualTo("{\"schema\":\"raglog.call/v2\"}");
         assertThat(letter.reason()).isEqualTo("unknown schema");
     }
+
+    @Test
+    void shouldNotCallAPayloadCutWhenOnlyItsCredentialsWereRedacted() {
+        String call = "{\"headers\":{\"authorization\":\"Bearer abcdefghijklmnopqrstuvwxyz0123456789\"}}";
+
+        DeadLetter letter = DeadLetters.of(new RawMessage("raglog.calls", 0, 2, call.getBytes(StandardCharsets.UTF_8)),
+                "not a call");
+
+        assertThat(letter.payload()).doesNotContain("abcdefghijklmnopqrstuvwxyz0123456789").contains("REDACTED");
+        assertThat(letter.reason()).isEqualTo("not a call");
+    }
 }
