@@ -10,8 +10,9 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         versionProvider = RaglogCli.Version.class,
         description = "Finds which stage of a RAG pipeline went wrong, from the pipeline's own API calls.",
-        subcommands = {DemoCommand.class, RunCommand.class, ReplayCommand.class, SimulateCommand.class, ProxyCommand.class, TrainCommand.class,
-            EvaluateCommand.class, ThresholdsCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {DemoCommand.class, RunCommand.class, ReplayCommand.class, SimulateCommand.class, ProxyCommand.class,
+            TrainCommand.class, EvaluateCommand.class, ThresholdsCommand.class, ChaosCommand.class,
+            CommandLine.HelpCommand.class})
 public final class RaglogCli {
 
     public static void main(String[] args) {

@@ -3,6 +3,8 @@ package io.raglog.ingest;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.raglog.schemas.CallEvent;
+import io.raglog.schemas.HttpRequest;
+import io.raglog.schemas.HttpResponse;
 import io.raglog.schemas.Json;
 import io.raglog.schemas.SchemaIds;
 import java.io.IOException;
@@ -10,6 +12,7 @@ import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Decodes and validates one {@code raglog.call/v1} message. Never throws: a message is either a CallEvent or a
@@ -54,10 +57,24 @@ public final class CallEventDecoder {
             if (event.endedAt().isBefore(event.startedAt())) {
                 return failure("invalid raglog.call/v1: ended_at is before started_at");
             }
-            return new Decoded(event, null);
+            return new Decoded(withoutCredentials(event), null);
         } catch (JsonProcessingException | IllegalArgumentException e) {
             return failure("invalid raglog.call/v1: " + e.getMessage());
         }
+    }
+
+    /** The proxy redacts credential headers; a producer that does not must not get them past this point. */
+    private static CallEvent withoutCredentials(CallEvent e) {
+        HttpRequest rq = e.request();
+        HttpResponse rs = e.response();
+        Map<String, String> rqHeaders = Credentials.redactHeaders(rq.headers());
+        Map<String, String> rsHeaders = Credentials.redactHeaders(rs.headers());
+        if (rqHeaders == rq.headers() && rsHeaders == rs.headers()) {
+            return e;
+        }
+        return new CallEvent(e.schema(), e.eventId(), e.pipeline(), e.runHint(), e.startedAt(), e.endedAt(),
+                new HttpRequest(rq.method(), rq.url(), rqHeaders, rq.body()),
+                new HttpResponse(rs.status(), rsHeaders, rs.body()), e.source());
     }
 
     private static List<String> problems(JsonNode t) {

@@ -6,6 +6,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import kafka.server.BrokerServer;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -63,6 +64,25 @@ public final class EmbeddedKafka implements AutoCloseable {
             List<NewTopic> newTopics = topics.stream().map(t -> new NewTopic(t, partitions, (short) 1)).toList();
             admin.createTopics(newTopics).all().get();
         }
+    }
+
+    /**
+     * Shuts the broker down as an operator's restart would (the KRaft controller stays up); clients see it gone
+     * until {@link #startBroker()}. Its port and log directories are kept, so clients reconnect to the same address.
+     */
+    public void stopBroker() {
+        for (BrokerServer broker : cluster.brokers().values()) {
+            broker.shutdown();
+            broker.awaitShutdown();
+        }
+    }
+
+    /** Starts the broker stopped by {@link #stopBroker()} on the same port and data; returns once it serves. */
+    public void startBroker() throws Exception {
+        for (BrokerServer broker : cluster.brokers().values()) {
+            broker.startup();
+        }
+        cluster.waitForReadyBrokers();
     }
 
     public Admin admin() {
