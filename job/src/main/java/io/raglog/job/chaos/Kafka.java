@@ -81,6 +81,11 @@ public final class Kafka {
         // room for the oversized messages the bad-input scenario sends on purpose
         props.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, 4 * 1024 * 1024);
         props.put(ProducerConfig.CLIENT_ID_CONFIG, "raglog-chaos");
+        // Bursts of near-1 MB spoiled messages on a loaded machine can take the broker longer than the default 30 s
+        // to append; a timed-out request is resent, and the idempotent producer's resends of batches the broker
+        // already wrote end in OutOfOrderSequence errors until the delivery timeout. Waiting longer avoids resends.
+        props.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 120_000);
+        props.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 300_000);
         return new KafkaProducer<>(props, new StringSerializer(), new ByteArraySerializer());
     }
 
