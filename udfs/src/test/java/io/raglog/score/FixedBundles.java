@@ -29,7 +29,12 @@ final class FixedBundles {
     private FixedBundles() {}
 
     static ModelBundle withThresholds(Map<Stage, Double> thresholds) {
-        FeatureSpace space = new FeatureSpace(VERSION, List.of("x"));
+        return withThresholds(VERSION, "x", thresholds);
+    }
+
+    /** The same models reading the feature {@code x} of another feature list (e.g. the checks' real one). */
+    static ModelBundle withThresholds(String version, String x, Map<Stage, Double> thresholds) {
+        FeatureSpace space = new FeatureSpace(version, List.of(x));
         Map<Stage, StageModel> models = new EnumMap<>(Stage.class);
         for (Stage stage : Stage.values()) {
             models.put(stage, new StageModel(new Imputer(new double[] {0.0}, new int[0]),
@@ -52,6 +57,16 @@ final class FixedBundles {
         for (Stage stage : Stage.values()) {
             names.add(cheapFeature(stage));
         }
+        return withGate(VERSION, "x", names, thresholds, bounds);
+    }
+
+    /**
+     * The same on another feature list: stage models read {@code x}, the gate model of stage number s reads
+     * {@code gateFeatures[s]}.
+     */
+    static ModelBundle withGate(String version, String x, List<String> gateFeatures, Map<Stage, Double> thresholds,
+            Map<Stage, TierGate.Bounds> bounds) {
+        List<String> names = gateFeatures;
         int width = names.size();
         Map<Stage, StageModel> gateModels = new EnumMap<>(Stage.class);
         for (Stage stage : Stage.values()) {
@@ -66,8 +81,8 @@ final class FixedBundles {
                     new ExtraTrees(List.of(new ExtraTrees.Tree(new int[] {s, -1, -1}, new double[] {0.5, 0, 0},
                             new int[] {1, -1, -1}, new int[] {2, -1, -1}, new double[] {0.6, 0.2, 0.9})))));
         }
-        TierGate gate = new TierGate(new FeatureSpace(VERSION, names), gateModels, bounds);
-        try (ModelBundle plain = withThresholds(thresholds)) {
+        TierGate gate = new TierGate(new FeatureSpace(version, names), gateModels, bounds);
+        try (ModelBundle plain = withThresholds(version, x, thresholds)) {
             Map<Stage, StageModel> models = new EnumMap<>(Stage.class);
             for (Stage stage : Stage.values()) {
                 StageModel m = plain.model(stage);
@@ -76,7 +91,7 @@ final class FixedBundles {
             }
             return ModelBundle.create("fixed", Instant.parse("2026-11-29T00:00:00Z"), plain.features(),
                     SyntheticRuns.JUDGE, thresholds, models, null, null, gate,
-                    new TierValidation(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0.01));
+                    new TierValidation(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0.01, 0.9, 0.0));
         }
     }
 
