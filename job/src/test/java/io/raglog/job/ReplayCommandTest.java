@@ -115,43 +115,6 @@ class ReplayCommandTest {
                 .containsExactlyInAnyOrderElementsOf(readRuns(runs).stream().map(Run::runId).toList());
     }
 
-    @Test
-    void shouldSkipTheLlmChecksOfTheRunsTheShippedTierGateDecidesAndStillScoreThem() throws Exception {
-        Path traffic = dir.resolve("traffic");
-        try (io.raglog.simulator.output.FileSink sink = new io.raglog.simulator.output.FileSink(traffic)) {
-            new io.raglog.simulator.Simulator(io.raglog.simulator.SimulatorOptions.of("all", 40, 29)).run(sink);
-        }
-        Path features = dir.resolve("features.jsonl");
-        Path verdicts = dir.resolve("verdicts.jsonl");
-        JobSettings tiered = JobSettings.defaults().withChecks(io.raglog.checks.ChecksSettings.fromEnv(
-                java.util.Map.of(io.raglog.llm.LlmSettings.MODE, "tiered")));
-        ReplayCommand.replay(List.of(traffic.resolve(io.raglog.simulator.output.FileSink.CALLS)),
-                List.of(traffic.resolve(io.raglog.simulator.output.FileSink.TRACES)),
-                new ReplayCommand.Outputs(dir.resolve("runs.jsonl"), dir.resolve("dlq.jsonl"), features, verdicts,
-                        tiered), 2, TopologySettings.DEFAULTS);
-
-        List<io.raglog.schemas.Verdict> scored = Files.readAllLines(verdicts).stream()
-                .map(l -> Json.read(l, io.raglog.schemas.Verdict.class)).toList();
-        assertThat(scored).hasSize(readRuns(dir.resolve("runs.jsonl")).size()).isNotEmpty();
-        List<io.raglog.schemas.Verdict> skipped = scored.stream().filter(v -> v.llm().tierSkipped()).toList();
-        List<io.raglog.schemas.Verdict> checked = scored.stream()
-                .filter(v -> io.raglog.schemas.LlmUsage.TIER_CHECKED.equals(v.llm().tier())).toList();
-        assertThat(skipped).as("the shipped gate skips most simulated runs").isNotEmpty();
-        assertThat(checked).as("and checks some").isNotEmpty();
-        assertThat(skipped.size() + checked.size()).isEqualTo(scored.size());
-        assertThat(skipped).allSatisfy(v -> {
-            assertThat(v.llm().calls()).isZero();
-            assertThat(v.reassigned()).isFalse();
-            assertThat(v.stages().get(Stage.GENERATE).probability()).isBetween(0.0, 1.0);
-        });
-        assertThat(checked).allSatisfy(v -> assertThat(v.llm().calls()).isPositive());
-        // the features say so too, and a skipped run has no LLM feature at all
-        List<io.raglog.schemas.RunFeatures> vectors = Files.readAllLines(features).stream()
-                .map(l -> Json.read(l, io.raglog.schemas.RunFeatures.class)).toList();
-        assertThat(vectors.stream().filter(f -> f.llm().tierSkipped())).hasSize(skipped.size())
-                .allSatisfy(f -> assertThat(f.feature("retrieve.llm_fault")).isNull());
-    }
-
     /** Recorded by raglog's own proxy in front of local OpenAI, Qdrant and Cohere stand-ins (proxy RagRunCaptureTest). */
     @Test
     void shouldAssembleARunRecordedByTheProxy() throws Exception {
