@@ -112,9 +112,10 @@ public record LlmSettings(
         boolean economy = Boolean.parseBoolean(env.getOrDefault(ECONOMY, "false").strip());
         if (mode != null && !mode.isBlank()) {
             LlmMode parsed = LlmMode.parse(mode);
-            require(!economy || parsed == LlmMode.ECONOMY,
-                    ECONOMY + "=true contradicts " + MODE + "=" + parsed.id() + "; set one of them");
-            return parsed;
+            // "default" is what a config file or chart writes when nobody chose: the older switch still means economy
+            require(!economy || parsed != LlmMode.TIERED,
+                    ECONOMY + "=true contradicts " + MODE + "=tiered; set one of them");
+            return economy ? LlmMode.ECONOMY : parsed;
         }
         return economy ? LlmMode.ECONOMY : LlmMode.DEFAULT;
     }

@@ -47,6 +47,8 @@ class LlmSettingsTest {
         assertThat(LlmSettings.fromEnv(Map.of(LlmSettings.MODE, "economy")).economy()).isTrue();
         assertThat(LlmSettings.fromEnv(Map.of(LlmSettings.ECONOMY, "true")).mode()).isEqualTo(LlmMode.ECONOMY);
         assertThat(tiered.withMode(LlmMode.DEFAULT).mode()).isEqualTo(LlmMode.DEFAULT);
+        assertThat(LlmSettings.fromEnv(Map.of(LlmSettings.MODE, "default", LlmSettings.ECONOMY, "true")).economy())
+                .as("a chart that writes mode: default keeps honouring economy: true").isTrue();
         assertThatThrownBy(() -> LlmSettings.fromEnv(Map.of(LlmSettings.MODE, "cheap")))
                 .hasMessageContaining("default, economy or tiered");
         assertThatThrownBy(() -> LlmSettings.fromEnv(Map.of(LlmSettings.MODE, "tiered", LlmSettings.ECONOMY, "true")))
