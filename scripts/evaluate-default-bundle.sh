@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Measures the figures of docs/model-card.md again, each on runs the models and thresholds never saw:
-#   (a) held-out runs: 1,500 runs of all five profiles from another simulator seed, scored by the shipped bundle;
+#   (a) held-out runs: 1,500 runs of all five profiles from another simulator seed, scored by the shipped bundle
+#       (the report also gives tiered mode, RAGLOG_LLM_MODE=tiered, from the same features: skipped runs save the
+#       calls they made);
 #   (b) economy mode (RAGLOG_LLM_ECONOMY=true: no statement-by-statement support check) on the same runs;
 #   (c) an unseen profile: a bundle trained like the default on four profiles only, scored on the fifth.
 # The features come from the OFFLINE judge, a deterministic proxy for an LLM judge: its figures are not an LLM's.

@@ -1,6 +1,7 @@
 package io.raglog.job;
 
 import io.raglog.checks.ChecksSettings;
+import io.raglog.llm.LlmMode;
 import io.raglog.schemas.Json;
 import io.raglog.schemas.Label;
 import io.raglog.schemas.Run;
@@ -36,8 +37,12 @@ public final class LabeledDataset {
         Files.createDirectories(workDir);
         Path runsFile = workDir.resolve("runs.jsonl");
         Path featuresFile = workDir.resolve("features.jsonl");
+        // Training and evaluation need every run's LLM features: tiered mode's figures are derived from them (a
+        // skipped run saves the calls it made here), so the checks run untiered.
+        ChecksSettings untiered = checks.llm().tiered() ? checks.withLlm(checks.llm().withMode(LlmMode.DEFAULT)) : checks;
         ReplayCommand.replay(calls, otlp, new ReplayCommand.Outputs(runsFile, workDir.resolve("dlq.jsonl"),
-                featuresFile, null, JobSettings.defaults().withChecks(checks)), parallelism, TopologySettings.DEFAULTS);
+                featuresFile, null, JobSettings.defaults().withChecks(untiered)), parallelism,
+                TopologySettings.DEFAULTS);
         return join(runsFile, featuresFile, labels, checks.llm().judgeId());
     }
 

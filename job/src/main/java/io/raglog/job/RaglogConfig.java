@@ -24,7 +24,7 @@ public record RaglogConfig(Kafka kafka, Elasticsearch elasticsearch, Llm llm, Sa
     /** Environment overrides, documented here and in {@code raglog --help run}. */
     public static final List<String> ENV = List.of("RAGLOG_KAFKA_BOOTSTRAP", "RAGLOG_KAFKA_GROUP_ID",
             "RAGLOG_ES_HOSTS", "RAGLOG_ES_ENABLED", "RAGLOG_SAMPLING_RATE", "RAGLOG_BUNDLE", "RAGLOG_PARALLELISM",
-            "RAGLOG_CHECKPOINT_DIR", "RAGLOG_LLM_* (provider, base URL, model, key or key file, economy, capacity, "
+            "RAGLOG_CHECKPOINT_DIR", "RAGLOG_LLM_* (provider, base URL, model, key or key file, mode, capacity, "
                     + "timeout, retries, requests per second)");
 
     public record Kafka(String bootstrap, String groupId, Topics topics, Map<String, String> properties,
@@ -58,7 +58,8 @@ public record RaglogConfig(Kafka kafka, Elasticsearch elasticsearch, Llm llm, Sa
     }
 
     /** Mirrors the {@code RAGLOG_LLM_*} variables; the environment wins over the file. */
-    public record Llm(String provider, String baseUrl, String model, String apiKeyFile, Boolean economy,
+    /** @param mode default, economy or tiered ({@code RAGLOG_LLM_MODE}); {@code economy: true} is the older form */
+    public record Llm(String provider, String baseUrl, String model, String apiKeyFile, String mode, Boolean economy,
             Integer capacity, Long timeoutMs, Integer retries, Double requestsPerSecond) {
 
         Map<String, String> asEnvironment() {
@@ -67,6 +68,7 @@ public record RaglogConfig(Kafka kafka, Elasticsearch elasticsearch, Llm llm, Sa
             put(env, "RAGLOG_LLM_BASE_URL", baseUrl);
             put(env, "RAGLOG_LLM_MODEL", model);
             put(env, "RAGLOG_LLM_API_KEY_FILE", apiKeyFile);
+            put(env, "RAGLOG_LLM_MODE", mode);
             put(env, "RAGLOG_LLM_ECONOMY", economy);
             put(env, "RAGLOG_LLM_CAPACITY", capacity);
             put(env, "RAGLOG_LLM_TIMEOUT_MS", timeoutMs);
@@ -118,7 +120,7 @@ public record RaglogConfig(Kafka kafka, Elasticsearch elasticsearch, Llm llm, Sa
         kafka = kafka == null ? new Kafka(null, null, null, null, true) : kafka;
         elasticsearch = elasticsearch == null
                 ? new Elasticsearch(false, null, null, null, null, null, null, null) : elasticsearch;
-        llm = llm == null ? new Llm(null, null, null, null, null, null, null, null, null) : llm;
+        llm = llm == null ? new Llm(null, null, null, null, null, null, null, null, null, null) : llm;
         sampling = sampling == null ? new Sampling(null, null) : sampling;
         assembly = assembly == null ? new Assembly(null, null, null, null) : assembly;
         faultRates = faultRates == null ? new FaultRates(null) : faultRates;

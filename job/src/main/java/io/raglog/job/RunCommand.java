@@ -97,7 +97,8 @@ public final class RunCommand implements Callable<Integer> {
                         + " client properties " + cfg.kafka().properties().keySet(),
                 "elasticsearch: " + (cfg.elasticsearch().enabled() ? cfg.elasticsearch().hosts() + " indices "
                         + cfg.elasticsearch().faultsIndex() + ", " + cfg.elasticsearch().faultRatesIndex() : "off"),
-                "llm judge: " + ChecksSettings.fromEnv(cfg.llmEnvironment(System.getenv())).llm().judgeId(),
+                "llm judge: " + ChecksSettings.fromEnv(cfg.llmEnvironment(System.getenv())).llm().judgeId() + ", mode "
+                        + ChecksSettings.fromEnv(cfg.llmEnvironment(System.getenv())).llm().mode().id(),
                 "sampling: default " + cfg.sampling().defaultRate() + ", per pipeline " + cfg.sampling().pipelines(),
                 "fault-rate window: " + cfg.faultRates().window(),
                 "bundle: " + (cfg.bundle() == null ? "the shipped default" : cfg.bundle()),

@@ -25,7 +25,7 @@ import org.apache.flink.util.Collector;
  * The whole job on top of run assembly: sample, check, score, count.
  *
  * <pre>
- * runs ─ sample ─┬─ checks (rules + vectors, then LLM async) ─ score ─▶ verdicts (flagged ones: the debugging queue)
+ * runs ─ sample ─┬─ checks (rules + vectors, [tiered: gate,] then LLM async) ─ score ─▶ verdicts (flagged: debugging queue)
  *                └─ not sampled ──────────────────────────────────┐
  *                              verdicts ─ stage outcomes ─────────┴─ keyBy(pipeline × stage) ─ window ─▶ fault rates
  * </pre>
@@ -46,7 +46,8 @@ public final class ScoredTopology {
                 .process(new SampleRunsFunction(settings.sampling()), JacksonTypeInfo.of(Run.class))
                 .uid("sample-runs").name("sample runs");
 
-        DataStream<RunChecked> checked = ChecksStage.checked(sampled, settings.checks());
+        // in tiered mode the scoring bundle's tier gate decides which runs skip the LLM checks
+        DataStream<RunChecked> checked = ChecksStage.checked(sampled, settings.checks(), settings.bundle());
         DataStream<RunFeatures> features = checked
                 .map(RunChecked::features, JacksonTypeInfo.of(RunFeatures.class))
                 .uid("features").name("feature vectors");

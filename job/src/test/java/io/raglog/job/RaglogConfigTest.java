@@ -46,6 +46,13 @@ class RaglogConfigTest {
     }
 
     @Test
+    void shouldPassTheLlmModeFromTheFileToTheChecks() throws Exception {
+        RaglogConfig cfg = RaglogConfig.parse("llm: {mode: tiered}\n", Map.of());
+        assertThat(cfg.llmEnvironment(Map.of())).containsEntry("RAGLOG_LLM_MODE", "tiered");
+        assertThat(RunCommand.jobSettings(cfg, Map.of()).checks().llm().tiered()).isTrue();
+    }
+
+    @Test
     void shouldMapTheConfigToTheJobSettings() throws Exception {
         RaglogConfig cfg = RaglogConfig.parse("""
                 assembly: {grace: PT3S, run_timeout: PT5M}

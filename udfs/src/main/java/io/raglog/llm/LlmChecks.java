@@ -49,6 +49,15 @@ public final class LlmChecks {
         return merge(none);
     }
 
+    /**
+     * What a run gets when the tier gate decided it from the cheap checks: no call, no LLM feature, nothing degraded
+     * (nothing was asked), and the usage says the tier skipped it.
+     */
+    public LlmResult skipped() {
+        return new LlmResult(Map.of(), List.of(), null,
+                new LlmUsage(0, 0, 0, 0.0, false, List.of(), judge.id(), LlmUsage.TIER_SKIPPED));
+    }
+
     LlmResult merge(List<CheckOutcome> outcomes) {
         Map<String, Double> features = new LinkedHashMap<>();
         List<Finding> findings = new ArrayList<>();

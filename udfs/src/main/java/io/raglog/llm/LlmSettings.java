@@ -13,6 +13,8 @@ import java.util.Map;
  * so tests pass their own); the YAML layer feeds the same names.
  *
  * @param apiKey null for endpoints that take none (a local vLLM or Ollama)
+ * @param mode default, economy (no support check) or tiered (the bundle's tier gate skips the LLM for runs the cheap
+ *     checks decide); {@code RAGLOG_LLM_MODE}, or the older {@code RAGLOG_LLM_ECONOMY=true} for economy
  * @param capacity runs in flight in one async operator instance (each issues up to five calls at once)
  * @param callTimeout one HTTP call, from send to last byte
  * @param retries retries of one check after its first call (429, 5xx, timeouts, malformed replies)
@@ -26,7 +28,7 @@ public record LlmSettings(
         String baseUrl,
         String model,
         Secret apiKey,
-        boolean economy,
+        LlmMode mode,
         int capacity,
         Duration callTimeout,
         int retries,
@@ -43,6 +45,8 @@ public record LlmSettings(
     public static final String MODEL = "RAGLOG_LLM_MODEL";
     public static final String API_KEY = "RAGLOG_LLM_API_KEY";
     public static final String API_KEY_FILE = "RAGLOG_LLM_API_KEY_FILE";
+    public static final String MODE = "RAGLOG_LLM_MODE";
+    /** Older switch for economy mode, still read: {@code true} means {@code RAGLOG_LLM_MODE=economy}. */
     public static final String ECONOMY = "RAGLOG_LLM_ECONOMY";
     public static final String CAPACITY = "RAGLOG_LLM_CAPACITY";
     public static final String TIMEOUT_MS = "RAGLOG_LLM_TIMEOUT_MS";
@@ -60,6 +64,7 @@ public record LlmSettings(
             require(baseUrl != null && !baseUrl.isBlank(), BASE_URL + " is required for provider " + provider.id());
             require(model != null && !model.isBlank(), MODEL + " is required for provider " + provider.id());
         }
+        require(mode != null, MODE + " must be set");
         require(capacity > 0, CAPACITY + " must be positive");
         require(retries >= 0 && runRetries >= 0, "retries must not be negative");
         require(requestsPerSecond >= 0, RPS + " must not be negative");
@@ -88,7 +93,7 @@ public record LlmSettings(
                 baseUrl == null ? null : baseUrl.replaceAll("/+$", ""),
                 env.get(MODEL),
                 apiKey(env),
-                Boolean.parseBoolean(env.getOrDefault(ECONOMY, "false")),
+                mode(env),
                 integer(env, CAPACITY, 16),
                 Duration.ofMillis(integer(env, TIMEOUT_MS, 60_000)),
                 integer(env, RETRIES, 3),
@@ -99,6 +104,36 @@ public record LlmSettings(
                 integer(env, MAX_OUTPUT_TOKENS, 1_024),
                 price(env, PRICE_INPUT),
                 price(env, PRICE_OUTPUT));
+    }
+
+    /** {@code RAGLOG_LLM_MODE} wins; without it {@code RAGLOG_LLM_ECONOMY=true} still selects economy mode. */
+    private static LlmMode mode(Map<String, String> env) {
+        String mode = env.get(MODE);
+        boolean economy = Boolean.parseBoolean(env.getOrDefault(ECONOMY, "false").strip());
+        if (mode != null && !mode.isBlank()) {
+            LlmMode parsed = LlmMode.parse(mode);
+            // "default" is what a config file or chart writes when nobody chose: the older switch still means economy
+            require(!economy || parsed != LlmMode.TIERED,
+                    ECONOMY + "=true contradicts " + MODE + "=tiered; set one of them");
+            return economy ? LlmMode.ECONOMY : parsed;
+        }
+        return economy ? LlmMode.ECONOMY : LlmMode.DEFAULT;
+    }
+
+    /** Economy mode: the support check is never asked. */
+    public boolean economy() {
+        return mode == LlmMode.ECONOMY;
+    }
+
+    /** Tiered mode: the tier gate may let a run bypass the LLM checks. */
+    public boolean tiered() {
+        return mode == LlmMode.TIERED;
+    }
+
+    /** The same settings in another mode. */
+    public LlmSettings withMode(LlmMode newMode) {
+        return new LlmSettings(provider, baseUrl, model, apiKey, newMode, capacity, callTimeout, retries, backoff,
+                maxBackoff, runRetries, requestsPerSecond, maxOutputTokens, inputPricePerMTok, outputPricePerMTok);
     }
 
     private static Secret apiKey(Map<String, String> env) {

@@ -15,10 +15,11 @@ import java.util.Map;
  * @param raglogByOrigin raglog on the sound runs plus only the runs whose fault was injected ({@code injected}), or
  *     plus only those whose fault arose on its own ({@code natural}): the paper reports the two apart, and injected
  *     faults are the easier to see; null in reports written before it existed
+ * @param tiered tiered mode on the same runs, when the bundle has a tier gate; else null
  */
 public record EvaluationReport(String dataset, String modelBundle, String judge, int runs, int stageInstances,
         MethodReport raglog, MethodReport answerOnly, MethodReport rulesOnly, List<String> notes,
-        Map<String, MethodReport> raglogByOrigin) {
+        Map<String, MethodReport> raglogByOrigin, TieredReport tiered) {
 
     public String toTable() {
         StringBuilder out = new StringBuilder();
@@ -36,6 +37,21 @@ public record EvaluationReport(String dataset, String modelBundle, String judge,
                     share(r.falsePositiveRate(), r.soundRunsFlagged(), r.soundRuns()),
                     share(r.faultyCorrectAnswerCaught(), r.faultyCorrectAnswerCaughtRuns(), r.faultyCorrectAnswerRuns()),
                     share(r.faultyWrongAnswerCaught(), r.faultyWrongAnswerCaughtRuns(), r.faultyWrongAnswerRuns())));
+        }
+        if (tiered != null) {
+            MethodReport t = tiered.raglog();
+            MethodReport.RunLevel r = t.runs();
+            out.append(String.format(Locale.ROOT, "%-12s %9.3f %9.3f %7.3f %16s %22s %20s%n", "tiered",
+                    t.pooled().f1(), t.pooled().precision(), t.pooled().recall(),
+                    share(r.falsePositiveRate(), r.soundRunsFlagged(), r.soundRuns()),
+                    share(r.faultyCorrectAnswerCaught(), r.faultyCorrectAnswerCaughtRuns(), r.faultyCorrectAnswerRuns()),
+                    share(r.faultyWrongAnswerCaught(), r.faultyWrongAnswerCaughtRuns(), r.faultyWrongAnswerRuns())));
+            out.append(String.format(Locale.ROOT,
+                    "tiered vs default: stage F1 %.4f vs %.4f (loss %.4f), LLM calls/run %.3f vs %.3f (%.1f%% fewer),"
+                            + " skipped %.1f%% (%d/%d runs), input tokens/run %.0f vs %.0f%n",
+                    t.pooled().f1(), raglog.pooled().f1(), tiered.f1Loss(), tiered.callsPerRunTiered(),
+                    tiered.callsPerRunDefault(), 100 * tiered.callsSavedShare(), 100 * tiered.skipShare(),
+                    tiered.skippedRuns(), runs, tiered.inputTokensPerRunTiered(), tiered.inputTokensPerRunDefault()));
         }
         out.append(System.lineSeparator());
         out.append(String.format(Locale.ROOT, "%-9s %8s %9s %9s %9s %13s %12s%n", "stage", "faulty", "present",

@@ -13,7 +13,8 @@ import java.util.Set;
 /**
  * Measures a model bundle on labeled runs the way the issue asks, next to the two {@link Baselines}: stage-level F1
  * pooled over every present, labeled stage of every run; precision, recall and F1 per stage; the run-level
- * false-positive rate; and the share of faulty-but-correct-answer runs in which a faulty stage was flagged.
+ * false-positive rate; and the share of faulty-but-correct-answer runs in which a faulty stage was flagged. With a
+ * bundle that has a tier gate, tiered mode too ({@link TieredReport}), from the same features.
  */
 public final class Evaluator {
 
@@ -24,6 +25,11 @@ public final class Evaluator {
 
     public static EvaluationReport evaluate(String dataset, Scorer scorer, List<LabeledRun> runs) {
         List<RunOutcome> raglog = new ArrayList<>(runs.size());
+        List<RunOutcome> tiered = new ArrayList<>(runs.size());
+        TierGate gate = scorer.bundle().tierGate().orElse(null);
+        int skipped = 0;
+        long[] usageDefault = new long[3];
+        long[] usageTiered = new long[3];
         List<RunOutcome> answerOnly = new ArrayList<>(runs.size());
         List<RunOutcome> rulesOnly = new ArrayList<>(runs.size());
         Set<String> judges = new LinkedHashSet<>();
@@ -48,6 +54,16 @@ public final class Evaluator {
                 unlabeledFlagged += run.input().has(stage) && !labeled ? 1 : 0;
             }
             raglog.add(outcome(run, scored, flagged));
+            if (gate != null) {
+                TierGate.Decision d = gate.decide(run.input());
+                long[] usage = usage(run);
+                for (int i = 0; i < usage.length; i++) {
+                    usageDefault[i] += usage[i];
+                    usageTiered[i] += d.skip() ? 0 : usage[i];
+                }
+                skipped += d.skip() ? 1 : 0;
+                tiered.add(outcome(run, scored, d.skip() ? d.flagged() : flagged));
+            }
             answerOnly.add(outcome(run, scored, Baselines.ANSWER_ONLY.flag(run)));
             rulesOnly.add(outcome(run, scored, Baselines.RULES_ONLY.flag(run)));
         }
@@ -78,13 +94,31 @@ public final class Evaluator {
             notes.add("features came from judge " + judges + " but the bundle was trained on judge "
                     + scorer.bundle().judge());
         }
+        TieredReport tieredReport = null;
+        if (gate != null) {
+            MethodReport defaultMode = MethodReport.of("raglog", "default", raglog);
+            MethodReport tieredMode = MethodReport.of("tiered", "runs the tier gate decides from the cheap checks "
+                    + "(every stage clearly healthy, or one clearly faulty) get the gate's cheap-only verdict and no "
+                    + "LLM call; the others are scored as raglog", tiered);
+            double n = Math.max(1, runs.size());
+            tieredReport = new TieredReport(tieredMode, skipped, skipped / n, usageDefault[0] / n,
+                    usageTiered[0] / n, usageDefault[0] == 0 ? 0.0 : 1.0 - (double) usageTiered[0] / usageDefault[0],
+                    usageDefault[1] / n, usageTiered[1] / n, usageDefault[2] / n, usageTiered[2] / n,
+                    defaultMode.pooled().f1() - tieredMode.pooled().f1());
+        }
         return new EvaluationReport(dataset, scorer.bundle().id(), String.join(", ", judges), runs.size(),
                 stageInstances,
                 MethodReport.of("raglog", "per-stage ensemble (1/3 logistic regression, 1/2 gradient-boosted trees, "
                         + "1/6 extra-trees) against per-stage thresholds, then the reranker-reassignment rule", raglog),
                 MethodReport.of(Baselines.ANSWER_ONLY.name(), Baselines.ANSWER_ONLY.definition(), answerOnly),
                 MethodReport.of(Baselines.RULES_ONLY.name(), Baselines.RULES_ONLY.definition(), rulesOnly),
-                List.copyOf(notes), byOrigin);
+                List.copyOf(notes), byOrigin, tieredReport);
+    }
+
+    /** The run's LLM calls, input and output tokens, as its features recorded them. */
+    private static long[] usage(LabeledRun run) {
+        var llm = run.input().features().llm();
+        return llm == null ? new long[3] : new long[] {llm.calls(), llm.inputTokens(), llm.outputTokens()};
     }
 
     static RunOutcome outcome(LabeledRun run, Set<Stage> scored, Set<Stage> flagged) {

@@ -30,6 +30,10 @@ import java.util.Map;
  * and model files: two bundles with the same id score identically, and loading verifies the files still match it.
  * Doubles are written in shortest round-trip form, so save and load give bit-identical scores.
  *
+ * <p>A bundle may carry a tier gate ({@link TierGate}, manifest key {@code tier_gate}, files
+ * {@code <stage>.gate.models.json} and {@code <stage>.gate.xgboost.ubj}) for tiered mode; a bundle without one (every
+ * bundle written before it existed) loads as before and runs untiered. The gate's files and bounds are part of the id.
+ *
  * <p>Holds XGBoost native handles: {@link #close()} frees them.
  */
 public final class ModelBundle implements AutoCloseable {
@@ -40,7 +44,18 @@ public final class ModelBundle implements AutoCloseable {
     /** The manifest: {@code bundle.json}. */
     public record Manifest(String format, String id, String name, Instant createdAt, FeatureSpace featureSpace,
             String judge, Map<String, Double> thresholds, Weights ensemble, Map<String, StageFiles> files,
-            TrainingSummary training, EvaluationReport evaluation, List<String> notes) {}
+            TrainingSummary training, EvaluationReport evaluation, List<String> notes, GateManifest tierGate) {}
+
+    /**
+     * The tier gate's part of the manifest.
+     *
+     * @param version the gate's rule and layout, {@link TierGate#VERSION}
+     * @param featureSpace the cheap features its models read
+     * @param bounds per stage id, where its cheap-only probability is clearly healthy or clearly faulty
+     * @param validation what the bounds reached on the runs that chose them
+     */
+    public record GateManifest(String version, FeatureSpace featureSpace, Map<String, TierGate.Bounds> bounds,
+            Map<String, StageFiles> files, TierValidation validation) {}
 
     public record Weights(double logisticRegression, double gradientBoostedTrees, double extraTrees) {
 
@@ -53,6 +68,10 @@ public final class ModelBundle implements AutoCloseable {
 
         static StageFiles of(Stage stage) {
             return new StageFiles(stage.id() + ".models.json", stage.id() + ".xgboost.ubj");
+        }
+
+        static StageFiles gateOf(Stage stage) {
+            return new StageFiles(stage.id() + ".gate.models.json", stage.id() + ".gate.xgboost.ubj");
         }
     }
 
@@ -68,42 +87,68 @@ public final class ModelBundle implements AutoCloseable {
     private final Manifest manifest;
     private final Map<Stage, StageModel> models;
     private final Map<String, byte[]> files;
+    private final TierGate gate;
 
-    private ModelBundle(Manifest manifest, Map<Stage, StageModel> models, Map<String, byte[]> files) {
+    private ModelBundle(Manifest manifest, Map<Stage, StageModel> models, Map<String, byte[]> files, TierGate gate) {
         this.manifest = manifest;
         this.models = models;
         this.files = files;
+        this.gate = gate;
     }
 
     /** A new bundle around freshly trained models; it takes them over (closing it closes them). */
     static ModelBundle create(String name, Instant createdAt, FeatureSpace featureSpace, String judge,
             Map<Stage, Double> thresholds, Map<Stage, StageModel> models, TrainingSummary training,
             EvaluationReport evaluation) {
+        return create(name, createdAt, featureSpace, judge, thresholds, models, training, evaluation, null, null);
+    }
+
+    /** The same with a tier gate (null: none); the bundle takes the gate over too. */
+    static ModelBundle create(String name, Instant createdAt, FeatureSpace featureSpace, String judge,
+            Map<Stage, Double> thresholds, Map<Stage, StageModel> models, TrainingSummary training,
+            EvaluationReport evaluation, TierGate gate, TierValidation gateValidation) {
         Map<String, byte[]> files = new LinkedHashMap<>();
+        Map<String, StageFiles> names = writeModels(models, StageFiles::of, files);
+        GateManifest gateManifest = null;
+        if (gate != null) {
+            Map<Stage, StageModel> gateModels = new EnumMap<>(Stage.class);
+            Map<String, TierGate.Bounds> bounds = new LinkedHashMap<>();
+            for (Stage stage : Stage.values()) {
+                gateModels.put(stage, gate.model(stage));
+                bounds.put(stage.id(), gate.bounds().get(stage));
+            }
+            Map<String, StageFiles> gateNames = writeModels(gateModels, StageFiles::gateOf, files);
+            gateManifest = new GateManifest(TierGate.VERSION, gate.features(), bounds, gateNames, gateValidation);
+        }
+        Map<String, Double> byId = thresholdsById(thresholds);
+        String id = name + "@" + hash(featureSpace, judge, byId, files, gateManifest);
+        Manifest manifest = new Manifest(FORMAT, id, name, createdAt, featureSpace, judge, byId, Weights.fixed(),
+                names, training, evaluation, List.of(), gateManifest);
+        return new ModelBundle(manifest, new EnumMap<>(models), files, gate);
+    }
+
+    private static Map<String, StageFiles> writeModels(Map<Stage, StageModel> models,
+            java.util.function.Function<Stage, StageFiles> naming, Map<String, byte[]> files) {
         Map<String, StageFiles> names = new LinkedHashMap<>();
         for (Stage stage : Stage.values()) {
             StageModel model = models.get(stage);
             if (model == null) {
                 throw new IllegalArgumentException("a bundle needs a model for every stage; " + stage.id() + " has none");
             }
-            StageFiles f = StageFiles.of(stage);
+            StageFiles f = naming.apply(stage);
             names.put(stage.id(), f);
             files.put(f.models(), Json.writeBytes(
                     new ImputedModels(model.imputer(), model.logistic(), model.extraTrees())));
             files.put(f.boostedTrees(), model.boosted().toBytes());
         }
-        Map<String, Double> byId = thresholdsById(thresholds);
-        String id = name + "@" + hash(featureSpace, judge, byId, files);
-        Manifest manifest = new Manifest(FORMAT, id, name, createdAt, featureSpace, judge, byId, Weights.fixed(),
-                names, training, evaluation, List.of());
-        return new ModelBundle(manifest, new EnumMap<>(models), files);
+        return names;
     }
 
     /** The same models with the evaluation report attached (the report is not part of the id). */
     ModelBundle withEvaluation(EvaluationReport evaluation) {
         Manifest m = manifest;
         return fromFiles(new Manifest(m.format(), m.id(), m.name(), m.createdAt(), m.featureSpace(), m.judge(),
-                m.thresholds(), m.ensemble(), m.files(), m.training(), evaluation, m.notes()), files);
+                m.thresholds(), m.ensemble(), m.files(), m.training(), evaluation, m.notes(), m.tierGate()), files);
     }
 
     /**
@@ -116,9 +161,9 @@ public final class ModelBundle implements AutoCloseable {
         notes.add(why + " (replaced thresholds " + manifest.thresholds() + " of " + manifest.id()
                 + "; the evaluation report was made with those)");
         Manifest m = manifest;
-        String id = m.name() + "@" + hash(m.featureSpace(), m.judge(), byId, files);
+        String id = m.name() + "@" + hash(m.featureSpace(), m.judge(), byId, files, m.tierGate());
         return fromFiles(new Manifest(m.format(), id, m.name(), m.createdAt(), m.featureSpace(), m.judge(), byId,
-                m.ensemble(), m.files(), m.training(), m.evaluation(), List.copyOf(notes)), files);
+                m.ensemble(), m.files(), m.training(), m.evaluation(), List.copyOf(notes), m.tierGate()), files);
     }
 
     public void save(Path dir) {
@@ -167,8 +212,23 @@ public final class ModelBundle implements AutoCloseable {
                 files.put(f.models(), source.read(f.models()));
                 files.put(f.boostedTrees(), source.read(f.boostedTrees()));
             }
+            GateManifest gate = manifest.tierGate();
+            if (gate != null) {
+                if (!TierGate.VERSION.equals(gate.version())) {
+                    throw new IllegalArgumentException(where + " has a " + gate.version() + " tier gate, this reads "
+                            + TierGate.VERSION);
+                }
+                for (Stage stage : Stage.values()) {
+                    StageFiles f = gate.files().get(stage.id());
+                    if (f == null) {
+                        throw new IllegalArgumentException(where + " has no tier gate model for stage " + stage.id());
+                    }
+                    files.put(f.models(), source.read(f.models()));
+                    files.put(f.boostedTrees(), source.read(f.boostedTrees()));
+                }
+            }
             String expected = manifest.name() + "@"
-                    + hash(manifest.featureSpace(), manifest.judge(), manifest.thresholds(), files);
+                    + hash(manifest.featureSpace(), manifest.judge(), manifest.thresholds(), files, gate);
             if (!expected.equals(manifest.id())) {
                 throw new IllegalArgumentException("model bundle " + where + " says it is " + manifest.id()
                         + " but its files hash to " + expected + ": a file was changed or is from another bundle");
@@ -180,20 +240,36 @@ public final class ModelBundle implements AutoCloseable {
     }
 
     private static ModelBundle fromFiles(Manifest manifest, Map<String, byte[]> files) {
-        int width = manifest.featureSpace().size();
         Map<Stage, StageModel> models = new EnumMap<>(Stage.class);
+        Map<Stage, StageModel> gateModels = new EnumMap<>(Stage.class);
+        GateManifest g = manifest.tierGate();
         try {
-            for (Stage stage : Stage.values()) {
-                StageFiles f = manifest.files().get(stage.id());
-                ImputedModels imputed = Json.read(files.get(f.models()), ImputedModels.class);
-                models.put(stage, new StageModel(imputed.imputer(), imputed.logisticRegression(),
-                        GradientBoostedTrees.load(files.get(f.boostedTrees()), width), imputed.extraTrees()));
+            readModels(manifest.files(), manifest.featureSpace().size(), files, models);
+            TierGate gate = null;
+            if (g != null) {
+                readModels(g.files(), g.featureSpace().size(), files, gateModels);
+                Map<Stage, TierGate.Bounds> bounds = new EnumMap<>(Stage.class);
+                for (Stage stage : Stage.values()) {
+                    bounds.put(stage, g.bounds().get(stage.id()));
+                }
+                gate = new TierGate(g.featureSpace(), gateModels, bounds);
             }
+            return new ModelBundle(manifest, models, files, gate);
         } catch (RuntimeException e) {
             models.values().forEach(StageModel::close);
+            gateModels.values().forEach(StageModel::close);
             throw e;
         }
-        return new ModelBundle(manifest, models, files);
+    }
+
+    private static void readModels(Map<String, StageFiles> names, int width, Map<String, byte[]> files,
+            Map<Stage, StageModel> into) {
+        for (Stage stage : Stage.values()) {
+            StageFiles f = names.get(stage.id());
+            ImputedModels imputed = Json.read(files.get(f.models()), ImputedModels.class);
+            into.put(stage, new StageModel(imputed.imputer(), imputed.logisticRegression(),
+                    GradientBoostedTrees.load(files.get(f.boostedTrees()), width), imputed.extraTrees()));
+        }
     }
 
     public String id() {
@@ -245,9 +321,17 @@ public final class ModelBundle implements AutoCloseable {
         return manifest;
     }
 
+    /** The tier gate, or empty for a bundle trained without one (tiered mode then checks every run). */
+    public java.util.Optional<TierGate> tierGate() {
+        return java.util.Optional.ofNullable(gate);
+    }
+
     @Override
     public void close() {
         models.values().forEach(StageModel::close);
+        if (gate != null) {
+            gate.close();
+        }
     }
 
     private static Map<String, Double> thresholdsById(Map<Stage, Double> thresholds) {
@@ -262,8 +346,9 @@ public final class ModelBundle implements AutoCloseable {
         return byId;
     }
 
+    /** Without a gate the digest is exactly what it was before gates existed, so older bundles keep their ids. */
     private static String hash(FeatureSpace featureSpace, String judge, Map<String, Double> thresholds,
-            Map<String, byte[]> files) {
+            Map<String, byte[]> files, GateManifest gate) {
         try {
             MessageDigest digest = MessageDigest.getInstance("SHA-256");
             digest.update(FORMAT.getBytes(StandardCharsets.UTF_8));
@@ -275,6 +360,11 @@ public final class ModelBundle implements AutoCloseable {
             for (Map.Entry<String, byte[]> file : files.entrySet()) {
                 digest.update(file.getKey().getBytes(StandardCharsets.UTF_8));
                 digest.update(file.getValue());
+            }
+            if (gate != null) {
+                digest.update(gate.version().getBytes(StandardCharsets.UTF_8));
+                digest.update(Json.writeBytes(gate.featureSpace()));
+                digest.update(Json.writeBytes(gate.bounds()));
             }
             return HexFormat.of().formatHex(digest.digest(), 0, 6);
         } catch (NoSuchAlgorithmException e) {

@@ -19,7 +19,9 @@ import java.util.Set;
 /**
  * Features and presence of one run → its verdict. Per present stage: the three models' probabilities, their
  * weighted mean, the stage's threshold; then the reassignment rule; then evidence and a repair hint for every
- * flagged stage. A stage the run did not have is not scored. Not thread-safe only in the sense that the bundle's
+ * flagged stage. A stage the run did not have is not scored. A run the tier gate skipped (tiered mode: no LLM features)
+ * is decided by the bundle's tier gate instead: its cheap-only models' probabilities against the gate's "clearly
+ * faulty" bounds, exactly the decision the gate's bounds were validated on. Not thread-safe only in the sense that the bundle's
  * XGBoost models are tuned for one caller at a time (one scorer per Flink task).
  */
 public final class Scorer {
@@ -49,11 +51,15 @@ public final class Scorer {
 
     public Verdict score(ScoringInput input, Instant scoredAt) {
         RunFeatures features = input.features();
-        Map<Stage, ModelProbabilities> parts = probabilities(input);
+        boolean skipped = features.llm() != null && features.llm().tierSkipped() && bundle.tierGate().isPresent();
+        Map<Stage, ModelProbabilities> parts = skipped ? bundle.tierGate().get().probabilities(input)
+                : probabilities(input);
         Map<Stage, Double> probability = new EnumMap<>(Stage.class);
         parts.forEach((stage, p) -> probability.put(stage, Ensemble.combine(p)));
-        ReassignmentRule.Outcome decision = decide(probability, bundle.thresholds(), input.present(),
-                features.evidenceFlow());
+        Map<Stage, Double> thresholds = skipped ? gateThresholds() : bundle.thresholds();
+        // a skipped run has no evidence flow, so the reassignment rule cannot fire on it
+        ReassignmentRule.Outcome decision = decide(probability, thresholds, input.present(),
+                skipped ? null : features.evidenceFlow());
 
         Map<Stage, StageVerdict> stages = new EnumMap<>(Stage.class);
         List<Stage> flaggedStages = new ArrayList<>();
@@ -63,7 +69,7 @@ public final class Scorer {
                 continue;
             }
             double p = probability.get(stage);
-            double t = bundle.threshold(stage);
+            double t = thresholds.get(stage);
             boolean flagged = decision.flagged().contains(stage);
             List<String> evidence = List.of();
             String hint = null;
@@ -82,6 +88,13 @@ public final class Scorer {
                         stages.get(Stage.RERANK), stages.get(Stage.GENERATE)),
                 List.copyOf(flaggedStages), decision.fired(), features.llm() == null ? NO_USAGE : features.llm(),
                 bundle.id(), scoredAt);
+    }
+
+    /** A skipped run's thresholds: the gate's "clearly faulty" bounds. */
+    private Map<Stage, Double> gateThresholds() {
+        Map<Stage, Double> out = new EnumMap<>(Stage.class);
+        bundle.tierGate().get().bounds().forEach((stage, b) -> out.put(stage, b.faultyFrom()));
+        return out;
     }
 
     /**

@@ -30,6 +30,12 @@ import java.util.TreeSet;
  * <p>Economy copies: economy mode skips the support check, so its runs reach the models with those features missing.
  * Each training row is also given once with them missing, so that the models learn to lean on the other checks when
  * the support check is absent instead of treating its absence as something never seen.
+ *
+ * <p>Tier gate (tiered mode): per stage, cheap-only models (rule and vector features) fitted the same way, and bounds
+ * on their probability chosen on the same out-of-fold (or validation) runs by {@link TierGateSearch}: as many LLM
+ * calls skipped as possible while the tiered decisions lose at most {@code tierMaxF1Loss} of pooled stage-level F1
+ * against default mode's at the chosen thresholds. The gate's models are then refitted on all fitting runs, like the
+ * stage models, and the held-out test split reports tiered beside default.
  */
 public final class Trainer {
 
@@ -42,11 +48,17 @@ public final class Trainer {
      * @param folds cross-validation folds whose out-of-fold probabilities choose the thresholds; below 2, one
      *     validation split does
      * @param economyCopies also train on every row with the support check's features missing (economy mode)
+     * @param tierGate also train a tier gate for tiered mode (false in bundles written before gates existed)
+     * @param tierMaxF1Loss the pooled stage-level F1 the tier gate may lose against default mode on the runs that
+     *     choose its bounds, e.g. 0.01
      */
     public record Settings(String name, long seed, double validationShare, double testShare, double maxRunFpr,
-            int minPerClass, StageModel.Settings models, int folds, boolean economyCopies) {
+            int minPerClass, StageModel.Settings models, int folds, boolean economyCopies, boolean tierGate,
+            double tierMaxF1Loss) {
 
         public static final int DEFAULT_FOLDS = 5;
+        /** The goal: tiered within 0.01 stage F1 of default; {@link TierGateSearch} holds it with 90 % confidence. */
+        public static final double DEFAULT_TIER_MAX_F1_LOSS = 0.01;
 
         public Settings {
             if (validationShare <= 0 || testShare < 0 || validationShare + testShare >= 1) {
@@ -55,12 +67,32 @@ public final class Trainer {
             if (folds < 0) {
                 throw new IllegalArgumentException("folds must be 0 (one validation split) or more");
             }
+            if (!(tierMaxF1Loss >= 0)) {
+                throw new IllegalArgumentException("the tier gate's F1 loss budget must be >= 0");
+            }
         }
 
-        /** The defaults' way of fitting (cross-validated thresholds, economy copies) with these shares and budget. */
+        /** One fitting scheme without a gate (the form settings had before tier gates). */
+        public Settings(String name, long seed, double validationShare, double testShare, double maxRunFpr,
+                int minPerClass, StageModel.Settings models, int folds, boolean economyCopies) {
+            this(name, seed, validationShare, testShare, maxRunFpr, minPerClass, models, folds, economyCopies, false,
+                    0.0);
+        }
+
+        /**
+         * The defaults' way of fitting (cross-validated thresholds, economy copies, a tier gate) with these shares and
+         * budget.
+         */
         public Settings(String name, long seed, double validationShare, double testShare, double maxRunFpr,
                 int minPerClass, StageModel.Settings models) {
-            this(name, seed, validationShare, testShare, maxRunFpr, minPerClass, models, DEFAULT_FOLDS, true);
+            this(name, seed, validationShare, testShare, maxRunFpr, minPerClass, models, DEFAULT_FOLDS, true, true,
+                    DEFAULT_TIER_MAX_F1_LOSS);
+        }
+
+        /** The same settings with the tier gate on (with this F1 loss budget) or off. */
+        public Settings withTierGate(boolean on, double maxF1Loss) {
+            return new Settings(name, seed, validationShare, testShare, maxRunFpr, minPerClass, models, folds,
+                    economyCopies, on, maxF1Loss);
         }
 
         public static Settings defaults(String name) {
@@ -118,11 +150,31 @@ public final class Trainer {
                 : "per-stage thresholds maximising pooled stage-level F1 on the validation split, with the "
                         + "reassignment rule applied, subject to a run-level false-positive rate <= "
                         + settings.maxRunFpr();
+        TierGate gate = null;
+        TierValidation gateValidation = null;
+        if (settings.tierGate()) {
+            try {
+                FeatureSpace cheap = TierGate.cheapFeatures(space);
+                List<ThresholdSearch.ScoredRun> cheapScored = settings.crossValidated()
+                        ? outOfFold(fitting, cheap, settings)
+                        : scoreWith(fit(split.get(Split.TRAIN), cheap, settings, null), validation, cheap);
+                Map<String, Map<Stage, Double>> cheapByRun = new java.util.HashMap<>();
+                cheapScored.forEach(r -> cheapByRun.put(r.run().runId(), r.probability()));
+                TierGateSearch.Result bounds = TierGateSearch.search(scored, cheapByRun, thresholds.thresholds(),
+                        settings.tierMaxF1Loss(), settings.maxRunFpr());
+                gate = new TierGate(cheap, fit(fitting, cheap, settings, null), bounds.bounds());
+                gateValidation = bounds.validation();
+            } catch (RuntimeException e) {
+                models.values().forEach(StageModel::close);
+                throw e;
+            }
+        }
+
         TrainingSummary summary = new TrainingSummary(trainedAt, runs.size(), fitting.size(), scored.size(),
                 split.get(Split.TEST).size(), stageCounts, distinct(runs, true), distinct(runs, false), origins(runs),
                 judge, space.version(), settings, objective, thresholds.f1(), thresholds.runFpr());
         ModelBundle draft = ModelBundle.create(settings.name(), trainedAt, space, judge, thresholds.thresholds(),
-                models, summary, null);
+                models, summary, null, gate, gateValidation);
         List<LabeledRun> test = split.get(Split.TEST);
         if (test.isEmpty()) {
             return draft;

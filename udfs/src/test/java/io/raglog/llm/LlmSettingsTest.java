@@ -39,6 +39,23 @@ class LlmSettingsTest {
     }
 
     @Test
+    void shouldReadTheLlmModeAndStillHonourTheOlderEconomySwitch() {
+        assertThat(LlmSettings.defaults().mode()).isEqualTo(LlmMode.DEFAULT);
+        LlmSettings tiered = LlmSettings.fromEnv(Map.of(LlmSettings.MODE, "Tiered"));
+        assertThat(tiered.tiered()).isTrue();
+        assertThat(tiered.economy()).as("tiered runs every check on the runs it does not skip").isFalse();
+        assertThat(LlmSettings.fromEnv(Map.of(LlmSettings.MODE, "economy")).economy()).isTrue();
+        assertThat(LlmSettings.fromEnv(Map.of(LlmSettings.ECONOMY, "true")).mode()).isEqualTo(LlmMode.ECONOMY);
+        assertThat(tiered.withMode(LlmMode.DEFAULT).mode()).isEqualTo(LlmMode.DEFAULT);
+        assertThat(LlmSettings.fromEnv(Map.of(LlmSettings.MODE, "default", LlmSettings.ECONOMY, "true")).economy())
+                .as("a chart that writes mode: default keeps honouring economy: true").isTrue();
+        assertThatThrownBy(() -> LlmSettings.fromEnv(Map.of(LlmSettings.MODE, "cheap")))
+                .hasMessageContaining("default, economy or tiered");
+        assertThatThrownBy(() -> LlmSettings.fromEnv(Map.of(LlmSettings.MODE, "tiered", LlmSettings.ECONOMY, "true")))
+                .hasMessageContaining(LlmSettings.ECONOMY).hasMessageContaining(LlmSettings.MODE);
+    }
+
+    @Test
     void shouldNameWhatIsWrongOrMissing() {
         assertThatThrownBy(() -> LlmSettings.fromEnv(Map.of(LlmSettings.PROVIDER, "gemini")))
                 .hasMessageContaining("RAGLOG_LLM_PROVIDER");

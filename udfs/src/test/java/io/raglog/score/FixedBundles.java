@@ -29,7 +29,12 @@ final class FixedBundles {
     private FixedBundles() {}
 
     static ModelBundle withThresholds(Map<Stage, Double> thresholds) {
-        FeatureSpace space = new FeatureSpace(VERSION, List.of("x"));
+        return withThresholds(VERSION, "x", thresholds);
+    }
+
+    /** The same models reading the feature {@code x} of another feature list (e.g. the checks' real one). */
+    static ModelBundle withThresholds(String version, String x, Map<Stage, Double> thresholds) {
+        FeatureSpace space = new FeatureSpace(version, List.of(x));
         Map<Stage, StageModel> models = new EnumMap<>(Stage.class);
         for (Stage stage : Stage.values()) {
             models.put(stage, new StageModel(new Imputer(new double[] {0.0}, new int[0]),
@@ -40,6 +45,71 @@ final class FixedBundles {
         }
         return ModelBundle.create("fixed", Instant.parse("2026-11-29T00:00:00Z"), space, SyntheticRuns.JUDGE,
                 thresholds, models, null, null);
+    }
+
+    /**
+     * The fixed bundle with a tier gate of the same shape: the gate's model of a stage reads that stage's own cheap
+     * feature {@code cheap.<stage>} (see {@link #cheapFeature}) as its x, so each stage's gate probability is set
+     * by the run: {@link #P_AT_ZERO} at 0, {@link #P_AT_HALF} at 0.5, {@link #P_AT_ONE} at 1.
+     */
+    static ModelBundle withGate(Map<Stage, Double> thresholds, Map<Stage, TierGate.Bounds> bounds) {
+        List<String> names = new java.util.ArrayList<>();
+        for (Stage stage : Stage.values()) {
+            names.add(cheapFeature(stage));
+        }
+        return withGate(VERSION, "x", names, thresholds, bounds);
+    }
+
+    /**
+     * The same on another feature list: stage models read {@code x}, the gate model of stage number s reads
+     * {@code gateFeatures[s]}.
+     */
+    static ModelBundle withGate(String version, String x, List<String> gateFeatures, Map<Stage, Double> thresholds,
+            Map<Stage, TierGate.Bounds> bounds) {
+        List<String> names = gateFeatures;
+        int width = names.size();
+        Map<Stage, StageModel> gateModels = new EnumMap<>(Stage.class);
+        for (Stage stage : Stage.values()) {
+            int s = stage.ordinal();
+            double[] weights = new double[width];
+            weights[s] = 2.0;
+            double[] ones = new double[width];
+            java.util.Arrays.fill(ones, 1.0);
+            gateModels.put(stage, new StageModel(new Imputer(new double[width], new int[0]),
+                    new LogisticRegression(new double[width], ones, weights, -1.0),
+                    constantBoostedTrees(0.75, width),
+                    new ExtraTrees(List.of(new ExtraTrees.Tree(new int[] {s, -1, -1}, new double[] {0.5, 0, 0},
+                            new int[] {1, -1, -1}, new int[] {2, -1, -1}, new double[] {0.6, 0.2, 0.9})))));
+        }
+        TierGate gate = new TierGate(new FeatureSpace(version, names), gateModels, bounds);
+        try (ModelBundle plain = withThresholds(version, x, thresholds)) {
+            Map<Stage, StageModel> models = new EnumMap<>(Stage.class);
+            for (Stage stage : Stage.values()) {
+                StageModel m = plain.model(stage);
+                models.put(stage, new StageModel(m.imputer(), m.logistic(), constantBoostedTrees(0.75, 1),
+                        m.extraTrees()));
+            }
+            return ModelBundle.create("fixed", Instant.parse("2026-11-29T00:00:00Z"), plain.features(),
+                    SyntheticRuns.JUDGE, thresholds, models, null, null, gate,
+                    new TierValidation(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0.01, 0.9, 0.0));
+        }
+    }
+
+    /** sigmoid(-1)/3 + 0.75/2 + 0.2/6 */
+    static final double P_AT_ZERO = (1.0 / (1.0 + Math.exp(1.0))) / 3 + 0.75 / 2 + 0.2 / 6;
+    /** 0.5/3 + 0.75/2 + 0.9/6 */
+    static final double P_AT_HALF = 0.5 / 3 + 0.75 / 2 + 0.9 / 6;
+
+    static String cheapFeature(Stage stage) {
+        return "cheap." + stage.id();
+    }
+
+    static Map<Stage, TierGate.Bounds> sameBounds(double healthyBelow, double faultyFrom) {
+        Map<Stage, TierGate.Bounds> b = new EnumMap<>(Stage.class);
+        for (Stage stage : Stage.values()) {
+            b.put(stage, new TierGate.Bounds(healthyBelow, faultyFrom));
+        }
+        return b;
     }
 
     static Map<Stage, Double> thresholds(double rewrite, double embed, double retrieve, double rerank,
@@ -65,8 +135,12 @@ final class FixedBundles {
     }
 
     private static GradientBoostedTrees constantBoostedTrees(double baseScore) {
+        return constantBoostedTrees(baseScore, 1);
+    }
+
+    private static GradientBoostedTrees constantBoostedTrees(double baseScore, int width) {
         try {
-            DMatrix data = new DMatrix(new float[] {0f, 1f}, 2, 1, Float.NaN);
+            DMatrix data = new DMatrix(new float[2 * width], 2, width, Float.NaN);
             data.setLabel(new float[] {0f, 1f});
             Map<String, Object> params = new LinkedHashMap<>();
             params.put("objective", "binary:logistic");
@@ -76,7 +150,7 @@ final class FixedBundles {
             byte[] bytes = booster.toByteArray(GradientBoostedTrees.FORMAT);
             booster.dispose();
             data.dispose();
-            return GradientBoostedTrees.load(bytes, 1);
+            return GradientBoostedTrees.load(bytes, width);
         } catch (Exception e) {
             throw new IllegalStateException(e);
         }

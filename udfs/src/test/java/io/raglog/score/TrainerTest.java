@@ -64,6 +64,33 @@ class TrainerTest {
     }
 
     @Test
+    void shouldTrainATierGateThatMeetsItsF1LossBudgetOnItsValidationRuns() {
+        Trainer.Settings d = Trainer.Settings.defaults("tiered");
+        // one validation split: the shipped models and gate are exactly those the bounds were chosen with
+        Trainer.Settings oneSplit = new Trainer.Settings(d.name(), d.seed(), d.validationShare(), d.testShare(),
+                d.maxRunFpr(), d.minPerClass(), d.models(), 0, true, true, 0.01);
+        List<LabeledRun> runs = SyntheticRuns.generate(600, 4);
+        try (ModelBundle b = Trainer.train(runs, oneSplit, TRAINED_AT)) {
+            TierValidation v = b.manifest().tierGate().validation();
+            assertThat(v.maxF1Loss()).isEqualTo(0.01);
+            assertThat(v.f1Loss()).isLessThanOrEqualTo(0.01 + 1e-9);
+            assertThat(v.skippedRuns()).as("the gate decides some runs alone").isPositive();
+            assertThat(v.callsPerRunTiered()).isLessThan(v.callsPerRunDefault());
+
+            // measured again from scratch on the validation runs, through the evaluation path
+            List<LabeledRun> validation = runs.stream()
+                    .filter(r -> Trainer.split(r.runId(), oneSplit) == Trainer.Split.VALIDATION).toList();
+            EvaluationReport report = Evaluator.evaluate("validation split", new Scorer(b), validation);
+            assertThat(report.tiered().skippedRuns()).isEqualTo(v.skippedRuns());
+            assertThat(report.tiered().f1Loss()).isLessThanOrEqualTo(0.01 + 1e-9);
+            assertThat(report.tiered().raglog().pooled().f1()).isEqualTo(v.tieredF1());
+            assertThat(report.raglog().pooled().f1()).isEqualTo(v.defaultF1());
+            assertThat(report.tiered().callsPerRunTiered()).isEqualTo(v.callsPerRunTiered());
+            assertThat(report.toTable()).contains("tiered vs default");
+        }
+    }
+
+    @Test
     void shouldChooseThresholdsOnOneValidationSplitWhenAskedForNoFolds() {
         Trainer.Settings d = Trainer.Settings.defaults("one-split");
         Trainer.Settings oneSplit = new Trainer.Settings(d.name(), d.seed(), d.validationShare(), d.testShare(),

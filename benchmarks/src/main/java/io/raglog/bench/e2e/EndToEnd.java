@@ -4,6 +4,7 @@ import io.raglog.bench.BenchResults;
 import io.raglog.checks.ChecksSettings;
 import io.raglog.job.Topics;
 import io.raglog.job.io.EmbeddedKafka;
+import io.raglog.llm.LlmMode;
 import io.raglog.schemas.Json;
 import io.raglog.schemas.Run;
 import io.raglog.schemas.Verdict;
@@ -115,7 +116,13 @@ public final class EndToEnd {
             cost(r, kafka, fullOut, "default");
             Topics economyOut = jobs.runJob("economy-p1", 1, JobRuns.checks(instant.baseUrl(), c, true, false));
             cost(r, kafka, economyOut, "economy");
-            r.put("llm_calls_per_run_tiered", Double.NaN, "tiered mode not built yet (see docs/benchmarks.md)");
+            // tiered: the job runs its tier gate (the shipped bundle's), with the vector checks the gate reads
+            Topics tieredOut = jobs.runJob("tiered-p1", 1,
+                    JobRuns.checks(instant.baseUrl(), c, LlmMode.TIERED, true));
+            cost(r, kafka, tieredOut, "tiered");
+            r.put("llm_calls_saved_tiered_vs_default",
+                    1 - r.number("llm_calls_per_run_tiered") / r.number("llm_calls_per_run_default"),
+                    "share of default mode's LLM calls tiered mode did not make; goal >= 0.4");
             r.put("llm_price_input_usd_per_mtok", JobRuns.PRICE_INPUT_PER_MTOK, "price assumed for the cost figures");
             r.put("llm_price_output_usd_per_mtok", JobRuns.PRICE_OUTPUT_PER_MTOK, "price assumed for the cost figures");
 
@@ -193,6 +200,10 @@ public final class EndToEnd {
         r.put("llm_input_tokens_per_run_" + mode, in / n, mode + " mode: input tokens per run (estimated 4 chars/token)");
         r.put("llm_output_tokens_per_run_" + mode, outTokens / n, mode + " mode: output tokens per run (local endpoint's canned replies)");
         r.put("llm_usd_per_1k_runs_" + mode, usd / n * 1000, mode + " mode: US$ per 1,000 runs at the stated price");
+        if (mode.equals("tiered")) {
+            long skipped = verdicts.stream().filter(v -> v.llm() != null && v.llm().tierSkipped()).count();
+            r.put("llm_tier_skip_share", skipped / n, "tiered mode: share of runs the tier gate let skip the LLM");
+        }
     }
 
     private static void deleteQuietly(Path dir) {

@@ -5,6 +5,7 @@ import io.raglog.job.JobSettings;
 import io.raglog.job.KafkaJob;
 import io.raglog.job.Topics;
 import io.raglog.job.io.EmbeddedKafka;
+import io.raglog.llm.LlmMode;
 import io.raglog.llm.LlmSettings;
 import java.time.Duration;
 import java.util.HashMap;
@@ -78,13 +79,18 @@ final class JobRuns {
      * @param vectors false: the vector checks off (the embedding model not loaded)
      */
     static ChecksSettings checks(String baseUrl, int capacity, boolean economy, boolean vectors) {
+        return checks(baseUrl, capacity, economy ? LlmMode.ECONOMY : LlmMode.DEFAULT, vectors);
+    }
+
+    /** The checks against the local endpoint in an LLM mode (tiered reads the job's bundle's tier gate). */
+    static ChecksSettings checks(String baseUrl, int capacity, LlmMode mode, boolean vectors) {
         Map<String, String> env = new HashMap<>();
         env.put(LlmSettings.PROVIDER, "openai");
         env.put(LlmSettings.BASE_URL, baseUrl);
         env.put(LlmSettings.MODEL, "bench-local");
         env.put(LlmSettings.API_KEY, "bench-local-no-key");
         env.put(LlmSettings.CAPACITY, String.valueOf(capacity));
-        env.put(LlmSettings.ECONOMY, String.valueOf(economy));
+        env.put(LlmSettings.MODE, mode.id());
         env.put(LlmSettings.TIMEOUT_MS, String.valueOf(Duration.ofSeconds(20).toMillis()));
         env.put(LlmSettings.PRICE_INPUT, String.valueOf(PRICE_INPUT_PER_MTOK));
         env.put(LlmSettings.PRICE_OUTPUT, String.valueOf(PRICE_OUTPUT_PER_MTOK));

@@ -7,6 +7,8 @@ import io.raglog.checks.FeatureList;
 import io.raglog.flink.JacksonTypeInfo;
 import io.raglog.schemas.Run;
 import io.raglog.schemas.RunFeatures;
+import io.raglog.score.flink.BundleLocation;
+import io.raglog.score.flink.TierGateFunction;
 import java.io.Serializable;
 import java.util.Collection;
 import java.util.concurrent.TimeUnit;
@@ -21,11 +23,16 @@ import org.apache.flink.streaming.util.retryable.AsyncRetryStrategies;
  * The checks building block: Run → cheap checks (rules + vectors) → LLM checks (async, unordered, bounded capacity,
  * timeout, retry) → RunFeatures. The async operator's bounded queue is what turns a slow endpoint into back-pressure
  * on the source instead of an unbounded buffer.
+ *
+ * <p>In tiered mode, with a model bundle to read the tier gate from, one more operator sits between the two: the gate
+ * marks the runs the cheap checks already decide, and the LLM operator lets those through without a call. Outside
+ * tiered mode the topology, and every operator uid, is what it always was.
  */
 public final class ChecksStage {
 
     public static final String CHEAP_UID = "checks-cheap";
     public static final String LLM_UID = "checks-llm";
+    public static final String TIER_GATE_UID = "checks-tier-gate";
 
     private ChecksStage() {}
 
@@ -36,12 +43,28 @@ public final class ChecksStage {
                 .uid("checks-features").name("feature vectors");
     }
 
-    /** Each run with its feature vector: what scoring reads. */
+    /** Each run with its feature vector: what scoring reads. Every run gets the LLM checks (no tier gate). */
     public static DataStream<RunChecked> checked(DataStream<Run> runs, ChecksSettings settings) {
+        return checked(runs, settings, null);
+    }
+
+    /**
+     * Each run with its feature vector: what scoring reads.
+     *
+     * @param gateBundle the bundle whose tier gate tiered mode uses; null (or a mode other than tiered): no gate
+     */
+    public static DataStream<RunChecked> checked(DataStream<Run> runs, ChecksSettings settings,
+            BundleLocation gateBundle) {
         SingleOutputStreamOperator<CheckedRun> cheap = runs
                 .map(new CheapChecksFunction(settings), JacksonTypeInfo.of(CheckedRun.class))
                 .uid(CHEAP_UID)
                 .name("checks: rules + vectors");
+        if (settings.llm().tiered() && gateBundle != null) {
+            cheap = cheap.map(new TierGateFunction(gateBundle, settings.vectorChecks()),
+                            JacksonTypeInfo.of(CheckedRun.class))
+                    .uid(TIER_GATE_UID)
+                    .name("checks: tier gate (skip the LLM when the cheap checks decide)");
+        }
         long timeoutMs = settings.llm().runTimeout().toMillis();
         return AsyncDataStream.unorderedWaitWithRetry(cheap, new LlmChecksFunction(settings), timeoutMs,
                         TimeUnit.MILLISECONDS, settings.llm().capacity(), retryStrategy(settings))

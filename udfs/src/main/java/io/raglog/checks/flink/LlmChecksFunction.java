@@ -10,6 +10,7 @@ import io.raglog.llm.Judge;
 import io.raglog.llm.LlmChecks;
 import io.raglog.llm.LlmResult;
 import io.raglog.llm.ProviderKind;
+import io.raglog.schemas.LlmUsage;
 import io.raglog.schemas.RunFeatures;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -39,6 +40,7 @@ public final class LlmChecksFunction extends RichAsyncFunction<CheckedRun, RunCh
     private transient LlmChecks checks;
     private transient boolean holdsEmbedder;
     private transient Counter degradedRuns;
+    private transient Counter tierSkipped;
     private transient Counter calls;
     private transient Counter inputTokens;
     private transient Counter outputTokens;
@@ -58,6 +60,7 @@ public final class LlmChecksFunction extends RichAsyncFunction<CheckedRun, RunCh
         checks = new LlmChecks(judge, settings.llm().economy());
         MetricGroup group = getRuntimeContext().getMetricGroup().addGroup("raglog").addGroup("checks");
         degradedRuns = group.counter("degraded_runs", new ThreadSafeSimpleCounter());
+        tierSkipped = group.counter("llm_tier_skipped_runs", new ThreadSafeSimpleCounter());
         calls = group.counter("llm_calls", new ThreadSafeSimpleCounter());
         inputTokens = group.counter("llm_input_tokens", new ThreadSafeSimpleCounter());
         outputTokens = group.counter("llm_output_tokens", new ThreadSafeSimpleCounter());
@@ -69,6 +72,12 @@ public final class LlmChecksFunction extends RichAsyncFunction<CheckedRun, RunCh
 
     @Override
     public void asyncInvoke(CheckedRun input, ResultFuture<RunChecked> resultFuture) {
+        if (LlmUsage.TIER_SKIPPED.equals(input.tier())) {
+            // the tier gate decided this run from its cheap checks: it bypasses the judge, no call is made
+            tierSkipped.inc();
+            resultFuture.complete(List.of(emit(input, checks.skipped())));
+            return;
+        }
         CompletableFuture<LlmResult> pending;
         try {
             // The offline judge answers right here, on the task thread: CPU work on vectors mostly cached by the
@@ -100,8 +109,9 @@ public final class LlmChecksFunction extends RichAsyncFunction<CheckedRun, RunCh
         if (r.usage().degraded()) {
             degradedRuns.inc();
         }
+        LlmUsage usage = input.tier() == null || r.usage().tier() != null ? r.usage() : r.usage().withTier(input.tier());
         return new RunChecked(input.run(),
-                FeatureAssembler.assemble(input, r.features(), r.findings(), r.evidenceFlow(), r.usage()));
+                FeatureAssembler.assemble(input, r.features(), r.findings(), r.evidenceFlow(), usage));
     }
 
     @Override
