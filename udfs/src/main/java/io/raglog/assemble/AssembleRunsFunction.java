@@ -5,7 +5,6 @@ import io.raglog.flink.JacksonTypeInfo;
 import io.raglog.schemas.Run;
 import io.raglog.schemas.Stage;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.flink.api.common.functions.OpenContext;
@@ -46,18 +45,19 @@ public class AssembleRunsFunction extends KeyedProcessFunction<String, Classifie
     public static final OutputTag<ClassifiedCall> LATE = new OutputTag<>("late-calls",
             JacksonTypeInfo.of(ClassifiedCall.class));
 
+    /**
+     * Calls whose linking signals stay read between timers (all subtask keys together): a few seconds of calls at a
+     * few hundred runs/s; beyond it (runs that never finish piling up) keys are read on each timer instead.
+     */
+    static final int MAX_CACHED_CALLS = 4096;
+
     private final AssemblySettings settings;
 
     private transient MapState<String, ClassifiedCall> pending;
     private transient ValueState<Long> closedAt;
     /** Prompt closes to do: processing time due → the latest generator end (event time) due then. */
     private transient MapState<Long, Long> promptCloses;
-    /**
-     * What each buffered call says for linking, per key, read once: on a busy pipeline key every timer relinks all
-     * its open calls, and reading their prompts and passages again each time was most of the job's CPU. Not state:
-     * it is rebuilt from the buffered calls after a restore, and dropped with them.
-     */
-    private transient Map<String, Map<String, CallSignals>> signals;
+    private transient CallSignalsCache signals;
     private transient Counter runs;
     private transient Counter incompleteRuns;
     private transient Counter lateCalls;
@@ -84,7 +84,7 @@ public class AssembleRunsFunction extends KeyedProcessFunction<String, Classifie
                 Types.LONG);
         promptDescriptor.enableTimeToLive(ttl);
         promptCloses = getRuntimeContext().getMapState(promptDescriptor);
-        signals = new HashMap<>();
+        signals = new CallSignalsCache(MAX_CACHED_CALLS);
 
         var group = getRuntimeContext().getMetricGroup().addGroup("raglog").addGroup("assembly");
         runs = group.counter("runs");
@@ -105,10 +105,7 @@ public class AssembleRunsFunction extends KeyedProcessFunction<String, Classifie
             return;
         }
         pending.put(call.event().eventId(), call);
-        Map<String, CallSignals> read = signals.get(ctx.getCurrentKey());
-        if (read != null) {
-            read.remove(call.event().eventId()); // a redelivered event id: read it again
-        }
+        signals.forget(ctx.getCurrentKey(), call.event().eventId()); // a redelivered event id: read it again
         if (call.event().failed() || call.stage() != Stage.GENERATE) {
             // why: a call no generator claims must still leave state, as part of an incomplete run
             ctx.timerService().registerEventTimeTimer(roundUp(eventTime + settings.runTimeout().toMillis()));
@@ -180,7 +177,6 @@ public class AssembleRunsFunction extends KeyedProcessFunction<String, Classifie
 
     private void emit(List<RunLinker.Assembled> assembled, String hint, long eventTime, OnTimerContext ctx,
             Collector<Run> out) throws Exception {
-        Map<String, CallSignals> read = signals.get(ctx.getCurrentKey());
         boolean closedAComplete = false;
         for (RunLinker.Assembled a : assembled) {
             out.collect(a.run());
@@ -192,7 +188,7 @@ public class AssembleRunsFunction extends KeyedProcessFunction<String, Classifie
             }
             for (String id : a.consumedEventIds()) {
                 pending.remove(id);
-                read.remove(id);
+                signals.forget(ctx.getCurrentKey(), id);
             }
         }
         if (hint != null && closedAComplete) {
@@ -211,25 +207,14 @@ public class AssembleRunsFunction extends KeyedProcessFunction<String, Classifie
         }
         if (pending.isEmpty()) {
             pending.clear();
-            signals.remove(ctx.getCurrentKey());
+            signals.forget(ctx.getCurrentKey());
             forgetPromptCloses(ctx);
         }
     }
 
     /** The buffered calls of the current key with their signals, read now for the calls not read before. */
     private Map<String, CallSignals> openCalls(String key) throws Exception {
-        Map<String, CallSignals> read = signals.computeIfAbsent(key, k -> new HashMap<>());
-        Map<String, CallSignals> open = new HashMap<>();
-        for (Map.Entry<String, ClassifiedCall> e : pending.entries()) {
-            CallSignals s = read.get(e.getKey());
-            open.put(e.getKey(), s != null ? s : new CallSignals(e.getValue()));
-        }
-        read.clear(); // keep exactly what is buffered: state TTL may have dropped calls without a timer
-        read.putAll(open);
-        if (open.isEmpty()) {
-            signals.remove(key);
-        }
-        return open;
+        return signals.of(key, pending.entries());
     }
 
     private static String hintOf(Map<String, CallSignals> open) {
