@@ -91,7 +91,13 @@ public record RaglogConfig(Kafka kafka, Elasticsearch elasticsearch, Llm llm, Sa
         }
     }
 
-    public record Assembly(Duration grace, Duration runTimeout, Duration maxOutOfOrder, Duration sourceIdleness) {}
+    /**
+     * @param generatorWait how long after a live generator call arrives its run closes (processing time); PT0S closes
+     *     at once, and a negative value turns the prompt path off (event time only)
+     * @param generatorWaitMaxLag only generator calls whose record is at most this old on arrival take the prompt path
+     */
+    public record Assembly(Duration grace, Duration runTimeout, Duration maxOutOfOrder, Duration sourceIdleness,
+            Duration generatorWait, Duration generatorWaitMaxLag) {}
 
     public record FaultRates(Duration window) {
         public FaultRates {
@@ -122,7 +128,7 @@ public record RaglogConfig(Kafka kafka, Elasticsearch elasticsearch, Llm llm, Sa
                 ? new Elasticsearch(false, null, null, null, null, null, null, null) : elasticsearch;
         llm = llm == null ? new Llm(null, null, null, null, null, null, null, null, null, null) : llm;
         sampling = sampling == null ? new Sampling(null, null) : sampling;
-        assembly = assembly == null ? new Assembly(null, null, null, null) : assembly;
+        assembly = assembly == null ? new Assembly(null, null, null, null, null, null) : assembly;
         faultRates = faultRates == null ? new FaultRates(null) : faultRates;
         flink = flink == null ? new Flink(null, null, null, null) : flink;
     }

@@ -115,7 +115,9 @@ public final class ReplayCommand implements Callable<Integer> {
     }
 
     public static Summary replay(List<Path> callFiles, List<Path> otlpFiles, Outputs outputs, int parallelism,
-            TopologySettings settings) throws Exception {
+            TopologySettings given) throws Exception {
+        // the whole input is there: runs close on event time alone, as the watermark ends the input (no prompt path)
+        TopologySettings settings = given.withAssembly(given.assembly().eventTimeOnly());
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         env.setRuntimeMode(RuntimeExecutionMode.BATCH);
         env.setParallelism(parallelism);

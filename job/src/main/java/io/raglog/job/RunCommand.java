@@ -58,9 +58,11 @@ public final class RunCommand implements Callable<Integer> {
         AssemblySettings a = AssemblySettings.DEFAULTS;
         RaglogConfig.Assembly c = cfg.assembly();
         Duration timeout = or(c.runTimeout(), a.runTimeout());
+        Duration wait = or(c.generatorWait(), a.generatorWait());
         AssemblySettings assembly = new AssemblySettings(or(c.grace(), a.grace()), timeout,
                 timeout.compareTo(a.maxRunDuration()) > 0 ? timeout : a.maxRunDuration(), a.closedRunMemory(),
-                a.stateTtl());
+                a.stateTtl(), wait.isNegative() ? null : wait,
+                wait.isNegative() ? null : or(c.generatorWaitMaxLag(), a.generatorWaitMaxLag()));
         TopologySettings t = TopologySettings.DEFAULTS;
         ChecksSettings checks = ChecksSettings.fromEnv(cfg.llmEnvironment(env));
         TopologySettings topology = new TopologySettings(or(c.maxOutOfOrder(), t.maxOutOfOrder()),

@@ -20,6 +20,10 @@ public record TopologySettings(Duration maxOutOfOrder, Duration sourceIdleness, 
     public static final TopologySettings DEFAULTS = new TopologySettings(Duration.ofSeconds(5), Duration.ofSeconds(30),
             AssemblySettings.DEFAULTS, LlmSettings.defaults());
 
+    public TopologySettings withAssembly(AssemblySettings a) {
+        return new TopologySettings(maxOutOfOrder, sourceIdleness, a, endpointMapping);
+    }
+
     /** The defaults, with the LLM that maps unknown endpoints taken from {@code RAGLOG_LLM_*}. */
     public static TopologySettings fromEnv(java.util.Map<String, String> env) {
         return new TopologySettings(DEFAULTS.maxOutOfOrder(), DEFAULTS.sourceIdleness(), DEFAULTS.assembly(),

@@ -3,6 +3,7 @@ package io.raglog.job;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.raglog.assemble.AssemblySettings;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -63,9 +64,22 @@ class RaglogConfigTest {
         assertThat(settings.topology().assembly().grace()).isEqualTo(Duration.ofSeconds(3));
         assertThat(settings.topology().assembly().runTimeout()).isEqualTo(Duration.ofMinutes(5));
         assertThat(settings.topology().assembly().maxRunDuration()).isEqualTo(Duration.ofMinutes(5));
+        assertThat(settings.topology().assembly().generatorWait()).isEqualTo(Duration.ofMillis(300));
         assertThat(settings.faultRateWindow()).isEqualTo(Duration.ofMinutes(5));
         assertThat(settings.sampling().rate("anything")).isEqualTo(0.2);
         assertThat(settings.checks().llm().judgeId()).startsWith("offline");
+    }
+
+    @Test
+    void shouldTurnThePromptCloseOffWithANegativeGeneratorWait() throws Exception {
+        AssemblySettings tuned = RunCommand.jobSettings(RaglogConfig.parse(
+                "assembly: {generator_wait: PT0.5S, generator_wait_max_lag: PT30S}", Map.of()), Map.of())
+                .topology().assembly();
+        assertThat(tuned.generatorWait()).isEqualTo(Duration.ofMillis(500));
+        assertThat(tuned.generatorWaitMaxLag()).isEqualTo(Duration.ofSeconds(30));
+        AssemblySettings off = RunCommand.jobSettings(RaglogConfig.parse("assembly: {generator_wait: -PT1S}",
+                Map.of()), Map.of()).topology().assembly();
+        assertThat(off.promptClose()).isFalse();
     }
 
     @Test

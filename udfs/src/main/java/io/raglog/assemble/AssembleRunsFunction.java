@@ -3,8 +3,10 @@ package io.raglog.assemble;
 import io.raglog.calls.ClassifiedCall;
 import io.raglog.flink.JacksonTypeInfo;
 import io.raglog.schemas.Run;
+import io.raglog.schemas.Stage;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.state.MapState;
 import org.apache.flink.api.common.state.MapStateDescriptor;
@@ -13,7 +15,9 @@ import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.metrics.Counter;
+import org.apache.flink.streaming.api.TimeDomain;
 import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
+import org.apache.flink.streaming.api.operators.TimestampedCollector;
 import org.apache.flink.util.Collector;
 import org.apache.flink.util.OutputTag;
 
@@ -26,6 +30,12 @@ import org.apache.flink.util.OutputTag;
  * times. A window with a custom trigger could fire on the generator, but it would purge the other runs' calls with
  * it. Here calls wait in a map until {@link RunLinker} claims them, and every path that emits a run removes exactly
  * the calls it used.
+ *
+ * <p>Two clocks close runs. Event time is the reference: a run closes when the watermark passes its generator call +
+ * the grace, and calls no generator claims leave as incomplete runs after the run timeout. With the watermark
+ * trailing the newest call by the max out-of-order delay, that is seconds after the answer, so a generator call that
+ * arrives live also closes its run after a short processing-time wait ({@link AssemblySettings#generatorWait()}):
+ * the same linking, run earlier. Both paths remove what they used, so whichever fires second finds nothing to do.
  */
 public class AssembleRunsFunction extends KeyedProcessFunction<String, ClassifiedCall, Run> {
 
@@ -35,13 +45,23 @@ public class AssembleRunsFunction extends KeyedProcessFunction<String, Classifie
     public static final OutputTag<ClassifiedCall> LATE = new OutputTag<>("late-calls",
             JacksonTypeInfo.of(ClassifiedCall.class));
 
+    /**
+     * Calls whose linking signals stay read between timers (all subtask keys together): a few seconds of calls at a
+     * few hundred runs/s; beyond it (runs that never finish piling up) keys are read on each timer instead.
+     */
+    static final int MAX_CACHED_CALLS = 4096;
+
     private final AssemblySettings settings;
 
     private transient MapState<String, ClassifiedCall> pending;
     private transient ValueState<Long> closedAt;
+    /** Prompt closes to do: processing time due → the latest generator end (event time) due then. */
+    private transient MapState<Long, Long> promptCloses;
+    private transient CallSignalsCache signals;
     private transient Counter runs;
     private transient Counter incompleteRuns;
     private transient Counter lateCalls;
+    private transient Counter promptRuns;
 
     public AssembleRunsFunction(AssemblySettings settings) {
         this.settings = settings;
@@ -60,11 +80,17 @@ public class AssembleRunsFunction extends KeyedProcessFunction<String, Classifie
         ValueStateDescriptor<Long> closedDescriptor = new ValueStateDescriptor<>("hinted-run-closed-at", Types.LONG);
         closedDescriptor.enableTimeToLive(ttl);
         closedAt = getRuntimeContext().getState(closedDescriptor);
+        MapStateDescriptor<Long, Long> promptDescriptor = new MapStateDescriptor<>("prompt-closes", Types.LONG,
+                Types.LONG);
+        promptDescriptor.enableTimeToLive(ttl);
+        promptCloses = getRuntimeContext().getMapState(promptDescriptor);
+        signals = new CallSignalsCache(MAX_CACHED_CALLS);
 
         var group = getRuntimeContext().getMetricGroup().addGroup("raglog").addGroup("assembly");
         runs = group.counter("runs");
         incompleteRuns = group.counter("incomplete_runs");
         lateCalls = group.counter("late_calls");
+        promptRuns = group.counter("runs_closed_on_generator_arrival");
     }
 
     @Override
@@ -79,38 +105,90 @@ public class AssembleRunsFunction extends KeyedProcessFunction<String, Classifie
             return;
         }
         pending.put(call.event().eventId(), call);
-        if (call.event().failed() || call.stage() != io.raglog.schemas.Stage.GENERATE) {
+        signals.forget(ctx.getCurrentKey(), call.event().eventId()); // a redelivered event id: read it again
+        if (call.event().failed() || call.stage() != Stage.GENERATE) {
             // why: a call no generator claims must still leave state, as part of an incomplete run
             ctx.timerService().registerEventTimeTimer(roundUp(eventTime + settings.runTimeout().toMillis()));
         } else {
             // why: the generator call closes its run once stragglers have had the grace to arrive
             ctx.timerService().registerEventTimeTimer(eventTime + settings.grace().toMillis());
+            if (arrivedLive(arrival, ctx.timerService().currentProcessingTime())) {
+                // why: ... or sooner, a short wait after it arrived, when it arrived live (see AssemblySettings)
+                long due = ctx.timerService().currentProcessingTime() + settings.generatorWait().toMillis();
+                Long end = promptCloses.get(due);
+                promptCloses.put(due, end == null ? eventTime : Math.max(end, eventTime));
+                ctx.timerService().registerProcessingTimeTimer(due);
+            }
         }
+    }
+
+    private boolean arrivedLive(Long recordTimestamp, long processingTime) {
+        return settings.promptClose() && recordTimestamp != null
+                && processingTime - recordTimestamp <= settings.generatorWaitMaxLag().toMillis();
     }
 
     @Override
     public void onTimer(long timestamp, OnTimerContext ctx, Collector<Run> out) throws Exception {
-        List<ClassifiedCall> calls = new ArrayList<>();
-        for (ClassifiedCall c : pending.values()) {
-            calls.add(c);
-        }
-        if (calls.isEmpty()) {
-            forgetClosedRun(timestamp);
+        if (ctx.timeDomain() == TimeDomain.PROCESSING_TIME) {
+            closeOnGeneratorArrival(timestamp, ctx, out);
             return;
         }
-        ClassifiedCall any = calls.get(0);
-        String hint = any.event().hasRunHint() ? any.event().runHint() : null;
+        Map<String, CallSignals> open = openCalls(ctx.getCurrentKey());
+        if (open.isEmpty()) {
+            forgetClosedRun(timestamp);
+            forgetPromptCloses(ctx);
+            return;
+        }
+        String hint = hintOf(open);
+        List<RunLinker.Assembled> assembled = RunLinker.linkSignals(pipelineOf(open), hint, open.values(), timestamp,
+                settings);
+        emit(assembled, hint, timestamp, ctx, out);
+    }
+
+    /** The prompt path: the runs of the generator calls whose wait is over, linked as event time would link them. */
+    private void closeOnGeneratorArrival(long now, OnTimerContext ctx, Collector<Run> out) throws Exception {
+        long upToEnd = Long.MIN_VALUE;
+        List<Long> done = new ArrayList<>();
+        for (Map.Entry<Long, Long> e : promptCloses.entries()) {
+            if (e.getKey() <= now) {
+                upToEnd = Math.max(upToEnd, e.getValue());
+                done.add(e.getKey());
+            }
+        }
+        for (Long due : done) {
+            promptCloses.remove(due);
+        }
+        Map<String, CallSignals> open = openCalls(ctx.getCurrentKey());
+        if (upToEnd == Long.MIN_VALUE || open.isEmpty()) {
+            return;
+        }
+        String hint = hintOf(open);
+        List<RunLinker.Assembled> assembled = RunLinker.closeGenerators(pipelineOf(open), hint, open.values(),
+                upToEnd, settings);
+        promptRuns.inc(assembled.size());
+        // the event time these runs would have closed at: downstream event-time operators (the fault-rate windows)
+        // need a timestamp, and Flink sends none with what a processing-time timer emits
+        long eventTime = upToEnd + settings.grace().toMillis();
+        if (out instanceof TimestampedCollector<Run> timestamped) {
+            timestamped.setAbsoluteTimestamp(eventTime);
+        }
+        emit(assembled, hint, eventTime, ctx, out);
+    }
+
+    private void emit(List<RunLinker.Assembled> assembled, String hint, long eventTime, OnTimerContext ctx,
+            Collector<Run> out) throws Exception {
         boolean closedAComplete = false;
-        for (RunLinker.Assembled assembled : RunLinker.link(any.event().pipeline(), hint, calls, timestamp, settings)) {
-            out.collect(assembled.run());
+        for (RunLinker.Assembled a : assembled) {
+            out.collect(a.run());
             runs.inc();
-            if (assembled.run().incomplete()) {
+            if (a.run().incomplete()) {
                 incompleteRuns.inc();
             } else {
                 closedAComplete = true;
             }
-            for (String id : assembled.consumedEventIds()) {
+            for (String id : a.consumedEventIds()) {
                 pending.remove(id);
+                signals.forget(ctx.getCurrentKey(), id);
             }
         }
         if (hint != null && closedAComplete) {
@@ -120,15 +198,43 @@ public class AssembleRunsFunction extends KeyedProcessFunction<String, Classifie
                 ctx.output(LATE, leftover);
             }
             pending.clear();
-            closedAt.update(timestamp);
+            closedAt.update(eventTime);
             if (ctx.timerService().currentWatermark() < Long.MAX_VALUE) {
                 // why: remember the closed hinted run for a while, then let the key's state go entirely. At the end
                 // of the input (batch replay) nothing more can arrive, and the key's state is dropped anyway.
-                ctx.timerService().registerEventTimeTimer(timestamp + settings.closedRunMemory().toMillis());
+                ctx.timerService().registerEventTimeTimer(eventTime + settings.closedRunMemory().toMillis());
             }
-        } else if (pending.isEmpty()) {
-            pending.clear();
         }
+        if (pending.isEmpty()) {
+            pending.clear();
+            signals.forget(ctx.getCurrentKey());
+            forgetPromptCloses(ctx);
+        }
+    }
+
+    /** The buffered calls of the current key with their signals, read now for the calls not read before. */
+    private Map<String, CallSignals> openCalls(String key) throws Exception {
+        return signals.of(key, pending.entries());
+    }
+
+    private static String hintOf(Map<String, CallSignals> open) {
+        ClassifiedCall any = open.values().iterator().next().call;
+        return any.event().hasRunHint() ? any.event().runHint() : null;
+    }
+
+    private static String pipelineOf(Map<String, CallSignals> open) {
+        return open.values().iterator().next().call.event().pipeline();
+    }
+
+    /** Nothing left to close: drop the prompt closes still due, and their timers. */
+    private void forgetPromptCloses(OnTimerContext ctx) throws Exception {
+        if (promptCloses.isEmpty()) {
+            return;
+        }
+        for (Long due : promptCloses.keys()) {
+            ctx.timerService().deleteProcessingTimeTimer(due);
+        }
+        promptCloses.clear();
     }
 
     private void forgetClosedRun(long timestamp) throws Exception {

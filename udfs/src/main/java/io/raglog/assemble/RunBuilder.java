@@ -161,7 +161,9 @@ public final class RunBuilder {
         List<Passage> input = new ArrayList<>();
         for (int i = 0; i < detail.documents().size(); i++) {
             String text = detail.documents().get(i);
-            String id = idByText.getOrDefault(Texts.norm(text), Texts.contentId(text));
+            String norm = Texts.norm(text);
+            // hashed only when needed: most documents match a retrieved passage
+            String id = idByText.containsKey(norm) ? idByText.get(norm) : Texts.contentId(text);
             input.add(new Passage(id, text, null, i + 1));
         }
         List<Passage> output = new ArrayList<>();

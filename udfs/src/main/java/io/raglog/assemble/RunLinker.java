@@ -30,10 +30,34 @@ public final class RunLinker {
 
     public static List<Assembled> link(String pipeline, String runHint, Collection<ClassifiedCall> pending, long now,
             AssemblySettings settings) {
-        List<CallSignals> open = new ArrayList<>();
+        List<CallSignals> signals = new ArrayList<>();
         for (ClassifiedCall c : pending) {
-            open.add(new CallSignals(c));
+            signals.add(new CallSignals(c));
         }
+        return linkSignals(pipeline, runHint, signals, now, settings);
+    }
+
+    /**
+     * The same, over calls whose signals were read before: the Flink function keeps them between timers, since
+     * normalising every open call's prompt and passages again on each timer made linking quadratic in open calls.
+     */
+    static List<Assembled> linkSignals(String pipeline, String runHint, Collection<CallSignals> pending, long now,
+            AssemblySettings settings) {
+        return linkSignals(pipeline, runHint, pending, now, settings, true);
+    }
+
+    /**
+     * Closes the runs of the generator calls that ended at or before {@code generatorEndMs}, exactly as the event-time
+     * path would once its watermark passed them, but flushes nothing as incomplete: that stays with event time.
+     */
+    static List<Assembled> closeGenerators(String pipeline, String runHint, Collection<CallSignals> pending,
+            long generatorEndMs, AssemblySettings settings) {
+        return linkSignals(pipeline, runHint, pending, generatorEndMs + settings.grace().toMillis(), settings, false);
+    }
+
+    private static List<Assembled> linkSignals(String pipeline, String runHint, Collection<CallSignals> pending,
+            long now, AssemblySettings settings, boolean flushExpired) {
+        List<CallSignals> open = new ArrayList<>(pending);
         open.sort(Comparator.comparingLong((CallSignals s) -> s.endMs).thenComparing(CallSignals::eventId));
         boolean hinted = runHint != null && !runHint.isBlank();
         List<Assembled> out = new ArrayList<>();
@@ -54,6 +78,9 @@ public final class RunLinker {
             out.add(assembled(pipeline, hint, members, g, null));
         }
 
+        if (!flushExpired) {
+            return out;
+        }
         long timeout = settings.runTimeout().toMillis();
         if (hinted) {
             long lastEnd = open.stream().mapToLong(s -> s.endMs).max().orElse(Long.MAX_VALUE);

@@ -2,6 +2,7 @@ package io.raglog.checks;
 
 import io.raglog.schemas.Passage;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
@@ -24,6 +25,10 @@ public final class AnswerSentences {
 
     private static final Pattern SENTENCE_END = Pattern.compile("(?<=[.!?])\\s+(?=[\\p{Lu}0-9\"'“])");
 
+    /** As {@code String.split("[-'’&]")}, compiled once. */
+    private static final Pattern JOINER = Pattern.compile("[-'’&]");
+    private static final PerThreadMemo<List<Set<String>>> RECENT_PASSAGES = new PerThreadMemo<>(256);
+
     private final Set<String> questionStems;
 
     private AnswerSentences(Set<String> questionStems) {
@@ -45,10 +50,13 @@ public final class AnswerSentences {
 
     /** Match of one sentence, 0-1. */
     public double match(String sentence) {
+        return matchStems(stems(sentence));
+    }
+
+    private double matchStems(Set<String> s) {
         if (questionStems.isEmpty()) {
             return 0;
         }
-        Set<String> s = stems(sentence);
         long shared = questionStems.stream().filter(s::contains).count();
         boolean addsSomething = s.stream().anyMatch(w -> !questionStems.contains(w));
         double share = (double) shared / questionStems.size();
@@ -58,8 +66,8 @@ public final class AnswerSentences {
     /** Best match of a sentence of this passage. */
     public double bestIn(String passage) {
         double best = 0;
-        for (String sentence : sentences(passage)) {
-            best = Math.max(best, match(sentence));
+        for (Set<String> sentence : sentenceStems(passage)) {
+            best = Math.max(best, matchStems(sentence));
         }
         return best;
     }
@@ -98,10 +106,9 @@ public final class AnswerSentences {
         double bestFound = 0;
         double matchThere = 0;
         for (Passage p : passages) {
-            for (String sentence : sentences(p.text())) {
-                Set<String> s = stems(sentence);
+            for (Set<String> s : sentenceStems(p.text())) {
                 double found = (double) own.stream().filter(s::contains).count() / own.size();
-                double m = match(sentence);
+                double m = matchStems(s);
                 if (found > bestFound + 1e-9 || (Math.abs(found - bestFound) <= 1e-9 && found > 0 && m > matchThere)) {
                     bestFound = found;
                     matchThere = m;
@@ -132,11 +139,23 @@ public final class AnswerSentences {
         return out;
     }
 
+    /**
+     * The stems of each sentence of a passage, in order. Remembered per thread: every stage's checks (and the offline
+     * judge) ask about the same passages, for the same or another question.
+     */
+    private static List<Set<String>> sentenceStems(String passage) {
+        if (passage == null) {
+            return List.of();
+        }
+        return RECENT_PASSAGES.get(passage, p -> sentences(p).stream()
+                .map(sentence -> Collections.unmodifiableSet(stems(sentence))).toList());
+    }
+
     private static Set<String> stems(String text) {
         Set<String> out = new LinkedHashSet<>();
         for (String w : Terms.contentWords(text)) {
             // "Phags-pa" and "Phags pa" meet; "4.1" and "4,100" stay whole numbers
-            for (String part : w.split("[-'’&]")) {
+            for (String part : JOINER.split(w)) {
                 if (Terms.isContentWord(part)) {
                     out.add(Terms.stem(part));
                 }

@@ -1,19 +1,25 @@
 package io.raglog.checks;
 
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
  * One text prepared for the lexical checks: its words, their stems and its normalised numbers, so that "is this name,
- * number or date in that passage" is a set lookup. Built once per text per run.
+ * number or date in that passage" is a set lookup. Built once per text (see {@link #of}).
  */
 public final class TextIndex {
 
     private static final Pattern JOINER = Pattern.compile("[-'’&]");
     private static final Pattern NAME_PARTS = Pattern.compile("[\\s\\-'’&]+");
+
+    /** Recent texts' indexes: one passage is read by several checks per run, and recurs across runs. */
+    private static final PerThreadMemo<TextIndex> RECENT = new PerThreadMemo<>(256);
 
     private final String text;
     private final List<String> words;
@@ -23,31 +29,65 @@ public final class TextIndex {
 
     private TextIndex(String text) {
         this.text = text == null ? "" : text;
-        this.words = Terms.words(this.text);
-        this.wordSet = new HashSet<>(words);
-        this.stems = new HashSet<>();
-        for (String w : words) {
-            stems.add(Terms.stem(w));
-            if (JOINER.matcher(w).find()) {
+        List<String> w = Terms.words(this.text);
+        Set<String> ws = new HashSet<>(w);
+        Set<String> st = new HashSet<>();
+        for (String word : w) {
+            st.add(Terms.stem(word));
+            if (JOINER.matcher(word).find()) {
                 // "Phags-pa" and "Phags pa", "Al-Hasa" and "Al Hasa" are the same name: index the parts too
-                for (String part : JOINER.split(w)) {
+                for (String part : JOINER.split(word)) {
                     if (!part.isEmpty()) {
-                        wordSet.add(part);
-                        stems.add(Terms.stem(part));
+                        ws.add(part);
+                        st.add(Terms.stem(part));
                     }
                 }
             }
         }
-        this.numbers = Terms.numbers(this.text);
+        this.words = Collections.unmodifiableList(w);
+        this.wordSet = Collections.unmodifiableSet(ws);
+        this.stems = Collections.unmodifiableSet(st);
+        this.numbers = Collections.unmodifiableSet(Terms.numbers(this.text));
+    }
+
+    private TextIndex(String text, List<String> words, Set<String> wordSet, Set<String> stems, Set<String> numbers) {
+        this.text = text;
+        this.words = Collections.unmodifiableList(words);
+        this.wordSet = Collections.unmodifiableSet(wordSet);
+        this.stems = Collections.unmodifiableSet(stems);
+        this.numbers = Collections.unmodifiableSet(numbers);
     }
 
     public static TextIndex of(String text) {
-        return new TextIndex(text);
+        return RECENT.get(text == null ? "" : text, TextIndex::new);
     }
 
-    /** One index over several texts (e.g. all passages of the context). */
+    /**
+     * One index over several texts (e.g. all passages of the context): the index of the texts joined by newlines.
+     * Built from each text's own index, which is the same thing: no word, number or name part spans a newline.
+     */
     public static TextIndex ofAll(List<String> texts) {
-        return new TextIndex(String.join("\n", texts.stream().map(t -> t == null ? "" : t).toList()));
+        List<String> parts = texts.stream().map(t -> t == null ? "" : t).toList();
+        if (parts.size() == 1) {
+            return of(parts.get(0));
+        }
+        List<String> words = new ArrayList<>();
+        Set<String> wordSet = new HashSet<>();
+        Set<String> stems = new HashSet<>();
+        Set<String> numbers = new LinkedHashSet<>();
+        for (String part : parts) {
+            TextIndex one = of(part);
+            words.addAll(one.words);
+            wordSet.addAll(one.wordSet);
+            stems.addAll(one.stems);
+            numbers.addAll(one.numbers);
+        }
+        return new TextIndex(String.join("\n", parts), words, wordSet, stems, numbers);
+    }
+
+    /** Normalised numbers, for tests. */
+    Set<String> numbers() {
+        return numbers;
     }
 
     public String text() {

@@ -1,0 +1,34 @@
+package io.raglog.assemble;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.Locale;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+class TextsTest {
+
+    /** What norm was before it became one pass; linking must compare exactly the same strings. */
+    private static String regexNorm(String s) {
+        return s == null ? "" : s.toLowerCase(Locale.ROOT).replaceAll("\\s+", " ").strip();
+    }
+
+    @Test
+    void shouldNormaliseExactlyAsTheRegexDid() {
+        String[] samples = {null, "", " ", "\t\n", "Hello   World", "  Lead and trail \r\n", "a\u000Bb\fc",
+                "non\u00A0breaking stays", "em\u2003space inside", "\u2003 leading unicode space", "trailing \u2003",
+                "İstanbul ΣΟΦΙΑ", "Context:\n\nPassage 1.\n\n\nQuestion: why?  ", "x\u2028y", "tab\tand\u0085nel"};
+        for (String s : samples) {
+            assertThat(Texts.norm(s)).as("%s", s).isEqualTo(regexNorm(s));
+        }
+        Random random = new Random(5);
+        char[] alphabet = {'a', 'B', ' ', '\t', '\n', '\r', '\u000B', '\f', '\u00A0', '\u2003', '\u0085', 'É', '.', '1'};
+        for (int i = 0; i < 5000; i++) {
+            StringBuilder b = new StringBuilder();
+            for (int n = random.nextInt(20); n > 0; n--) {
+                b.append(alphabet[random.nextInt(alphabet.length)]);
+            }
+            assertThat(Texts.norm(b.toString())).as("%s", b).isEqualTo(regexNorm(b.toString()));
+        }
+    }
+}

@@ -1,0 +1,52 @@
+package io.raglog.checks;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class TextIndexTest {
+
+    private static final List<String> TEXTS = List.of(
+            "Acme Corp. reported revenue of $4,100 million in FY2023, up 4.10% on Q3.",
+            "The Phags-pa script was adopted in 1269; Al-Hasa lies east.\nIBM and eBay, iPhone: May 5th.",
+            "", "12,5 and 0.50 and 1,000,000.", "Stop. New York's mayor met O'Neil & Sons on Monday, 3 March 1999.",
+            "ends with a number 42", "7 starts with one", "déjà vu — Σοφία 2024");
+
+    @Test
+    void shouldIndexSeveralTextsAsTheirNewlineJoinedText() {
+        for (int from = 0; from < TEXTS.size(); from++) {
+            for (int to = from; to <= TEXTS.size(); to++) {
+                List<String> texts = new ArrayList<>(TEXTS.subList(from, to));
+                if (from == 1) {
+                    texts.add(null);
+                }
+                TextIndex merged = TextIndex.ofAll(texts);
+                TextIndex joined = TextIndex.of(String.join("\n", texts.stream().map(t -> t == null ? "" : t)
+                        .toList()));
+                assertThat(merged.text()).isEqualTo(joined.text());
+                assertThat(merged.words()).isEqualTo(joined.words());
+                assertThat(merged.wordSet()).isEqualTo(joined.wordSet());
+                assertThat(merged.numbers()).containsExactlyInAnyOrderElementsOf(joined.numbers());
+                for (String t : TEXTS) {
+                    for (KeyTerm term : Terms.keyTerms(t)) {
+                        assertThat(merged.contains(term)).as("%s in %s", term, texts)
+                                .isEqualTo(joined.contains(term));
+                    }
+                    for (String w : Terms.words(t)) {
+                        assertThat(merged.hasWord(w)).isEqualTo(joined.hasWord(w));
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
+    void shouldHandOutTheSameIndexForTheSameTextWithoutLettingItChange() {
+        TextIndex first = TextIndex.of(TEXTS.get(0));
+        assertThat(TextIndex.of(new String(TEXTS.get(0)))).isSameAs(first);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> first.words().add("x"))
+                .isInstanceOf(UnsupportedOperationException.class);
+    }
+}
