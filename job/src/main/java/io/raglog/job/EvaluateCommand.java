@@ -3,10 +3,15 @@ package io.raglog.job;
 import io.raglog.schemas.Json;
 import io.raglog.score.EvaluationReport;
 import io.raglog.score.Evaluator;
+import io.raglog.score.LabeledRun;
 import io.raglog.score.ModelBundle;
 import io.raglog.score.Scorer;
+import java.io.BufferedWriter;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -30,6 +35,11 @@ public final class EvaluateCommand implements Callable<Integer> {
     @Option(names = "--dataset-name", defaultValue = "evaluation", description = "Name in the report.")
     String datasetName;
 
+    @Option(names = "--verdicts-out", paramLabel = "FILE",
+            description = "Also write each run's verdict (probabilities, thresholds, flags) as JSONL, to see which "
+                    + "runs the figures miss.")
+    Path verdictsOut;
+
     @Override
     public Integer call() throws Exception {
         LabeledDataset.Joined dataset = data.load();
@@ -40,7 +50,19 @@ public final class EvaluateCommand implements Callable<Integer> {
             if (jsonOut != null) {
                 Files.writeString(jsonOut, Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(report));
             }
+            if (verdictsOut != null) {
+                writeVerdicts(new Scorer(model), dataset.runs());
+            }
         }
         return 0;
+    }
+
+    private void writeVerdicts(Scorer scorer, List<LabeledRun> runs) throws IOException {
+        try (BufferedWriter out = Files.newBufferedWriter(verdictsOut)) {
+            for (LabeledRun run : runs) {
+                out.write(Json.MAPPER.writeValueAsString(scorer.score(run.input(), Instant.EPOCH)));
+                out.newLine();
+            }
+        }
     }
 }

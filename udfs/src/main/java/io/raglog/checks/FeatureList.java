@@ -102,6 +102,17 @@ public final class FeatureList {
     public static final List<String> SUPPORT_CHECK = List.of(LLM_SUPPORT_STATEMENTS, LLM_SUPPORT_UNSUPPORTED,
             LLM_SUPPORT_CONTRADICTED, LLM_SUPPORT_FAULT);
 
+    /**
+     * Features that say how the pipeline is built rather than whether a stage went wrong: how many passages it
+     * retrieves, hands to the reranker, keeps and puts in the prompt. The checks still compute them (a verdict's
+     * evidence quotes them) but the classifiers are not trained on them. Each profile has its own fixed
+     * values, so a model that reads them learns which pipeline a run came from; on a pipeline built otherwise (8
+     * passages where training saw 5, 6 and 10) it sends runs down branches fitted for another pipeline. Leaving them
+     * out raised stage F1 on a profile never trained on (docs/model-card.md).
+     */
+    public static final List<String> PIPELINE_SHAPE = List.of(RETRIEVE_PASSAGE_COUNT, RERANK_INPUT_COUNT,
+            RERANK_OUTPUT_COUNT, RERANK_DROPPED_COUNT, GENERATE_CONTEXT_COUNT);
+
     private static final Map<String, Feature> FEATURES = new LinkedHashMap<>();
 
     static {

@@ -333,7 +333,10 @@ public final class Trainer {
                         + " and " + version);
             }
         }
-        return new FeatureSpace(first.featureListVersion(), new ArrayList<>(first.features().keySet()));
+        // The pipeline's shape (how many passages it retrieves, keeps...) is left out: see FeatureList.PIPELINE_SHAPE.
+        List<String> names = first.features().keySet().stream()
+                .filter(name -> !FeatureList.PIPELINE_SHAPE.contains(name)).toList();
+        return new FeatureSpace(first.featureListVersion(), names);
     }
 
     /** One judge made all training features; a bundle trained on a mix could not say whose answers it expects. */

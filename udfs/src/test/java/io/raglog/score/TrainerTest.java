@@ -91,6 +91,14 @@ class TrainerTest {
     }
 
     @Test
+    void shouldNotTrainOnFeaturesThatOnlySayHowThePipelineIsBuilt() {
+        List<String> names = bundle.features().names();
+        assertThat(names).doesNotContainAnyElementsOf(FeatureList.PIPELINE_SHAPE);
+        assertThat(names).hasSize(FeatureList.names().size() - FeatureList.PIPELINE_SHAPE.size())
+                .contains(FeatureList.RETRIEVE_ANSWER_MATCH, FeatureList.RERANK_DROPPED_ANSWER_GAP);
+    }
+
+    @Test
     void shouldChooseThresholdsOnOneValidationSplitWhenAskedForNoFolds() {
         Trainer.Settings d = Trainer.Settings.defaults("one-split");
         Trainer.Settings oneSplit = new Trainer.Settings(d.name(), d.seed(), d.validationShare(), d.testShare(),
