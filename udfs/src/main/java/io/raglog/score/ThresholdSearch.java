@@ -181,18 +181,19 @@ final class ThresholdSearch {
                 }
                 cuts.add(Math.min(1.0, (values.get(values.size() - 1) + 1.0) / 2));
             }
-            out.put(stage, thin(cuts));
+            out.put(stage, thin(cuts, MAX_CANDIDATES));
         }
         return out;
     }
 
-    private static List<Double> thin(List<Double> cuts) {
-        if (cuts.size() <= MAX_CANDIDATES) {
+    /** At most {@code max} of the sorted cuts, evenly spread and keeping both ends: a search's candidate values. */
+    static List<Double> thin(List<Double> cuts, int max) {
+        if (cuts.size() <= max) {
             return cuts;
         }
-        List<Double> out = new ArrayList<>(MAX_CANDIDATES);
-        for (int i = 0; i < MAX_CANDIDATES; i++) {
-            out.add(cuts.get((int) Math.round((double) i * (cuts.size() - 1) / (MAX_CANDIDATES - 1))));
+        List<Double> out = new ArrayList<>(max);
+        for (int i = 0; i < max; i++) {
+            out.add(cuts.get((int) Math.round((double) i * (cuts.size() - 1) / (max - 1))));
         }
         return out;
     }

@@ -311,19 +311,8 @@ final class TierGateSearch {
         }
         List<Double> out = new ArrayList<>();
         out.add(TierGate.NEVER_HEALTHY);
-        out.addAll(thin(cuts));
+        out.addAll(ThresholdSearch.thin(cuts, MAX_CANDIDATES));
         out.add(TierGate.NEVER_FAULTY);
-        return out;
-    }
-
-    private static List<Double> thin(List<Double> cuts) {
-        if (cuts.size() <= MAX_CANDIDATES) {
-            return cuts;
-        }
-        List<Double> out = new ArrayList<>(MAX_CANDIDATES);
-        for (int i = 0; i < MAX_CANDIDATES; i++) {
-            out.add(cuts.get((int) Math.round((double) i * (cuts.size() - 1) / (MAX_CANDIDATES - 1))));
-        }
         return out;
     }
 
