@@ -155,6 +155,12 @@ public final class EndToEnd {
             r.put("latency_p50_ms", latency.p50Ms(), "generator call written -> verdict in the output topic");
             r.put("latency_p99_ms", latency.p99Ms(), "generator call written -> verdict in the output topic");
             r.put("p99_minus_llm_ms", latency.p99Ms() - options.llmLatency().toMillis(), "goal <= 1000");
+            r.put("latency_assembly_p50_ms", latency.assemblyP50Ms(),
+                    "generator call written -> its run in the runs topic (ingest, linking, the generator wait)");
+            r.put("latency_assembly_p99_ms", latency.assemblyP99Ms(), "as above, p99");
+            r.put("latency_checks_p50_ms", latency.checksP50Ms(),
+                    "run in the runs topic -> its verdict (checks, the LLM, scoring)");
+            r.put("latency_checks_p99_ms", latency.checksP99Ms(), "as above, p99");
             r.put("event_time_wait_ms", (io.raglog.job.TopologySettings.DEFAULTS.maxOutOfOrder()
                     .plus(io.raglog.assemble.AssemblySettings.DEFAULTS.grace())).toMillis(),
                     "event-time path: max out-of-order + assembly grace (backlogs, stragglers)");

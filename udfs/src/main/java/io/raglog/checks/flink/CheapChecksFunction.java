@@ -13,24 +13,31 @@ import org.apache.flink.metrics.Counter;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** Rules and vectors for each run. The embedding model loads here, in {@code open}, once per JVM (shared by slots). */
+/**
+ * The rule checks of each run, and its vector checks too when they must come before the LLM operator (tiered mode:
+ * the tier gate reads them). Otherwise the vectors run in the LLM operator, beside the LLM calls ({@link VectorStep}).
+ * With vectors here the embedding model loads in {@code open}, once per JVM (shared by slots).
+ */
 public final class CheapChecksFunction extends RichMapFunction<Run, CheckedRun> {
 
     private static final long serialVersionUID = 1L;
     private static final Logger LOG = LoggerFactory.getLogger(CheapChecksFunction.class);
 
     private final ChecksSettings settings;
+    private final boolean vectors;
     private transient CheapChecks checks;
     private transient Counter failures;
 
-    public CheapChecksFunction(ChecksSettings settings) {
+    /** @param vectors also the vector checks (when the settings have them on); false: the rules only */
+    public CheapChecksFunction(ChecksSettings settings, boolean vectors) {
         this.settings = settings;
+        this.vectors = vectors && settings.vectorChecks();
     }
 
     @Override
     public void open(OpenContext openContext) {
         // with vector checks off the model is never loaded: nothing to acquire, nothing to release
-        checks = settings.vectorChecks() ? new CheapChecks(SharedEmbedder.acquire(settings.embeddingCacheEntries()))
+        checks = vectors ? new CheapChecks(SharedEmbedder.acquire(settings.embeddingCacheEntries()))
                 : CheapChecks.rulesOnly();
         failures = getRuntimeContext().getMetricGroup().addGroup("raglog").addGroup("checks")
                 .counter("cheap_check_failures");
@@ -52,7 +59,7 @@ public final class CheapChecksFunction extends RichMapFunction<Run, CheckedRun> 
     public void close() {
         if (checks != null) {
             checks = null;
-            if (settings.vectorChecks()) {
+            if (vectors) {
                 SharedEmbedder.release();
             }
         }

@@ -20,13 +20,14 @@ import org.apache.flink.streaming.api.functions.async.AsyncRetryStrategy;
 import org.apache.flink.streaming.util.retryable.AsyncRetryStrategies;
 
 /**
- * The checks building block: Run → cheap checks (rules + vectors) → LLM checks (async, unordered, bounded capacity,
- * timeout, retry) → RunFeatures. The async operator's bounded queue is what turns a slow endpoint into back-pressure
- * on the source instead of an unbounded buffer.
+ * The checks building block: Run → rule checks → vector checks and LLM checks side by side (async, unordered, bounded
+ * capacity, timeout, retry) → RunFeatures. The async operator's bounded queue is what turns a slow endpoint (or a busy
+ * model) into back-pressure on the source instead of an unbounded buffer.
  *
- * <p>In tiered mode, with a model bundle to read the tier gate from, one more operator sits between the two: the gate
- * marks the runs the cheap checks already decide, and the LLM operator lets those through without a call. Outside
- * tiered mode the topology, and every operator uid, is what it always was.
+ * <p>In tiered mode, with a model bundle to read the tier gate from, the vector checks run with the rules, and one more
+ * operator sits between them and the LLM: the gate marks the runs the cheap checks already decide, and the LLM
+ * operator lets those through without a call. The operator uids are the same in every mode, and the state the async
+ * operator keeps (its runs in flight, as {@link CheckedRun}) is the same type wherever the vectors run.
  */
 public final class ChecksStage {
 
@@ -55,22 +56,27 @@ public final class ChecksStage {
      */
     public static DataStream<RunChecked> checked(DataStream<Run> runs, ChecksSettings settings,
             BundleLocation gateBundle) {
+        // the tier gate reads the vector features, so in tiered mode they come first; otherwise they run beside the
+        // LLM calls, in the async operator, off the task thread
+        boolean gated = settings.llm().tiered() && gateBundle != null;
+        boolean vectorsFirst = gated && settings.vectorChecks();
         SingleOutputStreamOperator<CheckedRun> cheap = runs
-                .map(new CheapChecksFunction(settings), JacksonTypeInfo.of(CheckedRun.class))
+                .map(new CheapChecksFunction(settings, vectorsFirst), JacksonTypeInfo.of(CheckedRun.class))
                 .uid(CHEAP_UID)
-                .name("checks: rules + vectors");
-        if (settings.llm().tiered() && gateBundle != null) {
+                .name(vectorsFirst ? "checks: rules + vectors" : "checks: rules");
+        if (gated) {
             cheap = cheap.map(new TierGateFunction(gateBundle, settings.vectorChecks()),
                             JacksonTypeInfo.of(CheckedRun.class))
                     .uid(TIER_GATE_UID)
                     .name("checks: tier gate (skip the LLM when the cheap checks decide)");
         }
         long timeoutMs = settings.llm().runTimeout().toMillis();
-        return AsyncDataStream.unorderedWaitWithRetry(cheap, new LlmChecksFunction(settings), timeoutMs,
+        boolean vectorsBeside = !vectorsFirst && settings.vectorChecks();
+        return AsyncDataStream.unorderedWaitWithRetry(cheap, new LlmChecksFunction(settings, vectorsBeside), timeoutMs,
                         TimeUnit.MILLISECONDS, settings.llm().capacity(), retryStrategy(settings))
                 .returns(JacksonTypeInfo.of(RunChecked.class))
                 .uid(LLM_UID)
-                .name("checks: LLM (" + settings.llm().judgeId() + ")");
+                .name((vectorsBeside ? "checks: vectors + LLM (" : "checks: LLM (") + settings.llm().judgeId() + ")");
     }
 
     /**

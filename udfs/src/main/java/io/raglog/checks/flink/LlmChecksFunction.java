@@ -25,7 +25,9 @@ import org.apache.flink.streaming.api.functions.async.RichAsyncFunction;
 
 /**
  * The LLM checks of a run, asynchronously: the judge's five calls go out together and the run's features are
- * assembled when they are all back. Always completes with a result: unanswered checks and the operator's timeout give
+ * assembled when they are all back. Outside tiered mode the run's vector checks run here too, on the subtask's
+ * embedding thread while the calls are out ({@link VectorStep}), so a run costs about the longer of the two, not
+ * their sum, and the task thread never waits on the model. Always completes with a result: unanswered checks and the operator's timeout give
  * missing features and {@code degraded: true}, never a lost run and never a failed job.
  */
 public final class LlmChecksFunction extends RichAsyncFunction<CheckedRun, RunChecked> {
@@ -36,7 +38,9 @@ public final class LlmChecksFunction extends RichAsyncFunction<CheckedRun, RunCh
     private static final int LATENCY_WINDOW = 1024;
 
     private final ChecksSettings settings;
+    private final boolean vectors;
     private transient Judge judge;
+    private transient VectorStep vectorStep;
     private transient LlmChecks checks;
     private transient boolean holdsEmbedder;
     private transient Counter degradedRuns;
@@ -47,8 +51,13 @@ public final class LlmChecksFunction extends RichAsyncFunction<CheckedRun, RunCh
     private transient Counter costMicroUsd;
     private transient Histogram runLatencyMs;
 
-    public LlmChecksFunction(ChecksSettings settings) {
+    /**
+     * @param vectors run the vector checks here (when the settings have them on); false: they ran before this
+     *     operator, or not at all
+     */
+    public LlmChecksFunction(ChecksSettings settings, boolean vectors) {
         this.settings = settings;
+        this.vectors = vectors && settings.vectorChecks();
     }
 
     @Override
@@ -59,6 +68,12 @@ public final class LlmChecksFunction extends RichAsyncFunction<CheckedRun, RunCh
                 holdsEmbedder ? SharedEmbedder.acquire(settings.embeddingCacheEntries()) : null);
         checks = new LlmChecks(judge, settings.llm().economy());
         MetricGroup group = getRuntimeContext().getMetricGroup().addGroup("raglog").addGroup("checks");
+        if (vectors) {
+            Counter cheapFailures = group.counter("cheap_check_failures", new ThreadSafeSimpleCounter());
+            vectorStep = new VectorStep(settings.embeddingCacheEntries(),
+                    "raglog-embed-" + getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(),
+                    e -> cheapFailures.inc());
+        }
         degradedRuns = group.counter("degraded_runs", new ThreadSafeSimpleCounter());
         tierSkipped = group.counter("llm_tier_skipped_runs", new ThreadSafeSimpleCounter());
         calls = group.counter("llm_calls", new ThreadSafeSimpleCounter());
@@ -78,20 +93,28 @@ public final class LlmChecksFunction extends RichAsyncFunction<CheckedRun, RunCh
             resultFuture.complete(List.of(emit(input, checks.skipped())));
             return;
         }
+        CompletableFuture<CheckedRun> cheap =
+                vectorStep == null ? CompletableFuture.completedFuture(input) : vectorStep.apply(input);
         CompletableFuture<LlmResult> pending;
-        try {
-            // The offline judge answers right here, on the task thread: CPU work on vectors mostly cached by the
-            // cheap checks. A remote judge only schedules its calls.
-            pending = checks.run(input.run());
-        } catch (RuntimeException e) {
-            pending = CompletableFuture.failedFuture(e);
+        if (vectorStep != null && holdsEmbedder) {
+            // The offline judge embeds the run's texts too: after the vector checks, on their thread, it finds them
+            // cached (and keeps the model on one thread per subtask).
+            pending = cheap.thenComposeAsync(checked -> checks.run(checked.run()), vectorStep.executor());
+        } else {
+            try {
+                // A remote judge only schedules its calls here. The offline judge without the vector step answers
+                // right here, on the task thread.
+                pending = checks.run(input.run());
+            } catch (RuntimeException e) {
+                pending = CompletableFuture.failedFuture(e);
+            }
         }
         long issued = System.nanoTime();
-        pending.whenComplete((result, error) -> {
-            LlmResult r = error == null ? result : checks.unanswered(input.run());
+        CompletableFuture<LlmResult> answered = pending.handle((result, error) -> {
             runLatencyMs.update((System.nanoTime() - issued) / 1_000_000);
-            resultFuture.complete(List.of(emit(input, r)));
+            return error == null ? result : checks.unanswered(input.run());
         });
+        cheap.thenAcceptBoth(answered, (checked, r) -> resultFuture.complete(List.of(emit(checked, r))));
     }
 
     @Override
@@ -116,6 +139,10 @@ public final class LlmChecksFunction extends RichAsyncFunction<CheckedRun, RunCh
 
     @Override
     public void close() {
+        if (vectorStep != null) {
+            vectorStep.close();
+            vectorStep = null;
+        }
         if (judge != null) {
             judge.close();
             judge = null;
