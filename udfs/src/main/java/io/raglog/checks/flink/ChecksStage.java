@@ -8,7 +8,6 @@ import io.raglog.flink.JacksonTypeInfo;
 import io.raglog.schemas.Run;
 import io.raglog.schemas.RunFeatures;
 import io.raglog.score.flink.BundleLocation;
-import io.raglog.score.flink.TierGateFunction;
 import java.io.Serializable;
 import java.util.Collection;
 import java.util.concurrent.TimeUnit;
@@ -24,16 +23,17 @@ import org.apache.flink.streaming.util.retryable.AsyncRetryStrategies;
  * capacity, timeout, retry) → RunFeatures. The async operator's bounded queue is what turns a slow endpoint (or a busy
  * model) into back-pressure on the source instead of an unbounded buffer.
  *
- * <p>In tiered mode, with a model bundle to read the tier gate from, the vector checks run with the rules, and one more
- * operator sits between them and the LLM: the gate marks the runs the cheap checks already decide, and the LLM
- * operator lets those through without a call. The operator uids are the same in every mode, and the state the async
- * operator keeps (its runs in flight, as {@link CheckedRun}) is the same type wherever the vectors run.
+ * <p>The vector checks run in the async operator, on the subtask's embedding thread, while the run's LLM calls are out:
+ * the task thread (assembly's timers, the rules, scoring, the sinks) never waits on the model, and a run costs about
+ * the longer of its embedding and its calls. In tiered mode, with a model bundle to read the tier gate from, the gate
+ * runs there too, between a run's vectors and its calls: it marks the runs the cheap checks already decide, and those
+ * make no call. The operators and their uids are the same in every mode. (Earlier builds ran the vectors with the rules
+ * and the gate as an operator of its own, {@code checks-tier-gate}; it held no state, so their savepoints restore.)
  */
 public final class ChecksStage {
 
     public static final String CHEAP_UID = "checks-cheap";
     public static final String LLM_UID = "checks-llm";
-    public static final String TIER_GATE_UID = "checks-tier-gate";
 
     private ChecksStage() {}
 
@@ -56,27 +56,21 @@ public final class ChecksStage {
      */
     public static DataStream<RunChecked> checked(DataStream<Run> runs, ChecksSettings settings,
             BundleLocation gateBundle) {
-        // the tier gate reads the vector features, so in tiered mode they come first; otherwise they run beside the
-        // LLM calls, in the async operator, off the task thread
+        // the vectors run beside the LLM calls, in the async operator, off the task thread; in tiered mode the gate
+        // runs there too, between a run's vectors and its calls
         boolean gated = settings.llm().tiered() && gateBundle != null;
-        boolean vectorsFirst = gated && settings.vectorChecks();
-        SingleOutputStreamOperator<CheckedRun> cheap = runs
-                .map(new CheapChecksFunction(settings, vectorsFirst), JacksonTypeInfo.of(CheckedRun.class))
+        SingleOutputStreamOperator<CheckedRun> rules = runs
+                .map(new RuleChecksFunction(), JacksonTypeInfo.of(CheckedRun.class))
                 .uid(CHEAP_UID)
-                .name(vectorsFirst ? "checks: rules + vectors" : "checks: rules");
-        if (gated) {
-            cheap = cheap.map(new TierGateFunction(gateBundle, settings.vectorChecks()),
-                            JacksonTypeInfo.of(CheckedRun.class))
-                    .uid(TIER_GATE_UID)
-                    .name("checks: tier gate (skip the LLM when the cheap checks decide)");
-        }
+                .name("checks: rules");
         long timeoutMs = settings.llm().runTimeout().toMillis();
-        boolean vectorsBeside = !vectorsFirst && settings.vectorChecks();
-        return AsyncDataStream.unorderedWaitWithRetry(cheap, new LlmChecksFunction(settings, vectorsBeside), timeoutMs,
+        String what = (settings.vectorChecks() ? "vectors + " : "") + (gated ? "tier gate + " : "") + "LLM";
+        return AsyncDataStream.unorderedWaitWithRetry(rules,
+                        new LlmChecksFunction(settings, gated ? gateBundle : null), timeoutMs,
                         TimeUnit.MILLISECONDS, settings.llm().capacity(), retryStrategy(settings))
                 .returns(JacksonTypeInfo.of(RunChecked.class))
                 .uid(LLM_UID)
-                .name((vectorsBeside ? "checks: vectors + LLM (" : "checks: LLM (") + settings.llm().judgeId() + ")");
+                .name("checks: " + what + " (" + settings.llm().judgeId() + ")");
     }
 
     /**

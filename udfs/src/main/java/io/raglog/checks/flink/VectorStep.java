@@ -12,7 +12,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The vector checks of the async checks operator, on a thread of their own: the embedding model is the slowest step of
+ * The vector checks of the async checks operator ({@link LlmChecksFunction}), on a thread of their own: the embedding model is the slowest step of
  * a run, and run on the task thread it held up everything chained there (assembly's timers, the rules, scoring, the
  * sinks) and then waited for the LLM on top. Here a run's texts are embedded while its LLM calls are out, and the task
  * thread goes on with other runs.
