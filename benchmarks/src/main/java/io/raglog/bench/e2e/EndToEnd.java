@@ -144,7 +144,9 @@ public final class EndToEnd {
             }
 
             // the latency job is the full job against the slow endpoint: its own max, measured like the others, sets
-            // the load (the lower of the two ceilings above overstates it: a run waits for both the model and the LLM)
+            // the load (the lower of the two ceilings above overstates it: a run waits for both the model and the LLM).
+            // It runs last, and the latency job after it starts with the passages it embedded (the JVM's cache outlives
+            // a job, as across a failover): latency in a steady state, not while a cold cache catches up
             double fullLlmRate = verdictRate(kafka, jobs.runJob("full-llm-p1", 1,
                     JobRuns.checks(slow.baseUrl(), c, false, true)), "full-llm-p1");
             r.put("full_llm_runs_per_s", fullLlmRate, "whole job, LLM at its latency (p=1): the latency run's max");
