@@ -38,7 +38,8 @@ public final class BenchCommand implements Callable<Integer> {
     static final java.util.List<String> KEYS = java.util.List.of(
             "passthrough_runs_per_s", "no_vector_runs_per_s", "no_vector_over_passthrough",
             "embedding_bound_runs_per_s", "full_runs_per_s", "full_over_embedding_bound",
-            "llm_bound_runs_per_s", "llm_bound_ratio", "latency_p50_ms", "latency_p99_ms", "p99_minus_llm_ms",
+            "llm_bound_runs_per_s", "llm_bound_ratio", "full_llm_runs_per_s", "latency_p50_ms", "latency_p99_ms",
+            "p99_minus_llm_ms", "latency_assembly_p50_ms", "latency_checks_p50_ms",
             "llm_calls_per_run_default", "llm_calls_per_run_economy", "llm_calls_per_run_tiered",
             "llm_usd_per_1k_runs_default", "llm_usd_per_1k_runs_economy", "llm_usd_per_1k_runs_tiered",
             "llm_tier_skip_share", "llm_calls_saved_tiered_vs_default", "state_bytes_per_open_run",

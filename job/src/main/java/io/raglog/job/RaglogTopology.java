@@ -21,9 +21,9 @@ import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
  * Kafka ({@code run}, {@code demo}), from files in batch mode ({@code replay}) and from tests.
  *
  * <pre>
- * calls ─ decode ─┐                  ┌─────────────────────────────┐
- * otlp  ─ decode ─┴─ classify ─ unknown endpoints (LLM mapping) ─┴─ keyBy(pipeline, run hint) ─ assemble ─▶ runs
- *          └──────── bad input, unreadable bodies, late calls ────────────────────────────────────▶ dead letters
+ * calls ─ decode ─ classify ─┐                  ┌─────────────────────────────┐
+ * otlp  ─ decode ─ classify ─┴─ unknown endpoints (LLM mapping) ─┴─ keyBy(pipeline, run hint) ─ assemble ─▶ runs
+ *          └──────── bad input, unreadable bodies, late calls ─────────────────────────────────────▶ dead letters
  * </pre>
  */
 public final class RaglogTopology {
@@ -44,31 +44,35 @@ public final class RaglogTopology {
         if (calls == null && otlp == null) {
             throw new IllegalArgumentException("the topology needs calls, OTLP traces, or both");
         }
-        DataStream<CallEvent> allCalls = null;
+        // Each input is classified right after its decoding, in the same chain: a call crosses no network edge
+        // (and is not written out and read back) before it has its stage.
+        DataStream<ClassifiedCall> classified = null;
+        DataStream<CallEvent> unclassified = null;
         DataStream<DeadLetter> deadLetters = null;
         if (calls != null) {
             SingleOutputStreamOperator<CallEvent> decodedCalls = calls
                     .process(new DecodeCallsFunction(), JacksonTypeInfo.of(CallEvent.class))
                     .uid("decode-calls").name("decode raglog.call/v1");
-            allCalls = decodedCalls;
-            deadLetters = decodedCalls.getSideOutput(DecodeCallsFunction.DEAD_LETTERS);
+            SingleOutputStreamOperator<ClassifiedCall> classifiedCalls = classify(decodedCalls, "classify-calls");
+            classified = classifiedCalls;
+            unclassified = classifiedCalls.getSideOutput(ClassifyCallsFunction.UNCLASSIFIED);
+            deadLetters = decodedCalls.getSideOutput(DecodeCallsFunction.DEAD_LETTERS)
+                    .union(classifiedCalls.getSideOutput(DecodeCallsFunction.DEAD_LETTERS));
         }
         if (otlp != null) {
             SingleOutputStreamOperator<CallEvent> decodedSpans = OtlpIngest.decode(otlp);
-            DataStream<DeadLetter> badTraces = decodedSpans.getSideOutput(DecodeCallsFunction.DEAD_LETTERS);
-            allCalls = allCalls == null ? decodedSpans : allCalls.union(decodedSpans);
+            SingleOutputStreamOperator<ClassifiedCall> classifiedSpans = classify(decodedSpans, "classify-spans");
+            DataStream<DeadLetter> badTraces = decodedSpans.getSideOutput(DecodeCallsFunction.DEAD_LETTERS)
+                    .union(classifiedSpans.getSideOutput(DecodeCallsFunction.DEAD_LETTERS));
+            DataStream<CallEvent> unclassifiedSpans = classifiedSpans.getSideOutput(ClassifyCallsFunction.UNCLASSIFIED);
+            classified = classified == null ? classifiedSpans : classified.union(classifiedSpans);
+            unclassified = unclassified == null ? unclassifiedSpans : unclassified.union(unclassifiedSpans);
             deadLetters = deadLetters == null ? badTraces : deadLetters.union(badTraces);
         }
 
-        SingleOutputStreamOperator<ClassifiedCall> classified = allCalls
-                .process(new ClassifyCallsFunction(CallClassifier.withBuiltInAdapters()),
-                        JacksonTypeInfo.of(ClassifiedCall.class))
-                .uid("classify-calls").name("classify stage");
-
         DataStream<ClassifiedCall> stageCalls = classified;
         if (settings.endpointMapping().provider() != ProviderKind.OFFLINE) {
-            stageCalls = stageCalls.union(UnknownEndpoints.apply(
-                    classified.getSideOutput(ClassifyCallsFunction.UNCLASSIFIED), settings.endpointMapping()));
+            stageCalls = stageCalls.union(UnknownEndpoints.apply(unclassified, settings.endpointMapping()));
         }
 
         SingleOutputStreamOperator<Run> runs = stageCalls
@@ -81,7 +85,14 @@ public final class RaglogTopology {
                         "late: the call arrived after its run (" + c.event().pipeline() + ", hint "
                                 + c.event().runHint() + ") was closed"), JacksonTypeInfo.of(DeadLetter.class))
                 .uid("late-calls").name("late calls");
-        deadLetters = deadLetters.union(classified.getSideOutput(DecodeCallsFunction.DEAD_LETTERS), late);
+        deadLetters = deadLetters.union(late);
         return new Streams(runs, deadLetters);
+    }
+
+    private static SingleOutputStreamOperator<ClassifiedCall> classify(DataStream<CallEvent> decoded, String uid) {
+        return decoded
+                .process(new ClassifyCallsFunction(CallClassifier.withBuiltInAdapters()),
+                        JacksonTypeInfo.of(ClassifiedCall.class))
+                .uid(uid).name("classify stage");
     }
 }

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.cfg.MapperBuilder;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import java.io.IOException;
@@ -19,21 +20,27 @@ import java.io.UncheckedIOException;
 public final class Json {
 
     /** Thread-safe once configured; shared on purpose so its caches are warm. */
-    public static final ObjectMapper MAPPER = JsonMapper.builder()
-            .propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
-            .addModule(new JavaTimeModule())
-            .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
-            .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
-            .disable(DeserializationFeature.ADJUST_DATES_TO_CONTEXT_TIME_ZONE)
-            .serializationInclusion(JsonInclude.Include.ALWAYS)
-            .build();
+    public static final ObjectMapper MAPPER = configure(JsonMapper.builder());
 
-    static {
+    /**
+     * This configuration on any Jackson format's mapper builder: the contracts' JSON here, and the binary form of the
+     * same documents that records take between Flink operators.
+     */
+    public static <M extends ObjectMapper, B extends MapperBuilder<M, B>> M configure(B builder) {
+        M mapper = builder
+                .propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
+                .addModule(new JavaTimeModule())
+                .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
+                .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+                .disable(DeserializationFeature.ADJUST_DATES_TO_CONTEXT_TIME_ZONE)
+                .serializationInclusion(JsonInclude.Include.ALWAYS)
+                .build();
         // Captured bodies can be large (a prompt with twenty passages); the default 20 MB string cap is fine,
         // but nesting depth is bounded so a hostile body cannot blow the stack.
-        MAPPER.getFactory().setStreamReadConstraints(StreamReadConstraints.builder()
+        mapper.getFactory().setStreamReadConstraints(StreamReadConstraints.builder()
                 .maxNestingDepth(200)
                 .build());
+        return mapper;
     }
 
     private Json() {}

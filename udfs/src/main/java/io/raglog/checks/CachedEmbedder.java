@@ -17,8 +17,18 @@ public final class CachedEmbedder implements Embedder {
     private final Cache<String, float[]> cache;
 
     public CachedEmbedder(Embedder delegate, long maxEntries) {
+        this(delegate, newCache(maxEntries));
+    }
+
+    /** @param cache vectors the delegate made (the same model), kept by the caller beyond this embedder's life */
+    public CachedEmbedder(Embedder delegate, Cache<String, float[]> cache) {
         this.delegate = delegate;
-        this.cache = Caffeine.newBuilder().maximumSize(maxEntries).recordStats().build();
+        this.cache = cache;
+    }
+
+    /** A bounded vector cache, as this embedder keeps one. */
+    public static Cache<String, float[]> newCache(long maxEntries) {
+        return Caffeine.newBuilder().maximumSize(maxEntries).recordStats().build();
     }
 
     @Override

@@ -21,6 +21,7 @@ public final class CheapChecks {
         return new CheapChecks(null);
     }
 
+    /** Rules, then vectors when this has an embedder: one run's cheap checks in one go. */
     public CheckedRun apply(Run run) {
         FeatureVector features = new FeatureVector();
         List<Finding> findings = new ArrayList<>();
@@ -29,5 +30,19 @@ public final class CheapChecks {
             vectors.apply(run, features, findings);
         }
         return new CheckedRun(run, features.known(), findings);
+    }
+
+    /**
+     * The vector checks on top of a run's rule checks, for when they run apart (on the embedding thread while the LLM
+     * calls are out): the same features and findings, in the same order, as {@link #apply} gives.
+     */
+    public CheckedRun addVectors(CheckedRun rulesChecked) {
+        if (!vectorsOn) {
+            return rulesChecked;
+        }
+        FeatureVector features = FeatureVector.of(rulesChecked.features());
+        List<Finding> findings = new ArrayList<>(rulesChecked.findings());
+        vectors.apply(rulesChecked.run(), features, findings);
+        return new CheckedRun(rulesChecked.run(), features.known(), findings, rulesChecked.tier());
     }
 }

@@ -1,9 +1,16 @@
 package io.raglog.checks;
 
+import com.github.benmanes.caffeine.cache.Cache;
+
 /**
  * One embedding model per JVM (per job class loader), shared by the cheap checks and the offline judge of every slot:
  * the ONNX session is thread-safe, costs ~100 MB and seconds to load, and the passage cache is worth more when shared.
  * Reference-counted so that the last task to close releases the native memory (a session cluster reuses JVMs).
+ *
+ * <p>The passage vectors outlive the model: tasks restarted in the same JVM (a failover, a job cancelled and started
+ * again in a session cluster) find the passages they had embedded, instead of paying the model for the whole
+ * knowledge base again while their backlog waits. That keeps up to {@code cacheEntries} vectors (~30 MB at the default)
+ * on the heap after the last task closes. The first acquire sizes the cache.
  */
 public final class SharedEmbedder {
 
@@ -12,6 +19,7 @@ public final class SharedEmbedder {
 
     private static MiniLmEmbedder model;
     private static CachedEmbedder cached;
+    private static Cache<String, float[]> vectors;
     private static int users;
 
     private SharedEmbedder() {}
@@ -19,11 +27,21 @@ public final class SharedEmbedder {
     /** Loads the model on first use; every acquire must be paired with {@link #release()}. */
     public static synchronized CachedEmbedder acquire(long cacheEntries) {
         if (users == 0) {
+            if (vectors == null) {
+                vectors = CachedEmbedder.newCache(cacheEntries);
+            }
             model = new MiniLmEmbedder();
-            cached = new CachedEmbedder(model, cacheEntries);
+            cached = new CachedEmbedder(model, vectors);
         }
         users++;
         return cached;
+    }
+
+    /** Forgets every kept vector: the next task starts cold (benchmarks compare jobs from the same start). */
+    public static synchronized void forgetVectors() {
+        if (vectors != null) {
+            vectors.invalidateAll();
+        }
     }
 
     public static synchronized void release() {

@@ -1,5 +1,7 @@
 package io.raglog.flink;
 
+import com.fasterxml.jackson.dataformat.smile.SmileConstants;
+import com.fasterxml.jackson.dataformat.smile.databind.SmileMapper;
 import io.raglog.schemas.Json;
 import java.io.IOException;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
@@ -8,12 +10,20 @@ import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputView;
 
 /**
- * Writes a record as a length-prefixed JSON document. Records are immutable, so copies are the record itself.
- * Schema evolution follows the contracts: unknown fields are ignored on read, a breaking change bumps the schema.
+ * Writes a record as a length-prefixed Smile document: the contract's JSON document in Jackson's binary form, with the
+ * same field names and values, so schema evolution follows the contracts (unknown fields are ignored on read, a
+ * breaking change bumps the schema). Binary because every record between operators that are not chained, and every
+ * call held in state, goes through here: numbers (embedding vectors among them) are copied rather than printed and
+ * parsed, and strings are length-prefixed rather than escaped. Text JSON, which state written before (snapshot
+ * version 1) holds, is still read: Smile documents start with their own header. Records are immutable, so copies are
+ * the record itself.
  */
 public final class JacksonSerializer<T> extends TypeSerializer<T> {
 
     private static final long serialVersionUID = 1L;
+
+    /** Thread-safe once configured, like {@link Json#MAPPER}, whose configuration it has. */
+    private static final SmileMapper SMILE = Json.configure(SmileMapper.builder());
 
     private final Class<T> type;
 
@@ -57,7 +67,7 @@ public final class JacksonSerializer<T> extends TypeSerializer<T> {
 
     @Override
     public void serialize(T record, DataOutputView target) throws IOException {
-        byte[] bytes = Json.MAPPER.writeValueAsBytes(record);
+        byte[] bytes = SMILE.writeValueAsBytes(record);
         target.writeInt(bytes.length);
         target.write(bytes);
     }
@@ -66,7 +76,13 @@ public final class JacksonSerializer<T> extends TypeSerializer<T> {
     public T deserialize(DataInputView source) throws IOException {
         byte[] bytes = new byte[source.readInt()];
         source.readFully(bytes);
-        return Json.MAPPER.readValue(bytes, type);
+        return (isSmile(bytes) ? SMILE : Json.MAPPER).readValue(bytes, type);
+    }
+
+    /** Smile's header, ":)\n"; a JSON document cannot start with it. */
+    static boolean isSmile(byte[] bytes) {
+        return bytes.length >= 3 && bytes[0] == SmileConstants.HEADER_BYTE_1 && bytes[1] == SmileConstants.HEADER_BYTE_2
+                && bytes[2] == SmileConstants.HEADER_BYTE_3;
     }
 
     @Override
@@ -106,9 +122,10 @@ public final class JacksonSerializer<T> extends TypeSerializer<T> {
             this.type = type;
         }
 
+        /** 1: text JSON; 2: Smile (reads 1's bytes too, so state written by either restores as is). */
         @Override
         public int getCurrentVersion() {
-            return 1;
+            return 2;
         }
 
         @Override

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.raglog.assemble.AssemblyFixtures;
 import io.raglog.calls.ClassifiedCall;
 import io.raglog.calls.EmbedDetail;
+import io.raglog.schemas.Json;
 import java.util.List;
 import org.apache.flink.api.common.serialization.SerializerConfigImpl;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
@@ -31,6 +32,29 @@ class JacksonSerializerTest {
             } else {
                 assertThat(back.detail()).usingRecursiveComparison().isEqualTo(call.detail());
             }
+        }
+    }
+
+    @Test
+    void shouldWriteBinaryAndStillReadTheTextJsonThatEarlierStateHolds() throws Exception {
+        JacksonSerializer<ClassifiedCall> serializer = new JacksonSerializer<>(ClassifiedCall.class);
+        for (ClassifiedCall call : AssemblyFixtures.oneOfEachStage()) {
+            DataOutputSerializer binary = new DataOutputSerializer(256);
+            serializer.serialize(call, binary);
+            byte[] written = binary.getCopyOfBuffer();
+            assertThat(JacksonSerializer.isSmile(java.util.Arrays.copyOfRange(written, 4, written.length))).isTrue();
+
+            // what snapshot version 1 wrote: the length, then the contract's JSON text
+            byte[] json = Json.MAPPER.writeValueAsBytes(call);
+            DataOutputSerializer text = new DataOutputSerializer(256);
+            text.writeInt(json.length);
+            text.write(json);
+            ClassifiedCall fromText = serializer.deserialize(new DataInputDeserializer(text.getCopyOfBuffer()));
+            ClassifiedCall fromBinary = serializer.deserialize(new DataInputDeserializer(written));
+            // the same record either way: compared as the contract's JSON, which covers vectors by value
+            assertThat(Json.MAPPER.writeValueAsString(fromBinary)).isEqualTo(Json.MAPPER.writeValueAsString(call));
+            assertThat(Json.MAPPER.writeValueAsString(fromText)).isEqualTo(Json.MAPPER.writeValueAsString(call));
+            assertThat(fromBinary.event()).isEqualTo(call.event());
         }
     }
 

@@ -143,18 +143,29 @@ public final class EndToEnd {
                 r.put("llm_bound_ratio_p2", lb2 / (2 * ideal), "of 2 x C / latency");
             }
 
-            // the latency job is the full job against the slow endpoint: its max is the lower of the two ceilings
-            double max = Math.min(fullRate, boundRate);
-            double offered = Math.max(1, 0.8 * max);
+            // the latency job is the full job against the slow endpoint: its own max, measured like the others, sets
+            // the load (the lower of the two ceilings above overstates it: a run waits for both the model and the LLM).
+            // It runs last, and the latency job after it starts with the passages it embedded (the JVM's cache outlives
+            // a job, as across a failover): latency in a steady state, not while a cold cache catches up
+            double fullLlmRate = verdictRate(kafka, jobs.runJob("full-llm-p1", 1,
+                    JobRuns.checks(slow.baseUrl(), c, false, true)), "full-llm-p1");
+            r.put("full_llm_runs_per_s", fullLlmRate, "whole job, LLM at its latency (p=1): the latency run's max");
+            double offered = Math.max(1, 0.8 * fullLlmRate);
             LatencyRun.Result latency = LatencyRun.measure(kafka, JobRuns.checks(slow.baseUrl(), c, false, true), 1,
                     offered, options.latencyLoad(), Duration.ofSeconds(2), options.seed() + 1);
             log.printf("  latency at %.1f runs/s: p50 %.0f ms, p99 %.0f ms over %d runs%n", offered, latency.p50Ms(),
                     latency.p99Ms(), latency.measured());
-            r.put("latency_offered_runs_per_s", offered, "80 % of the full job's measured max with the LLM latency");
+            r.put("latency_offered_runs_per_s", offered, "80 % of full_llm_runs_per_s");
             r.put("latency_runs_measured", latency.measured(), "runs with a verdict inside the drain time");
             r.put("latency_p50_ms", latency.p50Ms(), "generator call written -> verdict in the output topic");
             r.put("latency_p99_ms", latency.p99Ms(), "generator call written -> verdict in the output topic");
             r.put("p99_minus_llm_ms", latency.p99Ms() - options.llmLatency().toMillis(), "goal <= 1000");
+            r.put("latency_assembly_p50_ms", latency.assemblyP50Ms(),
+                    "generator call written -> its run in the runs topic (ingest, linking, the generator wait)");
+            r.put("latency_assembly_p99_ms", latency.assemblyP99Ms(), "as above, p99");
+            r.put("latency_checks_p50_ms", latency.checksP50Ms(),
+                    "run in the runs topic -> its verdict (checks, the LLM, scoring)");
+            r.put("latency_checks_p99_ms", latency.checksP99Ms(), "as above, p99");
             r.put("event_time_wait_ms", (io.raglog.job.TopologySettings.DEFAULTS.maxOutOfOrder()
                     .plus(io.raglog.assemble.AssemblySettings.DEFAULTS.grace())).toMillis(),
                     "event-time path: max out-of-order + assembly grace (backlogs, stragglers)");

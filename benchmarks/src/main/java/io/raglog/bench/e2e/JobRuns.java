@@ -1,6 +1,7 @@
 package io.raglog.bench.e2e;
 
 import io.raglog.checks.ChecksSettings;
+import io.raglog.checks.SharedEmbedder;
 import io.raglog.job.JobSettings;
 import io.raglog.job.KafkaJob;
 import io.raglog.job.Topics;
@@ -43,8 +44,12 @@ final class JobRuns {
         return t;
     }
 
-    /** The whole job over the inputs to their current end; returns when it has finished. */
+    /**
+     * The whole job over the inputs to their current end; returns when it has finished. Every variant starts with an
+     * empty passage cache (the JVM's shared one outlives jobs), so that they compare from the same start.
+     */
     Topics runJob(String variant, int parallelism, ChecksSettings checks) throws Exception {
+        SharedEmbedder.forgetVectors();
         Topics t = outputs(variant);
         StreamExecutionEnvironment env = environment(parallelism);
         KafkaJob.wire(env, new KafkaJob.Connection(kafka.bootstrapServers(), t, "bench-" + variant, true,

@@ -12,6 +12,7 @@ import io.raglog.bench.Machine;
 import io.raglog.schemas.CallEvent;
 import io.raglog.schemas.Json;
 import io.raglog.schemas.Label;
+import io.raglog.schemas.Run;
 import io.raglog.schemas.Verdict;
 import io.raglog.simulator.Simulator;
 import io.raglog.simulator.SimulatorOptions;
@@ -37,7 +38,12 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 final class LatencyRun {
 
     /** @param heapMaxMb the most heap this JVM (broker, cluster, simulator) used while under load */
-    record Result(double p50Ms, double p99Ms, int measured, double offeredRunsPerSecond, double heapMaxMb) {}
+    /**
+     * @param assemblyP50Ms generator call written → its run's record in the runs topic (ingest, linking, the wait)
+     * @param checksP50Ms the run's record → its verdict's record (checks, the LLM, scoring)
+     */
+    record Result(double p50Ms, double p99Ms, int measured, double offeredRunsPerSecond, double heapMaxMb,
+            double assemblyP50Ms, double assemblyP99Ms, double checksP50Ms, double checksP99Ms) {}
 
     /**
      * The load goes on this long past the measured part: a run closes only when later calls move the watermark past
@@ -96,16 +102,31 @@ final class LatencyRun {
                 Thread.sleep(500);
             }
             sampler.interrupt();
+            Map<String, Long> assembledAt = new java.util.HashMap<>();
+            for (TopicRecords.Timed r : TopicRecords.readAll(kafka.bootstrapServers(), topics.runs())) {
+                assembledAt.put(Json.read(r.value(), Run.class).runId(), r.timestampMs());
+            }
             List<Double> latencies = new ArrayList<>();
+            List<Double> assembly = new ArrayList<>();
+            List<Double> checking = new ArrayList<>();
             for (TopicRecords.Timed r : TopicRecords.readAll(kafka.bootstrapServers(), topics.verdicts())) {
-                Long sent = due.get(Json.read(r.value(), Verdict.class).runId());
+                String runId = Json.read(r.value(), Verdict.class).runId();
+                Long sent = due.get(runId);
                 if (sent != null) {
                     latencies.add((double) (r.timestampMs() - sent));
+                    Long assembled = assembledAt.get(runId);
+                    if (assembled != null) {
+                        assembly.add((double) (assembled - sent));
+                        checking.add((double) (r.timestampMs() - assembled));
+                    }
                 }
             }
             latencies.sort(null);
+            assembly.sort(null);
+            checking.sort(null);
             return new Result(quantile(latencies, 0.50), quantile(latencies, 0.99), latencies.size(),
-                    runsPerSecond, heapMax[0]);
+                    runsPerSecond, heapMax[0], quantile(assembly, 0.50), quantile(assembly, 0.99),
+                    quantile(checking, 0.50), quantile(checking, 0.99));
         } finally {
             job.cancel().get();
         }

@@ -8,7 +8,6 @@ import io.raglog.flink.JacksonTypeInfo;
 import io.raglog.schemas.Run;
 import io.raglog.schemas.RunFeatures;
 import io.raglog.score.flink.BundleLocation;
-import io.raglog.score.flink.TierGateFunction;
 import java.io.Serializable;
 import java.util.Collection;
 import java.util.concurrent.TimeUnit;
@@ -20,19 +19,21 @@ import org.apache.flink.streaming.api.functions.async.AsyncRetryStrategy;
 import org.apache.flink.streaming.util.retryable.AsyncRetryStrategies;
 
 /**
- * The checks building block: Run → cheap checks (rules + vectors) → LLM checks (async, unordered, bounded capacity,
- * timeout, retry) → RunFeatures. The async operator's bounded queue is what turns a slow endpoint into back-pressure
- * on the source instead of an unbounded buffer.
+ * The checks building block: Run → rule checks → vector checks and LLM checks side by side (async, unordered, bounded
+ * capacity, timeout, retry) → RunFeatures. The async operator's bounded queue is what turns a slow endpoint (or a busy
+ * model) into back-pressure on the source instead of an unbounded buffer.
  *
- * <p>In tiered mode, with a model bundle to read the tier gate from, one more operator sits between the two: the gate
- * marks the runs the cheap checks already decide, and the LLM operator lets those through without a call. Outside
- * tiered mode the topology, and every operator uid, is what it always was.
+ * <p>The vector checks run in the async operator, on the subtask's embedding thread, while the run's LLM calls are out:
+ * the task thread (assembly's timers, the rules, scoring, the sinks) never waits on the model, and a run costs about
+ * the longer of its embedding and its calls. In tiered mode, with a model bundle to read the tier gate from, the gate
+ * runs there too, between a run's vectors and its calls: it marks the runs the cheap checks already decide, and those
+ * make no call. The operators and their uids are the same in every mode. (Earlier builds ran the vectors with the rules
+ * and the gate as an operator of its own, {@code checks-tier-gate}; it held no state, so their savepoints restore.)
  */
 public final class ChecksStage {
 
     public static final String CHEAP_UID = "checks-cheap";
     public static final String LLM_UID = "checks-llm";
-    public static final String TIER_GATE_UID = "checks-tier-gate";
 
     private ChecksStage() {}
 
@@ -55,22 +56,21 @@ public final class ChecksStage {
      */
     public static DataStream<RunChecked> checked(DataStream<Run> runs, ChecksSettings settings,
             BundleLocation gateBundle) {
-        SingleOutputStreamOperator<CheckedRun> cheap = runs
-                .map(new CheapChecksFunction(settings), JacksonTypeInfo.of(CheckedRun.class))
+        // the vectors run beside the LLM calls, in the async operator, off the task thread; in tiered mode the gate
+        // runs there too, between a run's vectors and its calls
+        boolean gated = settings.llm().tiered() && gateBundle != null;
+        SingleOutputStreamOperator<CheckedRun> rules = runs
+                .map(new RuleChecksFunction(), JacksonTypeInfo.of(CheckedRun.class))
                 .uid(CHEAP_UID)
-                .name("checks: rules + vectors");
-        if (settings.llm().tiered() && gateBundle != null) {
-            cheap = cheap.map(new TierGateFunction(gateBundle, settings.vectorChecks()),
-                            JacksonTypeInfo.of(CheckedRun.class))
-                    .uid(TIER_GATE_UID)
-                    .name("checks: tier gate (skip the LLM when the cheap checks decide)");
-        }
+                .name("checks: rules");
         long timeoutMs = settings.llm().runTimeout().toMillis();
-        return AsyncDataStream.unorderedWaitWithRetry(cheap, new LlmChecksFunction(settings), timeoutMs,
+        String what = (settings.vectorChecks() ? "vectors + " : "") + (gated ? "tier gate + " : "") + "LLM";
+        return AsyncDataStream.unorderedWaitWithRetry(rules,
+                        new LlmChecksFunction(settings, gated ? gateBundle : null), timeoutMs,
                         TimeUnit.MILLISECONDS, settings.llm().capacity(), retryStrategy(settings))
                 .returns(JacksonTypeInfo.of(RunChecked.class))
                 .uid(LLM_UID)
-                .name("checks: LLM (" + settings.llm().judgeId() + ")");
+                .name("checks: " + what + " (" + settings.llm().judgeId() + ")");
     }
 
     /**

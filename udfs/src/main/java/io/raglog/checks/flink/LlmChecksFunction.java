@@ -12,6 +12,8 @@ import io.raglog.llm.LlmResult;
 import io.raglog.llm.ProviderKind;
 import io.raglog.schemas.LlmUsage;
 import io.raglog.schemas.RunFeatures;
+import io.raglog.score.flink.BundleLocation;
+import io.raglog.score.flink.TierGateStep;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import org.apache.flink.api.common.functions.OpenContext;
@@ -24,9 +26,12 @@ import org.apache.flink.streaming.api.functions.async.ResultFuture;
 import org.apache.flink.streaming.api.functions.async.RichAsyncFunction;
 
 /**
- * The LLM checks of a run, asynchronously: the judge's five calls go out together and the run's features are
- * assembled when they are all back. Always completes with a result: unanswered checks and the operator's timeout give
- * missing features and {@code degraded: true}, never a lost run and never a failed job.
+ * The vector and LLM checks of a run, asynchronously: the judge's five calls go out together, the run's texts are
+ * embedded meanwhile on the subtask's embedding thread ({@link VectorStep}), and the run's features are assembled when
+ * both are back. A run costs about the longer of the two, not their sum, and the task thread never waits on the model.
+ * In tiered mode the calls wait for the vectors instead: the tier gate reads them first ({@link TierGateStep}).
+ * Always completes with a result: unanswered checks and the operator's timeout give missing features and
+ * {@code degraded: true}, never a lost run and never a failed job.
  */
 public final class LlmChecksFunction extends RichAsyncFunction<CheckedRun, RunChecked> {
 
@@ -36,7 +41,10 @@ public final class LlmChecksFunction extends RichAsyncFunction<CheckedRun, RunCh
     private static final int LATENCY_WINDOW = 1024;
 
     private final ChecksSettings settings;
+    private final BundleLocation gateBundle;
     private transient Judge judge;
+    private transient VectorStep vectorStep;
+    private transient TierGateStep gate;
     private transient LlmChecks checks;
     private transient boolean holdsEmbedder;
     private transient Counter degradedRuns;
@@ -47,8 +55,13 @@ public final class LlmChecksFunction extends RichAsyncFunction<CheckedRun, RunCh
     private transient Counter costMicroUsd;
     private transient Histogram runLatencyMs;
 
-    public LlmChecksFunction(ChecksSettings settings) {
+    /**
+     * @param gateBundle tiered mode: the bundle whose tier gate decides, once a run's vectors are known, whether it
+     *     gets the LLM checks; null: every run does
+     */
+    public LlmChecksFunction(ChecksSettings settings, BundleLocation gateBundle) {
         this.settings = settings;
+        this.gateBundle = gateBundle;
     }
 
     @Override
@@ -59,6 +72,15 @@ public final class LlmChecksFunction extends RichAsyncFunction<CheckedRun, RunCh
                 holdsEmbedder ? SharedEmbedder.acquire(settings.embeddingCacheEntries()) : null);
         checks = new LlmChecks(judge, settings.llm().economy());
         MetricGroup group = getRuntimeContext().getMetricGroup().addGroup("raglog").addGroup("checks");
+        if (settings.vectorChecks()) {
+            Counter cheapFailures = group.counter("cheap_check_failures", new ThreadSafeSimpleCounter());
+            vectorStep = new VectorStep(settings.embeddingCacheEntries(),
+                    "raglog-embed-" + getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(),
+                    e -> cheapFailures.inc());
+        }
+        if (gateBundle != null) {
+            gate = TierGateStep.open(gateBundle, vectorStep != null, getRuntimeContext().getMetricGroup());
+        }
         degradedRuns = group.counter("degraded_runs", new ThreadSafeSimpleCounter());
         tierSkipped = group.counter("llm_tier_skipped_runs", new ThreadSafeSimpleCounter());
         calls = group.counter("llm_calls", new ThreadSafeSimpleCounter());
@@ -73,25 +95,45 @@ public final class LlmChecksFunction extends RichAsyncFunction<CheckedRun, RunCh
     @Override
     public void asyncInvoke(CheckedRun input, ResultFuture<RunChecked> resultFuture) {
         if (LlmUsage.TIER_SKIPPED.equals(input.tier())) {
-            // the tier gate decided this run from its cheap checks: it bypasses the judge, no call is made
+            // decided by a tier gate before it reached this operator (in-flight state of a version whose gate was an
+            // operator of its own): it bypasses the judge, no call is made
             tierSkipped.inc();
             resultFuture.complete(List.of(emit(input, checks.skipped())));
             return;
         }
+        CompletableFuture<CheckedRun> cheap =
+                vectorStep == null ? CompletableFuture.completedFuture(input) : vectorStep.apply(input);
         CompletableFuture<LlmResult> pending;
-        try {
-            // The offline judge answers right here, on the task thread: CPU work on vectors mostly cached by the
-            // cheap checks. A remote judge only schedules its calls.
-            pending = checks.run(input.run());
-        } catch (RuntimeException e) {
-            pending = CompletableFuture.failedFuture(e);
+        if (gate != null && gate.active()) {
+            // Tiered: the gate reads the vector features, so the calls wait for them; gate and calls are issued on the
+            // embedding thread, and a run the gate decides makes none.
+            cheap = cheap.thenApply(gate::mark);
+            pending = cheap.thenCompose(checked -> {
+                if (LlmUsage.TIER_SKIPPED.equals(checked.tier())) {
+                    tierSkipped.inc();
+                    return CompletableFuture.completedFuture(checks.skipped());
+                }
+                return checks.run(checked.run());
+            });
+        } else if (vectorStep != null && holdsEmbedder) {
+            // The offline judge embeds the run's texts too: after the vector checks, on their thread, it finds them
+            // cached (and keeps the model on one thread per subtask).
+            pending = cheap.thenComposeAsync(checked -> checks.run(checked.run()), vectorStep.executor());
+        } else {
+            try {
+                // A remote judge only schedules its calls here, and they go out while the vectors are computed.
+                // The offline judge without the vector step answers right here, on the task thread.
+                pending = checks.run(input.run());
+            } catch (RuntimeException e) {
+                pending = CompletableFuture.failedFuture(e);
+            }
         }
         long issued = System.nanoTime();
-        pending.whenComplete((result, error) -> {
-            LlmResult r = error == null ? result : checks.unanswered(input.run());
+        CompletableFuture<LlmResult> answered = pending.handle((result, error) -> {
             runLatencyMs.update((System.nanoTime() - issued) / 1_000_000);
-            resultFuture.complete(List.of(emit(input, r)));
+            return error == null ? result : checks.unanswered(input.run());
         });
+        cheap.thenAcceptBoth(answered, (checked, r) -> resultFuture.complete(List.of(emit(checked, r))));
     }
 
     @Override
@@ -99,6 +141,7 @@ public final class LlmChecksFunction extends RichAsyncFunction<CheckedRun, RunCh
         resultFuture.complete(List.of(emit(input, checks.unanswered(input.run()))));
     }
 
+    /** @param input the run with every cheap feature and, in tiered mode, the gate's decision */
     private RunChecked emit(CheckedRun input, LlmResult r) {
         calls.inc(r.usage().calls());
         inputTokens.inc(r.usage().inputTokens());
@@ -116,6 +159,14 @@ public final class LlmChecksFunction extends RichAsyncFunction<CheckedRun, RunCh
 
     @Override
     public void close() {
+        if (gate != null) {
+            gate.close();
+            gate = null;
+        }
+        if (vectorStep != null) {
+            vectorStep.close();
+            vectorStep = null;
+        }
         if (judge != null) {
             judge.close();
             judge = null;

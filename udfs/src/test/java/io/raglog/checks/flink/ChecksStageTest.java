@@ -2,7 +2,10 @@ package io.raglog.checks.flink;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.raglog.checks.CachedEmbedder;
+import io.raglog.checks.CheapChecks;
 import io.raglog.checks.ChecksSettings;
+import io.raglog.checks.MiniLmEmbedder;
 import io.raglog.checks.FeatureList;
 import io.raglog.checks.RunBuilder;
 import io.raglog.flink.JacksonTypeInfo;
@@ -132,6 +135,26 @@ class ChecksStageTest {
                 assertThat(f.llm().degraded()).isFalse();
                 FeatureList.all().stream().filter(d -> d.kind() == FeatureList.Kind.LLM)
                         .forEach(d -> assertThat(f.feature(d.name())).as(d.name()).isNotNull());
+            }
+        }
+    }
+
+    @Test
+    void shouldComputeTheVectorFeaturesBesideTheLlmCallsAsTheyAreComputedAfterTheRules() throws Exception {
+        List<Run> runs = variedRuns(12);
+        Map<String, Map<String, Double>> inSequence = new HashMap<>();
+        try (MiniLmEmbedder model = new MiniLmEmbedder()) {
+            CheapChecks cheap = new CheapChecks(new CachedEmbedder(model, 1000));
+            runs.forEach(r -> inSequence.put(r.runId(), cheap.apply(r).features()));
+        }
+        try (LlmTestServer server = LlmTestServer.start()) {
+            List<RunFeatures> out = runThroughChecks(runs, endpoint(server));
+            assertThat(out).hasSize(runs.size());
+            for (RunFeatures f : out) {
+                Map<String, Double> expected = inSequence.get(f.runId());
+                assertThat(expected).containsKey(FeatureList.RETRIEVE_TOP_SIM);
+                expected.forEach((name, value) -> assertThat(f.feature(name)).as(f.runId() + " " + name)
+                        .isEqualTo(value));
             }
         }
     }
