@@ -2,34 +2,21 @@ package io.raglog.bench.e2e;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.ByteBufInputStream;
 import io.netty.buffer.Unpooled;
-import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelInitializer;
-import io.netty.channel.ChannelOption;
-import io.netty.channel.EventLoopGroup;
-import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.SimpleChannelInboundHandler;
-import io.netty.channel.nio.NioIoHandler;
-import io.netty.channel.socket.SocketChannel;
-import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
-import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpResponseStatus;
-import io.netty.handler.codec.http.HttpServerCodec;
-import io.netty.handler.codec.http.HttpServerKeepAliveHandler;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
-import io.netty.util.concurrent.DefaultThreadFactory;
+import io.raglog.bench.LocalHttpServer;
 import io.raglog.llm.LlmCheck;
 import io.raglog.schemas.Json;
 import java.io.IOException;
-import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
@@ -52,8 +39,7 @@ public final class LocalLlmEndpoint implements AutoCloseable {
 
     private static final String PATH = "/v1/chat/completions";
 
-    private final EventLoopGroup group;
-    private final Channel channel;
+    private final LocalHttpServer server;
     private final Duration latency;
     private final AtomicInteger inFlight = new AtomicInteger();
     private final AtomicInteger peakInFlight = new AtomicInteger();
@@ -61,18 +47,7 @@ public final class LocalLlmEndpoint implements AutoCloseable {
 
     private LocalLlmEndpoint(Duration latency) throws InterruptedException {
         this.latency = latency;
-        group = new MultiThreadIoEventLoopGroup(2, new DefaultThreadFactory("bench-llm", true),
-                NioIoHandler.newFactory());
-        channel = new ServerBootstrap().group(group).channel(NioServerSocketChannel.class)
-                .childOption(ChannelOption.TCP_NODELAY, true)
-                .childHandler(new ChannelInitializer<SocketChannel>() {
-                    @Override
-                    protected void initChannel(SocketChannel ch) {
-                        ch.pipeline().addLast(new HttpServerCodec(), new HttpServerKeepAliveHandler(),
-                                new HttpObjectAggregator(16 << 20), new Handler());
-                    }
-                })
-                .bind(new InetSocketAddress("127.0.0.1", 0)).sync().channel();
+        server = new LocalHttpServer("bench-llm", 2, 16 << 20, Handler::new);
     }
 
     public static LocalLlmEndpoint start(Duration latency) throws IOException {
@@ -85,7 +60,7 @@ public final class LocalLlmEndpoint implements AutoCloseable {
     }
 
     public String baseUrl() {
-        return "http://127.0.0.1:" + ((InetSocketAddress) channel.localAddress()).getPort() + "/v1";
+        return "http://127.0.0.1:" + server.port() + "/v1";
     }
 
     public long requests() {
@@ -202,7 +177,6 @@ public final class LocalLlmEndpoint implements AutoCloseable {
 
     @Override
     public void close() {
-        channel.close().syncUninterruptibly();
-        group.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+        server.close();
     }
 }
