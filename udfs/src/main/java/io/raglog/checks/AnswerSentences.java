@@ -27,7 +27,7 @@ public final class AnswerSentences {
 
     /** As {@code String.split("[-'’&]")}, compiled once. */
     private static final Pattern JOINER = Pattern.compile("[-'’&]");
-    private static final PerThreadMemo<List<Set<String>>> RECENT_PASSAGES = new PerThreadMemo<>(256);
+    private static final PerThreadMemo<List<Set<String>>> RECENT_PASSAGES = new PerThreadMemo<>(1024);
 
     private final Set<String> questionStems;
 
@@ -155,6 +155,10 @@ public final class AnswerSentences {
         Set<String> out = new LinkedHashSet<>();
         for (String w : Terms.contentWords(text)) {
             // "Phags-pa" and "Phags pa" meet; "4.1" and "4,100" stay whole numbers
+            if (w.indexOf('-') < 0 && w.indexOf('\'') < 0 && w.indexOf('’') < 0 && w.indexOf('&') < 0) {
+                out.add(Terms.stem(w)); // a content word without a joiner is its only part
+                continue;
+            }
             for (String part : JOINER.split(w)) {
                 if (Terms.isContentWord(part)) {
                     out.add(Terms.stem(part));

@@ -57,7 +57,8 @@ public final class SimulatedTraffic {
         Map<String, ClassifiedCall> byEventId = new LinkedHashMap<>();
         for (CallEvent call : calls) {
             traffic.payloads.add(Json.writeBytes(call));
-            if (classifier.classify(call) instanceof Classification.Classified c) {
+            // as the job's classify step: a call that is not part of a run (stage null) never reaches assembly
+            if (classifier.classify(call) instanceof Classification.Classified c && c.call().stage() != null) {
                 byKey.computeIfAbsent(c.call().runKey(), k -> new ArrayList<>()).add(c.call());
                 byEventId.put(call.eventId(), c.call());
             }
