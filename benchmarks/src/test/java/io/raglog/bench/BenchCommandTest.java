@@ -25,7 +25,7 @@ class BenchCommandTest {
         command.quick = true;
         command.micro = MicroBenchmarks.Settings.TINY;
         BenchResults results = command.measure(new EndToEnd.Options(60, 4, Duration.ofMillis(100),
-                Duration.ofSeconds(5), 40, false, 3));
+                Duration.ofSeconds(5), 40, false, 3, 1));
         Path json = dir.resolve("bench.json");
         BenchCommand.write(results, json);
 
