@@ -3,6 +3,7 @@ package io.raglog.schemas;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
@@ -34,6 +35,9 @@ public final class Json {
                 .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
                 .disable(DeserializationFeature.ADJUST_DATES_TO_CONTEXT_TIME_ZONE)
                 .serializationInclusion(JsonInclude.Include.ALWAYS)
+                // embedding calls carry hundreds of floats per vector: parsing them was a tenth of decoding a call
+                // (measured); the fast parser gives the same doubles as Double.parseDouble, correctly rounded
+                .enable(StreamReadFeature.USE_FAST_DOUBLE_PARSER)
                 .build();
         // Captured bodies can be large (a prompt with twenty passages); the default 20 MB string cap is fine,
         // but nesting depth is bounded so a hostile body cannot blow the stack.

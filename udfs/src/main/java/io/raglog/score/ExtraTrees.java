@@ -1,5 +1,7 @@
 package io.raglog.score;
 
+import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -15,7 +17,50 @@ import java.util.stream.IntStream;
  * 100 trees and saved 22 MB; this takes well under a second on the same data, stores flat arrays, and is seeded so
  * a training run is reproducible.
  */
-public record ExtraTrees(List<Tree> trees) {
+public final class ExtraTrees {
+
+    private final List<Tree> trees;
+    /**
+     * The same trees for scoring: every node as two longs, its threshold (a leaf: its value) and its feature with its
+     * right child; the left child is the next node (pre-order). A step down a tree reads one cache line instead of
+     * five arrays' worth: scoring a run walks 500 trees of some 250,000 nodes in all (the shipped bundle), and with
+     * the flat arrays that walk was a third of the scoring thread's time (measured), most of it waiting on memory.
+     */
+    private final long[] nodes;
+    /** Where each tree's root is in {@link #nodes}, in nodes. */
+    private final int[] roots;
+
+    @JsonCreator
+    public ExtraTrees(@JsonProperty("trees") List<Tree> trees) {
+        this.trees = List.copyOf(trees);
+        this.roots = new int[this.trees.size()];
+        int total = this.trees.stream().mapToInt(Tree::size).sum();
+        this.nodes = new long[2 * total];
+        int next = 0;
+        for (int t = 0; t < this.trees.size(); t++) {
+            roots[t] = next;
+            next = pack(this.trees.get(t), 0, next);
+        }
+    }
+
+    /** Writes the subtree at {@code node} from {@code at} on, in pre-order; returns the next free slot. */
+    private int pack(Tree tree, int node, int at) {
+        int feature = tree.feature()[node];
+        if (feature < 0) {
+            nodes[2 * at] = Double.doubleToRawLongBits(tree.value()[node]);
+            nodes[2 * at + 1] = (long) -1 << 32;
+            return at + 1;
+        }
+        int afterLeft = pack(tree, tree.left()[node], at + 1);
+        nodes[2 * at] = Double.doubleToRawLongBits(tree.threshold()[node]);
+        nodes[2 * at + 1] = ((long) feature << 32) | (afterLeft & 0xffffffffL);
+        return pack(tree, tree.right()[node], afterLeft);
+    }
+
+    @JsonProperty("trees")
+    public List<Tree> trees() {
+        return trees;
+    }
 
     /**
      * One tree as parallel arrays; node 0 is the root. A leaf has {@code feature == -1} and its class-1 frequency in
@@ -49,12 +94,23 @@ public record ExtraTrees(List<Tree> trees) {
         }
     }
 
+    /** The mean of the trees' leaves: the same doubles, added in the same order, as the trees' own walks give. */
     public double predict(double[] x) {
         double sum = 0;
-        for (Tree tree : trees) {
-            sum += tree.predict(x);
+        for (int root : roots) {
+            int node = root;
+            while (true) {
+                long meta = nodes[2 * node + 1];
+                int feature = (int) (meta >> 32);
+                double threshold = Double.longBitsToDouble(nodes[2 * node]);
+                if (feature < 0) {
+                    sum += threshold; // a leaf's value
+                    break;
+                }
+                node = x[feature] < threshold ? node + 1 : (int) meta;
+            }
         }
-        return sum / trees.size();
+        return sum / roots.length;
     }
 
     public int nodes() {

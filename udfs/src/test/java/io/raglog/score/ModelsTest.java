@@ -75,6 +75,15 @@ class ModelsTest {
         assertThat(Json.write(ExtraTrees.fit(x, y, settings))).isEqualTo(Json.write(model));
         ExtraTrees back = Json.read(Json.write(model), ExtraTrees.class);
         assertThat(back.predict(x[7])).isEqualTo(model.predict(x[7]));
+        // the packed walk scoring uses gives the very doubles of the trees' own walks, added in the same order
+        for (int i = 0; i < 1000; i++) {
+            double[] row = {random.nextDouble() * 1.2 - 0.1, random.nextDouble(), i % 2 == 0 ? 0.6 : random.nextDouble()};
+            double sum = 0;
+            for (ExtraTrees.Tree tree : model.trees()) {
+                sum += tree.predict(row);
+            }
+            assertThat(model.predict(row)).isEqualTo(sum / model.trees().size());
+        }
     }
 
     @Test
