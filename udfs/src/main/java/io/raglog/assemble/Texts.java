@@ -22,6 +22,10 @@ final class Texts {
         if (s == null) {
             return "";
         }
+        String ascii = asciiNorm(s);
+        if (ascii != null) {
+            return ascii;
+        }
         String lower = s.toLowerCase(Locale.ROOT);
         StringBuilder out = new StringBuilder(lower.length());
         boolean inSpace = false;
@@ -41,6 +45,36 @@ final class Texts {
             out.append(' ');
         }
         return out.toString().strip();
+    }
+
+    /**
+     * The same for an ASCII text (most prompts and passages) in one copy: ASCII letters lower-case on their own, while
+     * other letters need {@code toLowerCase}'s context ("İ" becomes two chars, a final "Σ" becomes "ς"). Null when the
+     * text is not ASCII.
+     */
+    private static String asciiNorm(String s) {
+        char[] out = new char[s.length()];
+        int n = 0;
+        boolean inSpace = false;
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c >= 128) {
+                return null;
+            }
+            if (isRegexSpace(c)) {
+                inSpace = true;
+                continue;
+            }
+            if (inSpace) {
+                out[n++] = ' ';
+                inSpace = false;
+            }
+            out[n++] = c >= 'A' && c <= 'Z' ? (char) (c + ('a' - 'A')) : c;
+        }
+        if (inSpace) {
+            out[n++] = ' ';
+        }
+        return new String(out, 0, n).strip();
     }
 
     /** Java regex {@code \s}: space, tab, newline, vertical tab, form feed, carriage return. */

@@ -17,12 +17,14 @@ class TextsTest {
     void shouldNormaliseExactlyAsTheRegexDid() {
         String[] samples = {null, "", " ", "\t\n", "Hello   World", "  Lead and trail \r\n", "a\u000Bb\fc",
                 "non\u00A0breaking stays", "em\u2003space inside", "\u2003 leading unicode space", "trailing \u2003",
-                "İstanbul ΣΟΦΙΑ", "Context:\n\nPassage 1.\n\n\nQuestion: why?  ", "x\u2028y", "tab\tand\u0085nel"};
+                "İstanbul ΣΟΦΙΑ", "Context:\n\nPassage 1.\n\n\nQuestion: why?  ", "x\u2028y", "tab\tand\u0085nel",
+                "\u001C ASCII file separator trims\u001F", "ALL ASCII, Upper-Case @[`{ ~ \u007F"};
         for (String s : samples) {
             assertThat(Texts.norm(s)).as("%s", s).isEqualTo(regexNorm(s));
         }
         Random random = new Random(5);
-        char[] alphabet = {'a', 'B', ' ', '\t', '\n', '\r', '\u000B', '\f', '\u00A0', '\u2003', '\u0085', 'É', '.', '1'};
+        char[] alphabet = {'a', 'B', ' ', '\t', '\n', '\r', '\u000B', '\f', '\u00A0', '\u2003', '\u0085', 'É', '.', '1',
+            '\u001C', 'Z', '\u007F'};
         for (int i = 0; i < 5000; i++) {
             StringBuilder b = new StringBuilder();
             for (int n = random.nextInt(20); n > 0; n--) {
