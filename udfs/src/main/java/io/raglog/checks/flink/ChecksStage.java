@@ -70,10 +70,7 @@ public final class ChecksStage {
                         TimeUnit.MILLISECONDS, settings.llm().capacity(), retryStrategy(settings))
                 .returns(JacksonTypeInfo.of(RunChecked.class))
                 .uid(LLM_UID)
-                .name("checks: " + what + " (" + settings.llm().judgeId() + ")")
-                // a chain (a thread) of its own, with scoring and the sinks after it: assembly and the rules are one
-                // thread's work, taking the LLM results in, scoring and writing the verdicts another's
-                .startNewChain();
+                .name("checks: " + what + " (" + settings.llm().judgeId() + ")");
     }
 
     /**
