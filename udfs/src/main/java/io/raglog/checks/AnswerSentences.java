@@ -155,7 +155,7 @@ public final class AnswerSentences {
         Set<String> out = new LinkedHashSet<>();
         for (String w : Terms.contentWords(text)) {
             // "Phags-pa" and "Phags pa" meet; "4.1" and "4,100" stay whole numbers
-            if (w.indexOf('-') < 0 && w.indexOf('\'') < 0 && w.indexOf('’') < 0 && w.indexOf('&') < 0) {
+            if (!TextIndex.hasJoiner(w)) {
                 out.add(Terms.stem(w)); // a content word without a joiner is its only part
                 continue;
             }

@@ -87,7 +87,8 @@ public final class TextIndex {
         return new TextIndex(parts);
     }
 
-    private static boolean hasJoiner(String word) {
+    /** Whether a word has a part joiner ({@code [-'’&]}): "Phags-pa", "O'Neil", "AT&T". */
+    static boolean hasJoiner(String word) {
         for (int i = 0; i < word.length(); i++) {
             char c = word.charAt(i);
             if (c == '-' || c == '\'' || c == '’' || c == '&') {
