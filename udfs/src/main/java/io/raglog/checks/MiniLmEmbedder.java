@@ -42,6 +42,9 @@ public final class MiniLmEmbedder implements Embedder, AutoCloseable {
     private static final long CLS = 101;
     private static final long SEP = 102;
 
+    /** Windows per text at most by default: 16 ≈ 1,700 words. */
+    public static final int DEFAULT_MAX_WINDOWS = 16;
+
     private final OrtEnvironment env;
     private final OrtSession session;
     private final HuggingFaceTokenizer tokenizer;
@@ -85,7 +88,7 @@ public final class MiniLmEmbedder implements Embedder, AutoCloseable {
     }
 
     public MiniLmEmbedder() {
-        this(1, 16, 1);
+        this(1, DEFAULT_MAX_WINDOWS, 1);
     }
 
     private static InputStream resource(String name) {

@@ -24,13 +24,21 @@ public final class SharedEmbedder {
 
     private SharedEmbedder() {}
 
-    /** Loads the model on first use; every acquire must be paired with {@link #release()}. */
-    public static synchronized CachedEmbedder acquire(long cacheEntries) {
+    /** Loads the model on first use, with one intra-op thread; every acquire must be paired with {@link #release()}. */
+    public static CachedEmbedder acquire(long cacheEntries) {
+        return acquire(cacheEntries, 1);
+    }
+
+    /**
+     * Loads the model on first use, its session with {@code threads} intra-op threads (a later acquire while it is
+     * loaded shares it as it is); every acquire must be paired with {@link #release()}.
+     */
+    public static synchronized CachedEmbedder acquire(long cacheEntries, int threads) {
         if (users == 0) {
             if (vectors == null) {
                 vectors = CachedEmbedder.newCache(cacheEntries);
             }
-            model = new MiniLmEmbedder();
+            model = new MiniLmEmbedder(1, MiniLmEmbedder.DEFAULT_MAX_WINDOWS, threads);
             cached = new CachedEmbedder(model, vectors);
         }
         users++;

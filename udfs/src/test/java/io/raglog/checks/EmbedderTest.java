@@ -58,6 +58,22 @@ class EmbedderTest {
     }
 
     @Test
+    void shouldGiveTheSameVectorsOnTwoIntraOpThreads() {
+        List<String> texts = List.of("Acme Corp operating cash flow 2023", String.join(" ",
+                Collections.nCopies(40, "The Normans gave their name to Normandy, a region in France.")));
+        try (MiniLmEmbedder twoThreads = new MiniLmEmbedder(1, MiniLmEmbedder.DEFAULT_MAX_WINDOWS, 2)) {
+            for (String text : texts) {
+                float[] one = model.embed(List.of(text)).get(0);
+                float[] two = twoThreads.embed(List.of(text)).get(0);
+                for (int i = 0; i < one.length; i++) {
+                    assertThat(two[i]).as("dimension %d", i)
+                            .isCloseTo(one[i], org.assertj.core.data.Offset.offset(1e-6f));
+                }
+            }
+        }
+    }
+
+    @Test
     void shouldStillSeeTheEndOfAPassageLongerThanOneWindow() {
         String filler = String.join(" ", Collections.nCopies(60, "The committee met and discussed the agenda."));
         assertThat(model.tokenCount(filler)).isGreaterThan(3 * MiniLmEmbedder.WINDOW_TOKENS);

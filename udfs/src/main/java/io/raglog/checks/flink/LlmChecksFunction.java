@@ -69,12 +69,13 @@ public final class LlmChecksFunction extends RichAsyncFunction<CheckedRun, RunCh
         holdsEmbedder = settings.llm().provider() == ProviderKind.OFFLINE;
         // The HTTP client (or, offline, the shared embedding model) is built once per task, here.
         judge = Judges.create(settings.llm(),
-                holdsEmbedder ? SharedEmbedder.acquire(settings.embeddingCacheEntries()) : null);
+                holdsEmbedder ? SharedEmbedder.acquire(settings.embeddingCacheEntries(), settings.embeddingThreads())
+                        : null);
         checks = new LlmChecks(judge, settings.llm().economy());
         MetricGroup group = getRuntimeContext().getMetricGroup().addGroup("raglog").addGroup("checks");
         if (settings.vectorChecks()) {
             Counter cheapFailures = group.counter("cheap_check_failures", new ThreadSafeSimpleCounter());
-            vectorStep = new VectorStep(settings.embeddingCacheEntries(),
+            vectorStep = new VectorStep(settings.embeddingCacheEntries(), settings.embeddingThreads(),
                     "raglog-embed-" + getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(),
                     e -> cheapFailures.inc());
         }

@@ -32,8 +32,8 @@ final class VectorStep implements AutoCloseable {
     private boolean released;
 
     /** @param onFailure counts a run whose vector checks threw (its rule features go on without them) */
-    VectorStep(long cacheEntries, String threadName, Consumer<RuntimeException> onFailure) {
-        this.vectors = new CheapChecks(SharedEmbedder.acquire(cacheEntries));
+    VectorStep(long cacheEntries, int modelThreads, String threadName, Consumer<RuntimeException> onFailure) {
+        this.vectors = new CheapChecks(SharedEmbedder.acquire(cacheEntries, modelThreads));
         this.onFailure = onFailure;
         this.thread = Executors.newSingleThreadExecutor(r -> {
             Thread t = new Thread(r, threadName);
