@@ -68,14 +68,6 @@ public final class ExtraTrees {
      */
     public record Tree(int[] feature, double[] threshold, int[] left, int[] right, double[] value) {
 
-        double predict(double[] x) {
-            int node = 0;
-            while (feature[node] >= 0) {
-                node = x[feature[node]] < threshold[node] ? left[node] : right[node];
-            }
-            return value[node];
-        }
-
         int size() {
             return feature.length;
         }
