@@ -87,8 +87,13 @@ public final class MiniLmEmbedder implements Embedder, AutoCloseable {
         }
     }
 
+    /** One text per ONNX run, up to {@link #DEFAULT_MAX_WINDOWS} windows, on {@code threads} intra-op threads. */
+    public MiniLmEmbedder(int threads) {
+        this(1, DEFAULT_MAX_WINDOWS, threads);
+    }
+
     public MiniLmEmbedder() {
-        this(1, DEFAULT_MAX_WINDOWS, 1);
+        this(1);
     }
 
     private static InputStream resource(String name) {

@@ -38,7 +38,7 @@ public final class SharedEmbedder {
             if (vectors == null) {
                 vectors = CachedEmbedder.newCache(cacheEntries);
             }
-            model = new MiniLmEmbedder(1, MiniLmEmbedder.DEFAULT_MAX_WINDOWS, threads);
+            model = new MiniLmEmbedder(threads);
             cached = new CachedEmbedder(model, vectors);
         }
         users++;

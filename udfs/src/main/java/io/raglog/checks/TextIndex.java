@@ -22,17 +22,18 @@ public final class TextIndex {
     /**
      * Recent texts' indexes: one passage is read by several checks per run, and popular passages recur across runs.
      * On the simulated SQuAD traffic (3,515 distinct passages in 1,600 runs), 256 texts kept 20 % of the passage reads
-     * that recur across runs, 1,024 kept 58 %; an index is about 10.6 KB (measured on those passages), so this is some 11 MB per thread.
+     * that recur across runs, 1,024 kept 58 %; an index is about 10.6 KB (measured on those passages), so this is
+     * some 11 MB per thread.
      */
     private static final PerThreadMemo<TextIndex> RECENT = new PerThreadMemo<>(1024);
 
-    /** One text's index, or null when this is a view over {@link #parts}. */
+    /** One text's index, or null when this is a view over several texts' {@link #parts}. */
     private final String text;
     private final List<String> words;
     private final Set<String> wordSet;
     private final Set<String> stems;
     private final Set<String> numbers;
-    /** The indexes of several texts, read as their newline-joined text; null for one text. */
+    /** The indexes every lookup asks: this one alone, or several texts' read as their newline-joined text. */
     private final List<TextIndex> parts;
 
     private TextIndex(String text) {
@@ -56,7 +57,7 @@ public final class TextIndex {
         this.wordSet = Collections.unmodifiableSet(ws);
         this.stems = Collections.unmodifiableSet(st);
         this.numbers = Collections.unmodifiableSet(Terms.numbers(this.text));
-        this.parts = null;
+        this.parts = List.of(this);
     }
 
     private TextIndex(List<TextIndex> parts) {
@@ -100,7 +101,7 @@ public final class TextIndex {
 
     /** Normalised numbers, for tests. */
     Set<String> numbers() {
-        if (parts == null) {
+        if (text != null) {
             return numbers;
         }
         Set<String> all = new LinkedHashSet<>();
@@ -109,14 +110,14 @@ public final class TextIndex {
     }
 
     public String text() {
-        if (parts == null) {
+        if (text != null) {
             return text;
         }
         return String.join("\n", parts.stream().map(p -> p.text).toList());
     }
 
     public List<String> words() {
-        if (parts == null) {
+        if (text != null) {
             return words;
         }
         List<String> all = new ArrayList<>();
@@ -129,7 +130,7 @@ public final class TextIndex {
             return true;
         }
         String stem = Terms.stem(lowerWord);
-        for (TextIndex one : oneByOne()) {
+        for (TextIndex one : parts) {
             if (one.stems.contains(stem)) {
                 return true;
             }
@@ -138,7 +139,7 @@ public final class TextIndex {
     }
 
     public Set<String> wordSet() {
-        if (parts == null) {
+        if (text != null) {
             return wordSet;
         }
         Set<String> all = new HashSet<>();
@@ -164,7 +165,7 @@ public final class TextIndex {
     }
 
     private boolean anyHasNumber(String norm) {
-        for (TextIndex one : oneByOne()) {
+        for (TextIndex one : parts) {
             if (one.numbers.contains(norm)) {
                 return true;
             }
@@ -173,15 +174,11 @@ public final class TextIndex {
     }
 
     private boolean anyHasWordExactly(String lowerWord) {
-        for (TextIndex one : oneByOne()) {
+        for (TextIndex one : parts) {
             if (one.wordSet.contains(lowerWord)) {
                 return true;
             }
         }
         return false;
-    }
-
-    private List<TextIndex> oneByOne() {
-        return parts == null ? List.of(this) : parts;
     }
 }

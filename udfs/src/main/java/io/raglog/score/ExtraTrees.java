@@ -26,8 +26,8 @@ public final class ExtraTrees {
      * five arrays' worth: scoring a run walks 500 trees of some 250,000 nodes in all (the shipped bundle), and with
      * the flat arrays that walk was a third of the scoring thread's time (measured), most of it waiting on memory.
      */
-    private final long[] nodes;
-    /** Where each tree's root is in {@link #nodes}, in nodes. */
+    private final long[] packed;
+    /** Where each tree's root is in {@link #packed}, in nodes. */
     private final int[] roots;
 
     @JsonCreator
@@ -35,7 +35,7 @@ public final class ExtraTrees {
         this.trees = List.copyOf(trees);
         this.roots = new int[this.trees.size()];
         int total = this.trees.stream().mapToInt(Tree::size).sum();
-        this.nodes = new long[2 * total];
+        this.packed = new long[2 * total];
         int next = 0;
         for (int t = 0; t < this.trees.size(); t++) {
             roots[t] = next;
@@ -47,13 +47,13 @@ public final class ExtraTrees {
     private int pack(Tree tree, int node, int at) {
         int feature = tree.feature()[node];
         if (feature < 0) {
-            nodes[2 * at] = Double.doubleToRawLongBits(tree.value()[node]);
-            nodes[2 * at + 1] = (long) -1 << 32;
+            packed[2 * at] = Double.doubleToRawLongBits(tree.value()[node]);
+            packed[2 * at + 1] = (long) -1 << 32;
             return at + 1;
         }
         int afterLeft = pack(tree, tree.left()[node], at + 1);
-        nodes[2 * at] = Double.doubleToRawLongBits(tree.threshold()[node]);
-        nodes[2 * at + 1] = ((long) feature << 32) | (afterLeft & 0xffffffffL);
+        packed[2 * at] = Double.doubleToRawLongBits(tree.threshold()[node]);
+        packed[2 * at + 1] = ((long) feature << 32) | (afterLeft & 0xffffffffL);
         return pack(tree, tree.right()[node], afterLeft);
     }
 
@@ -92,9 +92,9 @@ public final class ExtraTrees {
         for (int root : roots) {
             int node = root;
             while (true) {
-                long meta = nodes[2 * node + 1];
+                long meta = packed[2 * node + 1];
                 int feature = (int) (meta >> 32);
-                double threshold = Double.longBitsToDouble(nodes[2 * node]);
+                double threshold = Double.longBitsToDouble(packed[2 * node]);
                 if (feature < 0) {
                     sum += threshold; // a leaf's value
                     break;

@@ -61,7 +61,7 @@ class EmbedderTest {
     void shouldGiveTheSameVectorsOnTwoIntraOpThreads() {
         List<String> texts = List.of("Acme Corp operating cash flow 2023", String.join(" ",
                 Collections.nCopies(40, "The Normans gave their name to Normandy, a region in France.")));
-        try (MiniLmEmbedder twoThreads = new MiniLmEmbedder(1, MiniLmEmbedder.DEFAULT_MAX_WINDOWS, 2)) {
+        try (MiniLmEmbedder twoThreads = new MiniLmEmbedder(2)) {
             for (String text : texts) {
                 float[] one = model.embed(List.of(text)).get(0);
                 float[] two = twoThreads.embed(List.of(text)).get(0);

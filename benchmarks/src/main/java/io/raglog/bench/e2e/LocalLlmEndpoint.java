@@ -3,16 +3,11 @@ package io.raglog.bench.e2e;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.netty.buffer.ByteBufInputStream;
-import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
-import io.netty.handler.codec.http.DefaultFullHttpResponse;
 import io.netty.handler.codec.http.FullHttpRequest;
-import io.netty.handler.codec.http.FullHttpResponse;
-import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
-import io.netty.handler.codec.http.HttpVersion;
 import io.raglog.bench.LocalHttpServer;
 import io.raglog.llm.LlmCheck;
 import io.raglog.schemas.Json;
@@ -104,12 +99,7 @@ public final class LocalLlmEndpoint implements AutoCloseable {
         }
 
         private void respond(ChannelHandlerContext ctx, HttpResponseStatus status, byte[] body, boolean keepAlive) {
-            FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status,
-                    Unpooled.wrappedBuffer(body));
-            response.headers().set(HttpHeaderNames.CONTENT_TYPE, "application/json");
-            HttpUtil.setContentLength(response, body.length);
-            HttpUtil.setKeepAlive(response, keepAlive);
-            ctx.writeAndFlush(response);
+            ctx.writeAndFlush(LocalHttpServer.jsonResponse(status, body, keepAlive));
         }
     }
 

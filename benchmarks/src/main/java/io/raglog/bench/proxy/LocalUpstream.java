@@ -1,16 +1,11 @@
 package io.raglog.bench.proxy;
 
-import io.netty.buffer.ByteBuf;
-import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
-import io.netty.handler.codec.http.DefaultFullHttpResponse;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.FullHttpResponse;
-import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
-import io.netty.handler.codec.http.HttpVersion;
 import io.raglog.bench.LocalHttpServer;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -29,13 +24,9 @@ final class LocalUpstream implements AutoCloseable {
                 () -> new SimpleChannelInboundHandler<FullHttpRequest>() {
             @Override
             protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest request) {
-                ByteBuf body = Unpooled.wrappedBuffer(reply);
-                FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK,
-                        body);
-                response.headers().set(HttpHeaderNames.CONTENT_TYPE, "application/json")
-                        .set("x-request-id", "req_bench").set("openai-processing-ms", "1");
-                HttpUtil.setContentLength(response, reply.length);
-                HttpUtil.setKeepAlive(response, HttpUtil.isKeepAlive(request));
+                FullHttpResponse response = LocalHttpServer.jsonResponse(HttpResponseStatus.OK, reply,
+                        HttpUtil.isKeepAlive(request));
+                response.headers().set("x-request-id", "req_bench").set("openai-processing-ms", "1");
                 ctx.writeAndFlush(response);
             }
         });
