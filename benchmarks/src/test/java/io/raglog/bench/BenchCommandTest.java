@@ -1,6 +1,7 @@
 package io.raglog.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.withinPercentage;
 
 import io.raglog.bench.e2e.EndToEnd;
 import io.raglog.bench.micro.MicroBenchmarks;
@@ -25,7 +26,7 @@ class BenchCommandTest {
         command.quick = true;
         command.micro = MicroBenchmarks.Settings.TINY;
         BenchResults results = command.measure(new EndToEnd.Options(60, 4, Duration.ofMillis(100),
-                Duration.ofSeconds(5), 40, false, 3, 1));
+                Duration.ofSeconds(5), 40, false, 3, 1, 2));
         Path json = dir.resolve("bench.json");
         BenchCommand.write(results, json);
 
@@ -35,6 +36,14 @@ class BenchCommandTest {
                 assertThat(results.number(key)).as(key).isNotNull();
             }
         }
+        // two alternating pairs: the ratio is of the medians (each figure kept to 4 significant digits), and each
+        // range holds its median
+        assertThat(results.number("no_vector_over_passthrough")).isCloseTo(
+                results.number("no_vector_runs_per_s") / results.number("passthrough_runs_per_s"), withinPercentage(0.2));
+        assertThat(results.number("passthrough_runs_per_s")).isBetween(
+                results.number("passthrough_runs_per_s_min"), results.number("passthrough_runs_per_s_max"));
+        assertThat(results.number("no_vector_runs_per_s")).isBetween(
+                results.number("no_vector_runs_per_s_min"), results.number("no_vector_runs_per_s_max"));
         assertThat(Files.readString(json)).contains("\"no_vector_over_passthrough\"", "\"state_bytes_per_open_run\"");
         assertThat(Files.readString(dir.resolve("bench.md"))).contains("| `full_over_embedding_bound` |");
     }
