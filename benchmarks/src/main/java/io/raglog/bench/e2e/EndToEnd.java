@@ -113,8 +113,8 @@ public final class EndToEnd {
                     break;
                 }
             }
-            // The goal is a ratio of two rates that move with the machine (one job's passthrough here has measured
-            // anywhere from 1,100 to 2,600 runs/s on an idle machine): the two run in alternation, and each figure is
+            // The goal is a ratio of two rates that move with the machine (one JVM's passthrough job here has measured
+            // anywhere from 1,100 to 3,600 runs/s on an idle machine): the two run in alternation, and each figure is
             // the median of its jobs, with their range beside it
             double[] passthroughs = new double[options.pairs()];
             double[] noVectors = new double[options.pairs()];
