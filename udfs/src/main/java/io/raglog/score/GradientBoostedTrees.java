@@ -154,7 +154,8 @@ public final class GradientBoostedTrees implements AutoCloseable {
         }
     }
 
-    private static float[] flatten(double[][] x, int width) {
+    /** Rows as XGBoost reads them: one row-major float array. */
+    static float[] flatten(double[][] x, int width) {
         float[] flat = new float[x.length * width];
         for (int i = 0; i < x.length; i++) {
             if (x[i].length != width) {

@@ -32,21 +32,23 @@ class BoostedTreesWalkTest {
         for (int i = 0; i < rows.length; i += 3) {
             rows[i][i % WIDTH] = train[i % train.length][i % WIDTH];
         }
-        try (GradientBoostedTrees model = GradientBoostedTrees.fit(train, y, GradientBoostedTrees.Settings.defaults(3))) {
+        GradientBoostedTrees.Settings settings = GradientBoostedTrees.Settings.defaults(3);
+        try (GradientBoostedTrees model = GradientBoostedTrees.fit(train, y, settings)) {
             assertThat(model.walksInJava()).isTrue();
             Booster booster = XGBoost.loadModel(model.toBytes());
             try {
                 BoostedTreesWalk walk = BoostedTreesWalk.of(booster.toByteArray("json")).orElseThrow();
                 assertThat(walk.trees()).isEqualTo(150);
-                float[][] margins = booster.inplace_predict(flatten(rows), rows.length, WIDTH, Float.NaN,
-                        new int[] {0, 0}, Booster.PredictionType.kMargin, null);
+                float[][] margins = booster.inplace_predict(GradientBoostedTrees.flatten(rows, WIDTH), rows.length,
+                        WIDTH, Float.NaN, new int[] {0, 0}, Booster.PredictionType.kMargin, null);
                 double[] walked = model.predict(rows);
                 double[] native_ = model.predictNatively(rows);
                 int sameProbability = 0;
                 for (int i = 0; i < rows.length; i++) {
                     assertThat(walk.margin(rows[i])).as("margin of row %d", i).isEqualTo(margins[i][0]);
                     float ulp = Math.ulp((float) native_[i]);
-                    assertThat(Math.abs(walked[i] - native_[i])).as("probability of row %d", i).isLessThanOrEqualTo(ulp);
+                    assertThat(Math.abs(walked[i] - native_[i])).as("probability of row %d", i)
+                            .isLessThanOrEqualTo(ulp);
                     if (walked[i] == native_[i]) {
                         sameProbability++;
                     }
@@ -68,7 +70,7 @@ class BoostedTreesWalkTest {
         for (int i = 0; i < labels.length; i++) {
             labels[i] = (float) random.nextGaussian();
         }
-        DMatrix data = new DMatrix(flatten(x), x.length, WIDTH, Float.NaN);
+        DMatrix data = new DMatrix(GradientBoostedTrees.flatten(x, WIDTH), x.length, WIDTH, Float.NaN);
         data.setLabel(labels);
         Map<String, Object> params = new LinkedHashMap<>();
         params.put("objective", "reg:squarederror"); // no sigmoid: not a probability
@@ -104,15 +106,5 @@ class BoostedTreesWalkTest {
             }
         }
         return x;
-    }
-
-    private static float[] flatten(double[][] x) {
-        float[] flat = new float[x.length * WIDTH];
-        for (int i = 0; i < x.length; i++) {
-            for (int j = 0; j < WIDTH; j++) {
-                flat[i * WIDTH + j] = (float) x[i][j];
-            }
-        }
-        return flat;
     }
 }
