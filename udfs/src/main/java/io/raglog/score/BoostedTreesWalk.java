@@ -5,8 +5,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import java.io.IOException;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Optional;
 
 /**
@@ -79,80 +77,77 @@ final class BoostedTreesWalk {
             return Optional.empty();
         }
         JsonNode trees = model.path("trees");
-        List<int[]> packedTrees = new ArrayList<>();
         int total = 0;
         for (JsonNode tree : trees) {
-            int[] packed = packTree(tree, width);
-            if (packed == null) {
+            total += tree.path("left_children").size();
+        }
+        int[] nodes = new int[3 * total];
+        int[] roots = new int[trees.size()];
+        int[] free = {0};
+        for (int t = 0; t < roots.length; t++) {
+            TreeArrays tree = TreeArrays.of(trees.get(t));
+            roots[t] = free[0];
+            if (tree == null || !place(0, tree, nodes, free, free[0] + tree.size(), width)) {
                 return Optional.empty();
             }
-            packedTrees.add(packed);
-            total += packed.length;
-        }
-        int[] nodes = new int[total];
-        int[] roots = new int[packedTrees.size()];
-        int at = 0;
-        for (int t = 0; t < roots.length; t++) {
-            int[] packed = packedTrees.get(t);
-            roots[t] = at / 3;
-            for (int i = 0; i < packed.length; i += 3) {
-                nodes[at + i] = packed[i];
-                nodes[at + i + 1] = packed[i + 1];
-                // right-child indices are tree-local until the tree takes its place
-                nodes[at + i + 2] = packed[i + 1] < 0 ? -1 : packed[i + 2] + at / 3;
-            }
-            at += packed.length;
         }
         return Optional.of(new BoostedTreesWalk(nodes, roots, probabilityToMargin(baseScore), width));
     }
 
-    /** One tree in pre-order, three ints a node with tree-local right children; null when it is not a plain tree. */
-    private static int[] packTree(JsonNode tree, int width) {
-        JsonNode left = tree.path("left_children");
-        JsonNode right = tree.path("right_children");
-        JsonNode split = tree.path("split_conditions");
-        JsonNode feature = tree.path("split_indices");
-        JsonNode defaultLeft = tree.path("default_left");
-        JsonNode splitType = tree.path("split_type");
-        int n = left.size();
-        if (n == 0 || right.size() != n || split.size() != n || feature.size() != n || defaultLeft.size() != n
-                || !"1".equals(tree.path("tree_param").path("size_leaf_vector").asText("1"))) {
-            return null;
-        }
-        for (JsonNode type : splitType) {
-            if (type.asInt() != 0) {
-                return null; // a categorical split
+    /** One tree's node arrays as the JSON model holds them, node 0 the root. */
+    private record TreeArrays(JsonNode left, JsonNode right, JsonNode split, JsonNode feature, JsonNode defaultLeft) {
+
+        /** Null when the tree is not a plain one: arrays of different lengths, vector leaves, categorical splits. */
+        static TreeArrays of(JsonNode tree) {
+            TreeArrays arrays = new TreeArrays(tree.path("left_children"), tree.path("right_children"),
+                    tree.path("split_conditions"), tree.path("split_indices"), tree.path("default_left"));
+            int n = arrays.size();
+            if (n == 0 || arrays.right.size() != n || arrays.split.size() != n || arrays.feature.size() != n
+                    || arrays.defaultLeft.size() != n
+                    || !"1".equals(tree.path("tree_param").path("size_leaf_vector").asText("1"))) {
+                return null;
             }
+            for (JsonNode type : tree.path("split_type")) {
+                if (type.asInt() != 0) {
+                    return null; // a categorical split
+                }
+            }
+            return arrays;
         }
-        int[] packed = new int[3 * n];
-        int[] free = {0};
-        return place(0, tree, packed, free, width) ? packed : null;
+
+        int size() {
+            return left.size();
+        }
     }
 
-    private static boolean place(int node, JsonNode tree, int[] packed, int[] free, int width) {
+    /**
+     * Writes the subtree at {@code node} in pre-order from {@code free[0]} on, advancing it; the tree's slots end
+     * before {@code end}. False when the arrays do not make a tree.
+     */
+    private static boolean place(int node, TreeArrays tree, int[] nodes, int[] free, int end, int width) {
         int at = free[0]++;
-        if (at >= packed.length / 3) {
+        if (at >= end) {
             return false; // a cycle: not a tree
         }
-        float value = Float.parseFloat(tree.path("split_conditions").get(node).asText());
-        packed[3 * at] = Float.floatToRawIntBits(value);
-        int left = tree.path("left_children").get(node).asInt();
+        nodes[3 * at] = Float.floatToRawIntBits(Float.parseFloat(tree.split().get(node).asText()));
+        int left = tree.left().get(node).asInt();
         if (left == -1) {
-            packed[3 * at + 1] = -1;
+            nodes[3 * at + 1] = -1;
+            nodes[3 * at + 2] = -1;
             return true;
         }
-        int feature = tree.path("split_indices").get(node).asInt();
-        int right = tree.path("right_children").get(node).asInt();
-        int n = packed.length / 3;
+        int feature = tree.feature().get(node).asInt();
+        int right = tree.right().get(node).asInt();
+        int n = tree.size();
         if (feature < 0 || feature >= width || left < 0 || left >= n || right < 0 || right >= n) {
             return false;
         }
-        packed[3 * at + 1] = (feature << 1) | (tree.path("default_left").get(node).asInt() != 0 ? 1 : 0);
-        if (!place(left, tree, packed, free, width)) {
+        nodes[3 * at + 1] = (feature << 1) | (tree.defaultLeft().get(node).asInt() != 0 ? 1 : 0);
+        if (!place(left, tree, nodes, free, end, width)) {
             return false;
         }
-        packed[3 * at + 2] = free[0];
-        return place(right, tree, packed, free, width);
+        nodes[3 * at + 2] = free[0];
+        return place(right, tree, nodes, free, end, width);
     }
 
     /** The row's probability of class 1; the row as the model was trained on it, NaN for missing. */
