@@ -44,6 +44,21 @@ class BenchCommandTest {
                 results.number("passthrough_runs_per_s_min"), results.number("passthrough_runs_per_s_max"));
         assertThat(results.number("no_vector_runs_per_s")).isBetween(
                 results.number("no_vector_runs_per_s_min"), results.number("no_vector_runs_per_s_max"));
+        // the CPU a run costs: its thread groups add up to the process's (each figure a median, kept to 4 significant
+        // digits), the no-vector job's assembly thread worked, and the passthrough has no assembly thread at all
+        for (String variant : new String[] {"passthrough", "no_vector"}) {
+            double groups = 0;
+            for (String group : new String[] {"assembly_task", "source_tasks", "other_tasks", "kafka_clients",
+                    "llm_client", "llm_endpoint", "kafka_broker", "other_java", "jvm"}) {
+                double ms = results.number(variant + "_cpu_ms_per_run_" + group);
+                assertThat(ms).as(variant + " " + group).isGreaterThanOrEqualTo(0);
+                groups += ms;
+            }
+            assertThat(groups).as(variant).isCloseTo(results.number(variant + "_cpu_ms_per_run"), withinPercentage(1));
+        }
+        assertThat(results.number("no_vector_cpu_ms_per_run_assembly_task")).isPositive();
+        assertThat(results.number("no_vector_cpu_ms_per_run_llm_endpoint")).isPositive();
+        assertThat(results.number("passthrough_cpu_ms_per_run_assembly_task")).isZero();
         assertThat(Files.readString(json)).contains("\"no_vector_over_passthrough\"", "\"state_bytes_per_open_run\"");
         assertThat(Files.readString(dir.resolve("bench.md"))).contains("| `full_over_embedding_bound` |");
     }

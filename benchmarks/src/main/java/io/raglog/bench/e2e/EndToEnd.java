@@ -116,26 +116,33 @@ public final class EndToEnd {
             // The goal is a ratio of two rates that move with the machine (one JVM's passthrough job here has measured
             // anywhere from 1,100 to 3,600 runs/s on an idle machine): the two run in alternation, and each figure is
             // the median of its jobs, with their range beside it
-            double[] passthroughs = new double[options.pairs()];
-            double[] noVectors = new double[options.pairs()];
+            Measured[] passthroughs = new Measured[options.pairs()];
+            Measured[] noVectors = new Measured[options.pairs()];
             for (int i = 0; i < options.pairs(); i++) {
                 String suffix = i == 0 ? "" : "-" + (i + 1);
-                passthroughs[i] = passthrough(jobs, "passthrough-p1" + suffix, 1, runsPerMessage);
-                noVectors[i] = verdictRate(kafka, jobs.runJob("no-vector-p1" + suffix, 1, noVector),
-                        "no-vector-p1" + suffix);
+                passthroughs[i] = measuredPassthrough(jobs, "passthrough-p1" + suffix, runsPerMessage);
+                noVectors[i] = measuredJob(jobs, "no-vector-p1" + suffix, noVector);
             }
-            double passthrough = median(passthroughs);
-            double noVectorRate = median(noVectors);
+            double passthrough = median(Measured.rates(passthroughs));
+            double noVectorRate = median(Measured.rates(noVectors));
             String of = options.pairs() == 1 ? "" : " (median of " + options.pairs() + " jobs)";
             r.put("passthrough_runs_per_s", passthrough, "ceiling: Flink + Kafka copying the input (p=1)" + of);
             r.put("no_vector_runs_per_s", noVectorRate, "whole job, vector checks off, LLM instant (p=1)" + of);
             r.put("no_vector_over_passthrough", noVectorRate / passthrough, "goal >= 0.5");
             if (options.pairs() > 1) {
-                r.put("passthrough_runs_per_s_min", min(passthroughs), "the slowest passthrough job (p=1)");
-                r.put("passthrough_runs_per_s_max", max(passthroughs), "the fastest passthrough job (p=1)");
-                r.put("no_vector_runs_per_s_min", min(noVectors), "the slowest no-vector job (p=1)");
-                r.put("no_vector_runs_per_s_max", max(noVectors), "the fastest no-vector job (p=1)");
+                r.put("passthrough_runs_per_s_min", min(Measured.rates(passthroughs)), "the slowest passthrough job (p=1)");
+                r.put("passthrough_runs_per_s_max", max(Measured.rates(passthroughs)), "the fastest passthrough job (p=1)");
+                r.put("no_vector_runs_per_s_min", min(Measured.rates(noVectors)), "the slowest no-vector job (p=1)");
+                r.put("no_vector_runs_per_s_max", max(Measured.rates(noVectors)), "the fastest no-vector job (p=1)");
             }
+            cpuPerRun(r, "passthrough", passthroughs, of);
+            cpuPerRun(r, "no_vector", noVectors, of);
+            double noVectorCpu = r.number("no_vector_cpu_ms_per_run");
+            r.put("no_vector_over_passthrough_by_cpu", r.number("passthrough_cpu_ms_per_run") / noVectorCpu,
+                    "passthrough CPU per run / no-vector CPU per run: the rate ratio if the machine's CPU alone set both");
+            r.put("no_vector_over_passthrough_by_cpu_without_endpoint", r.number("passthrough_cpu_ms_per_run")
+                    / (noVectorCpu - r.number("no_vector_cpu_ms_per_run_llm_endpoint")),
+                    "the same, the local LLM endpoint's CPU (the stand-in for a remote API) left out");
 
             Topics fullOut = jobs.runJob("full-p1", 1, full);
             double fullRate = verdictRate(kafka, fullOut, "full-p1");
@@ -241,6 +248,74 @@ public final class EndToEnd {
 
     private static double max(double[] values) {
         return Arrays.stream(values).max().orElseThrow();
+    }
+
+    /** A job's steady rate and the CPU its runs cost over the same window. */
+    private record Measured(double runsPerSecond, CpuAccount.PerRun cpu) {
+
+        static double[] rates(Measured[] jobs) {
+            return Arrays.stream(jobs).mapToDouble(Measured::runsPerSecond).toArray();
+        }
+    }
+
+    private Measured measuredPassthrough(JobRuns jobs, String variant, double runsPerMessage) throws Exception {
+        CpuAccount cpu = CpuAccount.start();
+        String out;
+        try {
+            out = jobs.runPassthrough(variant, 1);
+        } finally {
+            cpu.close();
+        }
+        TopicRecords.Window w = window(jobs.bootstrap(), out);
+        log.printf("  %s: %d messages, %.0f messages/s%n", variant, w.records(), w.perSecond());
+        return measured(cpu, w, runsPerMessage, variant);
+    }
+
+    private Measured measuredJob(JobRuns jobs, String variant, ChecksSettings checks) throws Exception {
+        CpuAccount cpu = CpuAccount.start();
+        Topics out;
+        try {
+            out = jobs.runJob(variant, 1, checks);
+        } finally {
+            cpu.close();
+        }
+        TopicRecords.Window w = window(jobs.bootstrap(), out.verdicts());
+        log.printf("  %s: %d verdicts in the window, %.1f runs/s%n", variant, w.records(), w.perSecond());
+        return measured(cpu, w, 1.0, variant);
+    }
+
+    private Measured measured(CpuAccount cpu, TopicRecords.Window w, double runsPerRecord, String variant) {
+        CpuAccount.PerRun perRun = cpu.perRun(w, w.records() * runsPerRecord);
+        double rate = w.perSecond() * runsPerRecord;
+        StringBuilder line = new StringBuilder(String.format("  %s: %.2f ms of CPU per run (%.2f cores):", variant,
+                perRun.totalMs(), perRun.totalMs() * rate / 1000));
+        for (CpuAccount.Group g : CpuAccount.Group.values()) {
+            line.append(String.format(" %s %.2f", g.key, perRun.ms(g)));
+        }
+        log.println(line);
+        return new Measured(rate, perRun);
+    }
+
+    private static TopicRecords.Window window(String bootstrap, String topic) {
+        TopicRecords.Window w = TopicRecords.steadyWindow(TopicRecords.readAll(bootstrap, topic).stream()
+                .map(TopicRecords.Timed::timestampMs).toList());
+        if (w == null || w.toMs() <= w.fromMs()) {
+            throw new IllegalStateException(topic + ": too few records to take a steady rate on");
+        }
+        return w;
+    }
+
+    /** The medians over a variant's jobs: its CPU per run, per thread group, and the cores it kept busy. */
+    private static void cpuPerRun(BenchResults r, String variant, Measured[] jobs, String of) {
+        double total = median(Arrays.stream(jobs).mapToDouble(m -> m.cpu().totalMs()).toArray());
+        r.put(variant + "_cpu_ms_per_run", total, "process CPU per run in the steady window (p=1)" + of);
+        r.put(variant + "_cpu_cores", median(Arrays.stream(jobs)
+                        .mapToDouble(m -> m.cpu().totalMs() * m.runsPerSecond() / 1000).toArray()),
+                "cores the process kept busy in that window (of " + Runtime.getRuntime().availableProcessors() + ")");
+        for (CpuAccount.Group g : CpuAccount.Group.values()) {
+            r.put(variant + "_cpu_ms_per_run_" + g.key, median(Arrays.stream(jobs).mapToDouble(m -> m.cpu().ms(g))
+                    .toArray()), "of which: " + g.key.replace('_', ' '));
+        }
     }
 
     private double passthrough(JobRuns jobs, String variant, int parallelism, double runsPerMessage) throws Exception {

@@ -60,20 +60,33 @@ public final class TopicRecords {
         }
     }
 
+    /** A stretch of wall-clock time (ms) and the records whose timestamps fall in it. */
+    public record Window(long fromMs, long toMs, int records) {
+
+        public double perSecond() {
+            return toMs <= fromMs ? Double.NaN : records / ((toMs - fromMs) / 1000.0);
+        }
+    }
+
     /**
-     * Records per second of the middle of an output: between the arrival of its 10th and 90th percentile record, so
-     * that job start-up (model loading, the first fetch) and the drain at the end do not count.
+     * The middle of an output: between the arrival of its 10th and 90th percentile record, so that job start-up
+     * (model loading, the first fetch) and the drain at the end do not count. Null below 20 records.
      */
-    public static double steadyRate(List<Long> timestampsMs) {
+    public static Window steadyWindow(List<Long> timestampsMs) {
         if (timestampsMs.size() < 20) {
-            return Double.NaN;
+            return null;
         }
         List<Long> sorted = new ArrayList<>(timestampsMs);
         sorted.sort(null);
         int lo = sorted.size() / 10;
         int hi = sorted.size() * 9 / 10;
-        double seconds = (sorted.get(hi) - sorted.get(lo)) / 1000.0;
-        return seconds <= 0 ? Double.NaN : (hi - lo) / seconds;
+        return new Window(sorted.get(lo), sorted.get(hi), hi - lo);
+    }
+
+    /** Records per second of the {@link #steadyWindow middle} of an output; NaN below 20 records. */
+    public static double steadyRate(List<Long> timestampsMs) {
+        Window w = steadyWindow(timestampsMs);
+        return w == null ? Double.NaN : w.perSecond();
     }
 
     private static List<TopicPartition> partitions(KafkaConsumer<byte[], byte[]> consumer, String topic) {

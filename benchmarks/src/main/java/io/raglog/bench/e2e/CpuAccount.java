@@ -1,0 +1,201 @@
+package io.raglog.bench.e2e;
+
+import java.lang.management.ManagementFactory;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Where a job's CPU goes, per run: the process's CPU time and every Java thread's, sampled while the job runs and
+ * read over the same window its rate is taken on. A rate on this shared 2-core machine moves with everything else
+ * that runs; the CPU a run costs moves far less, and it says which part of the process the run's cost is in.
+ *
+ * <p>Threads are grouped by name ({@link Group}); CPU the process spent outside Java threads (the JIT's compiler
+ * threads are hidden from {@code ThreadMXBean}, the GC's are not Java threads) is {@link Group#JVM}: process CPU less
+ * the sum of the Java threads'. A thread that ends keeps the CPU it had when last seen.
+ */
+final class CpuAccount implements AutoCloseable {
+
+    /** Thread groups, by what they do for a run. */
+    enum Group {
+        /** Flink's task threads of the chain that assembles, checks, scores and writes runs ("assemble runs ..."). */
+        ASSEMBLY_TASK("assembly_task"),
+        /** Flink's source task threads: in the job, decoding and classifying calls; in the passthrough, the copy. */
+        SOURCE_TASKS("source_tasks"),
+        /** Any other Flink task thread (fault-rate windows, the dead-letter writer). */
+        OTHER_TASKS("other_tasks"),
+        /** The Kafka clients' own threads: the sources' fetchers and the sinks' producer network threads. */
+        KAFKA_CLIENTS("kafka_clients"),
+        /** The LLM checks' HTTP client (async-http-client's event loop). */
+        LLM_CLIENT("llm_client"),
+        /** The benchmark's local LLM endpoint: the stand-in for a remote API, not the job's own cost. */
+        LLM_ENDPOINT("llm_endpoint"),
+        /** The in-process Kafka broker (KRaft: its controller too). */
+        KAFKA_BROKER("kafka_broker"),
+        /** Every other Java thread: Flink's runtime (actors, timers, output flushers), the benchmark's own threads. */
+        OTHER_JAVA("other_java"),
+        /** Process CPU outside Java threads: JIT compilation, garbage collection, the VM thread. */
+        JVM("jvm");
+
+        /** The broker's thread names (Kafka 4's, in KRaft mode with the test kit), by their start. */
+        private static final java.util.regex.Pattern BROKER_THREAD = java.util.regex.Pattern.compile(
+                "data-plane-kafka|kafka-\\d+-|kafka-scheduler|kafka-log-cleaner|kafka-cluster-test-kit|quorum-controller"
+                        + "|group-coordinator|share-coordinator|broker-\\d+-|ExpirationReaper|raft-|persister-"
+                        + "|network-partition-metadata|client-metrics-reaper|metrics-meter-tick|LogDirFailureHandler");
+
+        final String key;
+
+        Group(String key) {
+            this.key = key;
+        }
+
+        static Group of(String thread) {
+            if (thread.startsWith("assemble runs")) {
+                return ASSEMBLY_TASK;
+            }
+            if (thread.startsWith("Source Data Fetcher") || thread.startsWith("kafka-producer-network-thread")) {
+                return KAFKA_CLIENTS;
+            }
+            if (thread.startsWith("Source: ")) {
+                return SOURCE_TASKS;
+            }
+            if (thread.startsWith("raglog-llm")) {
+                return LLM_CLIENT;
+            }
+            if (thread.startsWith("bench-llm")) {
+                return LLM_ENDPOINT;
+            }
+            if (BROKER_THREAD.matcher(thread).lookingAt()) {
+                return KAFKA_BROKER;
+            }
+            if (thread.matches(".*\\(\\d+/\\d+\\)#\\d+$")) {
+                return OTHER_TASKS;
+            }
+            return OTHER_JAVA;
+        }
+    }
+
+    /** CPU nanoseconds per group at one moment (wall clock, ms: the clock Kafka's record timestamps are taken on). */
+    private record Sample(long atMs, EnumMap<Group, Long> cpuNs) {}
+
+    /** CPU milliseconds per run in a window, per group, and their sum (the process). */
+    record PerRun(Map<Group, Double> msByGroup, double totalMs) {
+
+        double ms(Group g) {
+            return msByGroup.getOrDefault(g, 0.0);
+        }
+    }
+
+    private static final long PERIOD_MS = 100;
+
+    private final com.sun.management.ThreadMXBean threads =
+            (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+    private final com.sun.management.OperatingSystemMXBean os =
+            (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+    /** Last CPU time seen per thread id, and its group: an ended thread's CPU stays counted. */
+    private final Map<Long, Long> lastCpu = new HashMap<>();
+    private final Map<Long, Group> groups = new HashMap<>();
+    private final List<Sample> samples = new ArrayList<>();
+    private final Thread sampler;
+    private volatile boolean running = true;
+
+    private CpuAccount() {
+        sample();
+        sampler = new Thread(this::loop, "bench-cpu-account");
+        sampler.setDaemon(true);
+        sampler.start();
+    }
+
+    /** Starts sampling now, every 100 ms, until closed. */
+    static CpuAccount start() {
+        return new CpuAccount();
+    }
+
+    private void loop() {
+        while (running) {
+            try {
+                Thread.sleep(PERIOD_MS);
+            } catch (InterruptedException e) {
+                return;
+            }
+            sample();
+        }
+    }
+
+    private synchronized void sample() {
+        long at = System.currentTimeMillis();
+        long process = os.getProcessCpuTime();
+        for (long id : threads.getAllThreadIds()) {
+            long cpu = threads.getThreadCpuTime(id);
+            if (cpu < 0) {
+                continue; // ended between the two calls: its last value stays
+            }
+            lastCpu.put(id, cpu);
+            groups.computeIfAbsent(id, this::groupOf);
+        }
+        EnumMap<Group, Long> byGroup = new EnumMap<>(Group.class);
+        long java = 0;
+        for (Map.Entry<Long, Long> e : lastCpu.entrySet()) {
+            byGroup.merge(groups.get(e.getKey()), e.getValue(), Long::sum);
+            java += e.getValue();
+        }
+        byGroup.put(Group.JVM, Math.max(0, process - java));
+        samples.add(new Sample(at, byGroup));
+    }
+
+    private Group groupOf(long id) {
+        var info = threads.getThreadInfo(id);
+        return info == null ? Group.OTHER_JAVA : Group.of(info.getThreadName());
+    }
+
+    @Override
+    public void close() {
+        running = false;
+        sampler.interrupt();
+        try {
+            sampler.join(1000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        sample();
+    }
+
+    /**
+     * CPU per run between two wall-clock moments (each group's cumulative CPU interpolated at both ends).
+     *
+     * @param runs the runs completed between them
+     */
+    synchronized PerRun perRun(TopicRecords.Window window, double runs) {
+        if (samples.size() < 2 || runs <= 0) {
+            throw new IllegalStateException("no CPU samples or no runs in the window");
+        }
+        Map<Group, Double> ms = new EnumMap<>(Group.class);
+        double total = 0;
+        for (Group g : Group.values()) {
+            double ns = at(window.toMs(), g) - at(window.fromMs(), g);
+            ms.put(g, ns / 1e6 / runs);
+            total += ns / 1e6 / runs;
+        }
+        return new PerRun(ms, total);
+    }
+
+    /** A group's cumulative CPU (ns) at a moment, linear between the samples around it. */
+    private double at(long ms, Group g) {
+        Sample before = samples.get(0);
+        for (Sample s : samples) {
+            if (s.atMs() >= ms) {
+                if (s.atMs() == before.atMs()) {
+                    return s.cpuNs().getOrDefault(g, 0L);
+                }
+                double f = (ms - before.atMs()) / (double) (s.atMs() - before.atMs());
+                long a = before.cpuNs().getOrDefault(g, 0L);
+                long b = s.cpuNs().getOrDefault(g, 0L);
+                return a + f * (b - a);
+            }
+            before = s;
+        }
+        return samples.get(samples.size() - 1).cpuNs().getOrDefault(g, 0L);
+    }
+}
