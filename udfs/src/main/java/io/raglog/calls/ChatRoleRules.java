@@ -130,6 +130,12 @@ public final class ChatRoleRules {
         return text;
     }
 
+    // compiled once: these ran once per line and per word of every reply that might be a rewriter's
+    private static final Pattern LIST_MARKER = Pattern.compile("^(?:\\d+[.)]|[-*•]|Query\\s*\\d*:)\\s*");
+    private static final Pattern WHITESPACE = Pattern.compile("\\s+");
+    private static final Pattern NOT_WORD = Pattern.compile("[^\\p{L}\\p{N}]+");
+    private static final Pattern DIGITS = Pattern.compile("\\d+");
+
     /**
      * "Outputs short query-like lines for a question it was given": two to ten short lines, most of which reuse a
      * content word of the question. One line is not enough: a short factual answer looks the same.
@@ -140,7 +146,7 @@ public final class ChatRoleRules {
         }
         List<String> lines = new ArrayList<>();
         for (String line : output.split("\\n")) {
-            String l = line.strip().replaceAll("^(?:\\d+[.)]|[-*•]|Query\\s*\\d*:)\\s*", "").strip();
+            String l = LIST_MARKER.matcher(line.strip()).replaceAll("").strip();
             if (!l.isEmpty()) {
                 lines.add(l);
             }
@@ -151,7 +157,7 @@ public final class ChatRoleRules {
         Set<String> questionWords = contentWords(question);
         int reusing = 0;
         for (String l : lines) {
-            if (l.length() > MAX_QUERY_LINE_CHARS || (l.endsWith(".") && l.split("\\s+").length > 12)) {
+            if (l.length() > MAX_QUERY_LINE_CHARS || (l.endsWith(".") && WHITESPACE.split(l).length > 12)) {
                 return false; // sentences of an answer, not queries
             }
             Set<String> words = contentWords(l);
@@ -165,8 +171,8 @@ public final class ChatRoleRules {
 
     private static Set<String> contentWords(String text) {
         Set<String> out = new HashSet<>();
-        for (String w : text.toLowerCase(Locale.ROOT).split("[^\\p{L}\\p{N}]+")) {
-            if ((w.length() >= 4 || w.matches("\\d+")) && !STOP_WORDS.contains(w)) {
+        for (String w : NOT_WORD.split(text.toLowerCase(Locale.ROOT))) {
+            if ((w.length() >= 4 || DIGITS.matcher(w).matches()) && !STOP_WORDS.contains(w)) {
                 out.add(w);
             }
         }

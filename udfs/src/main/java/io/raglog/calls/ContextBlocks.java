@@ -92,9 +92,11 @@ final class ContextBlocks {
         return null;
     }
 
+    private static final Pattern MATERIAL =
+            Pattern.compile("(?i)\\b(?:context|information|documents?|passages?|sources?|excerpts?|below)\\b");
+
     private static boolean mentionsMaterial(String text) {
-        return Pattern.compile("(?i)\\b(?:context|information|documents?|passages?|sources?|excerpts?|below)\\b")
-                .matcher(text).find();
+        return MATERIAL.matcher(text).find();
     }
 
     /** "Context: ..." up to the template's question (or answer) label. */
@@ -266,12 +268,14 @@ final class ContextBlocks {
         return List.copyOf(cleaned);
     }
 
+    private static final Pattern XML_METADATA = Pattern.compile("(?is)<(source|title|metadata)>.*?</\\1>");
+
     private static List<String> xmlPassages(String block) {
         List<String> out = new ArrayList<>();
         Matcher m = PromptPatterns.XML_PASSAGE.matcher(block);
         while (m.find()) {
             Matcher inner = PromptPatterns.XML_PASSAGE_TEXT.matcher(m.group(2));
-            out.add(inner.find() ? inner.group(2) : m.group(2).replaceAll("(?is)<(source|title|metadata)>.*?</\\1>", ""));
+            out.add(inner.find() ? inner.group(2) : XML_METADATA.matcher(m.group(2)).replaceAll(""));
         }
         return out;
     }

@@ -222,12 +222,22 @@ public final class Terms {
         return n.isEmpty() ? "0" : n;
     }
 
-    /** The names, numbers and dates of a text, each once, in order of appearance. */
+    /**
+     * The key terms of the texts read most recently, per thread. The rules ask for the question's key terms once per
+     * stage they check (rewrite, retrieval, rerank, embedding): a run's question was read four times per run.
+     */
+    private static final PerThreadMemo<List<KeyTerm>> RECENT_KEY_TERMS = new PerThreadMemo<>(64);
+
+    /** The names, numbers and dates of a text, each once, in order of appearance (an unmodifiable list). */
     public static List<KeyTerm> keyTerms(String text) {
-        Map<String, KeyTerm> out = new LinkedHashMap<>();
         if (text == null || text.isBlank()) {
             return List.of();
         }
+        return RECENT_KEY_TERMS.get(text, Terms::readKeyTerms);
+    }
+
+    private static List<KeyTerm> readKeyTerms(String text) {
+        Map<String, KeyTerm> out = new LinkedHashMap<>();
         addDates(text, out);
         Matcher m = NUMBER.matcher(text);
         while (m.find()) {
