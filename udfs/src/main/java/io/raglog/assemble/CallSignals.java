@@ -36,6 +36,8 @@ final class CallSignals {
     final List<String> consumedPassages = new ArrayList<>();
     /** The generator's prompt, normalised, for containment tests. */
     final String prompt;
+    /** The prompt and passages as normalised here, for building the run, which reads them again. */
+    final NormalisedTexts normalised = new NormalisedTexts();
 
     CallSignals(ClassifiedCall call) {
         this.call = call;
@@ -52,7 +54,7 @@ final class CallSignals {
                     producedQueries.add(Texts.norm(out));
                 }
             } else {
-                promptText = Texts.norm(chat.promptText());
+                promptText = normalised.prompt(chat);
             }
         } else if (call.detail() instanceof EmbedDetail embed) {
             embed.texts().forEach(t -> consumedQueries.add(Texts.norm(t)));
@@ -65,16 +67,16 @@ final class CallSignals {
             }
             vector = retrieve.queryVector();
             for (Passage p : retrieve.passages()) {
-                producedPassages.add(Texts.norm(p.text()));
+                producedPassages.add(normalised.text(p.text()));
             }
         } else if (call.detail() instanceof RerankDetail rerank) {
             if (rerank.query() != null) {
                 consumedQueries.add(Texts.norm(rerank.query()));
             }
-            rerank.documents().forEach(d -> consumedPassages.add(Texts.norm(d)));
+            rerank.documents().forEach(d -> consumedPassages.add(normalised.text(d)));
             for (RerankDetail.RerankResult r : rerank.results()) {
                 if (r.index() >= 0 && r.index() < rerank.documents().size()) {
-                    producedPassages.add(Texts.norm(rerank.documents().get(r.index())));
+                    producedPassages.add(normalised.text(rerank.documents().get(r.index())));
                 }
             }
         }

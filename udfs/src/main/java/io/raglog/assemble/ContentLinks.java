@@ -74,11 +74,15 @@ final class ContentLinks {
             return false;
         }
         for (float[] v : produced) {
-            if (v.length == consumed.length && cosine(v, consumed) >= SAME_VECTOR) {
+            if (sameVector(v, consumed)) {
                 return true;
             }
         }
         return false;
+    }
+
+    static boolean sameVector(float[] a, float[] b) {
+        return b != null && a.length == b.length && cosine(a, b) >= SAME_VECTOR;
     }
 
     static double cosine(float[] a, float[] b) {

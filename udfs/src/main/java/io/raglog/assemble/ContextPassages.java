@@ -17,11 +17,11 @@ final class ContextPassages {
 
     private ContextPassages() {}
 
-    static List<Passage> inPrompt(ChatDetail generator, List<Passage> known) {
-        String prompt = Texts.norm(generator.promptText());
+    static List<Passage> inPrompt(ChatDetail generator, List<Passage> known, NormalisedTexts norm) {
+        String prompt = norm.prompt(generator);
         List<int[]> found = new ArrayList<>(); // {position in prompt, index in known}
         for (int i = 0; i < known.size(); i++) {
-            String text = Texts.norm(known.get(i).text());
+            String text = norm.text(known.get(i).text());
             if (text.isEmpty()) {
                 continue;
             }
@@ -35,17 +35,17 @@ final class ContextPassages {
         Set<String> seen = new LinkedHashSet<>();
         for (int[] f : found) {
             Passage p = known.get(f[1]);
-            seen.add(Texts.norm(p.text()));
+            seen.add(norm.text(p.text()));
             context.add(new Passage(p.id(), p.text(), p.score(), context.size() + 1));
         }
         if (generator.contextPassages() != null) {
             for (String text : generator.contextPassages()) {
-                String norm = Texts.norm(text);
-                if (norm.isEmpty() || seen.contains(norm) || coveredByKnown(norm, seen)) {
+                String normalised = norm.text(text);
+                if (normalised.isEmpty() || seen.contains(normalised) || coveredByKnown(normalised, seen)) {
                     continue;
                 }
-                seen.add(norm);
-                context.add(new Passage(Texts.contentId(text), text, null, context.size() + 1));
+                seen.add(normalised);
+                context.add(new Passage(Texts.normalisedContentId(normalised), text, null, context.size() + 1));
             }
         }
         return context;

@@ -44,6 +44,12 @@ public final class RunBuilder {
      */
     public static Run build(String pipeline, String runHint, List<ClassifiedCall> calls, ClassifiedCall anchor,
             String incompleteReason) {
+        return build(pipeline, runHint, calls, anchor, incompleteReason, new NormalisedTexts());
+    }
+
+    /** @param norm the texts of these calls linking normalised already; those normalised here are added */
+    static Run build(String pipeline, String runHint, List<ClassifiedCall> calls, ClassifiedCall anchor,
+            String incompleteReason, NormalisedTexts norm) {
         List<ClassifiedCall> ordered = new ArrayList<>(calls);
         ordered.sort(Comparator.comparing((ClassifiedCall c) -> c.event().startedAt())
                 .thenComparing(c -> c.event().eventId()));
@@ -60,10 +66,11 @@ public final class RunBuilder {
 
         RewriteStage rewrite = rewrite(byStage.getOrDefault(Stage.REWRITE, List.of()));
         EmbedStage embed = embed(byStage.getOrDefault(Stage.EMBED, List.of()));
-        RetrieveStage retrieved = retrieve(byStage.getOrDefault(Stage.RETRIEVE, List.of()));
-        RerankStage rerank = rerank(byStage.getOrDefault(Stage.RERANK, List.of()), retrieved.passages());
+        RetrieveStage retrieved = retrieve(byStage.getOrDefault(Stage.RETRIEVE, List.of()), norm);
+        RerankStage rerank = rerank(byStage.getOrDefault(Stage.RERANK, List.of()), retrieved.passages(), norm);
         List<ClassifiedCall> generatorCalls = byStage.getOrDefault(Stage.GENERATE, List.of());
-        GenerateStage generate = generate(generatorCalls, rerank.present() ? rerank.output() : retrieved.passages());
+        GenerateStage generate = generate(generatorCalls, rerank.present() ? rerank.output() : retrieved.passages(),
+                norm);
         RetrieveStage retrieve = retrieved.present() ? retrieved : reconstructRetrieval(rerank, generate);
 
         String question = question(rewrite, generatorCalls, embed);
@@ -120,7 +127,7 @@ public final class RunBuilder {
     }
 
     /** Several retrieval calls (one per rewritten query) are merged: first appearance wins, ranks renumbered. */
-    private static RetrieveStage retrieve(List<ClassifiedCall> calls) {
+    private static RetrieveStage retrieve(List<ClassifiedCall> calls, NormalisedTexts norm) {
         if (calls.isEmpty()) {
             return RetrieveStage.absent();
         }
@@ -128,7 +135,7 @@ public final class RunBuilder {
         RetrieveDetail first = (RetrieveDetail) calls.get(0).detail();
         for (ClassifiedCall c : succeeded(calls)) {
             for (Passage p : ((RetrieveDetail) c.detail()).passages()) {
-                passages.putIfAbsent(passageKey(p), withId(p));
+                passages.putIfAbsent(passageKey(p, norm), withId(p, norm));
             }
         }
         List<Passage> ranked = new ArrayList<>();
@@ -139,16 +146,17 @@ public final class RunBuilder {
                 ranked, false);
     }
 
-    private static String passageKey(Passage p) {
-        return p.id() != null ? "id:" + p.id() : "text:" + Texts.norm(p.text());
+    private static String passageKey(Passage p, NormalisedTexts norm) {
+        return p.id() != null ? "id:" + p.id() : "text:" + norm.text(p.text());
     }
 
-    private static Passage withId(Passage p) {
-        return p.id() != null ? p : new Passage(Texts.contentId(p.text()), p.text(), p.score(), p.rank());
+    private static Passage withId(Passage p, NormalisedTexts norm) {
+        return p.id() != null ? p
+                : new Passage(Texts.normalisedContentId(norm.text(p.text())), p.text(), p.score(), p.rank());
     }
 
     /** Rerank documents are plain texts: give them the retrieval ids when the texts match. */
-    private static RerankStage rerank(List<ClassifiedCall> calls, List<Passage> retrieved) {
+    private static RerankStage rerank(List<ClassifiedCall> calls, List<Passage> retrieved, NormalisedTexts norm) {
         if (calls.isEmpty()) {
             return RerankStage.absent();
         }
@@ -156,14 +164,15 @@ public final class RunBuilder {
         RerankDetail detail = (RerankDetail) (ok.isEmpty() ? calls.get(0) : ok.get(ok.size() - 1)).detail();
         Map<String, String> idByText = new LinkedHashMap<>();
         for (Passage p : retrieved) {
-            idByText.putIfAbsent(Texts.norm(p.text()), p.id());
+            idByText.putIfAbsent(norm.text(p.text()), p.id());
         }
         List<Passage> input = new ArrayList<>();
         for (int i = 0; i < detail.documents().size(); i++) {
             String text = detail.documents().get(i);
-            String norm = Texts.norm(text);
+            String normalised = norm.text(text);
             // hashed only when needed: most documents match a retrieved passage
-            String id = idByText.containsKey(norm) ? idByText.get(norm) : Texts.contentId(text);
+            String id = idByText.containsKey(normalised) ? idByText.get(normalised)
+                    : Texts.normalisedContentId(normalised);
             input.add(new Passage(id, text, null, i + 1));
         }
         List<Passage> output = new ArrayList<>();
@@ -179,13 +188,13 @@ public final class RunBuilder {
         return new RerankStage(true, latency(calls), ids(calls), detail.model(), detail.query(), input, output, topN);
     }
 
-    private static GenerateStage generate(List<ClassifiedCall> calls, List<Passage> known) {
+    private static GenerateStage generate(List<ClassifiedCall> calls, List<Passage> known, NormalisedTexts norm) {
         if (calls.isEmpty()) {
             return GenerateStage.absent();
         }
         List<ClassifiedCall> ok = succeeded(calls);
         ChatDetail detail = (ChatDetail) (ok.isEmpty() ? calls.get(calls.size() - 1) : ok.get(ok.size() - 1)).detail();
-        List<Passage> context = ContextPassages.inPrompt(detail, known);
+        List<Passage> context = ContextPassages.inPrompt(detail, known, norm);
         TokenUsage usage = TokenUsage.UNKNOWN;
         for (ClassifiedCall c : calls) {
             usage = usage.plus(((ChatDetail) c.detail()).usage());

@@ -5,8 +5,10 @@ import io.raglog.schemas.Run;
 import io.raglog.schemas.Stage;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Objects;
@@ -25,6 +27,10 @@ public final class RunLinker {
 
     /** A run and the event ids of the buffered calls it consumed (to be removed from state). */
     public record Assembled(Run run, Set<String> consumedEventIds) {}
+
+    /** Linking order: by end, then event id. Written out, since every timer sorts every open call. */
+    private static final Comparator<CallSignals> BY_END = (a, b) ->
+            a.endMs != b.endMs ? Long.compare(a.endMs, b.endMs) : a.eventId().compareTo(b.eventId());
 
     private RunLinker() {}
 
@@ -58,21 +64,27 @@ public final class RunLinker {
     private static List<Assembled> linkSignals(String pipeline, String runHint, Collection<CallSignals> pending,
             long now, AssemblySettings settings, boolean flushExpired) {
         List<CallSignals> open = new ArrayList<>(pending);
-        open.sort(Comparator.comparingLong((CallSignals s) -> s.endMs).thenComparing(CallSignals::eventId));
+        open.sort(BY_END);
         boolean hinted = runHint != null && !runHint.isBlank();
         List<Assembled> out = new ArrayList<>();
 
-        List<CallSignals> closers = open.stream()
-                .filter(CallSignals::isCloser)
-                .filter(g -> g.endMs + settings.grace().toMillis() <= now)
-                .toList();
+        // plain loops and an identity set below, not streams and List.contains: this runs on every timer of a key
+        long grace = settings.grace().toMillis();
+        List<CallSignals> closers = new ArrayList<>();
+        for (CallSignals s : open) {
+            if (s.isCloser() && s.endMs + grace <= now) {
+                closers.add(s);
+            }
+        }
+        Set<CallSignals> claimed = Collections.newSetFromMap(new IdentityHashMap<>());
         int closed = 0;
         for (CallSignals g : closers) {
-            if (!open.contains(g)) {
+            if (claimed.contains(g)) {
                 continue;
             }
             List<CallSignals> members = hinted ? hintedMembers(g, open) : linkedMembers(g, open, settings);
-            open.removeAll(members);
+            claimed.addAll(members);
+            open.removeIf(claimed::contains);
             String hint = hinted && closed > 0 ? runHint + "#" + (closed + 1) : runHint;
             closed++;
             out.add(assembled(pipeline, hint, members, g, null));
@@ -83,13 +95,21 @@ public final class RunLinker {
         }
         long timeout = settings.runTimeout().toMillis();
         if (hinted) {
-            long lastEnd = open.stream().mapToLong(s -> s.endMs).max().orElse(Long.MAX_VALUE);
+            long lastEnd = Long.MIN_VALUE;
+            for (CallSignals s : open) {
+                lastEnd = Math.max(lastEnd, s.endMs);
+            }
             if (!open.isEmpty() && lastEnd + timeout <= now) {
                 out.add(assembled(pipeline, runHint, new ArrayList<>(open), open.get(0),
                         incompleteReason(open, settings)));
             }
         } else {
-            List<CallSignals> expired = open.stream().filter(s -> s.endMs + timeout <= now).toList();
+            List<CallSignals> expired = new ArrayList<>();
+            for (CallSignals s : open) {
+                if (s.endMs + timeout <= now) {
+                    expired.add(s);
+                }
+            }
             for (List<CallSignals> group : components(expired)) {
                 out.add(assembled(pipeline, null, group, group.get(0), incompleteReason(group, settings)));
             }
@@ -123,7 +143,7 @@ public final class RunLinker {
             }
         }
         // nearest in time first, so that of two equally linked calls (the same question asked twice) the closer wins
-        candidates.sort(Comparator.comparingLong((CallSignals s) -> Math.abs(g.startMs - s.endMs)));
+        candidates.sort((a, b) -> Long.compare(Math.abs(g.startMs - a.endMs), Math.abs(g.startMs - b.endMs)));
 
         List<CallSignals> members = new ArrayList<>();
         members.add(g);
@@ -155,7 +175,7 @@ public final class RunLinker {
                 if (c.failed() || (single(c.stage) && hasStage(members, c.stage)) || repeatsAMember(c, members)) {
                     continue;
                 }
-                if (members.stream().anyMatch(m -> ContentLinks.strong(m, c))) {
+                if (linksStrongly(members, c)) {
                     added = c;
                     break;
                 }
@@ -165,6 +185,15 @@ public final class RunLinker {
                 candidates.remove(added);
             }
         } while (added != null);
+    }
+
+    private static boolean linksStrongly(List<CallSignals> members, CallSignals c) {
+        for (CallSignals m : members) {
+            if (ContentLinks.strong(m, c)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The best passage-overlap candidate for an empty stage, judged against the members downstream of it. */
@@ -249,8 +278,7 @@ public final class RunLinker {
             if (!c.consumedQueries.isEmpty() && m.consumedQueries.equals(c.consumedQueries)) {
                 return true;
             }
-            if (c.consumedVector != null && m.consumedVector != null
-                    && ContentLinks.sameVector(List.of(m.consumedVector), c.consumedVector)) {
+            if (m.consumedVector != null && ContentLinks.sameVector(m.consumedVector, c.consumedVector)) {
                 return true;
             }
         }
@@ -262,7 +290,12 @@ public final class RunLinker {
     }
 
     private static boolean hasStage(List<CallSignals> members, Stage stage) {
-        return members.stream().anyMatch(m -> m.stage == stage && !m.failed());
+        for (CallSignals m : members) {
+            if (m.stage == stage && !m.failed()) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static String incompleteReason(List<CallSignals> calls, AssemblySettings settings) {
@@ -277,9 +310,14 @@ public final class RunLinker {
 
     private static Assembled assembled(String pipeline, String hint, List<CallSignals> members, CallSignals anchor,
             String incompleteReason) {
-        List<ClassifiedCall> calls = members.stream().map(s -> s.call).toList();
+        List<ClassifiedCall> calls = new ArrayList<>(members.size());
         Set<String> ids = new LinkedHashSet<>();
-        members.forEach(m -> ids.add(m.eventId()));
-        return new Assembled(RunBuilder.build(pipeline, hint, calls, anchor.call, incompleteReason), ids);
+        NormalisedTexts normalised = new NormalisedTexts();
+        for (CallSignals m : members) {
+            calls.add(m.call);
+            ids.add(m.eventId());
+            normalised.addAll(m.normalised);
+        }
+        return new Assembled(RunBuilder.build(pipeline, hint, calls, anchor.call, incompleteReason, normalised), ids);
     }
 }

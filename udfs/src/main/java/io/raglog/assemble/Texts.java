@@ -22,43 +22,23 @@ final class Texts {
         if (s == null) {
             return "";
         }
-        String ascii = asciiNorm(s);
-        if (ascii != null) {
-            return ascii;
-        }
-        String lower = s.toLowerCase(Locale.ROOT);
-        StringBuilder out = new StringBuilder(lower.length());
-        boolean inSpace = false;
-        for (int i = 0; i < lower.length(); i++) {
-            char c = lower.charAt(i);
-            if (isRegexSpace(c)) {
-                inSpace = true;
-            } else {
-                if (inSpace) {
-                    out.append(' ');
-                    inSpace = false;
-                }
-                out.append(c);
-            }
-        }
-        if (inSpace) {
-            out.append(' ');
-        }
-        return out.toString().strip();
+        String ascii = collapse(s, true);
+        return ascii != null ? ascii : collapse(s.toLowerCase(Locale.ROOT), false);
     }
 
     /**
-     * The same for an ASCII text (most prompts and passages) in one copy: ASCII letters lower-case on their own, while
-     * other letters need {@code toLowerCase}'s context ("İ" becomes two chars, a final "Σ" becomes "ς"). Null when the
-     * text is not ASCII.
+     * Runs of {@code \s} made one space, ASCII letters lower-cased, stripped; in one copy, since run assembly
+     * normalises every prompt and passage it links. {@code asciiOnly}: null at the first non-ASCII char, since other
+     * letters need {@code toLowerCase}'s context ("İ" becomes two chars, a final "Σ" becomes "ς"); most prompts and
+     * passages are ASCII and need no other pass.
      */
-    private static String asciiNorm(String s) {
+    private static String collapse(String s, boolean asciiOnly) {
         char[] out = new char[s.length()];
         int n = 0;
         boolean inSpace = false;
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);
-            if (c >= 128) {
+            if (asciiOnly && c >= 128) {
                 return null;
             }
             if (isRegexSpace(c)) {
@@ -82,10 +62,10 @@ final class Texts {
         return c == ' ' || c == '\t' || c == '\n' || c == 0x0B || c == '\f' || c == '\r';
     }
 
-    /** A content-derived id for a passage a stage returned without one. */
-    static String contentId(String text) {
+    /** A content-derived id for a passage a stage returned without one, from its text as {@link #norm} gives it. */
+    static String normalisedContentId(String normalised) {
         try {
-            byte[] digest = MessageDigest.getInstance("SHA-1").digest(norm(text).getBytes(StandardCharsets.UTF_8));
+            byte[] digest = MessageDigest.getInstance("SHA-1").digest(normalised.getBytes(StandardCharsets.UTF_8));
             return "sha1:" + HexFormat.of().formatHex(digest, 0, 8);
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
