@@ -41,9 +41,10 @@ final class CpuAccount implements AutoCloseable {
 
         /** The broker's thread names (Kafka 4's, in KRaft mode with the test kit), by their start. */
         private static final java.util.regex.Pattern BROKER_THREAD = java.util.regex.Pattern.compile(
-                "data-plane-kafka|kafka-\\d+-|kafka-scheduler|kafka-log-cleaner|kafka-cluster-test-kit|quorum-controller"
-                        + "|group-coordinator|share-coordinator|broker-\\d+-|ExpirationReaper|raft-|persister-"
-                        + "|network-partition-metadata|client-metrics-reaper|metrics-meter-tick|LogDirFailureHandler");
+                "data-plane-kafka|kafka-\\d+-|kafka-scheduler|kafka-log-cleaner|kafka-cluster-test-kit"
+                        + "|quorum-controller|group-coordinator|share-coordinator|broker-\\d+-|ExpirationReaper"
+                        + "|raft-|persister-|network-partition-metadata|client-metrics-reaper|metrics-meter-tick"
+                        + "|LogDirFailureHandler");
 
         final String key;
 
