@@ -6,6 +6,7 @@ import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 
 /**
  * Where a job's CPU goes, per run: the process's CPU time and every Java thread's, sampled while the job runs and
@@ -40,11 +41,14 @@ final class CpuAccount implements AutoCloseable {
         JVM("jvm");
 
         /** The broker's thread names (Kafka 4's, in KRaft mode with the test kit), by their start. */
-        private static final java.util.regex.Pattern BROKER_THREAD = java.util.regex.Pattern.compile(
+        private static final Pattern BROKER_THREAD = Pattern.compile(
                 "data-plane-kafka|kafka-\\d+-|kafka-scheduler|kafka-log-cleaner|kafka-cluster-test-kit"
                         + "|quorum-controller|group-coordinator|share-coordinator|broker-\\d+-|ExpirationReaper"
                         + "|raft-|persister-|network-partition-metadata|client-metrics-reaper|metrics-meter-tick"
                         + "|LogDirFailureHandler");
+
+        /** Flink's task threads: "<task name> (<subtask>/<parallelism>)#<attempt>". */
+        private static final Pattern TASK_THREAD = Pattern.compile(".*\\(\\d+/\\d+\\)#\\d+$");
 
         final String key;
 
@@ -71,7 +75,7 @@ final class CpuAccount implements AutoCloseable {
             if (BROKER_THREAD.matcher(thread).lookingAt()) {
                 return KAFKA_BROKER;
             }
-            if (thread.matches(".*\\(\\d+/\\d+\\)#\\d+$")) {
+            if (TASK_THREAD.matcher(thread).matches()) {
                 return OTHER_TASKS;
             }
             return OTHER_JAVA;

@@ -262,12 +262,7 @@ public final class EndToEnd {
 
     private Measured measuredPassthrough(JobRuns jobs, String variant, double runsPerMessage) throws Exception {
         CpuAccount cpu = CpuAccount.start();
-        String out;
-        try {
-            out = jobs.runPassthrough(variant, 1);
-        } finally {
-            cpu.close();
-        }
+        String out = accounted(cpu, () -> jobs.runPassthrough(variant, 1));
         TopicRecords.Window w = window(jobs.bootstrap(), out);
         log.printf("  %s: %d messages, %.0f messages/s%n", variant, w.records(), w.perSecond());
         return measured(cpu, w, runsPerMessage, variant);
@@ -275,15 +270,19 @@ public final class EndToEnd {
 
     private Measured measuredJob(JobRuns jobs, String variant, ChecksSettings checks) throws Exception {
         CpuAccount cpu = CpuAccount.start();
-        Topics out;
-        try {
-            out = jobs.runJob(variant, 1, checks);
-        } finally {
-            cpu.close();
-        }
+        Topics out = accounted(cpu, () -> jobs.runJob(variant, 1, checks));
         TopicRecords.Window w = window(jobs.bootstrap(), out.verdicts());
         log.printf("  %s: %d verdicts in the window, %.1f runs/s%n", variant, w.records(), w.perSecond());
         return measured(cpu, w, 1.0, variant);
+    }
+
+    /** Runs a job while {@code cpu} samples, and stops the sampling when the job ends, however it ends. */
+    private static <T> T accounted(CpuAccount cpu, java.util.concurrent.Callable<T> job) throws Exception {
+        try {
+            return job.call();
+        } finally {
+            cpu.close();
+        }
     }
 
     private Measured measured(CpuAccount cpu, TopicRecords.Window w, double runsPerRecord, String variant) {
