@@ -2,7 +2,6 @@ package io.raglog.checks;
 
 import io.raglog.schemas.Passage;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
@@ -27,8 +26,6 @@ public final class AnswerSentences {
 
     /** As {@code String.split("[-'’&]")}, compiled once. */
     private static final Pattern JOINER = Pattern.compile("[-'’&]");
-    /** As many passages as {@link TextIndex} remembers; about 5 KB each (measured on simulated passages). */
-    private static final PerThreadMemo<List<Set<String>>> RECENT_PASSAGES = new PerThreadMemo<>(1024);
 
     private final Set<String> questionStems;
 
@@ -141,15 +138,14 @@ public final class AnswerSentences {
     }
 
     /**
-     * The stems of each sentence of a passage, in order. Remembered per thread: every stage's checks (and the offline
-     * judge) ask about the same passages, for the same or another question.
+     * The stems of each sentence of a passage, in order: read with the passage's {@link TextIndex}, which is
+     * remembered per thread, since every stage's checks (and the offline judge) ask about the same passages.
      */
     private static List<Set<String>> sentenceStems(String passage) {
         if (passage == null) {
             return List.of();
         }
-        return RECENT_PASSAGES.get(passage, p -> sentences(p).stream()
-                .map(sentence -> Collections.unmodifiableSet(stems(sentence))).toList());
+        return TextIndex.of(passage).sentenceStems();
     }
 
     private static Set<String> stems(String text) {

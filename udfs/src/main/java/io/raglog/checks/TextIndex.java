@@ -22,8 +22,8 @@ public final class TextIndex {
     /**
      * Recent texts' indexes: one passage is read by several checks per run, and popular passages recur across runs.
      * On the simulated SQuAD traffic (3,515 distinct passages in 1,600 runs), 256 texts kept 20 % of the passage reads
-     * that recur across runs, 1,024 kept 58 %; an index is about 10.6 KB (measured on those passages), so this is
-     * some 11 MB per thread.
+     * that recur across runs, 1,024 kept 58 %. An index was about 10.6 KB (measured on those passages), and its
+     * sentences' stems, which AnswerSentences kept in a memo of its own, about 5 KB more: some 16 MB per thread.
      */
     private static final PerThreadMemo<TextIndex> RECENT = new PerThreadMemo<>(1024);
 
@@ -33,30 +33,53 @@ public final class TextIndex {
     private final Set<String> wordSet;
     private final Set<String> stems;
     private final Set<String> numbers;
+    /** Each sentence's content-word stems, in order ({@link AnswerSentences}'s reading of a passage). */
+    private final List<Set<String>> sentenceStems;
     /** The indexes every lookup asks: this one alone, or several texts' read as their newline-joined text. */
     private final List<TextIndex> parts;
 
     private TextIndex(String text) {
         this.text = text == null ? "" : text;
-        List<String> w = Terms.words(this.text);
-        Set<String> ws = new HashSet<>(w);
+        // Read sentence by sentence: the words of the text are the words of its sentences, in order (a sentence ends
+        // only at white space, which no word spans), and the sentences' stems are what AnswerSentences reads a
+        // passage for. One scan serves both; before, each read every passage on its own.
+        List<String> w = new ArrayList<>();
+        Set<String> ws = new HashSet<>();
         Set<String> st = new HashSet<>();
-        for (String word : w) {
-            st.add(Terms.stem(word));
-            if (hasJoiner(word)) {
+        List<Set<String>> bySentence = new ArrayList<>();
+        for (String sentence : AnswerSentences.sentences(this.text)) {
+            Set<String> contentStems = new LinkedHashSet<>();
+            for (String word : Terms.words(sentence)) {
+                w.add(word);
+                ws.add(word);
+                String stem = Terms.stem(word);
+                st.add(stem);
+                boolean content = Terms.isContentWord(word);
+                if (!hasJoiner(word)) {
+                    if (content) {
+                        contentStems.add(stem);
+                    }
+                    continue;
+                }
                 // "Phags-pa" and "Phags pa", "Al-Hasa" and "Al Hasa" are the same name: index the parts too
                 for (String part : JOINER.split(word)) {
                     if (!part.isEmpty()) {
                         ws.add(part);
-                        st.add(Terms.stem(part));
+                        String partStem = Terms.stem(part);
+                        st.add(partStem);
+                        if (content && Terms.isContentWord(part)) {
+                            contentStems.add(partStem);
+                        }
                     }
                 }
             }
+            bySentence.add(Collections.unmodifiableSet(contentStems));
         }
         this.words = Collections.unmodifiableList(w);
         this.wordSet = Collections.unmodifiableSet(ws);
         this.stems = Collections.unmodifiableSet(st);
         this.numbers = Collections.unmodifiableSet(Terms.numbers(this.text));
+        this.sentenceStems = Collections.unmodifiableList(bySentence);
         this.parts = List.of(this);
     }
 
@@ -66,6 +89,7 @@ public final class TextIndex {
         this.wordSet = null;
         this.stems = null;
         this.numbers = null;
+        this.sentenceStems = null;
         this.parts = parts;
     }
 
@@ -97,6 +121,14 @@ public final class TextIndex {
             }
         }
         return false;
+    }
+
+    /** The content-word stems of each sentence of this one text, in order, as {@link AnswerSentences} reads them. */
+    List<Set<String>> sentenceStems() {
+        if (text == null) {
+            throw new IllegalStateException("sentences are read per text, not over several texts");
+        }
+        return sentenceStems;
     }
 
     /** Normalised numbers, for tests. */

@@ -61,6 +61,19 @@ public final class DeadLetters {
         return of(new RawMessage(origin, -1, -1, Json.writeBytes(call)), reason);
     }
 
+    /**
+     * Whether the bytes are valid UTF-8. Captured calls are nearly all ASCII, which is valid as it is: the decoder
+     * (and the string it builds) is needed only from the first byte above 0x7F.
+     */
+    static boolean isUtf8(byte[] bytes) {
+        for (byte b : bytes) {
+            if (b < 0) {
+                return utf8OrNull(bytes) != null;
+            }
+        }
+        return true;
+    }
+
     /** The bytes as text when they are valid UTF-8, else null. */
     static String utf8OrNull(byte[] bytes) {
         if (bytes == null) {

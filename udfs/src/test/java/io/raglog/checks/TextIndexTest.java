@@ -12,7 +12,23 @@ class TextIndexTest {
             "Acme Corp. reported revenue of $4,100 million in FY2023, up 4.10% on Q3.",
             "The Phags-pa script was adopted in 1269; Al-Hasa lies east.\nIBM and eBay, iPhone: May 5th.",
             "", "12,5 and 0.50 and 1,000,000.", "Stop. New York's mayor met O'Neil & Sons on Monday, 3 March 1999.",
-            "ends with a number 42", "7 starts with one", "déjà vu — Σοφία 2024");
+            "ends with a number 42", "7 starts with one", "déjà vu — Σοφία 2024",
+            "  He said \"No.\" 1999 was late!  Was it? “Yes.” 'Maybe'. U.S. Army's rank-and-file\tmet.\n\nEnd",
+            "Dr. Who? x-ray... 3.5. 4,100. Q3! ’Tis Phags-pa's.");
+
+    @Test
+    void shouldReadATextSentenceBySentenceAsItReadsTheWholeText() {
+        for (String t : TEXTS) {
+            TextIndex index = TextIndex.of(t);
+            assertThat(index.words()).as(t).isEqualTo(Terms.words(t));
+            // each sentence's stems as AnswerSentences reads a question: the content words' stems, name parts split
+            List<java.util.Set<String>> expected = AnswerSentences.sentences(t).stream()
+                    .map(sentence -> AnswerSentences.forQuestion(sentence).questionStems()).toList();
+            assertThat(index.sentenceStems()).as(t).isEqualTo(expected);
+            assertThat(index.sentenceStems()).as(t).hasSize(AnswerSentences.sentences(t).size());
+        }
+        assertThat(TextIndex.of(TEXTS.get(8)).sentenceStems()).hasSizeGreaterThan(5);
+    }
 
     @Test
     void shouldIndexSeveralTextsAsTheirNewlineJoinedText() {
