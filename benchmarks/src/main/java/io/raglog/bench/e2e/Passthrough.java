@@ -28,6 +28,7 @@ final class Passthrough {
                         .setBootstrapServers(bootstrap)
                         .setRecordSerializer(new Copy(outTopic))
                         .setDeliveryGuarantee(DeliveryGuarantee.AT_LEAST_ONCE)
+                        .setKafkaProducerConfig(KafkaIO.producerConfig(new Properties()))
                         .build())
                 .uid("sink-passthrough").name("kafka " + outTopic);
     }

@@ -60,8 +60,14 @@ public final class EmbeddedKafka implements AutoCloseable {
     }
 
     public void createTopics(Collection<String> topics, int partitions) throws Exception {
+        createTopics(topics, partitions, Map.of());
+    }
+
+    /** @param configs topic configuration, e.g. {@code message.timestamp.type=LogAppendTime} */
+    public void createTopics(Collection<String> topics, int partitions, Map<String, String> configs) throws Exception {
         try (Admin admin = admin()) {
-            List<NewTopic> newTopics = topics.stream().map(t -> new NewTopic(t, partitions, (short) 1)).toList();
+            List<NewTopic> newTopics = topics.stream()
+                    .map(t -> new NewTopic(t, partitions, (short) 1).configs(configs)).toList();
             admin.createTopics(newTopics).all().get();
         }
     }

@@ -53,16 +53,37 @@ public final class KafkaIO {
         return env.fromSource(builder.build(), watermarks, "kafka " + topic).uid("source-" + topic);
     }
 
-    public static <T> KafkaSink<T> sink(String bootstrap, String topic, JsonRecordSerializer.KeyOf<T> key,
-            DeliveryGuarantee guarantee, String transactionalIdPrefix, Properties extra) {
+    /**
+     * How long a sink's producer waits to fill a batch, and how big a batch may grow. A run is some 16 KB of JSON: at
+     * Kafka's default batch (16 KB, 5 ms) nearly every run went out as a produce request of its own, and each verdict
+     * as another. Measured on the no-vector benchmark job (3,000 runs, warm jobs alternating in one JVM): the Kafka
+     * clients' CPU per run fell from 0.19-0.24 to 0.08-0.13 ms and the in-process broker's from 0.30-0.49 to
+     * 0.12-0.22 ms. The wait is at most 20 ms on a verdict whose checks take an LLM round trip.
+     */
+    static final String LINGER_MS = "20";
+    static final String BATCH_BYTES = String.valueOf(256 * 1024);
+
+    /**
+     * The producer configuration of every raglog sink: raglog's batching, then the deployment's own client
+     * properties (which win: a cluster with a smaller {@code message.max.bytes} sets a smaller batch), then the
+     * transaction timeout the job's checkpoints rely on.
+     */
+    public static Properties producerConfig(Properties extra) {
         Properties props = new Properties();
+        props.setProperty("linger.ms", LINGER_MS);
+        props.setProperty("batch.size", BATCH_BYTES);
         props.putAll(extra);
         props.setProperty("transaction.timeout.ms", String.valueOf(TRANSACTION_TIMEOUT.toMillis()));
+        return props;
+    }
+
+    public static <T> KafkaSink<T> sink(String bootstrap, String topic, JsonRecordSerializer.KeyOf<T> key,
+            DeliveryGuarantee guarantee, String transactionalIdPrefix, Properties extra) {
         var builder = KafkaSink.<T>builder()
                 .setBootstrapServers(bootstrap)
                 .setRecordSerializer(new JsonRecordSerializer<>(topic, key))
                 .setDeliveryGuarantee(guarantee)
-                .setKafkaProducerConfig(props);
+                .setKafkaProducerConfig(producerConfig(extra));
         if (guarantee == DeliveryGuarantee.EXACTLY_ONCE) {
             builder.setTransactionalIdPrefix(transactionalIdPrefix);
         }
