@@ -36,7 +36,8 @@ public final class BenchCommand implements Callable<Integer> {
 
     /** Every figure a run produces: the flat keys, their ceilings and the micro-benchmarks'. */
     static final java.util.List<String> KEYS = java.util.List.of(
-            "passthrough_runs_per_s", "warm_up_no_vector_runs_per_s_1", "no_vector_runs_per_s",
+            "passthrough_runs_per_s", "passthrough_input_rounds", "passthrough_messages_copied",
+            "warm_up_no_vector_runs_per_s_1", "no_vector_runs_per_s",
             "no_vector_over_passthrough", "passthrough_cpu_ms_per_run", "no_vector_cpu_ms_per_run",
             "passthrough_cpu_cores", "no_vector_cpu_cores", "no_vector_cpu_ms_per_run_assembly_task",
             "no_vector_cpu_ms_per_run_source_tasks", "no_vector_cpu_ms_per_run_jvm",

@@ -26,7 +26,7 @@ class BenchCommandTest {
         command.quick = true;
         command.micro = MicroBenchmarks.Settings.TINY;
         BenchResults results = command.measure(new EndToEnd.Options(60, 4, Duration.ofMillis(100),
-                Duration.ofSeconds(5), 40, false, 3, 1, 2));
+                Duration.ofSeconds(5), 40, false, 3, 1, 2, 3));
         Path json = dir.resolve("bench.json");
         BenchCommand.write(results, json);
 
@@ -40,6 +40,9 @@ class BenchCommandTest {
         // range holds its median
         assertThat(results.number("no_vector_over_passthrough")).isCloseTo(
                 results.number("no_vector_runs_per_s") / results.number("passthrough_runs_per_s"), withinPercentage(0.2));
+        // the passthrough read the input three times over, every message each time
+        assertThat(results.number("passthrough_messages_copied"))
+                .isEqualTo(3 * results.number("input_messages"));
         assertThat(results.number("passthrough_runs_per_s")).isBetween(
                 results.number("passthrough_runs_per_s_min"), results.number("passthrough_runs_per_s_max"));
         assertThat(results.number("no_vector_runs_per_s")).isBetween(

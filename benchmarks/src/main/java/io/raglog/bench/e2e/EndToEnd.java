@@ -37,22 +37,27 @@ public final class EndToEnd {
      * @param bothParallelisms also measure every throughput figure at parallelism 2 (else only passthrough and full)
      * @param warmUpJobs at most this many discarded no-vector jobs run before the first measured one, for the JIT
      * @param pairs passthrough and no-vector jobs (p=1) run this many times, alternating; their figures are the medians
+     * @param passthroughRounds how many times each passthrough job copies the input, one pass after another: the copy
+     *     is an order of magnitude faster than the job, and one pass makes too short a window to take a rate on
      */
     public record Options(int runs, int capacity, Duration llmLatency, Duration latencyLoad, int stateRuns,
-            boolean bothParallelisms, long seed, int warmUpJobs, int pairs) {
+            boolean bothParallelisms, long seed, int warmUpJobs, int pairs, int passthroughRounds) {
 
         public Options {
             if (pairs < 1) {
                 throw new IllegalArgumentException("at least one passthrough / no-vector pair, not " + pairs);
             }
+            if (passthroughRounds < 1) {
+                throw new IllegalArgumentException("the passthrough copies the input at least once");
+            }
         }
 
         public static Options quick() {
-            return new Options(150, 16, Duration.ofMillis(500), Duration.ofSeconds(15), 200, false, 11, 1, 1);
+            return new Options(150, 16, Duration.ofMillis(500), Duration.ofSeconds(15), 200, false, 11, 1, 1, 4);
         }
 
         public static Options full() {
-            return new Options(2000, 16, Duration.ofMillis(500), Duration.ofSeconds(60), 1000, true, 11, 12, 3);
+            return new Options(2000, 16, Duration.ofMillis(500), Duration.ofSeconds(60), 1000, true, 11, 12, 3, 10);
         }
     }
 
@@ -83,6 +88,8 @@ public final class EndToEnd {
             log.printf("  input: %d runs in %d messages (%s)%n", simulated.runs(), messages, simulated.describe());
             r.put("input_runs", simulated.runs(), "simulated runs in the shared input");
             r.put("input_messages", messages, "Kafka messages they make (proxy calls + OTLP batches)");
+            r.put("passthrough_input_rounds", options.passthroughRounds(),
+                    "passes each passthrough job makes over the input, one after another");
 
             JobRuns jobs = new JobRuns(kafka, input);
             int c = options.capacity();
@@ -97,7 +104,7 @@ public final class EndToEnd {
             // spent 123, 104, 102, 100, 98, 93, 80, 63, 46, 41 % of their wall time compiling while their rate more
             // than doubled. A streaming job runs for days, so the figures are taken warm: warm-up jobs run until one
             // spent under half its wall time compiling (or the cap), and each one's rate and JIT share are reported
-            jobs.runPassthrough("warm-up", 1);
+            jobs.runPassthrough("warm-up", 1, options.passthroughRounds());
             CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
             for (int round = 1; round <= options.warmUpJobs(); round++) {
                 long jit0 = jit.getTotalCompilationTime();
@@ -121,6 +128,10 @@ public final class EndToEnd {
             for (int i = 0; i < options.pairs(); i++) {
                 String suffix = i == 0 ? "" : "-" + (i + 1);
                 passthroughs[i] = measuredPassthrough(jobs, "passthrough-p1" + suffix, runsPerMessage);
+                if (i == 0) {
+                    r.put("passthrough_messages_copied", TopicRecords.count(jobs.bootstrap(), "passthrough-p1.out"),
+                            "messages one passthrough job wrote (input messages x rounds)");
+                }
                 noVectors[i] = measuredJob(jobs, "no-vector-p1" + suffix, noVector);
             }
             double passthrough = median(Measured.rates(passthroughs));
@@ -262,7 +273,7 @@ public final class EndToEnd {
 
     private Measured measuredPassthrough(JobRuns jobs, String variant, double runsPerMessage) throws Exception {
         CpuAccount cpu = CpuAccount.start();
-        String out = accounted(cpu, () -> jobs.runPassthrough(variant, 1));
+        String out = accounted(cpu, () -> jobs.runPassthrough(variant, 1, options.passthroughRounds()));
         TopicRecords.Window w = window(jobs.bootstrap(), out);
         log.printf("  %s: %d messages, %.0f messages/s%n", variant, w.records(), w.perSecond());
         return measured(cpu, w, runsPerMessage, variant);
@@ -298,8 +309,7 @@ public final class EndToEnd {
     }
 
     private static TopicRecords.Window window(String bootstrap, String topic) {
-        TopicRecords.Window w = TopicRecords.steadyWindow(TopicRecords.readAll(bootstrap, topic).stream()
-                .map(TopicRecords.Timed::timestampMs).toList());
+        TopicRecords.Window w = TopicRecords.steadyWindow(TopicRecords.timestamps(bootstrap, topic));
         if (w == null || w.toMs() <= w.fromMs()) {
             throw new IllegalStateException(topic + ": too few records to take a steady rate on");
         }
@@ -320,13 +330,12 @@ public final class EndToEnd {
     }
 
     private double passthrough(JobRuns jobs, String variant, int parallelism, double runsPerMessage) throws Exception {
-        String out = jobs.runPassthrough(variant, parallelism);
+        String out = jobs.runPassthrough(variant, parallelism, options.passthroughRounds());
         return rate(jobs, out, variant) * runsPerMessage;
     }
 
     private double rate(JobRuns jobs, String topic, String variant) {
-        List<Long> ts = TopicRecords.readAll(jobs.bootstrap(), topic).stream().map(TopicRecords.Timed::timestampMs)
-                .toList();
+        List<Long> ts = TopicRecords.timestamps(jobs.bootstrap(), topic);
         double rate = TopicRecords.steadyRate(ts);
         log.printf("  %s: %d messages, %.0f messages/s%n", variant, ts.size(), rate);
         return rate;

@@ -58,11 +58,12 @@ final class JobRuns {
         return t;
     }
 
-    String runPassthrough(String variant, int parallelism) throws Exception {
+    /** @param rounds passes over the input, one after another */
+    String runPassthrough(String variant, int parallelism, int rounds) throws Exception {
         String out = variant + ".out";
         kafka.createTopics(java.util.List.of(out), 2);
         StreamExecutionEnvironment env = environment(parallelism);
-        Passthrough.wire(env, kafka.bootstrapServers(), input.calls(), input.otlp(), out, "bench-" + variant);
+        Passthrough.wire(env, kafka.bootstrapServers(), input.calls(), input.otlp(), out, "bench-" + variant, rounds);
         env.execute("raglog bench " + variant);
         return out;
     }

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
 import java.util.UUID;
+import java.util.function.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -13,7 +14,8 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
 /**
  * A topic's records as the benchmark reads them: the value and the record timestamp, which for the job's outputs is
- * the wall clock when the sink's producer created the record (the job leaves the timestamp to the producer).
+ * the wall clock when the sink's producer created the record (the job leaves the timestamp to the producer), or, in
+ * topics created with {@code message.timestamp.type=LogAppendTime} (the latency run's), when the broker appended it.
  */
 public final class TopicRecords {
 
@@ -22,18 +24,27 @@ public final class TopicRecords {
     private TopicRecords() {}
 
     public static List<Timed> readAll(String bootstrap, String topic) {
+        List<Timed> out = new ArrayList<>();
+        forEach(bootstrap, topic, r -> out.add(new Timed(r.timestamp(), r.value())));
+        return out;
+    }
+
+    /** The records' timestamps alone: a passthrough's output is hundreds of MB that need not stay in memory. */
+    public static List<Long> timestamps(String bootstrap, String topic) {
+        List<Long> out = new ArrayList<>();
+        forEach(bootstrap, topic, r -> out.add(r.timestamp()));
+        return out;
+    }
+
+    private static void forEach(String bootstrap, String topic, Consumer<ConsumerRecord<byte[], byte[]>> each) {
         try (KafkaConsumer<byte[], byte[]> consumer = consumer(bootstrap)) {
             List<TopicPartition> partitions = partitions(consumer, topic);
             consumer.assign(partitions);
             consumer.seekToBeginning(partitions);
             var end = consumer.endOffsets(partitions);
-            List<Timed> out = new ArrayList<>();
             while (partitions.stream().anyMatch(p -> consumer.position(p) < end.get(p))) {
-                for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200))) {
-                    out.add(new Timed(r.timestamp(), r.value()));
-                }
+                consumer.poll(Duration.ofMillis(200)).forEach(each);
             }
-            return out;
         }
     }
 
