@@ -40,7 +40,7 @@ class BenchCommandTest {
         // range holds its median
         assertThat(results.number("no_vector_over_passthrough")).isCloseTo(
                 results.number("no_vector_runs_per_s") / results.number("passthrough_runs_per_s"), withinPercentage(0.2));
-        // the passthrough read the input three times over, every message each time
+        // the passthrough copied the shared input three times over (RepeatedInput), every message each time
         assertThat(results.number("passthrough_messages_copied"))
                 .isEqualTo(3 * results.number("input_messages"));
         assertThat(results.number("passthrough_runs_per_s")).isBetween(

@@ -37,8 +37,8 @@ public final class EndToEnd {
      * @param bothParallelisms also measure every throughput figure at parallelism 2 (else only passthrough and full)
      * @param warmUpJobs at most this many discarded no-vector jobs run before the first measured one, for the JIT
      * @param pairs passthrough and no-vector jobs (p=1) run this many times, alternating; their figures are the medians
-     * @param passthroughRounds how many times each passthrough job copies the input, one pass after another: the copy
-     *     is an order of magnitude faster than the job, and one pass makes too short a window to take a rate on
+     * @param passthroughRounds how many times over the passthrough's input holds the shared input ({@link RepeatedInput}):
+     *     the copy is an order of magnitude faster than the job, and one pass is too short a window to take a rate on
      */
     public record Options(int runs, int capacity, Duration llmLatency, Duration latencyLoad, int stateRuns,
             boolean bothParallelisms, long seed, int warmUpJobs, int pairs, int passthroughRounds) {
@@ -57,7 +57,7 @@ public final class EndToEnd {
         }
 
         public static Options full() {
-            return new Options(2000, 16, Duration.ofMillis(500), Duration.ofSeconds(60), 1000, true, 11, 12, 3, 10);
+            return new Options(2000, 16, Duration.ofMillis(500), Duration.ofSeconds(60), 1000, true, 11, 12, 3, 20);
         }
     }
 
@@ -89,7 +89,8 @@ public final class EndToEnd {
             r.put("input_runs", simulated.runs(), "simulated runs in the shared input");
             r.put("input_messages", messages, "Kafka messages they make (proxy calls + OTLP batches)");
             r.put("passthrough_input_rounds", options.passthroughRounds(),
-                    "passes each passthrough job makes over the input, one after another");
+                    "times the passthrough's input holds the shared input, copied pass after pass");
+            Topics repeated = RepeatedInput.of(kafka, input, options.passthroughRounds());
 
             JobRuns jobs = new JobRuns(kafka, input);
             int c = options.capacity();
@@ -104,7 +105,7 @@ public final class EndToEnd {
             // spent 123, 104, 102, 100, 98, 93, 80, 63, 46, 41 % of their wall time compiling while their rate more
             // than doubled. A streaming job runs for days, so the figures are taken warm: warm-up jobs run until one
             // spent under half its wall time compiling (or the cap), and each one's rate and JIT share are reported
-            jobs.runPassthrough("warm-up", 1, options.passthroughRounds());
+            jobs.runPassthrough("warm-up", 1, repeated);
             CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
             for (int round = 1; round <= options.warmUpJobs(); round++) {
                 long jit0 = jit.getTotalCompilationTime();
@@ -127,10 +128,10 @@ public final class EndToEnd {
             Measured[] noVectors = new Measured[options.pairs()];
             for (int i = 0; i < options.pairs(); i++) {
                 String suffix = i == 0 ? "" : "-" + (i + 1);
-                passthroughs[i] = measuredPassthrough(jobs, "passthrough-p1" + suffix, runsPerMessage);
+                passthroughs[i] = measuredPassthrough(jobs, repeated, "passthrough-p1" + suffix, runsPerMessage);
                 if (i == 0) {
                     r.put("passthrough_messages_copied", TopicRecords.count(jobs.bootstrap(), "passthrough-p1.out"),
-                            "messages one passthrough job wrote (input messages x rounds)");
+                            "messages one passthrough job copied (input messages x rounds)");
                 }
                 noVectors[i] = measuredJob(jobs, "no-vector-p1" + suffix, noVector);
             }
@@ -195,7 +196,7 @@ public final class EndToEnd {
             r.put("llm_price_input_usd_per_mtok", JobRuns.PRICE_INPUT_PER_MTOK, "price assumed for the cost figures");
             r.put("llm_price_output_usd_per_mtok", JobRuns.PRICE_OUTPUT_PER_MTOK, "price assumed for the cost figures");
 
-            double passthrough2 = passthrough(jobs, "passthrough-p2", 2, runsPerMessage);
+            double passthrough2 = passthrough(jobs, repeated, "passthrough-p2", 2, runsPerMessage);
             r.put("passthrough_runs_per_s_p2", passthrough2, "as above at parallelism 2");
             double full2 = verdictRate(kafka, jobs.runJob("full-p2", 2, full), "full-p2");
             r.put("full_runs_per_s_p2", full2, "as above at parallelism 2");
@@ -271,9 +272,9 @@ public final class EndToEnd {
         }
     }
 
-    private Measured measuredPassthrough(JobRuns jobs, String variant, double runsPerMessage) throws Exception {
+    private Measured measuredPassthrough(JobRuns jobs, Topics repeated, String variant, double runsPerMessage) throws Exception {
         CpuAccount cpu = CpuAccount.start();
-        String out = accounted(cpu, () -> jobs.runPassthrough(variant, 1, options.passthroughRounds()));
+        String out = accounted(cpu, () -> jobs.runPassthrough(variant, 1, repeated));
         TopicRecords.Window w = window(jobs.bootstrap(), out);
         log.printf("  %s: %d messages, %.0f messages/s%n", variant, w.records(), w.perSecond());
         return measured(cpu, w, runsPerMessage, variant);
@@ -329,8 +330,9 @@ public final class EndToEnd {
         }
     }
 
-    private double passthrough(JobRuns jobs, String variant, int parallelism, double runsPerMessage) throws Exception {
-        String out = jobs.runPassthrough(variant, parallelism, options.passthroughRounds());
+    private double passthrough(JobRuns jobs, Topics repeated, String variant, int parallelism,
+            double runsPerMessage) throws Exception {
+        String out = jobs.runPassthrough(variant, parallelism, repeated);
         return rate(jobs, out, variant) * runsPerMessage;
     }
 

@@ -58,12 +58,12 @@ final class JobRuns {
         return t;
     }
 
-    /** @param rounds passes over the input, one after another */
-    String runPassthrough(String variant, int parallelism, int rounds) throws Exception {
+    /** @param from the input, or the input several times over ({@link RepeatedInput}) */
+    String runPassthrough(String variant, int parallelism, Topics from) throws Exception {
         String out = variant + ".out";
         kafka.createTopics(java.util.List.of(out), 2);
         StreamExecutionEnvironment env = environment(parallelism);
-        Passthrough.wire(env, kafka.bootstrapServers(), input.calls(), input.otlp(), out, "bench-" + variant, rounds);
+        Passthrough.wire(env, kafka.bootstrapServers(), from.calls(), from.otlp(), out, "bench-" + variant);
         env.execute("raglog bench " + variant);
         return out;
     }

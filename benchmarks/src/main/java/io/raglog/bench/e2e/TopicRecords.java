@@ -36,7 +36,8 @@ public final class TopicRecords {
         return out;
     }
 
-    private static void forEach(String bootstrap, String topic, Consumer<ConsumerRecord<byte[], byte[]>> each) {
+    /** Every record in the topic now, partition by partition in offset order. */
+    static void forEach(String bootstrap, String topic, Consumer<ConsumerRecord<byte[], byte[]>> each) {
         try (KafkaConsumer<byte[], byte[]> consumer = consumer(bootstrap)) {
             List<TopicPartition> partitions = partitions(consumer, topic);
             consumer.assign(partitions);
