@@ -64,7 +64,8 @@ class CallEventDecoderTest {
         assertThat(event.request().headers()).isNull();
         assertThat(event.response().headers()).isNull();
         assertThat(event.response().body()).isNull();
-        assertThat(event.request().body().at("/messages/0/content").asText()).isEqualTo("Wann wurde Zürich gegründet?");
+        assertThat(event.request().body().at("/messages/0/content").asText())
+                .isEqualTo("Wann wurde Zürich gegründet?");
         assertThat(event).isEqualTo(Json.MAPPER.readValue(call("2026-01-01T01:00:00.250+01:00"), CallEvent.class));
     }
 

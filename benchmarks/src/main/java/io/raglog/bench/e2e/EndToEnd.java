@@ -37,8 +37,9 @@ public final class EndToEnd {
      * @param bothParallelisms also measure every throughput figure at parallelism 2 (else only passthrough and full)
      * @param warmUpJobs at most this many discarded no-vector jobs run before the first measured one, for the JIT
      * @param pairs passthrough and no-vector jobs (p=1) run this many times, alternating; their figures are the medians
-     * @param passthroughRounds how many times over the passthrough's input holds the shared input ({@link RepeatedInput}):
-     *     the copy is an order of magnitude faster than the job, and one pass is too short a window to take a rate on
+     * @param passthroughRounds how many times over the passthrough's input holds the shared input
+     *     ({@link RepeatedInput}): the copy is an order of magnitude faster than the job, and one pass is too short a
+     *     window to take a rate on
      */
     public record Options(int runs, int capacity, Duration llmLatency, Duration latencyLoad, int stateRuns,
             boolean bothParallelisms, long seed, int warmUpJobs, int pairs, int passthroughRounds) {
@@ -272,7 +273,8 @@ public final class EndToEnd {
         }
     }
 
-    private Measured measuredPassthrough(JobRuns jobs, Topics repeated, String variant, double runsPerMessage) throws Exception {
+    private Measured measuredPassthrough(JobRuns jobs, Topics repeated, String variant, double runsPerMessage)
+            throws Exception {
         CpuAccount cpu = CpuAccount.start();
         String out = accounted(cpu, () -> jobs.runPassthrough(variant, 1, repeated));
         TopicRecords.Window w = window(jobs.bootstrap(), out);
