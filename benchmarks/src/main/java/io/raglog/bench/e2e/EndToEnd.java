@@ -129,9 +129,11 @@ public final class EndToEnd {
             Measured[] noVectors = new Measured[options.pairs()];
             for (int i = 0; i < options.pairs(); i++) {
                 String suffix = i == 0 ? "" : "-" + (i + 1);
-                passthroughs[i] = measuredPassthrough(jobs, repeated, "passthrough-p1" + suffix, runsPerMessage);
+                String passthroughVariant = "passthrough-p1" + suffix;
+                passthroughs[i] = measuredPassthrough(jobs, repeated, passthroughVariant, runsPerMessage);
                 if (i == 0) {
-                    r.put("passthrough_messages_copied", TopicRecords.count(jobs.bootstrap(), "passthrough-p1.out"),
+                    r.put("passthrough_messages_copied", TopicRecords.count(jobs.bootstrap(),
+                                    JobRuns.passthroughOutput(passthroughVariant)),
                             "messages one passthrough job copied (input messages x rounds)");
                 }
                 noVectors[i] = measuredJob(jobs, "no-vector-p1" + suffix, noVector);

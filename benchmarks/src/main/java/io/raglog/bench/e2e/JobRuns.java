@@ -58,9 +58,14 @@ final class JobRuns {
         return t;
     }
 
+    /** The topic a passthrough variant writes its copy to. */
+    static String passthroughOutput(String variant) {
+        return variant + ".out";
+    }
+
     /** @param from the input, or the input several times over ({@link RepeatedInput}) */
     String runPassthrough(String variant, int parallelism, Topics from) throws Exception {
-        String out = variant + ".out";
+        String out = passthroughOutput(variant);
         kafka.createTopics(java.util.List.of(out), 2);
         StreamExecutionEnvironment env = environment(parallelism);
         Passthrough.wire(env, kafka.bootstrapServers(), from.calls(), from.otlp(), out, "bench-" + variant);
