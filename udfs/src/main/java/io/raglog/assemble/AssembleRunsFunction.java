@@ -5,6 +5,7 @@ import io.raglog.flink.JacksonTypeInfo;
 import io.raglog.schemas.Run;
 import io.raglog.schemas.Stage;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.flink.api.common.functions.OpenContext;
@@ -47,7 +48,7 @@ public class AssembleRunsFunction extends KeyedProcessFunction<String, Classifie
 
     /**
      * Calls whose linking signals stay read between timers (all subtask keys together): a few seconds of calls at a
-     * few hundred runs/s; beyond it (runs that never finish piling up) keys are read on each timer instead.
+     * few hundred runs/s; beyond it (runs that never finish piling up) further calls are read on each timer instead.
      */
     static final int MAX_CACHED_CALLS = 4096;
 
@@ -58,6 +59,7 @@ public class AssembleRunsFunction extends KeyedProcessFunction<String, Classifie
     /** Prompt closes to do: processing time due → the latest generator end (event time) due then. */
     private transient MapState<Long, Long> promptCloses;
     private transient CallSignalsCache signals;
+    private transient PendingIndex index;
     private transient Counter runs;
     private transient Counter incompleteRuns;
     private transient Counter lateCalls;
@@ -85,6 +87,7 @@ public class AssembleRunsFunction extends KeyedProcessFunction<String, Classifie
         promptDescriptor.enableTimeToLive(ttl);
         promptCloses = getRuntimeContext().getMapState(promptDescriptor);
         signals = new CallSignalsCache(MAX_CACHED_CALLS);
+        index = new PendingIndex();
 
         var group = getRuntimeContext().getMetricGroup().addGroup("raglog").addGroup("assembly");
         runs = group.counter("runs");
@@ -105,6 +108,7 @@ public class AssembleRunsFunction extends KeyedProcessFunction<String, Classifie
             return;
         }
         pending.put(call.event().eventId(), call);
+        index.add(ctx.getCurrentKey(), call);
         signals.forget(ctx.getCurrentKey(), call.event().eventId()); // a redelivered event id: read it again
         if (call.event().failed() || call.stage() != Stage.GENERATE) {
             // why: a call no generator claims must still leave state, as part of an incomplete run
@@ -133,11 +137,14 @@ public class AssembleRunsFunction extends KeyedProcessFunction<String, Classifie
             closeOnGeneratorArrival(timestamp, ctx, out);
             return;
         }
-        Map<String, CallSignals> open = openCalls(ctx.getCurrentKey());
+        Map<String, CallSignals> open = openCalls(ctx.getCurrentKey(), timestamp);
         if (open.isEmpty()) {
-            forgetClosedRun(timestamp);
-            forgetPromptCloses(ctx);
-            return;
+            if (index.isEmpty(ctx.getCurrentKey())) {
+                forget(ctx.getCurrentKey());
+                forgetClosedRun(timestamp);
+                forgetPromptCloses(ctx);
+            }
+            return; // else: only calls that started after this timer are buffered; a later timer links them
         }
         String hint = hintOf(open);
         List<RunLinker.Assembled> assembled = RunLinker.linkSignals(pipelineOf(open), hint, open.values(), timestamp,
@@ -158,7 +165,7 @@ public class AssembleRunsFunction extends KeyedProcessFunction<String, Classifie
         for (Long due : done) {
             promptCloses.remove(due);
         }
-        Map<String, CallSignals> open = openCalls(ctx.getCurrentKey());
+        Map<String, CallSignals> open = openCalls(ctx.getCurrentKey(), upToEnd + settings.grace().toMillis());
         if (upToEnd == Long.MIN_VALUE || open.isEmpty()) {
             return;
         }
@@ -188,6 +195,7 @@ public class AssembleRunsFunction extends KeyedProcessFunction<String, Classifie
             }
             for (String id : a.consumedEventIds()) {
                 pending.remove(id);
+                index.remove(ctx.getCurrentKey(), id);
                 signals.forget(ctx.getCurrentKey(), id);
             }
         }
@@ -198,6 +206,7 @@ public class AssembleRunsFunction extends KeyedProcessFunction<String, Classifie
                 ctx.output(LATE, leftover);
             }
             pending.clear();
+            index.clear(ctx.getCurrentKey());
             closedAt.update(eventTime);
             if (ctx.timerService().currentWatermark() < Long.MAX_VALUE) {
                 // why: remember the closed hinted run for a while, then let the key's state go entirely. At the end
@@ -205,16 +214,41 @@ public class AssembleRunsFunction extends KeyedProcessFunction<String, Classifie
                 ctx.timerService().registerEventTimeTimer(eventTime + settings.closedRunMemory().toMillis());
             }
         }
-        if (pending.isEmpty()) {
-            pending.clear();
-            signals.forget(ctx.getCurrentKey());
+        if (index.isEmpty(ctx.getCurrentKey())) {
+            forget(ctx.getCurrentKey());
             forgetPromptCloses(ctx);
         }
     }
 
-    /** The buffered calls of the current key with their signals, read now for the calls not read before. */
-    private Map<String, CallSignals> openCalls(String key) throws Exception {
-        return signals.of(key, pending.entries());
+    /**
+     * The buffered calls of the current key that linking at {@code now} can use, with their signals: read from state
+     * only when their signals are not on the heap. (A call kept on the heap can still join its run after the state's
+     * time-to-live dropped it, which takes hours of stalled event time; one that is not is gone, as before.)
+     */
+    private Map<String, CallSignals> openCalls(String key, long now) throws Exception {
+        if (!index.knows(key)) {
+            index.load(key, pending.entries());
+        }
+        Map<String, CallSignals> open = new HashMap<>();
+        for (String id : index.linkable(key, now)) {
+            CallSignals s = signals.get(key, id);
+            if (s == null) {
+                ClassifiedCall call = pending.get(id);
+                if (call == null) {
+                    index.remove(key, id); // dropped by the state's time-to-live
+                    continue;
+                }
+                s = signals.put(key, id, new CallSignals(call));
+            }
+            open.put(id, s);
+        }
+        return open;
+    }
+
+    /** The key's buffer is empty: what the heap knew of it goes too. */
+    private void forget(String key) {
+        index.forget(key);
+        signals.forget(key);
     }
 
     private static String hintOf(Map<String, CallSignals> open) {

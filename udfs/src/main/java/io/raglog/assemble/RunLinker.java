@@ -34,6 +34,17 @@ public final class RunLinker {
 
     private RunLinker() {}
 
+    /**
+     * The latest start of a call, without a run hint, that linking at {@code now} can use. A run closed at
+     * {@code now} has a generator that ended by {@code now} less the grace, and its other calls started by that
+     * generator's end; an incomplete run is made of calls that ended a run timeout before {@code now}. A call that
+     * started later takes part in none of them, so leaving it out changes no run. (A hinted key is not cut: its
+     * incomplete flush looks at its latest call.)
+     */
+    static long latestStartLinkable(long now) {
+        return now;
+    }
+
     public static List<Assembled> link(String pipeline, String runHint, Collection<ClassifiedCall> pending, long now,
             AssemblySettings settings) {
         List<CallSignals> signals = new ArrayList<>();

@@ -9,6 +9,8 @@ import io.raglog.schemas.Stage;
 import java.util.Comparator;
 import java.util.List;
 import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
+import org.apache.flink.streaming.api.operators.KeyedProcessOperator;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
 import org.apache.flink.streaming.util.ProcessFunctionTestHarnesses;
@@ -37,6 +39,17 @@ class AssembleRunsFunctionTest {
 
     private List<Run> runs() {
         return harness.extractOutputValues().stream().sorted(Comparator.comparing(Run::startedAt)).toList();
+    }
+
+    private static KeyedOneInputStreamOperatorTestHarness<String, ClassifiedCall, Run> restored(
+            OperatorSubtaskState snapshot) throws Exception {
+        var h = new KeyedOneInputStreamOperatorTestHarness<>(
+                new KeyedProcessOperator<>(new AssembleRunsFunction(AssemblySettings.DEFAULTS)), ClassifiedCall::runKey,
+                Types.STRING);
+        h.setup();
+        h.initializeState(snapshot);
+        h.open();
+        return h;
     }
 
     private void assertStateCleared() {
@@ -262,5 +275,31 @@ class AssembleRunsFunctionTest {
             String tag = run.callIds().get(0).substring(0, run.callIds().get(0).indexOf('-'));
             assertThat(run.callIds()).allSatisfy(id -> assertThat(id).startsWith(tag + "-"));
         });
+    }
+
+    @Test
+    void shouldLinkCallsBufferedBeforeARestoreWithThoseAfterIt() throws Exception {
+        TestCalls a = TestCalls.run("bot", null, "alpha", 1);
+        TestCalls b = TestCalls.run("bot", null, "beta", 2);
+        send(a.rewrite(0.0, 0.4));
+        send(b.rewrite(0.1, 0.5));
+        send(b.embed(0.5, 0.6));
+        send(a.embed(0.45, 0.7));
+        OperatorSubtaskState snapshot = harness.snapshot(1L, TestCalls.ms(1));
+
+        // the restored function starts with nothing on the heap: the first timer walks the key's state again
+        try (var h = restored(snapshot)) {
+            for (ClassifiedCall c : List.of(a.retrieve(0.7, 0.75), b.retrieve(0.6, 0.8), b.rerank(0.8, 1.0),
+                    a.rerank(0.75, 1.1), b.generate(1.0, 2.0), a.generate(1.1, 2.5))) {
+                h.processElement(c, c.event().endedAt().toEpochMilli());
+            }
+            h.processWatermark(TestCalls.ms(10));
+            List<Run> runs = h.extractOutputValues().stream().sorted(Comparator.comparing(Run::startedAt)).toList();
+            assertThat(runs).hasSize(2);
+            assertRunOf(runs.get(0), a);
+            assertRunOf(runs.get(1), b);
+            h.processWatermark(TestCalls.ms(1000));
+            assertThat(h.numKeyedStateEntries()).isZero();
+        }
     }
 }

@@ -145,4 +145,32 @@ class AssembleRunsOnGeneratorArrivalTest {
             assertThat(h.numKeyedStateEntries()).isZero();
         }
     }
+
+    @Test
+    void shouldKeepALaterRunsPromptCloseWhenAnEarlierTimerFindsOnlyItsCalls() throws Exception {
+        try (var h = harness(SETTINGS)) {
+            TestCalls a = TestCalls.run("bot", null, "alpha", 1);
+            TestCalls b = TestCalls.run("bot", null, "beta", 2);
+            for (ClassifiedCall c : List.of(a.rewrite(0.0, 0.4), a.embed(0.45, 0.7), a.generate(1.1, 2.5))) {
+                arrive(h, c);
+            }
+            h.setProcessingTime(TestCalls.ms(2.5) + WAIT);
+            assertThat(h.extractOutputValues()).hasSize(1); // alpha, closed on its generator's arrival
+            for (ClassifiedCall c : List.of(b.rewrite(5.0, 5.4), b.embed(5.45, 5.7), b.generate(6.1, 7.5))) {
+                arrive(h, c);
+            }
+
+            // alpha's event-time timer (2.5 s + grace) fires while only beta's calls, all started later, are buffered
+            h.processWatermark(TestCalls.ms(4.6));
+            assertThat(h.extractOutputValues()).hasSize(1);
+            h.setProcessingTime(TestCalls.ms(7.5) + WAIT);
+            assertThat(h.extractOutputValues()).hasSize(2).last()
+                    .satisfies(r -> assertThat(r.callIds()).containsExactlyInAnyOrder("beta-rewrite", "beta-embed",
+                            "beta-generate"));
+
+            h.processWatermark(TestCalls.ms(1000));
+            assertThat(h.extractOutputValues()).hasSize(2);
+            assertThat(h.numKeyedStateEntries()).isZero();
+        }
+    }
 }
