@@ -24,8 +24,12 @@ import java.util.Map;
  */
 final class PendingIndex {
 
-    /** One key's buffered calls: event id → start (epoch ms). */
-    private record Calls(boolean hinted, Map<String, Long> starts) {}
+    /** One key's buffered calls: event id → start (epoch ms), and whether they carry a run hint. */
+    private static final class Calls {
+        /** Every call of a key has a hint (the key is pipeline + hint), or none has; told by the calls themselves. */
+        boolean hinted;
+        final Map<String, Long> starts = new HashMap<>();
+    }
 
     private final Map<String, Calls> byKey = new HashMap<>();
     private int size;
@@ -37,27 +41,30 @@ final class PendingIndex {
     /** Indexes a key from one walk of its buffered calls (event id → call). */
     void load(String key, Iterable<Map.Entry<String, ClassifiedCall>> buffered) {
         forget(key);
-        Map<String, Long> starts = new HashMap<>();
-        boolean hinted = false;
+        Calls calls = new Calls();
         for (Map.Entry<String, ClassifiedCall> e : buffered) {
-            hinted = e.getValue().event().hasRunHint(); // every call of a key has a hint, or none has
-            starts.put(e.getKey(), e.getValue().event().startedAt().toEpochMilli());
+            calls.hinted = e.getValue().event().hasRunHint();
+            calls.starts.put(e.getKey(), e.getValue().event().startedAt().toEpochMilli());
         }
-        byKey.put(key, new Calls(hinted, starts));
-        size += starts.size();
+        byKey.put(key, calls);
+        size += calls.starts.size();
     }
 
     /** A call was buffered (or redelivered under the same event id); nothing to do for a key not indexed. */
     void add(String key, ClassifiedCall call) {
         Calls calls = byKey.get(key);
-        if (calls != null && calls.starts().put(call.event().eventId(), call.event().startedAt().toEpochMilli()) == null) {
+        if (calls == null) {
+            return;
+        }
+        calls.hinted = call.event().hasRunHint(); // a key indexed while empty learns it from its first call
+        if (calls.starts.put(call.event().eventId(), call.event().startedAt().toEpochMilli()) == null) {
             size++;
         }
     }
 
     void remove(String key, String eventId) {
         Calls calls = byKey.get(key);
-        if (calls != null && calls.starts().remove(eventId) != null) {
+        if (calls != null && calls.starts.remove(eventId) != null) {
             size--;
         }
     }
@@ -66,8 +73,8 @@ final class PendingIndex {
     void clear(String key) {
         Calls calls = byKey.get(key);
         if (calls != null) {
-            size -= calls.starts().size();
-            calls.starts().clear();
+            size -= calls.starts.size();
+            calls.starts.clear();
         }
     }
 
@@ -77,13 +84,13 @@ final class PendingIndex {
      * state's time-to-live dropped, until they are read), so empty here means empty there.
      */
     boolean isEmpty(String key) {
-        return indexed(key).starts().isEmpty();
+        return indexed(key).starts.isEmpty();
     }
 
     void forget(String key) {
         Calls calls = byKey.remove(key);
         if (calls != null) {
-            size -= calls.starts().size();
+            size -= calls.starts.size();
         }
     }
 
@@ -93,9 +100,9 @@ final class PendingIndex {
      */
     List<String> linkable(String key, long now) {
         Calls calls = indexed(key);
-        long latestStart = calls.hinted() ? Long.MAX_VALUE : RunLinker.latestStartLinkable(now);
+        long latestStart = calls.hinted ? Long.MAX_VALUE : RunLinker.latestStartLinkable(now);
         List<String> ids = new ArrayList<>();
-        for (Map.Entry<String, Long> e : calls.starts().entrySet()) {
+        for (Map.Entry<String, Long> e : calls.starts.entrySet()) {
             if (e.getValue() <= latestStart) {
                 ids.add(e.getKey());
             }

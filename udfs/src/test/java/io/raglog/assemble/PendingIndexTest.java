@@ -68,4 +68,14 @@ class PendingIndexTest {
         assertThat(index.knows("bot")).isFalse();
         assertThat(index.size()).isZero();
     }
+
+    @Test
+    void shouldTellAHintedKeyIndexedWhileEmptyByItsFirstCall() {
+        TestCalls run = TestCalls.run("bot", "trace-9", "hinted", 3);
+        PendingIndex index = new PendingIndex();
+        index.load("bot-trace-9", Map.<String, ClassifiedCall>of().entrySet());
+        index.add("bot-trace-9", run.generate(60.0, 61.0));
+
+        assertThat(index.linkable("bot-trace-9", TestCalls.ms(3.0))).containsExactly("hinted-generate");
+    }
 }
