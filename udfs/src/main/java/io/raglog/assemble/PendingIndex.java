@@ -14,7 +14,7 @@ import java.util.Map;
  * <p>Why: a key without run hints holds all of its pipeline's open calls, and every timer of the key (one per run
  * at least) walked all of them. On RocksDB that walk deserialises every buffered call (the state's time-to-live
  * reads each entry) and steps over the tombstones of the calls already removed; reading a 6,000-run backlog, the
- * assembly thread spent 21 ms per run there (measured) and the job did 42 runs/s instead of 150.
+ * assembly thread spent 21 ms per run there and the job did 42 runs/s, against 150 on the heap (measured).
  *
  * <p>A key's entry is either complete or absent: it is made by one walk of the key's state the first time a timer
  * needs it (after a start or a restore the heap is empty), then kept in step as calls are buffered and consumed, and

@@ -166,7 +166,8 @@ public final class EndToEnd {
             BacklogRun.Result backlog = BacklogRun.measure(kafka, noVector, options.backlogRuns(), options.seed() + 3);
             log.printf("  backlog, RocksDB: %d verdicts of %d runs, %.1f runs/s%n", backlog.verdicts(), backlog.runs(),
                     backlog.runsPerSecond());
-            r.put("backlog_runs", backlog.runs(), "simulated runs of the backlog (their own topics, read from the start)");
+            r.put("backlog_runs", backlog.runs(),
+                    "simulated runs of the backlog (their own topics, read from the start)");
             r.put("backlog_verdicts", backlog.verdicts(), "verdicts the backlog job wrote (one per run)");
             r.put("backlog_no_vector_runs_per_s", backlog.runsPerSecond(),
                     "the no-vector job on RocksDB catching up on that backlog (p=1)");
