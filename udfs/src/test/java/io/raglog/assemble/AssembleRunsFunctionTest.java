@@ -38,7 +38,11 @@ class AssembleRunsFunctionTest {
     }
 
     private List<Run> runs() {
-        return harness.extractOutputValues().stream().sorted(Comparator.comparing(Run::startedAt)).toList();
+        return runs(harness);
+    }
+
+    private static List<Run> runs(KeyedOneInputStreamOperatorTestHarness<String, ClassifiedCall, Run> h) {
+        return h.extractOutputValues().stream().sorted(Comparator.comparing(Run::startedAt)).toList();
     }
 
     private static KeyedOneInputStreamOperatorTestHarness<String, ClassifiedCall, Run> restored(
@@ -61,16 +65,9 @@ class AssembleRunsFunctionTest {
     void shouldSeparateInterleavedRunsWithoutHints() throws Exception {
         TestCalls a = TestCalls.run("bot", null, "alpha", 1);
         TestCalls b = TestCalls.run("bot", null, "beta", 2);
-        send(a.rewrite(0.0, 0.4));
-        send(b.rewrite(0.1, 0.5));
-        send(b.embed(0.5, 0.6));
-        send(a.embed(0.45, 0.7));
-        send(a.retrieve(0.7, 0.75));
-        send(b.retrieve(0.6, 0.8));
-        send(b.rerank(0.8, 1.0));
-        send(a.rerank(0.75, 1.1));
-        send(b.generate(1.0, 2.0));
-        send(a.generate(1.1, 2.5));
+        for (ClassifiedCall c : TestCalls.interleaved(a, b)) {
+            send(c);
+        }
 
         harness.processWatermark(TestCalls.ms(10));
         List<Run> runs = runs();
@@ -281,20 +278,19 @@ class AssembleRunsFunctionTest {
     void shouldLinkCallsBufferedBeforeARestoreWithThoseAfterIt() throws Exception {
         TestCalls a = TestCalls.run("bot", null, "alpha", 1);
         TestCalls b = TestCalls.run("bot", null, "beta", 2);
-        send(a.rewrite(0.0, 0.4));
-        send(b.rewrite(0.1, 0.5));
-        send(b.embed(0.5, 0.6));
-        send(a.embed(0.45, 0.7));
+        List<ClassifiedCall> calls = TestCalls.interleaved(a, b);
+        for (ClassifiedCall c : calls.subList(0, 4)) { // both rewrites and embeddings
+            send(c);
+        }
         OperatorSubtaskState snapshot = harness.snapshot(1L, TestCalls.ms(1));
 
         // the restored function starts with nothing on the heap: the first timer walks the key's state again
         try (var h = restored(snapshot)) {
-            for (ClassifiedCall c : List.of(a.retrieve(0.7, 0.75), b.retrieve(0.6, 0.8), b.rerank(0.8, 1.0),
-                    a.rerank(0.75, 1.1), b.generate(1.0, 2.0), a.generate(1.1, 2.5))) {
+            for (ClassifiedCall c : calls.subList(4, calls.size())) {
                 h.processElement(c, c.event().endedAt().toEpochMilli());
             }
             h.processWatermark(TestCalls.ms(10));
-            List<Run> runs = h.extractOutputValues().stream().sorted(Comparator.comparing(Run::startedAt)).toList();
+            List<Run> runs = runs(h);
             assertThat(runs).hasSize(2);
             assertRunOf(runs.get(0), a);
             assertRunOf(runs.get(1), b);

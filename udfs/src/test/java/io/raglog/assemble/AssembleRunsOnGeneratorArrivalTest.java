@@ -37,11 +37,7 @@ class AssembleRunsOnGeneratorArrivalTest {
     }
 
     private static List<ClassifiedCall> interleavedRuns() {
-        TestCalls a = TestCalls.run("bot", null, "alpha", 1);
-        TestCalls b = TestCalls.run("bot", null, "beta", 2);
-        return List.of(a.rewrite(0.0, 0.4), b.rewrite(0.1, 0.5), b.embed(0.5, 0.6), a.embed(0.45, 0.7),
-                a.retrieve(0.7, 0.75), b.retrieve(0.6, 0.8), b.rerank(0.8, 1.0), a.rerank(0.75, 1.1),
-                b.generate(1.0, 2.0), a.generate(1.1, 2.5));
+        return TestCalls.interleaved(TestCalls.run("bot", null, "alpha", 1), TestCalls.run("bot", null, "beta", 2));
     }
 
     private static List<Run> sorted(List<Run> runs) {

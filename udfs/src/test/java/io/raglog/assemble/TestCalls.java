@@ -63,6 +63,13 @@ final class TestCalls {
                 "fact topic " + tag, v, passages);
     }
 
+    /** Two runs of one pipeline whose calls interleave, in the order they end; beta's generator ends first. */
+    static List<ClassifiedCall> interleaved(TestCalls a, TestCalls b) {
+        return List.of(a.rewrite(0.0, 0.4), b.rewrite(0.1, 0.5), b.embed(0.5, 0.6), a.embed(0.45, 0.7),
+                a.retrieve(0.7, 0.75), b.retrieve(0.6, 0.8), b.rerank(0.8, 1.0), a.rerank(0.75, 1.1),
+                b.generate(1.0, 2.0), a.generate(1.1, 2.5));
+    }
+
     static long ms(double seconds) {
         return T0.toEpochMilli() + Math.round(seconds * 1000);
     }
