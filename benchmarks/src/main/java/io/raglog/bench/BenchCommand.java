@@ -42,6 +42,7 @@ public final class BenchCommand implements Callable<Integer> {
             "passthrough_cpu_cores", "no_vector_cpu_cores", "no_vector_cpu_ms_per_run_assembly_task",
             "no_vector_cpu_ms_per_run_source_tasks", "no_vector_cpu_ms_per_run_jvm",
             "no_vector_over_passthrough_by_cpu", "no_vector_over_passthrough_by_cpu_without_endpoint",
+            "backlog_runs", "backlog_verdicts", "backlog_no_vector_runs_per_s", "backlog_over_no_vector",
             "embedding_bound_runs_per_s", "full_runs_per_s", "full_over_embedding_bound",
             "llm_bound_runs_per_s", "llm_bound_ratio", "full_llm_runs_per_s", "latency_p50_ms", "latency_p99_ms",
             "p99_minus_llm_ms", "latency_assembly_p50_ms", "latency_checks_p50_ms",

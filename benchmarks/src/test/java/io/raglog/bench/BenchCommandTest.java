@@ -26,7 +26,7 @@ class BenchCommandTest {
         command.quick = true;
         command.micro = MicroBenchmarks.Settings.TINY;
         BenchResults results = command.measure(new EndToEnd.Options(60, 4, Duration.ofMillis(100),
-                Duration.ofSeconds(5), 40, false, 3, 1, 2, 3));
+                Duration.ofSeconds(5), 40, false, 3, 1, 2, 3, 90));
         Path json = dir.resolve("bench.json");
         BenchCommand.write(results, json);
 
@@ -59,6 +59,10 @@ class BenchCommandTest {
             }
             assertThat(groups).as(variant).isCloseTo(results.number(variant + "_cpu_ms_per_run"), withinPercentage(1));
         }
+        // the backlog job read its own input to the end: a verdict for every run it was given
+        assertThat(results.number("backlog_runs")).isEqualTo(90);
+        assertThat(results.number("backlog_verdicts")).isEqualTo(90);
+        assertThat(results.number("backlog_no_vector_runs_per_s")).isPositive();
         assertThat(results.number("no_vector_cpu_ms_per_run_assembly_task")).isPositive();
         assertThat(results.number("no_vector_cpu_ms_per_run_llm_endpoint")).isPositive();
         assertThat(results.number("passthrough_cpu_ms_per_run_assembly_task")).isZero();

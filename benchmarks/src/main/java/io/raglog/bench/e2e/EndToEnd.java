@@ -40,9 +40,10 @@ public final class EndToEnd {
      * @param passthroughRounds how many times over the passthrough's input holds the shared input
      *     ({@link RepeatedInput}): the copy is an order of magnitude faster than the job, and one pass is too short a
      *     window to take a rate on
+     * @param backlogRuns the runs of the backlog the no-vector job catches up on, on RocksDB ({@link BacklogRun})
      */
     public record Options(int runs, int capacity, Duration llmLatency, Duration latencyLoad, int stateRuns,
-            boolean bothParallelisms, long seed, int warmUpJobs, int pairs, int passthroughRounds) {
+            boolean bothParallelisms, long seed, int warmUpJobs, int pairs, int passthroughRounds, int backlogRuns) {
 
         public Options {
             if (pairs < 1) {
@@ -54,11 +55,12 @@ public final class EndToEnd {
         }
 
         public static Options quick() {
-            return new Options(150, 16, Duration.ofMillis(500), Duration.ofSeconds(15), 200, false, 11, 1, 1, 4);
+            return new Options(150, 16, Duration.ofMillis(500), Duration.ofSeconds(15), 200, false, 11, 1, 1, 4, 450);
         }
 
         public static Options full() {
-            return new Options(2000, 16, Duration.ofMillis(500), Duration.ofSeconds(60), 1000, true, 11, 12, 3, 20);
+            return new Options(2000, 16, Duration.ofMillis(500), Duration.ofSeconds(60), 1000, true, 11, 12, 3, 20,
+                    6000);
         }
     }
 
@@ -160,6 +162,17 @@ public final class EndToEnd {
             r.put("no_vector_over_passthrough_by_cpu_without_endpoint", r.number("passthrough_cpu_ms_per_run")
                     / (noVectorCpu - r.number("no_vector_cpu_ms_per_run_llm_endpoint")),
                     "the same, the local LLM endpoint's CPU (the stand-in for a remote API) left out");
+
+            BacklogRun.Result backlog = BacklogRun.measure(kafka, noVector, options.backlogRuns(), options.seed() + 3);
+            log.printf("  backlog, RocksDB: %d verdicts of %d runs, %.1f runs/s%n", backlog.verdicts(), backlog.runs(),
+                    backlog.runsPerSecond());
+            r.put("backlog_runs", backlog.runs(),
+                    "simulated runs of the backlog (their own topics, read from the start)");
+            r.put("backlog_verdicts", backlog.verdicts(), "verdicts the backlog job wrote (one per run)");
+            r.put("backlog_no_vector_runs_per_s", backlog.runsPerSecond(),
+                    "the no-vector job on RocksDB catching up on that backlog (p=1)");
+            r.put("backlog_over_no_vector", backlog.runsPerSecond() / noVectorRate,
+                    "near 1: a larger backlog, on RocksDB, costs a run no more than the shared input on the heap");
 
             Topics fullOut = jobs.runJob("full-p1", 1, full);
             double fullRate = verdictRate(kafka, fullOut, "full-p1");

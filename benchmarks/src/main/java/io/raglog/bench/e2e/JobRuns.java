@@ -49,9 +49,14 @@ final class JobRuns {
      * empty passage cache (the JVM's shared one outlives jobs), so that they compare from the same start.
      */
     Topics runJob(String variant, int parallelism, ChecksSettings checks) throws Exception {
+        return runJob(variant, parallelism, checks, new Configuration());
+    }
+
+    /** The same, on a Flink configuration of its own (a state backend). */
+    Topics runJob(String variant, int parallelism, ChecksSettings checks, Configuration conf) throws Exception {
         SharedEmbedder.forgetVectors();
         Topics t = outputs(variant);
-        StreamExecutionEnvironment env = environment(parallelism);
+        StreamExecutionEnvironment env = environment(parallelism, conf);
         KafkaJob.wire(env, new KafkaJob.Connection(kafka.bootstrapServers(), t, "bench-" + variant, true,
                 DeliveryGuarantee.AT_LEAST_ONCE, new Properties()), JobSettings.defaults().withChecks(checks));
         env.execute("raglog bench " + variant);

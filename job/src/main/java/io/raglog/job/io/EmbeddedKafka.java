@@ -2,22 +2,29 @@ package io.raglog.job.io;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import kafka.cluster.Partition;
 import kafka.server.BrokerServer;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.test.KafkaClusterTestKit;
 import org.apache.kafka.common.test.TestKitNodes;
+import scala.Option;
 
 /**
  * A real single-node KRaft broker in this JVM, for the embedded default ({@code demo}) and the tests: the same broker
  * code a production cluster runs, bound to loopback, with replication factors of 1.
  */
 public final class EmbeddedKafka implements AutoCloseable {
+
+    /** How long a created topic may take to be led by the broker before creating it counts as failed. */
+    private static final Duration TOPIC_READY_TIMEOUT = Duration.ofSeconds(30);
 
     private final KafkaClusterTestKit cluster;
 
@@ -70,6 +77,42 @@ public final class EmbeddedKafka implements AutoCloseable {
                     .map(t -> new NewTopic(t, partitions, (short) 1).configs(configs)).toList();
             admin.createTopics(newTopics).all().get();
         }
+        awaitLeading(topics, partitions, TOPIC_READY_TIMEOUT);
+    }
+
+    /**
+     * Returns once the broker leads every partition of the topics. Why wait: the controller acknowledges a creation
+     * before the broker has applied it, and the broker answers metadata requests from its cache a moment before its
+     * replica manager takes the partitions on. An idempotent producer's first batch to a partition that arrives in
+     * between fails with NOT_LEADER_OR_FOLLOWER; if its next batch lands first, the retried first batch is out of
+     * sequence for good and expires at the delivery timeout (KAFKA-14359; the broker is fixed in Kafka 4.5,
+     * KAFKA-15591). The bench's simulator lost a batch to a topic created a moment before that way, in CI.
+     */
+    private void awaitLeading(Collection<String> topics, int partitions, Duration timeout)
+            throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        for (String topic : topics) {
+            for (int p = 0; p < partitions; p++) {
+                TopicPartition partition = new TopicPartition(topic, p);
+                while (!leads(partition)) {
+                    if (System.nanoTime() > deadline) {
+                        throw new IllegalStateException(
+                                "the broker does not lead " + partition + " " + timeout + " after creating it");
+                    }
+                    Thread.sleep(5);
+                }
+            }
+        }
+    }
+
+    private boolean leads(TopicPartition topicPartition) {
+        for (BrokerServer broker : cluster.brokers().values()) {
+            Option<Partition> partition = broker.replicaManager().onlinePartition(topicPartition);
+            if (partition.isDefined() && partition.get().isLeader()) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**
