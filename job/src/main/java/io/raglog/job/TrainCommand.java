@@ -53,7 +53,8 @@ public final class TrainCommand implements Callable<Integer> {
             TierValidation v = bundle.manifest().tierGate().validation();
             System.out.printf(Locale.ROOT, "tier gate (%d runs that chose its bounds): skips %.1f%% of runs, %.1f%% "
                     + "of LLM calls; stage F1 %.4f tiered vs %.4f default (loss %.4f, budget %.4f), run FPR %.3f vs "
-                    + "%.3f; loss at the %.0f%% bootstrap quantile %.4f%n", v.runs(), 100 * v.skipShare(),
+                    + "%.3f; loss charged for harm only (no credit where the gate beats default mode) at the %.0f%% "
+                    + "bootstrap quantile %.4f%n", v.runs(), 100 * v.skipShare(),
                     100 * v.callsSavedShare(), v.tieredF1(), v.defaultF1(), v.f1Loss(), v.maxF1Loss(), v.tieredRunFpr(),
                     v.defaultRunFpr(), 100 * v.confidence(), v.f1LossUpperBound());
             System.out.println("tier gate bounds (cheap-only probability: clearly healthy below / clearly faulty "

@@ -18,7 +18,10 @@ import java.util.Set;
  * A run is decided without the LLM when every present stage is clearly healthy (below its {@code healthyBelow}), or
  * exactly one is clearly faulty (at or above its {@code faultyFrom}) and the others clearly healthy. The gate's
  * models then also give that run's verdict: the bounds were chosen on exactly that decision (see
- * {@link TierGateSearch}), so the F1 the search validated is the F1 the job gets.
+ * {@link TierGateSearch}), so the F1 the search validated is the F1 the job gets. The bounds are per stage: the
+ * search places them at two log-odds distances, shared by every stage, from each stage's default threshold, so that
+ * they follow each stage's operating point (a reranker flagged from 0.43, a rewrite from 0.25) instead of one
+ * probability for all.
  *
  * <p>Why cheap-only models rather than the stage models with the LLM features missing: the gate needs cheap-only
  * probabilities anyway, the stage models stay the ones default mode runs (trained as before, figures unchanged), and

@@ -9,7 +9,8 @@ package io.raglog.score;
  * @param callsSavedShare share of default mode's LLM calls those runs would have made
  * @param maxF1Loss the pooled stage-level F1 the gate was allowed to lose against default mode
  * @param confidence share of bootstrap replicates of these runs in which the loss had to stay within the budget
- * @param f1LossUpperBound the loss at that quantile of the replicates (within {@code maxF1Loss})
+ * @param f1LossUpperBound the loss at that quantile of the replicates (within {@code maxF1Loss}), with the gate
+ *     charged for its harm only, not credited where it beats default mode (see {@link TierGateSearch})
  */
 public record TierValidation(int runs, int skippedRuns, double skipShare, double callsPerRunDefault,
         double callsPerRunTiered, double callsSavedShare, double defaultF1, double tieredF1, double defaultRunFpr,

@@ -34,8 +34,10 @@ import java.util.TreeSet;
  * <p>Tier gate (tiered mode): per stage, cheap-only models (rule and vector features) fitted the same way, and bounds
  * on their probability chosen on the same out-of-fold (or validation) runs by {@link TierGateSearch}: as many LLM
  * calls skipped as possible while the tiered decisions lose at most {@code tierMaxF1Loss} of pooled stage-level F1
- * against default mode's at the chosen thresholds. The gate's models are then refitted on all fitting runs, like the
- * stage models, and the held-out test split reports tiered beside default.
+ * against default mode's at the chosen thresholds (the gate charged for what it gets wrong that default mode
+ * gets right, never credited for the reverse), with the bounds at two shared log-odds distances from each stage's
+ * threshold, which is why the thresholds are chosen first. The gate's models are then refitted on all fitting runs,
+ * like the stage models, and the held-out test split reports tiered beside default.
  */
 public final class Trainer {
 
