@@ -47,6 +47,13 @@ class BenchCommandTest {
                 results.number("passthrough_runs_per_s_min"), results.number("passthrough_runs_per_s_max"));
         assertThat(results.number("no_vector_runs_per_s")).isBetween(
                 results.number("no_vector_runs_per_s_min"), results.number("no_vector_runs_per_s_max"));
+        // the full job and its ceiling alternate the same way
+        assertThat(results.number("full_over_embedding_bound")).isCloseTo(
+                results.number("full_runs_per_s") / results.number("embedding_bound_runs_per_s"), withinPercentage(0.2));
+        assertThat(results.number("full_runs_per_s")).isBetween(
+                results.number("full_runs_per_s_min"), results.number("full_runs_per_s_max"));
+        assertThat(results.number("embedding_bound_runs_per_s")).isBetween(
+                results.number("embedding_bound_runs_per_s_min"), results.number("embedding_bound_runs_per_s_max"));
         // the CPU a run costs: its thread groups add up to the process's (each figure a median, kept to 4 significant
         // digits), the no-vector job's assembly thread worked, and the passthrough has no assembly thread at all
         for (String variant : new String[] {"passthrough", "no_vector"}) {
