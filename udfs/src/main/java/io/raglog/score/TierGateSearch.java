@@ -12,9 +12,8 @@ import java.util.TreeSet;
  * with every LLM feature, deciding as default mode does (thresholds and the reassignment rule), and by the cheap-only
  * models. A bound setting is feasible when the tiered decisions (skipped runs decided by the gate, the others as in
  * default mode) lose at most {@code maxF1Loss} of default mode's pooled stage-level F1, the gate charged for its harm
- * only (below), and keep the run-level
- * false-positive rate within the training budget (or default mode's rate, if that is higher). Among feasible
- * settings it maximises the LLM calls saved, i.e. the calls of the skipped runs.
+ * only (below), and keep the run-level false-positive rate within the training budget (or default mode's rate, if
+ * that is higher). Among feasible settings it maximises the LLM calls saved, i.e. the calls of the skipped runs.
  *
  * <p>The loss is held to its budget with {@link #CONFIDENCE} confidence, not just on average: the runs are resampled
  * ({@link #REPLICATES} Poisson-bootstrap replicates, seeded) and a setting is taken only if its loss stays within the
