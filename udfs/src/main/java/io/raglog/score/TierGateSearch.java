@@ -52,9 +52,14 @@ final class TierGateSearch {
 
     record Result(Map<Stage, TierGate.Bounds> bounds, TierValidation validation) {}
 
-    /** The runs as arrays: what the search evaluates millions of times. */
+    /**
+     * The runs as arrays: what the search evaluates millions of times.
+     *
+     * @param defaultCounts default mode's pooled true positives, false positives and false negatives, the same for
+     *     every setting
+     */
     private record Table(int[] present, int[] scored, int[] faulty, int[] defaultFlagged, boolean[] sound,
-            double[][] cheap, int[] calls, double[] thresholdLogit) {
+            double[][] cheap, int[] calls, double[] thresholdLogit, long[] defaultCounts) {
 
         int size() {
             return calls.length;
@@ -203,16 +208,6 @@ final class TierGateSearch {
             return losses[Math.min(REPLICATES - 1, (int) Math.ceil(confidence * REPLICATES) - 1)];
         }
 
-        private static int[] counts(int flagged, int scored, int faulty) {
-            int f = flagged & scored;
-            return new int[] {Integer.bitCount(f & faulty), Integer.bitCount(f & ~faulty),
-                Integer.bitCount(~f & faulty & scored)};
-        }
-
-        static double f1(long tp, long fp, long fn) {
-            return 2 * tp + fp + fn == 0 ? 0.0 : 2.0 * tp / (2.0 * tp + fp + fn);
-        }
-
         /** Knuth's method; Poisson(1) needs a handful of uniforms. */
         private static int poisson(java.util.Random random) {
             double limit = Math.exp(-1.0);
@@ -235,9 +230,29 @@ final class TierGateSearch {
      * positives it adds ({@code [dropped, added]}), nothing for what it does better.
      */
     static int[] harm(int gateFlagged, int defaultFlagged, int scored, int faulty) {
-        int g = gateFlagged & scored;
-        int d = defaultFlagged & scored;
-        return new int[] {Integer.bitCount(d & ~g & faulty), Integer.bitCount(g & ~d & ~faulty)};
+        return new int[] {dropped(gateFlagged, defaultFlagged, scored, faulty),
+            added(gateFlagged, defaultFlagged, scored, faulty)};
+    }
+
+    /** Default mode's true positives the gate's verdict drops. */
+    private static int dropped(int gateFlagged, int defaultFlagged, int scored, int faulty) {
+        return Integer.bitCount(defaultFlagged & ~gateFlagged & faulty & scored);
+    }
+
+    /** False positives the gate's verdict adds to default mode's. */
+    private static int added(int gateFlagged, int defaultFlagged, int scored, int faulty) {
+        return Integer.bitCount(gateFlagged & ~defaultFlagged & ~faulty & scored);
+    }
+
+    /** True positives, false positives and false negatives of one run's flags. */
+    private static int[] counts(int flagged, int scored, int faulty) {
+        int f = flagged & scored;
+        return new int[] {Integer.bitCount(f & faulty), Integer.bitCount(f & ~faulty),
+            Integer.bitCount(~f & faulty & scored)};
+    }
+
+    private static double f1(long tp, long fp, long fn) {
+        return 2 * tp + fp + fn == 0 ? 0.0 : 2.0 * tp / (2.0 * tp + fp + fn);
     }
 
     /**
@@ -279,9 +294,6 @@ final class TierGateSearch {
         int fn = 0;
         int dropped = 0;
         int added = 0;
-        int defaultTp = 0;
-        int defaultFp = 0;
-        int defaultFn = 0;
         int sound = 0;
         int soundFlagged = 0;
         int skipped = 0;
@@ -295,16 +307,11 @@ final class TierGateSearch {
                 flagged = gate;
                 skipped++;
                 saved += t.calls()[i];
-                int[] harm = harm(gate, t.defaultFlagged()[i], t.scored()[i], t.faulty()[i]);
-                dropped += harm[0];
-                added += harm[1];
+                dropped += dropped(gate, t.defaultFlagged()[i], t.scored()[i], t.faulty()[i]);
+                added += added(gate, t.defaultFlagged()[i], t.scored()[i], t.faulty()[i]);
             }
             int scored = t.scored()[i];
             int faulty = t.faulty()[i];
-            int d = t.defaultFlagged()[i] & scored;
-            defaultTp += Integer.bitCount(d & faulty);
-            defaultFp += Integer.bitCount(d & ~faulty);
-            defaultFn += Integer.bitCount(~d & faulty & scored);
             flagged &= scored;
             tp += Integer.bitCount(flagged & faulty);
             fp += Integer.bitCount(flagged & ~faulty);
@@ -314,8 +321,9 @@ final class TierGateSearch {
                 soundFlagged += flagged != 0 ? 1 : 0;
             }
         }
-        double f1 = Bootstrap.f1(tp, fp, fn);
-        double charged = Bootstrap.f1(defaultTp - dropped, defaultFp + added, defaultFn + dropped);
+        long[] d = t.defaultCounts();
+        double f1 = f1(tp, fp, fn);
+        double charged = f1(d[0] - dropped, d[1] + added, d[2] + dropped);
         return new Measure(skipped, saved, f1, charged, share(soundFlagged, sound));
     }
 
@@ -329,6 +337,7 @@ final class TierGateSearch {
         boolean[] sound = new boolean[n];
         double[][] cheapP = new double[n][STAGES.length];
         int[] calls = new int[n];
+        long[] defaultCounts = new long[3];
         double[] thresholdLogit = new double[STAGES.length];
         for (Stage stage : STAGES) {
             thresholdLogit[stage.ordinal()] = logit(thresholds.get(stage));
@@ -352,8 +361,13 @@ final class TierGateSearch {
                 cheapP[i][stage.ordinal()] = p.get(stage);
             }
             calls[i] = run.input().features().llm() == null ? 0 : run.input().features().llm().calls();
+            int[] c = counts(defaultFlagged[i], scored[i], faulty[i]);
+            for (int k = 0; k < 3; k++) {
+                defaultCounts[k] += c[k];
+            }
         }
-        return new Table(present, scored, faulty, defaultFlagged, sound, cheapP, calls, thresholdLogit);
+        return new Table(present, scored, faulty, defaultFlagged, sound, cheapP, calls, thresholdLogit,
+                defaultCounts);
     }
 
     /**
@@ -381,7 +395,7 @@ final class TierGateSearch {
         return out;
     }
 
-    private static int mask(Iterable<Stage> stages) {
+    static int mask(Iterable<Stage> stages) {
         int m = 0;
         for (Stage stage : stages) {
             m |= 1 << stage.ordinal();

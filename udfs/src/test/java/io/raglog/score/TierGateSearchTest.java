@@ -85,7 +85,8 @@ class TierGateSearchTest {
         for (LabeledRun run : faintRerankFaults) {
             double[] c = new double[Stage.values().length];
             cheap.get(run.runId()).forEach((stage, v) -> c[stage.ordinal()] = v);
-            int gate = TierGate.flaggedIfSkipped(c, mask(run), healthyBelow, faultyFrom);
+            int gate = TierGate.flaggedIfSkipped(c, TierGateSearch.mask(run.input().present()), healthyBelow,
+                    faultyFrom);
             assertThat(gate == TierGate.CHECK || (gate & 1 << Stage.RERANK.ordinal()) != 0)
                     .as("%s: a reranker fault default mode flags is checked or flagged by the gate", run.runId())
                     .isTrue();
@@ -131,13 +132,5 @@ class TierGateSearchTest {
 
     private static double distance(double bound, Stage stage) {
         return TierGateSearch.logit(bound) - TierGateSearch.logit(THRESHOLDS.get(stage));
-    }
-
-    private static int mask(LabeledRun run) {
-        int m = 0;
-        for (Stage stage : run.input().present()) {
-            m |= 1 << stage.ordinal();
-        }
-        return m;
     }
 }

@@ -285,7 +285,7 @@ public final class EndToEnd {
             r.put("backlog_no_vector_runs_per_s", backlog.runsPerSecond(),
                     "the no-vector job on RocksDB catching up on that backlog (p=1)");
             r.put("backlog_over_no_vector", backlog.runsPerSecond() / noVectorRate,
-                    "near 1: a larger backlog, on RocksDB, costs a run no more than the shared input on the heap");
+                    "what catching up on RocksDB costs a run against keeping up on the heap (1: the same)");
         } finally {
             deleteQuietly(work);
         }
