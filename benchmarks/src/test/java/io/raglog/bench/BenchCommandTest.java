@@ -56,10 +56,10 @@ class BenchCommandTest {
                 results.number("embedding_bound_runs_per_s_min"), results.number("embedding_bound_runs_per_s_max"));
         // the CPU a run costs: its thread groups add up to the process's (each figure a median, kept to 4 significant
         // digits), the no-vector job's assembly thread worked, and the passthrough has no assembly thread at all
-        for (String variant : new String[] {"passthrough", "no_vector"}) {
+        for (String variant : new String[] {"passthrough", "no_vector", "full"}) {
             double groups = 0;
             for (String group : new String[] {"assembly_task", "source_tasks", "other_tasks", "kafka_clients",
-                    "llm_client", "llm_endpoint", "kafka_broker", "other_java", "jvm"}) {
+                    "embedding", "llm_client", "llm_endpoint", "kafka_broker", "other_java", "jvm"}) {
                 double ms = results.number(variant + "_cpu_ms_per_run_" + group);
                 assertThat(ms).as(variant + " " + group).isGreaterThanOrEqualTo(0);
                 groups += ms;
@@ -73,6 +73,14 @@ class BenchCommandTest {
         assertThat(results.number("no_vector_cpu_ms_per_run_assembly_task")).isPositive();
         assertThat(results.number("no_vector_cpu_ms_per_run_llm_endpoint")).isPositive();
         assertThat(results.number("passthrough_cpu_ms_per_run_assembly_task")).isZero();
+        // only the full job runs the model: on its embedding thread, on the texts its cache missed; the ceiling's
+        // thread did the same kind of work
+        assertThat(results.number("full_cpu_ms_per_run_embedding")).isPositive();
+        assertThat(results.number("no_vector_cpu_ms_per_run_embedding")).isZero();
+        assertThat(results.number("full_texts_embedded_per_run")).isPositive();
+        assertThat(results.number("full_embedding_thread_busy")).isPositive();
+        assertThat(results.number("embedding_texts_per_run")).isPositive();
+        assertThat(results.number("embedding_bound_cpu_ms_per_run")).isPositive();
         assertThat(Files.readString(json)).contains("\"no_vector_over_passthrough\"", "\"state_bytes_per_open_run\"");
         assertThat(Files.readString(dir.resolve("bench.md"))).contains("| `full_over_embedding_bound` |");
     }

@@ -52,6 +52,14 @@ public final class SharedEmbedder {
         }
     }
 
+    /**
+     * Texts the JVM's vector cache has missed so far, counted across jobs: what the model was asked to embed (a batch's
+     * repeats are looked up once). Zero before the first acquire.
+     */
+    public static synchronized long misses() {
+        return vectors == null ? 0 : vectors.stats().missCount();
+    }
+
     public static synchronized void release() {
         if (users == 0) {
             return;

@@ -1,11 +1,13 @@
 package io.raglog.bench.e2e;
 
+import io.raglog.checks.SharedEmbedder;
 import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.ToLongFunction;
 import java.util.regex.Pattern;
 
 /**
@@ -29,6 +31,8 @@ final class CpuAccount implements AutoCloseable {
         OTHER_TASKS("other_tasks"),
         /** The Kafka clients' own threads: the sources' fetchers and the sinks' producer network threads. */
         KAFKA_CLIENTS("kafka_clients"),
+        /** The vector checks' embedding threads, one per subtask: the model runs on them ("raglog-embed-N"). */
+        EMBEDDING("embedding"),
         /** The LLM checks' HTTP client (async-http-client's event loop). */
         LLM_CLIENT("llm_client"),
         /** The benchmark's local LLM endpoint: the stand-in for a remote API, not the job's own cost. */
@@ -66,6 +70,9 @@ final class CpuAccount implements AutoCloseable {
             if (thread.startsWith("Source: ")) {
                 return SOURCE_TASKS;
             }
+            if (thread.startsWith("raglog-embed")) {
+                return EMBEDDING;
+            }
             if (thread.startsWith("raglog-llm")) {
                 return LLM_CLIENT;
             }
@@ -82,11 +89,17 @@ final class CpuAccount implements AutoCloseable {
         }
     }
 
-    /** CPU nanoseconds per group at one moment (wall clock, ms: the clock Kafka's record timestamps are taken on). */
-    private record Sample(long atMs, EnumMap<Group, Long> cpuNs) {}
+    /**
+     * CPU nanoseconds per group at one moment (wall clock, ms: the clock Kafka's record timestamps are taken on), and
+     * the texts the embedding model had been asked for by then.
+     */
+    private record Sample(long atMs, EnumMap<Group, Long> cpuNs, long textsEmbedded) {}
 
-    /** CPU milliseconds per run in a window, per group, and their sum (the process). */
-    record PerRun(Map<Group, Double> msByGroup, double totalMs) {
+    /**
+     * CPU milliseconds per run in a window, per group, and their sum (the process); and the texts the embedding model
+     * embedded per run there (its cache misses; zero with the vector checks off).
+     */
+    record PerRun(Map<Group, Double> msByGroup, double totalMs, double textsEmbedded) {
 
         double ms(Group g) {
             return msByGroup.getOrDefault(g, 0.0);
@@ -147,7 +160,7 @@ final class CpuAccount implements AutoCloseable {
             java += e.getValue();
         }
         byGroup.put(Group.JVM, Math.max(0, process - java));
-        samples.add(new Sample(at, byGroup));
+        samples.add(new Sample(at, byGroup, SharedEmbedder.misses()));
     }
 
     private Group groupOf(long id) {
@@ -179,28 +192,30 @@ final class CpuAccount implements AutoCloseable {
         Map<Group, Double> ms = new EnumMap<>(Group.class);
         double total = 0;
         for (Group g : Group.values()) {
-            double ns = at(window.toMs(), g) - at(window.fromMs(), g);
+            ToLongFunction<Sample> cpu = s -> s.cpuNs().getOrDefault(g, 0L);
+            double ns = at(window.toMs(), cpu) - at(window.fromMs(), cpu);
             ms.put(g, ns / 1e6 / runs);
             total += ns / 1e6 / runs;
         }
-        return new PerRun(ms, total);
+        double texts = at(window.toMs(), Sample::textsEmbedded) - at(window.fromMs(), Sample::textsEmbedded);
+        return new PerRun(ms, total, texts / runs);
     }
 
-    /** A group's cumulative CPU (ns) at a moment, linear between the samples around it. */
-    private double at(long ms, Group g) {
+    /** A cumulative count (CPU ns, texts) at a moment, linear between the samples around it. */
+    private double at(long ms, ToLongFunction<Sample> count) {
         Sample before = samples.get(0);
         for (Sample s : samples) {
             if (s.atMs() >= ms) {
                 if (s.atMs() == before.atMs()) {
-                    return s.cpuNs().getOrDefault(g, 0L);
+                    return count.applyAsLong(s);
                 }
                 double f = (ms - before.atMs()) / (double) (s.atMs() - before.atMs());
-                long a = before.cpuNs().getOrDefault(g, 0L);
-                long b = s.cpuNs().getOrDefault(g, 0L);
+                long a = count.applyAsLong(before);
+                long b = count.applyAsLong(s);
                 return a + f * (b - a);
             }
             before = s;
         }
-        return samples.get(samples.size() - 1).cpuNs().getOrDefault(g, 0L);
+        return count.applyAsLong(samples.get(samples.size() - 1));
     }
 }

@@ -6,6 +6,8 @@ import io.raglog.checks.Embedder;
 import io.raglog.checks.MiniLmEmbedder;
 import io.raglog.checks.SharedEmbedder;
 import io.raglog.schemas.Run;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -16,14 +18,27 @@ import java.util.List;
  */
 final class EmbeddingCeiling {
 
-    /** @param texts texts the model embedded in the timed window; @param batches model calls there */
-    record Result(double runsPerSecond, long texts, long batches) {}
+    /**
+     * @param texts texts the model embedded in the timed window
+     * @param batches model calls there
+     * @param cpuMsPerRun CPU time of the embedding thread per run of the window: against the full job's embedding
+     *     thread, it tells a model that ran slower there from one that waited for work
+     */
+    record Result(double runsPerSecond, long texts, long batches, double cpuMsPerRun) {
+
+        /** Texts per run of the window. */
+        double textsPerRun(int windowRuns) {
+            return texts / (double) Math.max(1, windowRuns);
+        }
+    }
 
     private EmbeddingCeiling() {}
 
     /**
      * Times the model on the middle 80 % of the runs, the window the job's rate is taken over: the first runs miss the
      * cache far more often, and counting them here but not in the job would compare different work.
+     *
+     * @param runs in the order the job checked them (which texts miss the cache depends on it)
      */
     static Result measure(List<Run> runs) {
         List<List<String>> misses = cacheMisses(runs);
@@ -36,12 +51,16 @@ final class EmbeddingCeiling {
             for (List<String> batch : misses.subList(0, Math.min(from, 20))) {
                 embed(model, batch);
             }
+            ThreadMXBean cpu = ManagementFactory.getThreadMXBean();
+            long cpuStart = cpu.getCurrentThreadCpuTime();
             long start = System.nanoTime();
             for (List<String> batch : window) {
                 embed(model, batch);
             }
             double seconds = (System.nanoTime() - start) / 1e9;
-            return new Result(window.size() / seconds, texts, window.stream().filter(b -> !b.isEmpty()).count());
+            double cpuMs = (cpu.getCurrentThreadCpuTime() - cpuStart) / 1e6;
+            return new Result(window.size() / seconds, texts, window.stream().filter(b -> !b.isEmpty()).count(),
+                    cpuMs / Math.max(1, window.size()));
         }
     }
 

@@ -139,7 +139,7 @@ public final class EndToEnd {
                                     JobRuns.passthroughOutput(passthroughVariant)),
                             "messages one passthrough job copied (input messages x rounds)");
                 }
-                noVectors[i] = measuredJob(jobs, "no-vector-p1" + suffix, noVector);
+                noVectors[i] = measuredJob(jobs, "no-vector-p1" + suffix, noVector).measured();
             }
             double passthrough = median(Measured.rates(passthroughs));
             double noVectorRate = median(Measured.rates(noVectors));
@@ -166,32 +166,52 @@ public final class EndToEnd {
 
             // The full job against its ceiling, alternating in the same way: each full job is followed by the model
             // alone on the texts that job embedded. Two single jobs a minute apart measured 0.71-0.93 over four full
-            // runs, which a machine whose speed moves can do on its own
-            double[] fullRates = new double[options.pairs()];
+            // runs, which a machine whose speed moves can do on its own. Both are CPU-accounted: the job's embedding
+            // thread against the ceiling's says whether a slow full job's model ran slower (its core shared) or waited
+            // for runs (the rest of the job behind), and the texts per run say whether both did the same work
+            Measured[] fulls = new Measured[options.pairs()];
             double[] ceilings = new double[options.pairs()];
+            double[] ceilingCpu = new double[options.pairs()];
+            double[] ceilingTexts = new double[options.pairs()];
             Topics fullOut = null;
             for (int i = 0; i < options.pairs(); i++) {
                 String variant = "full-p1" + (i == 0 ? "" : "-" + (i + 1));
-                Topics out = jobs.runJob(variant, 1, full);
-                fullRates[i] = verdictRate(kafka, out, variant);
-                List<Run> runs = TopicRecords.readAll(kafka.bootstrapServers(), out.runs()).stream()
-                        .map(x -> Json.read(x.value(), Run.class)).toList();
+                MeasuredJob job = measuredJob(jobs, variant, full);
+                fulls[i] = job.measured();
+                List<Run> runs = runsAsWritten(kafka, job.out());
                 EmbeddingCeiling.Result embedding = EmbeddingCeiling.measure(runs);
                 ceilings[i] = embedding.runsPerSecond();
+                ceilingCpu[i] = embedding.cpuMsPerRun();
+                ceilingTexts[i] = embedding.textsPerRun(runs.size() * 9 / 10 - runs.size() / 10);
                 log.printf("  embedding ceiling: %.1f runs/s (%d texts in %d model calls for the middle 80 %% of %d "
-                        + "runs)%n", embedding.runsPerSecond(), embedding.texts(), embedding.batches(), runs.size());
+                        + "runs), %.2f ms of CPU a run%n", embedding.runsPerSecond(), embedding.texts(),
+                        embedding.batches(), runs.size(), embedding.cpuMsPerRun());
+                log.printf("  %s: its embedding thread %.2f ms of CPU a run, on a core %.0f %% of the window; %.2f texts"
+                        + " a run embedded there, %.2f in the ceiling's window%n", variant,
+                        fulls[i].cpu().ms(CpuAccount.Group.EMBEDDING), 100 * embeddingBusy(fulls[i]),
+                        fulls[i].cpu().textsEmbedded(), ceilingTexts[i]);
                 if (i == 0) {
-                    fullOut = out;
-                    r.put("embedding_texts_per_run", embedding.texts() / (double) Math.max(1, runs.size() * 8 / 10),
-                            "texts the model embeds per run (cache misses)");
+                    fullOut = job.out();
                 }
             }
+            double[] fullRates = Measured.rates(fulls);
             double fullRate = median(fullRates);
             double ceiling = median(ceilings);
             r.put("embedding_bound_runs_per_s", ceiling,
                     "ceiling: the model alone on the same runs' cache-missing texts (1 thread)" + of);
             r.put("full_runs_per_s", fullRate, "whole job, LLM instant (p=1)" + of);
             r.put("full_over_embedding_bound", fullRate / ceiling, "goal >= 0.8");
+            r.put("embedding_texts_per_run", median(ceilingTexts),
+                    "texts the model embeds per run (cache misses), in the ceiling's window" + of);
+            r.put("embedding_bound_cpu_ms_per_run", median(ceilingCpu),
+                    "CPU of the ceiling's one thread per run, the model's work alone" + of);
+            cpuPerRun(r, "full", fulls, of);
+            r.put("full_texts_embedded_per_run", median(Arrays.stream(fulls)
+                    .mapToDouble(m -> m.cpu().textsEmbedded()).toArray()),
+                    "texts the full job's model embedded per run in its own window (the ceiling's work is the same)" + of);
+            r.put("full_embedding_thread_busy", median(Arrays.stream(fulls).mapToDouble(EndToEnd::embeddingBusy)
+                    .toArray()), "share of the window the full job's embedding thread was on a core (1: never waiting"
+                    + " for runs)" + of);
             if (options.pairs() > 1) {
                 r.put("embedding_bound_runs_per_s_min", min(ceilings), "the slowest ceiling measurement");
                 r.put("embedding_bound_runs_per_s_max", max(ceilings), "the fastest ceiling measurement");
@@ -324,12 +344,31 @@ public final class EndToEnd {
         return measured(cpu, w, runsPerMessage, variant);
     }
 
-    private Measured measuredJob(JobRuns jobs, String variant, ChecksSettings checks) throws Exception {
+    /** A measured run of the whole job, and the topics it wrote. */
+    private record MeasuredJob(Measured measured, Topics out) {}
+
+    private MeasuredJob measuredJob(JobRuns jobs, String variant, ChecksSettings checks) throws Exception {
         CpuAccount cpu = CpuAccount.start();
         Topics out = accounted(cpu, () -> jobs.runJob(variant, 1, checks));
         TopicRecords.Window w = window(jobs.bootstrap(), out.verdicts());
         log.printf("  %s: %d verdicts in the window, %.1f runs/s%n", variant, w.records(), w.perSecond());
-        return measured(cpu, w, 1.0, variant);
+        return new MeasuredJob(measured(cpu, w, 1.0, variant), out);
+    }
+
+    /** Share of the window a job's embedding thread (one, at p=1) was on a core. */
+    private static double embeddingBusy(Measured job) {
+        return job.cpu().ms(CpuAccount.Group.EMBEDDING) * job.runsPerSecond() / 1000;
+    }
+
+    /**
+     * A job's runs in the order it wrote them, which is the order its checks took them in: by record timestamp across
+     * the topic's partitions (a consumer returns them a fetch's worth of one partition at a time).
+     */
+    private static List<Run> runsAsWritten(EmbeddedKafka kafka, Topics out) {
+        List<TopicRecords.Timed> records = new java.util.ArrayList<>(
+                TopicRecords.readAll(kafka.bootstrapServers(), out.runs()));
+        records.sort(java.util.Comparator.comparingLong(TopicRecords.Timed::timestampMs));
+        return records.stream().map(x -> Json.read(x.value(), Run.class)).toList();
     }
 
     /** Runs a job while {@code cpu} samples, and stops the sampling when the job ends, however it ends. */
