@@ -19,7 +19,8 @@ public final class SharedEmbedder {
 
     private static MiniLmEmbedder model;
     private static CachedEmbedder cached;
-    private static Cache<String, float[]> vectors;
+    /** Volatile: {@link #misses()} reads it without the lock, which a loading model holds for seconds. */
+    private static volatile Cache<String, float[]> vectors;
     private static int users;
 
     private SharedEmbedder() {}
@@ -54,10 +55,11 @@ public final class SharedEmbedder {
 
     /**
      * Texts the JVM's vector cache has missed so far, counted across jobs: what the model was asked to embed (a batch's
-     * repeats are looked up once). Zero before the first acquire.
+     * repeats are looked up once). Zero before the first acquire. Never waits for a model being loaded.
      */
-    public static synchronized long misses() {
-        return vectors == null ? 0 : vectors.stats().missCount();
+    public static long misses() {
+        Cache<String, float[]> cache = vectors;
+        return cache == null ? 0 : cache.stats().missCount();
     }
 
     public static synchronized void release() {
