@@ -9,6 +9,9 @@ import ai.onnxruntime.OrtSession;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.FloatBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -49,6 +52,15 @@ public final class MiniLmEmbedder implements Embedder, AutoCloseable {
     private final OrtSession session;
     private final HuggingFaceTokenizer tokenizer;
     private final Set<String> inputNames;
+    /** The token vectors' output (the session's first), which the model writes into {@link #hidden}. */
+    private final String outputName;
+    /**
+     * Where the model writes a batch's token vectors, one direct buffer per calling thread (the session is shared by
+     * the slots' embedding threads), sized for a full batch of full windows: 196 KB at one window per run. Copying the
+     * output onto the heap as {@code float[][][]} allocated that much for every text, most of what the model's path
+     * allocated, and a run embeds several texts: garbage the collector then cleaned on both cores.
+     */
+    private final ThreadLocal<FloatBuffer> hidden;
     private final int batchSize;
     private final int maxWindows;
 
@@ -60,6 +72,9 @@ public final class MiniLmEmbedder implements Embedder, AutoCloseable {
     public MiniLmEmbedder(int batchSize, int maxWindows, int threads) {
         this.batchSize = batchSize;
         this.maxWindows = maxWindows;
+        int floats = batchSize * WINDOW_TOKENS * DIMENSIONS;
+        this.hidden = ThreadLocal.withInitial(() -> ByteBuffer.allocateDirect(floats * Float.BYTES)
+                .order(ByteOrder.nativeOrder()).asFloatBuffer());
         // DJL may otherwise try to fetch a native library it cannot find; ours ships inside the tokenizers jar.
         if (System.getProperty("ai.djl.offline") == null) {
             System.setProperty("ai.djl.offline", "true");
@@ -78,6 +93,7 @@ public final class MiniLmEmbedder implements Embedder, AutoCloseable {
             options.setInterOpNumThreads(1);
             this.session = env.createSession(model.readAllBytes(), options);
             this.inputNames = session.getInputNames();
+            this.outputName = session.getOutputNames().iterator().next();
         } catch (IOException e) {
             tokenizer.close();
             throw new UncheckedIOException("cannot read the embedding model", e);
@@ -179,35 +195,46 @@ public final class MiniLmEmbedder implements Embedder, AutoCloseable {
             Arrays.fill(mask[i], 0, w.length, 1L);
         }
         Map<String, OnnxTensor> inputs = new HashMap<>();
+        // the output is written in place, into this thread's buffer: a view of exactly the batch's shape
+        FloatBuffer tokens = hidden.get().duplicate().clear().limit(batch.size() * length * DIMENSIONS).slice();
+        OnnxTensor output = null;
         try {
             inputs.put("input_ids", OnnxTensor.createTensor(env, ids));
             inputs.put("attention_mask", OnnxTensor.createTensor(env, mask));
             if (inputNames.contains("token_type_ids")) {
                 inputs.put("token_type_ids", OnnxTensor.createTensor(env, types));
             }
-            try (OrtSession.Result result = session.run(inputs)) {
-                float[][][] hidden = (float[][][]) result.get(0).getValue();
-                return meanPool(hidden, mask);
+            output = OnnxTensor.createTensor(env, tokens, new long[] {batch.size(), length, DIMENSIONS});
+            try (OrtSession.Result ignored = session.run(inputs, Map.of(outputName, output))) {
+                return meanPool(tokens, length, mask);
             }
         } catch (OrtException e) {
             throw new IllegalStateException("embedding model failed on a batch of " + batch.size(), e);
         } finally {
             inputs.values().forEach(OnnxTensor::close);
+            if (output != null) {
+                output.close();
+            }
         }
     }
 
-    /** Mean of the token vectors under the attention mask: how the model was trained to be used. */
-    private static float[][] meanPool(float[][][] hidden, long[][] mask) {
-        float[][] out = new float[hidden.length][DIMENSIONS];
-        for (int b = 0; b < hidden.length; b++) {
+    /**
+     * Mean of the token vectors under the attention mask: how the model was trained to be used.
+     *
+     * @param hidden the batch's token vectors, [window][token][dimension] in row-major order
+     */
+    private static float[][] meanPool(FloatBuffer hidden, int length, long[][] mask) {
+        float[][] out = new float[mask.length][DIMENSIONS];
+        for (int b = 0; b < mask.length; b++) {
             int tokens = 0;
-            for (int t = 0; t < hidden[b].length; t++) {
+            for (int t = 0; t < length; t++) {
                 if (mask[b][t] == 0) {
                     continue;
                 }
                 tokens++;
+                int at = (b * length + t) * DIMENSIONS;
                 for (int d = 0; d < DIMENSIONS; d++) {
-                    out[b][d] += hidden[b][t][d];
+                    out[b][d] += hidden.get(at + d);
                 }
             }
             for (int d = 0; d < DIMENSIONS; d++) {

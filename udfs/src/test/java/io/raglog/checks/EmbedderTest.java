@@ -74,6 +74,43 @@ class EmbedderTest {
     }
 
     @Test
+    void shouldGiveEachThreadItsOwnVectorsWhenThreadsShareTheModel() throws Exception {
+        // the model writes its output into a buffer of the calling thread's: slots' embedding threads share one model
+        List<String> texts = new java.util.ArrayList<>();
+        for (int i = 0; i < 40; i++) {
+            texts.add("passage " + i + " about the Normans, who gave their name to Normandy in the year " + (900 + i)
+                    + (i % 3 == 0 ? String.join(" ", Collections.nCopies(30, " and the duke held the land.")) : ""));
+        }
+        List<float[]> alone = new java.util.ArrayList<>();
+        for (String t : texts) {
+            alone.add(model.embed(List.of(t)).get(0));
+        }
+        var pool = java.util.concurrent.Executors.newFixedThreadPool(3);
+        try {
+            List<java.util.concurrent.Future<List<float[]>>> runs = new java.util.ArrayList<>();
+            for (int thread = 0; thread < 3; thread++) {
+                int offset = thread * 7; // each thread starts elsewhere, so their calls overlap on different texts
+                runs.add(pool.submit(() -> {
+                    List<float[]> out = new java.util.ArrayList<>(Collections.nCopies(texts.size(), (float[]) null));
+                    for (int k = 0; k < texts.size(); k++) {
+                        int i = (k + offset) % texts.size();
+                        out.set(i, model.embed(List.of(texts.get(i))).get(0));
+                    }
+                    return out;
+                }));
+            }
+            for (var run : runs) {
+                List<float[]> concurrent = run.get();
+                for (int i = 0; i < texts.size(); i++) {
+                    assertThat(concurrent.get(i)).as("text %d", i).containsExactly(alone.get(i));
+                }
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
     void shouldStillSeeTheEndOfAPassageLongerThanOneWindow() {
         String filler = String.join(" ", Collections.nCopies(60, "The committee met and discussed the agenda."));
         assertThat(model.tokenCount(filler)).isGreaterThan(3 * MiniLmEmbedder.WINDOW_TOKENS);
