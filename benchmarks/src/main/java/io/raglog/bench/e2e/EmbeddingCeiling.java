@@ -23,11 +23,12 @@ final class EmbeddingCeiling {
      * @param batches model calls there
      * @param cpuMsPerRun CPU time of the embedding thread per run of the window: against the full job's embedding
      *     thread, it tells a model that ran slower there from one that waited for work
+     * @param windowRuns the runs of the timed window
      */
-    record Result(double runsPerSecond, long texts, long batches, double cpuMsPerRun) {
+    record Result(double runsPerSecond, long texts, long batches, double cpuMsPerRun, int windowRuns) {
 
         /** Texts per run of the window. */
-        double textsPerRun(int windowRuns) {
+        double textsPerRun() {
             return texts / (double) Math.max(1, windowRuns);
         }
     }
@@ -60,7 +61,7 @@ final class EmbeddingCeiling {
             double seconds = (System.nanoTime() - start) / 1e9;
             double cpuMs = (cpu.getCurrentThreadCpuTime() - cpuStart) / 1e6;
             return new Result(window.size() / seconds, texts, window.stream().filter(b -> !b.isEmpty()).count(),
-                    cpuMs / Math.max(1, window.size()));
+                    cpuMs / Math.max(1, window.size()), window.size());
         }
     }
 

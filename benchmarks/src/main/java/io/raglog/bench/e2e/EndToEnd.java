@@ -18,8 +18,11 @@ import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
+import java.util.function.ToDoubleFunction;
 
 /**
  * The end-to-end figures, all in one run on one machine so that every ratio compares like with like: a real KRaft
@@ -170,9 +173,7 @@ public final class EndToEnd {
             // thread against the ceiling's says whether a slow full job's model ran slower (its core shared) or waited
             // for runs (the rest of the job behind), and the texts per run say whether both did the same work
             Measured[] fulls = new Measured[options.pairs()];
-            double[] ceilings = new double[options.pairs()];
-            double[] ceilingCpu = new double[options.pairs()];
-            double[] ceilingTexts = new double[options.pairs()];
+            EmbeddingCeiling.Result[] embeddings = new EmbeddingCeiling.Result[options.pairs()];
             Topics fullOut = null;
             for (int i = 0; i < options.pairs(); i++) {
                 String variant = "full-p1" + (i == 0 ? "" : "-" + (i + 1));
@@ -180,38 +181,36 @@ public final class EndToEnd {
                 fulls[i] = job.measured();
                 List<Run> runs = runsAsWritten(kafka, job.out());
                 EmbeddingCeiling.Result embedding = EmbeddingCeiling.measure(runs);
-                ceilings[i] = embedding.runsPerSecond();
-                ceilingCpu[i] = embedding.cpuMsPerRun();
-                ceilingTexts[i] = embedding.textsPerRun(runs.size() * 9 / 10 - runs.size() / 10);
+                embeddings[i] = embedding;
                 log.printf("  embedding ceiling: %.1f runs/s (%d texts in %d model calls for the middle 80 %% of %d "
                         + "runs), %.2f ms of CPU a run%n", embedding.runsPerSecond(), embedding.texts(),
                         embedding.batches(), runs.size(), embedding.cpuMsPerRun());
                 log.printf("  %s: its embedding thread %.2f ms of CPU a run, on a core %.0f %% of the window; %.2f texts"
                         + " a run embedded there, %.2f in the ceiling's window%n", variant,
                         fulls[i].cpu().ms(CpuAccount.Group.EMBEDDING), 100 * embeddingBusy(fulls[i]),
-                        fulls[i].cpu().textsEmbedded(), ceilingTexts[i]);
+                        fulls[i].cpu().textsEmbedded(), embedding.textsPerRun());
                 if (i == 0) {
                     fullOut = job.out();
                 }
             }
             double[] fullRates = Measured.rates(fulls);
+            double[] ceilings = Arrays.stream(embeddings).mapToDouble(EmbeddingCeiling.Result::runsPerSecond).toArray();
             double fullRate = median(fullRates);
             double ceiling = median(ceilings);
             r.put("embedding_bound_runs_per_s", ceiling,
                     "ceiling: the model alone on the same runs' cache-missing texts (1 thread)" + of);
             r.put("full_runs_per_s", fullRate, "whole job, LLM instant (p=1)" + of);
             r.put("full_over_embedding_bound", fullRate / ceiling, "goal >= 0.8");
-            r.put("embedding_texts_per_run", median(ceilingTexts),
+            r.put("embedding_texts_per_run", median(embeddings, EmbeddingCeiling.Result::textsPerRun),
                     "texts the model embeds per run (cache misses), in the ceiling's window" + of);
-            r.put("embedding_bound_cpu_ms_per_run", median(ceilingCpu),
+            r.put("embedding_bound_cpu_ms_per_run", median(embeddings, EmbeddingCeiling.Result::cpuMsPerRun),
                     "CPU of the ceiling's one thread per run, the model's work alone" + of);
             cpuPerRun(r, "full", fulls, of);
-            r.put("full_texts_embedded_per_run", median(Arrays.stream(fulls)
-                    .mapToDouble(m -> m.cpu().textsEmbedded()).toArray()),
+            r.put("full_texts_embedded_per_run", median(fulls, m -> m.cpu().textsEmbedded()),
                     "texts the full job's model embedded per run in its own window (the ceiling's work is the same)" + of);
-            r.put("full_embedding_thread_busy", median(Arrays.stream(fulls).mapToDouble(EndToEnd::embeddingBusy)
-                    .toArray()), "share of the window the full job's embedding thread was on a core (1: never waiting"
-                    + " for runs)" + of);
+            r.put("full_embedding_thread_busy", median(fulls, EndToEnd::embeddingBusy),
+                    "share of the window the full job's embedding thread was on a core (1: never waiting for runs)"
+                    + of);
             if (options.pairs() > 1) {
                 r.put("embedding_bound_runs_per_s_min", min(ceilings), "the slowest ceiling measurement");
                 r.put("embedding_bound_runs_per_s_max", max(ceilings), "the fastest ceiling measurement");
@@ -312,6 +311,11 @@ public final class EndToEnd {
         return r;
     }
 
+    /** The median of one figure over several measurements. */
+    private static <T> double median(T[] measurements, ToDoubleFunction<T> figure) {
+        return median(Arrays.stream(measurements).mapToDouble(figure).toArray());
+    }
+
     static double median(double[] values) {
         double[] sorted = values.clone();
         Arrays.sort(sorted);
@@ -365,9 +369,8 @@ public final class EndToEnd {
      * the topic's partitions (a consumer returns them a fetch's worth of one partition at a time).
      */
     private static List<Run> runsAsWritten(EmbeddedKafka kafka, Topics out) {
-        List<TopicRecords.Timed> records = new java.util.ArrayList<>(
-                TopicRecords.readAll(kafka.bootstrapServers(), out.runs()));
-        records.sort(java.util.Comparator.comparingLong(TopicRecords.Timed::timestampMs));
+        List<TopicRecords.Timed> records = new ArrayList<>(TopicRecords.readAll(kafka.bootstrapServers(), out.runs()));
+        records.sort(Comparator.comparingLong(TopicRecords.Timed::timestampMs));
         return records.stream().map(x -> Json.read(x.value(), Run.class)).toList();
     }
 
@@ -402,14 +405,13 @@ public final class EndToEnd {
 
     /** The medians over a variant's jobs: its CPU per run, per thread group, and the cores it kept busy. */
     private static void cpuPerRun(BenchResults r, String variant, Measured[] jobs, String of) {
-        double total = median(Arrays.stream(jobs).mapToDouble(m -> m.cpu().totalMs()).toArray());
+        double total = median(jobs, m -> m.cpu().totalMs());
         r.put(variant + "_cpu_ms_per_run", total, "process CPU per run in the steady window (p=1)" + of);
-        r.put(variant + "_cpu_cores", median(Arrays.stream(jobs)
-                        .mapToDouble(m -> m.cpu().totalMs() * m.runsPerSecond() / 1000).toArray()),
+        r.put(variant + "_cpu_cores", median(jobs, m -> m.cpu().totalMs() * m.runsPerSecond() / 1000),
                 "cores the process kept busy in that window (of " + Runtime.getRuntime().availableProcessors() + ")");
         for (CpuAccount.Group g : CpuAccount.Group.values()) {
-            r.put(variant + "_cpu_ms_per_run_" + g.key, median(Arrays.stream(jobs).mapToDouble(m -> m.cpu().ms(g))
-                    .toArray()), "of which: " + g.key.replace('_', ' '));
+            r.put(variant + "_cpu_ms_per_run_" + g.key, median(jobs, m -> m.cpu().ms(g)),
+                    "of which: " + g.key.replace('_', ' '));
         }
     }
 
