@@ -105,11 +105,17 @@ class ProxyPassThroughTest {
         return log.awaitEvents(0).stream().filter(match).findFirst().orElseThrow();
     }
 
-    private static CallEvent recordedCall(String pathSuffix, int atLeast) {
+    /**
+     * The recording of the one call this class makes to a path. The proxy records after it answers, so a path two
+     * tests call could still show the other test's call when this one's is awaited: those tests match on what their
+     * own call carries ({@link #recordedCallWhere}) instead.
+     */
+    private static CallEvent recordedCallTo(String pathSuffix) {
         Eventually.await("a recorded call to " + pathSuffix, Duration.ofSeconds(15),
-                () -> log.to(pathSuffix).size() >= atLeast);
+                () -> !log.to(pathSuffix).isEmpty());
         List<CallEvent> calls = log.to(pathSuffix);
-        return calls.get(calls.size() - 1);
+        assertThat(calls).as("recordings of calls to " + pathSuffix + ": only one test may call it").hasSize(1);
+        return calls.get(0);
     }
 
     @Test
@@ -136,7 +142,7 @@ class ProxyPassThroughTest {
         assertThat(sent.header("Host")).isEqualTo("127.0.0.1:" + upstream.baseUri().getPort());
         assertThat(sent.header("x-raglog-run-id")).as("raglog's own headers stay with the proxy").isNull();
 
-        CallEvent call = recordedCall("/v1/chat/completions", 1);
+        CallEvent call = recordedCallWhere("the chat call's recording", c -> "run-0042".equals(c.runHint()));
         assertThat(call.schema()).isEqualTo("raglog.call/v1");
         assertThat(call.source()).isEqualTo("proxy");
         assertThat(call.pipeline()).isEqualTo("support-assistant");
@@ -215,7 +221,7 @@ class ProxyPassThroughTest {
         assertThat(response.headers().firstValue("retry-after-ms")).contains("120");
         assertThat(response.headers().firstValue("x-ratelimit-remaining-requests")).contains("0");
 
-        CallEvent call = recordedCall("/v1/responses", 1);
+        CallEvent call = recordedCallTo("/v1/responses");
         assertThat(call.response().status()).isEqualTo(429);
         assertThat(call.failed()).isTrue();
         assertThat(call.response().body().path("error").path("code").asText()).isEqualTo("rate_limit_exceeded");
@@ -236,12 +242,12 @@ class ProxyPassThroughTest {
         assertThat(search.getResponseBody()).isEqualTo(Wire.qdrantSearchResponse());
         assertThat(rerank.getResponseBody()).isEqualTo(Wire.cohereRerankResponse());
 
-        CallEvent searchCall = recordedCall("/collections/reports/points/search", 1);
+        CallEvent searchCall = recordedCallTo("/collections/reports/points/search");
         assertThat(searchCall.request().headers()).containsEntry("api-key", "REDACTED");
         assertThat(searchCall.request().body()).isEqualTo(Json.MAPPER.readTree(Wire.qdrantSearchRequest()));
         assertThat(searchCall.pipeline()).isEqualTo("support-assistant");
 
-        CallEvent rerankCall = recordedCall("/v2/rerank", 1);
+        CallEvent rerankCall = recordedCallTo("/v2/rerank");
         assertThat(rerankCall.pipeline()).isEqualTo("rerank-service");
         assertThat(rerankCall.response().body()).isEqualTo(Json.MAPPER.readTree(Wire.cohereRerankResponse()));
     }
@@ -274,7 +280,7 @@ class ProxyPassThroughTest {
                 .orElseThrow().header("Accept-Encoding"))
                 .as("only codings the recorder can read back are offered upstream").isEqualTo("gzip, deflate");
 
-        CallEvent call = recordedCall("/v1/models", 1);
+        CallEvent call = recordedCallTo("/v1/models");
         assertThat(call.request().method()).isEqualTo("GET");
         assertThat(call.request().body()).isNull();
         assertThat(call.response().body().path("data").path(0).path("id").asText()).isEqualTo("gpt-4o");
@@ -297,7 +303,7 @@ class ProxyPassThroughTest {
         assertThat(Json.MAPPER.readTree(response.body()).path("received").asInt())
                 .as("the upstream got the whole body").isEqualTo(body.length());
 
-        CallEvent call = recordedCall("/collections/reports/points", 1);
+        CallEvent call = recordedCallTo("/collections/reports/points");
         assertThat(call.request().headers()).containsEntry(CallEventFactory.TRUNCATED_HEADER,
                 Integer.toString(body.length()));
         assertThat(call.request().body().isTextual()).isTrue();
