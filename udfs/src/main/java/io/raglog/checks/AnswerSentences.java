@@ -24,9 +24,6 @@ public final class AnswerSentences {
 
     private static final Pattern SENTENCE_END = Pattern.compile("(?<=[.!?])\\s+(?=[\\p{Lu}0-9\"'“])");
 
-    /** As {@code String.split("[-'’&]")}, compiled once. */
-    private static final Pattern JOINER = Pattern.compile("[-'’&]");
-
     private final Set<String> questionStems;
 
     private AnswerSentences(Set<String> questionStems) {
@@ -156,7 +153,7 @@ public final class AnswerSentences {
                 out.add(Terms.stem(w)); // a content word without a joiner is its only part
                 continue;
             }
-            for (String part : JOINER.split(w)) {
+            for (String part : Terms.WORD_JOINER.split(w)) {
                 if (Terms.isContentWord(part)) {
                     out.add(Terms.stem(part));
                 }

@@ -67,7 +67,7 @@ public record ContentWords(List<String> lost, List<String> added) {
     }
 
     private static boolean partOf(String word, String joined) {
-        for (String part : joined.split("[-'’&]")) {
+        for (String part : Terms.WORD_JOINER.split(joined)) {
             if (part.equals(word)) {
                 return true;
             }
@@ -77,7 +77,7 @@ public record ContentWords(List<String> lost, List<String> added) {
 
     /** "Phags-pa" against "phags" and "pa": a hyphenated word split by the rewrite is still there. */
     private static boolean joinedIn(String word, Set<String> in) {
-        String[] parts = word.split("[-'’&]");
+        String[] parts = Terms.WORD_JOINER.split(word);
         if (parts.length < 2) {
             return false;
         }

@@ -23,6 +23,9 @@ public final class Terms {
     private static final Pattern FISCAL_YEAR = Pattern.compile("\\bFY ?(\\d{4}|\\d{2})\\b");
     private static final Pattern QUARTER = Pattern.compile("\\b[Qq]([1-4])\\b");
     private static final Pattern CAPITALISED = Pattern.compile("[\\p{L}\\p{N}][\\p{L}\\p{N}&'’.-]*");
+    /** The marks inside a joined word ("Phags-pa", "O'Neil", "AT&T"): {@code split} on it gives the word's parts. */
+    static final Pattern WORD_JOINER = Pattern.compile("[-'’&]");
+    private static final Pattern QUARTER_OR_FISCAL_YEAR_TOKEN = Pattern.compile("[Qq][1-4]|FY\\d+");
 
     private static final Map<String, String> MONTHS = new LinkedHashMap<>();
 
@@ -217,9 +220,21 @@ public final class Terms {
             n = n.replace(",", "");
         }
         if (n.indexOf('.') >= 0) {
-            n = n.replaceAll("0+$", "").replaceAll("\\.$", "");
+            n = withoutTrailingZerosAndPoint(n);
         }
         return n.isEmpty() ? "0" : n;
+    }
+
+    /** As {@code replaceAll("0+$", "").replaceAll("\\.$", "")}: "1.50" is "1.5", "2.00" is "2". */
+    private static String withoutTrailingZerosAndPoint(String number) {
+        int end = number.length();
+        while (end > 0 && number.charAt(end - 1) == '0') {
+            end--;
+        }
+        if (end > 0 && number.charAt(end - 1) == '.') {
+            end--;
+        }
+        return number.substring(0, end);
     }
 
     /**
@@ -274,7 +289,7 @@ public final class Terms {
         }
         Matcher w = CAPITALISED.matcher(text);
         while (w.find()) {
-            String token = w.group().replaceAll("[.]$", "");
+            String token = withoutTrailingPoint(w.group());
             String lower = token.toLowerCase(Locale.ROOT);
             String month = MONTHS.get(lower);
             boolean capitalised = Character.isUpperCase(token.charAt(0));
@@ -295,7 +310,7 @@ public final class Terms {
         StringBuilder current = null;
         int currentEnd = -1;
         while (m.find()) {
-            String token = m.group().replaceAll("[.'’]+$", "").replaceAll("['’]s$", "");
+            String token = nameToken(m.group());
             boolean name = !token.isEmpty() && isNameToken(token, sentenceInitial(text, m.start()));
             if (name && current != null && text.substring(currentEnd, m.start()).equals(" ")) {
                 current.append(' ').append(token);
@@ -320,12 +335,41 @@ public final class Terms {
         return out;
     }
 
+    /** As {@code replaceAll("[.]$", "")}: one closing full stop off ("May." is "May"). */
+    private static String withoutTrailingPoint(String token) {
+        return token.endsWith(".") ? token.substring(0, token.length() - 1) : token;
+    }
+
+    /**
+     * As {@code replaceAll("[.'’]+$", "").replaceAll("['’]s$", "")}: closing points and apostrophes off, then a
+     * possessive ("Acme's." is "Acme"). Written out because every capitalised word of every text passes here: the two
+     * regexes, compiled on each call, were half of what the rule checks allocated.
+     */
+    static String nameToken(String word) {
+        int end = word.length();
+        while (end > 0 && isClosingMark(word.charAt(end - 1))) {
+            end--;
+        }
+        if (end >= 2 && word.charAt(end - 1) == 's' && isApostrophe(word.charAt(end - 2))) {
+            end -= 2;
+        }
+        return word.substring(0, end);
+    }
+
+    private static boolean isClosingMark(char c) {
+        return c == '.' || isApostrophe(c);
+    }
+
+    private static boolean isApostrophe(char c) {
+        return c == '\'' || c == '’';
+    }
+
     private static boolean isNameToken(String token, boolean sentenceInitial) {
         String lower = token.toLowerCase(Locale.ROOT);
         if (STOPWORDS.contains(lower) || MONTHS.containsKey(lower) || DAYS.contains(lower)) {
             return false;
         }
-        if (Character.isDigit(token.charAt(0)) || token.matches("[Qq][1-4]|FY\\d+")) {
+        if (Character.isDigit(token.charAt(0)) || QUARTER_OR_FISCAL_YEAR_TOKEN.matcher(token).matches()) {
             return false; // quarters and fiscal years are dates
         }
         if (isAcronym(token)) {

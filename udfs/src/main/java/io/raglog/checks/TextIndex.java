@@ -16,7 +16,6 @@ import java.util.regex.Pattern;
  */
 public final class TextIndex {
 
-    private static final Pattern JOINER = Pattern.compile("[-'’&]");
     private static final Pattern NAME_PARTS = Pattern.compile("[\\s\\-'’&]+");
 
     /**
@@ -62,7 +61,7 @@ public final class TextIndex {
                     continue;
                 }
                 // "Phags-pa" and "Phags pa", "Al-Hasa" and "Al Hasa" are the same name: index the parts too
-                for (String part : JOINER.split(word)) {
+                for (String part : Terms.WORD_JOINER.split(word)) {
                     if (!part.isEmpty()) {
                         ws.add(part);
                         String partStem = Terms.stem(part);

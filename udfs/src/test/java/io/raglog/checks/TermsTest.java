@@ -71,4 +71,52 @@ class TermsTest {
             assertThat(Terms.numbers(t)).as(t).containsExactlyElementsOf(regexNumbers(t));
         }
     }
+
+    @Test
+    void shouldTrimANameTokenAsTheRegexesDid() {
+        for (String token : allStrings("As.'’x", 6)) {
+            assertThat(Terms.nameToken(token)).as(token)
+                    .isEqualTo(token.replaceAll("[.'’]+$", "").replaceAll("['’]s$", ""));
+        }
+    }
+
+    @Test
+    void shouldNormaliseANumberAsTheRegexesDid() {
+        for (String number : allStrings("01.,", 8)) {
+            assertThat(Terms.normaliseNumber(number)).as(number).isEqualTo(regexNormalisedNumber(number));
+        }
+    }
+
+    /** {@link Terms#normaliseNumber} as it was written with regexes, compiled on every call. */
+    private static String regexNormalisedNumber(String raw) {
+        String n = raw;
+        if (n.matches("\\d{1,3}(?:,\\d{3})+(?:\\.\\d+)?")) {
+            n = n.replace(",", "");
+        } else if (n.matches("\\d+,\\d{1,2}")) {
+            n = n.replace(',', '.');
+        } else {
+            n = n.replace(",", "");
+        }
+        if (n.indexOf('.') >= 0) {
+            n = n.replaceAll("0+$", "").replaceAll("\\.$", "");
+        }
+        return n.isEmpty() ? "0" : n;
+    }
+
+    /** Every string of the alphabet's characters up to the length, the empty one included. */
+    private static List<String> allStrings(String alphabet, int maxLength) {
+        List<String> out = new ArrayList<>(List.of(""));
+        List<String> previous = List.of("");
+        for (int len = 1; len <= maxLength; len++) {
+            List<String> longer = new ArrayList<>();
+            for (String s : previous) {
+                for (char c : alphabet.toCharArray()) {
+                    longer.add(s + c);
+                }
+            }
+            out.addAll(longer);
+            previous = longer;
+        }
+        return out;
+    }
 }
