@@ -22,25 +22,30 @@ final class Texts {
         if (s == null) {
             return "";
         }
-        String ascii = collapse(s, true);
-        return ascii != null ? ascii : collapse(s.toLowerCase(Locale.ROOT), false);
+        // other letters need toLowerCase's context ("İ" becomes two chars, a final "Σ" becomes "ς"); ASCII ones
+        // are lowered in the one copy collapse makes, and most prompts and passages are ASCII
+        return collapse(isAscii(s) ? s : s.toLowerCase(Locale.ROOT));
+    }
+
+    private static boolean isAscii(String s) {
+        for (int i = 0; i < s.length(); i++) {
+            if (s.charAt(i) >= 128) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**
      * Runs of {@code \s} made one space, ASCII letters lower-cased, stripped; in one copy, since run assembly
-     * normalises every prompt and passage it links. {@code asciiOnly}: null at the first non-ASCII char, since other
-     * letters need {@code toLowerCase}'s context ("İ" becomes two chars, a final "Σ" becomes "ς"); most prompts and
-     * passages are ASCII and need no other pass.
+     * normalises every prompt and passage it links.
      */
-    private static String collapse(String s, boolean asciiOnly) {
+    private static String collapse(String s) {
         char[] out = new char[s.length()];
         int n = 0;
         boolean inSpace = false;
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);
-            if (asciiOnly && c >= 128) {
-                return null;
-            }
             if (isRegexSpace(c)) {
                 inSpace = true;
                 continue;

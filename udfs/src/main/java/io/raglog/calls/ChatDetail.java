@@ -26,7 +26,11 @@ public record ChatDetail(
 
     /** Every message content joined, as the model saw it. */
     public String promptText() {
-        StringBuilder sb = new StringBuilder();
+        int length = 0;
+        for (ChatMessage m : messages) {
+            length += (m.content() == null ? 0 : m.content().length()) + 2;
+        }
+        StringBuilder sb = new StringBuilder(length);
         for (ChatMessage m : messages) {
             if (sb.length() > 0) {
                 sb.append("\n\n");

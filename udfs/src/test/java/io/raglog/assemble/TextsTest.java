@@ -24,7 +24,7 @@ class TextsTest {
         }
         Random random = new Random(5);
         char[] alphabet = {'a', 'B', ' ', '\t', '\n', '\r', '\u000B', '\f', '\u00A0', '\u2003', '\u0085', 'É', '.', '1',
-            '\u001C', 'Z', '\u007F'};
+            '\u001C', 'Z', '\u007F', 'İ', 'Σ'};
         for (int i = 0; i < 5000; i++) {
             StringBuilder b = new StringBuilder();
             for (int n = random.nextInt(20); n > 0; n--) {

@@ -4,9 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.raglog.schemas.DeadLetter;
 import io.raglog.schemas.Json;
+import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Base64;
+import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
 /** A dead letter always fits the dead-letter topic, however large the message it keeps. */
@@ -59,5 +61,35 @@ class DeadLettersTest {
 
         assertThat(letter.payload()).doesNotContain("fake-token-1234").contains("REDACTED");
         assertThat(letter.reason()).isEqualTo("not a call");
+    }
+
+    @Test
+    void shouldJudgeUtf8AsAStrictDecoderDoesOnTextAndBrokenText() {
+        // code points of every UTF-8 length, and the bytes a strict decoder refuses: a lone continuation byte, an
+        // overlong "/", an encoded surrogate, a code point above U+10FFFF, a sequence cut short
+        String[] pieces = {"a", "{\"q\":", "é", "’", "Σοφία", "中", "😀", "\n"};
+        byte[][] broken = {{(byte) 0x80}, {(byte) 0xC0, (byte) 0xAF}, {(byte) 0xED, (byte) 0xA0, (byte) 0x80},
+            {(byte) 0xF4, (byte) 0x90, (byte) 0x80, (byte) 0x80}, {(byte) 0xE2, (byte) 0x80}, {(byte) 0xFF}};
+        SplittableRandom random = new SplittableRandom(7);
+        for (int i = 0; i < 3_000; i++) {
+            ByteArrayOutputStream b = new ByteArrayOutputStream();
+            // long enough, at times, to fill the check's 4,096-char scratch buffer more than once
+            int parts = random.nextInt(20) == 0 ? random.nextInt(2_000, 6_000) : random.nextInt(0, 40);
+            for (int k = 0; k < parts; k++) {
+                b.writeBytes(pieces[random.nextInt(pieces.length)].getBytes(StandardCharsets.UTF_8));
+            }
+            if (random.nextBoolean()) {
+                byte[] bad = broken[random.nextInt(broken.length)];
+                byte[] whole = b.toByteArray();
+                int at = random.nextInt(whole.length + 1);
+                b.reset();
+                b.write(whole, 0, at);
+                b.writeBytes(bad);
+                b.write(whole, at, whole.length - at);
+            }
+            byte[] bytes = b.toByteArray();
+            assertThat(DeadLetters.isUtf8(bytes)).as("case %d, %d bytes", i, bytes.length)
+                    .isEqualTo(DeadLetters.utf8OrNull(bytes) != null);
+        }
     }
 }
