@@ -23,7 +23,7 @@ final class Texts {
             return "";
         }
         // other letters need toLowerCase's context ("İ" becomes two chars, a final "Σ" becomes "ς"); ASCII ones
-        // are lowered in the one copy collapse makes, and most prompts and passages are ASCII
+        // are lowered in the one copy collapse makes, and ASCII text needs no other pass
         return collapse(isAscii(s) ? s : s.toLowerCase(Locale.ROOT));
     }
 

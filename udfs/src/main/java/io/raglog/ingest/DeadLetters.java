@@ -67,8 +67,8 @@ public final class DeadLetters {
     }
 
     /**
-     * Whether the bytes are valid UTF-8. Captured calls are nearly all ASCII, which is valid as it is: the decoder
-     * (and the string it builds) is needed only from the first byte above 0x7F.
+     * Whether the bytes are valid UTF-8. ASCII is valid as it is: the decoder is needed only from the first byte
+     * above 0x7F.
      */
     static boolean isUtf8(byte[] bytes) {
         for (int i = 0; i < bytes.length; i++) {
@@ -83,7 +83,7 @@ public final class DeadLetters {
     /**
      * Decodes into this thread's scratch buffer, which is emptied whenever it fills: the text is not kept, only
      * whether the decoder refused a byte. Before, every non-ASCII call was decoded into a new string to be checked
-     * (a fifth of what decoding a call allocated).
+     * (a quarter of what decoding a call allocated).
      */
     private static boolean decodesStrictly(ByteBuffer in) {
         StrictUtf8 strict = STRICT_UTF8.get();
