@@ -12,7 +12,8 @@ public final class Profiles {
 
     public static List<Profile> all() {
         return List.of(new OpenAiQdrantCohereProfile(), new TeiPineconeAnthropicProfile(),
-                new OllamaJinaVllmProfile(), new ElasticVoyageResponsesProfile(), new OtelLlamaIndexProfile());
+                new OllamaJinaVllmProfile(), new ElasticVoyageResponsesProfile(), new OtelLlamaIndexProfile(),
+                new LangChainMemoryProfile());
     }
 
     /** {@code all}, one name, or a comma-separated list of names. */

@@ -74,6 +74,15 @@ final class Styles {
                     AnswerStyle.HEDGED, 0.1, AnswerStyle.CITED, 0.25, AnswerStyle.LIST, 0.05),
             RESPONSES_REFUSALS, 0.01);
 
+    /** LangChain's defaults: a fluent multi-query-style rewrite more often than keywords, gpt-4o-mini answers. */
+    static final PipelineStyle LANGCHAIN_MEMORY = new PipelineStyle(
+            Mix.of(RewriteStyle.KEYWORDS, 0.3, RewriteStyle.PARAPHRASE, 0.4, RewriteStyle.EXPANSION, 0.2,
+                    RewriteStyle.HYDE, 0.1),
+            PipelineStyle.NONE, null,
+            Mix.of(AnswerStyle.PLAIN, 0.35, AnswerStyle.PARAPHRASED, 0.2, AnswerStyle.VERBOSE, 0.2,
+                    AnswerStyle.HEDGED, 0.1, AnswerStyle.CITED, 0.05, AnswerStyle.LIST, 0.1),
+            OPENAI_REFUSALS, 0.015);
+
     /** LlamaIndex with OpenAI: its condense step writes fluent questions more than keywords. */
     static final PipelineStyle OTEL_LLAMAINDEX = new PipelineStyle(
             Mix.of(RewriteStyle.KEYWORDS, 0.25, RewriteStyle.PARAPHRASE, 0.5, RewriteStyle.EXPANSION, 0.1,
