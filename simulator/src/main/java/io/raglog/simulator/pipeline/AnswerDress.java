@@ -28,6 +28,16 @@ final class AnswerDress {
     private AnswerDress() {}
 
     static String dress(String answer, AnswerStyle style, Question q, List<Chunk> context, SplittableRandom rng) {
+        String dressed = dressed(answer, style, q, context, rng);
+        // A restatement may split what the answer hinged on ("Paris, France is …" reordered): then it stays plain,
+        // so the dress never changes whether the answer is right.
+        boolean right = q.answerable() && AnswerMatch.contains(answer, q.acceptableAnswers());
+        boolean stillRight = q.answerable() && AnswerMatch.contains(dressed, q.acceptableAnswers());
+        return right == stillRight ? dressed : answer;
+    }
+
+    private static String dressed(String answer, AnswerStyle style, Question q, List<Chunk> context,
+            SplittableRandom rng) {
         Chunk source = sourceOf(answer, context);
         boolean span = Words.tokens(answer).size() <= 6;
         String core = answer.endsWith(".") ? answer.substring(0, answer.length() - 1) : answer;

@@ -106,11 +106,6 @@ public final class Rewriter {
     private static final List<String> HEDGED_OPENERS = List.of("", "", "It is known that ", "According to the record, ",
             "Sources say ");
 
-    /** The keyword rewrite of earlier rounds, in any case the base of the other styles' key-term check. */
-    public String rewrite(String question, SplittableRandom rng) {
-        return keywords(question, rng);
-    }
-
     /**
      * The rewrite a sound rewriter of this style gives; on rare occasions it drops one content word (a natural fault
      * or not, as the label decides from the question's key terms).
@@ -162,9 +157,11 @@ public final class Rewriter {
         String q = question.strip();
         String lower = Words.lower(q);
         String out = q;
+        boolean reopened = false;
         for (Map.Entry<String, List<String>> e : new java.util.TreeMap<>(OPENINGS).descendingMap().entrySet()) {
             if (lower.startsWith(e.getKey() + " ") && rng.nextDouble() < 0.7) {
                 out = Rand.pick(rng, e.getValue()) + q.substring(e.getKey().length());
+                reopened = true;
                 break;
             }
         }
@@ -176,14 +173,13 @@ public final class Rewriter {
                 out = TextEdits.replaceWord(out, token, Rand.pick(rng, alternatives));
             }
         }
-        if (rng.nextDouble() < 0.25) {
+        // An imperative only reads right before a wh-clause: "Find out when …", "Look up which …".
+        boolean whClause = Words.tokens(lower).stream().findFirst()
+                .filter(w -> List.of("what", "which", "who", "when", "where", "how", "why").contains(w)).isPresent();
+        if (whClause && !reopened && rng.nextDouble() < 0.35) {
             String body = out.endsWith("?") ? out.substring(0, out.length() - 1) : out;
-            String opener = Rand.pick(rng, List.of("Find out ", "Look up ", "Search for information on "));
-            out = opener + Character.toLowerCase(body.charAt(0)) + body.substring(1);
-            // A lower-cased first word stays a name if it was one.
-            if (KeyTerms.kindOf(body.split("\\s+")[0]) == KeyTerms.Kind.NAME) {
-                out = opener + body;
-            }
+            out = Rand.pick(rng, List.of("Find out ", "Look up ", "Tell me ")) + Character.toLowerCase(body.charAt(0))
+                    + body.substring(1);
         }
         return out;
     }
