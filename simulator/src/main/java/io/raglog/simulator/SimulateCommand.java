@@ -31,7 +31,8 @@ public final class SimulateCommand implements Callable<Integer> {
     CommandSpec spec;
 
     @Option(names = "--profile", defaultValue = Profiles.ALL, paramLabel = "NAME|all",
-            description = "Profile(s) to run, comma-separated, or all (default). Known: ${COMPLETION-CANDIDATES}",
+            description = "Profile(s) to run, comma-separated, or all (default: the training profiles; held-out"
+                    + " unseen-* profiles only by name). Known: ${COMPLETION-CANDIDATES}",
             completionCandidates = ProfileNames.class)
     String profile;
 

@@ -113,7 +113,7 @@ public final class Simulator {
             if (Rand.chance(rng, options.faultRate())) {
                 injectAt = Rand.pick(rng, RagEngine.injectable(profile.shape(), q));
             }
-            RunOutcome outcome = engine.run(q, profile.shape(), index, injectAt, profile.abstention(), rng);
+            RunOutcome outcome = engine.run(q, profile.shape(), index, injectAt, profile.style(), rng);
             Rendered rendered = profile.renderRun(outcome, arrival, rng);
             emit(merger, rendered, summary);
             Label label = label(profile, outcome, rendered, arrival);

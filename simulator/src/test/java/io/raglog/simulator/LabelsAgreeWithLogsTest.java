@@ -175,15 +175,22 @@ class LabelsAgreeWithLogsTest {
                 assertThat(evidenceIndexes).as("evidence sent to the reranker").isNotEmpty();
                 rerank.get("response").get("body").get("results")
                         .forEach(r -> assertThat(evidenceIndexes).doesNotContain(r.get("index").asInt()));
+            } else if (label.profile().equals("langchain-memory")) {
+                // no hint and no store call: the Cohere call whose kept passages fed this prompt
+                JsonNode rerank = cohereCallFeeding(label.pipeline(), generatorPrompt(label));
+                JsonNode documents = rerank.get("request").get("body").get("documents");
+                assertThat(documents).anySatisfy(d -> assertThat(evidence).contains(d.asText()));
+                rerank.get("response").get("body").get("results").forEach(r -> assertThat(evidence)
+                        .doesNotContain(documents.get(r.get("index").asInt()).asText()));
             } else if (label.profile().equals("elastic-voyage-responses")) {
-                // Voyage scored every passage: the evidence sits right after the four the pipeline kept.
+                // Voyage scored every passage: the evidence was sent, and scored below the four the pipeline kept.
                 JsonNode voyage = voyageCallFeeding(generatorPrompt(label));
                 JsonNode data = voyage.get("response").get("body").get("data");
                 JsonNode documents = voyage.get("request").get("body").get("documents");
-                String firstBelow = documents.get(data.get(4).get("index").asInt()).asText();
-                assertThat(evidence).contains(firstBelow);
-                assertThat(data.get(4).get("relevance_score").asDouble())
-                        .isLessThanOrEqualTo(data.get(3).get("relevance_score").asDouble());
+                List<String> scored = new ArrayList<>();
+                data.forEach(d -> scored.add(documents.get(d.get("index").asInt()).asText()));
+                assertThat(scored.subList(4, scored.size())).anySatisfy(d -> assertThat(evidence).contains(d));
+                assertThat(scored.subList(0, 4)).noneSatisfy(d -> assertThat(evidence).contains(d));
             } else {
                 SimulatedLogs.Span reranker = logs.spansOfTrace(label.runHint()).stream()
                         .filter(s -> s.kind().equals("RERANKER")).findFirst().orElseThrow();
@@ -202,6 +209,24 @@ class LabelsAgreeWithLogsTest {
             checked++;
         }
         assertThat(checked).isGreaterThan(20);
+    }
+
+    private static JsonNode cohereCallFeeding(String pipeline, String prompt) {
+        for (JsonNode call : logs.calls) {
+            if (!SimulatedLogs.urlEndsWith(call, "/v2/rerank") || !SimulatedLogs.ok(call)
+                    || !call.get("pipeline").asText().equals(pipeline)) {
+                continue;
+            }
+            JsonNode documents = call.get("request").get("body").get("documents");
+            boolean feeds = true;
+            for (JsonNode r : call.get("response").get("body").get("results")) {
+                feeds &= prompt.contains(documents.get(r.get("index").asInt()).asText());
+            }
+            if (feeds) {
+                return call;
+            }
+        }
+        throw new AssertionError("no Cohere call feeds this prompt");
     }
 
     private static JsonNode voyageCallFeeding(String prompt) {
@@ -306,7 +331,8 @@ class LabelsAgreeWithLogsTest {
                 linked++;
             }
         }
-        assertThat(linked).isGreaterThan(800);
+        // three of the six training profiles query a store with a vector (Qdrant, Pinecone, Elasticsearch)
+        assertThat(linked).isGreaterThan(logs.labels.size() * 2 / 5);
     }
 
     private static String key(float[] v) {

@@ -183,6 +183,25 @@ class ProfileWireShapesTest {
     }
 
     @Test
+    void shouldRunLangChainsInMemoryStoreWithoutARetrievalCallOrAnyHint() {
+        List<JsonNode> all = logs.calls.stream().filter(c -> c.get("pipeline").asText().equals("helpdesk-langchain"))
+                .toList();
+        assertThat(all).isNotEmpty().allSatisfy(c -> {
+            assertThat(c.get("request").get("url").asText()).doesNotContain("/search").doesNotContain("/query")
+                    .doesNotContain("/points");
+            assertThat(c.get("run_hint").isNull()).isTrue();
+            assertThat(c.get("request").get("headers").has("traceparent")).isFalse();
+            assertThat(c.get("request").get("headers").has("x-raglog-run-id")).isFalse();
+        });
+        assertThat(calls("helpdesk-langchain", "/v1/embeddings")).isNotEmpty();
+        for (JsonNode call : calls("helpdesk-langchain", "/v2/rerank")) {
+            assertThat(body(call, "request").get("documents")).hasSize(8);
+            assertThat(body(call, "response").get("results")).hasSize(3);
+        }
+        assertThat(calls("helpdesk-langchain", "/v1/chat/completions")).hasSizeGreaterThan(100);
+    }
+
+    @Test
     void shouldSpeakElasticsearchVoyageAndTheResponsesApi() {
         for (JsonNode call : calls("search-answers", "/_search")) {
             JsonNode knn = body(call, "request").get("knn");
@@ -256,10 +275,12 @@ class ProfileWireShapesTest {
 
     @Test
     void shouldInterleaveTheCallsOfRunsInFlightInCaptureOrder() {
-        String previous = "";
+        // As instants: ISO strings of different precision ("…20.074Z", "…20.074949Z") do not sort as text.
+        java.time.Instant previous = java.time.Instant.MIN;
         for (JsonNode c : logs.calls) {
-            assertThat(c.get("ended_at").asText()).isGreaterThanOrEqualTo(previous);
-            previous = c.get("ended_at").asText();
+            java.time.Instant ended = java.time.Instant.parse(c.get("ended_at").asText());
+            assertThat(ended).isAfterOrEqualTo(previous);
+            previous = ended;
         }
         Map<String, Integer> lastPosition = new HashMap<>();
         int interleaved = 0;
@@ -284,6 +305,6 @@ class ProfileWireShapesTest {
         }
         assertThat(hinted).containsEntry("openai-qdrant-cohere", true).containsEntry("ollama-jina-vllm", true)
                 .containsEntry("otel-llamaindex", true).containsEntry("tei-pinecone-anthropic", false)
-                .containsEntry("elastic-voyage-responses", false);
+                .containsEntry("elastic-voyage-responses", false).containsEntry("langchain-memory", false);
     }
 }

@@ -47,7 +47,8 @@ class SimulateCommandTest {
         Set<String> questionIds = logs.labels.stream().map(Label::questionId).collect(Collectors.toSet());
         assertThat(questionIds).allSatisfy(id -> assertThat(id).matches("q\\d+"));
         assertThat(logs.labels).extracting(Label::profile).containsOnly("openai-qdrant-cohere",
-                "tei-pinecone-anthropic", "ollama-jina-vllm", "elastic-voyage-responses", "otel-llamaindex");
+                "tei-pinecone-anthropic", "ollama-jina-vllm", "elastic-voyage-responses", "otel-llamaindex",
+                "langchain-memory");
         assertThat(out.toString()).contains("120 runs").contains("faulty but answered correctly");
     }
 

@@ -1,43 +1,66 @@
 package io.raglog.simulator.pipeline;
 
 import io.raglog.simulator.text.KeyTerms;
+import io.raglog.simulator.text.WordPieces;
 import io.raglog.simulator.text.Words;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.SplittableRandom;
 
 /**
- * Faults in the text a pipeline sends for embedding (the RAGLog seed's embed-stage faults): words one or two edits
- * off, a truncated text, a lost name/number/date, unrelated words mixed in.
+ * What goes wrong with the text a pipeline sends for embedding, by the mechanisms that really cause it: keyboard
+ * slips at a varying rate, a token budget that cuts the text (inside a word if that is where it ends), a name, number
+ * or date lost, and the pipeline's code embedding the wrong field (the question with its chat history, the rewrite
+ * prompt). The texts returned are the whole text sent, the model family's prefix included.
  */
 public final class EmbedFaults {
 
-    private final Vocabulary vocabulary;
+    /** Client-side token budgets seen in pipelines' code: a word-piece cap set far too low for queries. */
+    static final int[] TOKEN_BUDGETS = {6, 8, 10, 12, 16, 20, 24, 32};
+    /** Per content word, how likely a slip is: careless typists, OCR'd queries, a mobile keyboard. */
+    static final double[] TYPO_RATES = {0.15, 0.3, 0.5};
 
-    public EmbedFaults(Vocabulary vocabulary) {
-        this.vocabulary = vocabulary;
-    }
+    /** The question of the conversation, the exchange before it, and the rewrite prompt the pipeline filled in. */
+    public record Fields(String question, String history, String rewritePrompt) {}
 
-    /** @param title the question's topic, so "unrelated" words really come from elsewhere */
-    public Injection<String> inject(String text, String title, SplittableRandom rng) {
-        List<FaultType> options = new ArrayList<>(List.of(FaultType.EMBED_TYPO, FaultType.EMBED_UNRELATED_WORDS));
-        if (contentWords(text).size() >= 2) {
+    /**
+     * @param query the query as the pipeline meant to embed it (the rewrite, else the question)
+     * @param prefix the model family's query prefix, sent before the query
+     */
+    public Injection<String> inject(String query, String prefix, Fields fields, SplittableRandom rng) {
+        List<FaultType> options = new ArrayList<>(List.of(FaultType.EMBED_TYPO, FaultType.EMBED_WRONG_FIELD));
+        Injection<String> truncated = truncate(query, prefix, rng);
+        if (truncated != null) {
             options.add(FaultType.EMBED_TRUNCATED);
         }
-        if (!KeyTerms.of(text).isEmpty() && Words.tokens(text).size() >= 2) {
+        if (!KeyTerms.of(query).isEmpty() && Words.tokens(query).size() >= 2) {
             options.add(FaultType.EMBED_LOST_ENTITY);
         }
-        FaultType type = Rand.pick(rng, options);
-        switch (type) {
+        switch (Rand.pick(rng, options)) {
             case EMBED_TRUNCATED:
-                return truncate(text, rng);
+                return truncated;
             case EMBED_LOST_ENTITY:
-                return loseEntity(text, rng);
-            case EMBED_UNRELATED_WORDS:
-                return addUnrelated(text, title, rng);
+                return loseEntity(query, prefix, rng);
+            case EMBED_WRONG_FIELD:
+                return wrongField(prefix, fields, rng);
             default:
-                return typos(text, rng);
+                return typos(query, prefix, rng);
         }
+    }
+
+    /** The pipeline's code embeds another field than the query: what the text sent then is. */
+    public Injection<String> wrongField(String prefix, Fields fields, SplittableRandom rng) {
+        boolean withHistory = fields.rewritePrompt() == null || rng.nextBoolean();
+        if (withHistory) {
+            // LangChain's condense-question template, sent as it was filled in instead of the standalone question.
+            String text = "Chat History:\n" + fields.history() + "\nFollow Up Input: " + fields.question()
+                    + "\nStandalone question:";
+            return new Injection<>(prefix + text, new Fault(FaultType.EMBED_WRONG_FIELD,
+                    "the pipeline embedded the question with its chat history instead of the search query"));
+        }
+        return new Injection<>(prefix + fields.rewritePrompt(), new Fault(FaultType.EMBED_WRONG_FIELD,
+                "the pipeline embedded the rewrite prompt instead of the rewritten query"));
     }
 
     private static List<String> contentWords(String text) {
@@ -50,19 +73,26 @@ public final class EmbedFaults {
         return out;
     }
 
-    private Injection<String> typos(String text, SplittableRandom rng) {
-        List<String> candidates = contentWords(text);
+    private static Injection<String> typos(String query, String prefix, SplittableRandom rng) {
+        List<String> candidates = new ArrayList<>(new java.util.LinkedHashSet<>(contentWords(query)));
         if (candidates.isEmpty()) {
-            candidates = Words.tokens(text);
+            candidates = new ArrayList<>(new java.util.LinkedHashSet<>(Words.tokens(query)));
         }
-        int words = Math.min(candidates.size(), 1 + rng.nextInt(2));
-        String out = text;
+        double rate = TYPO_RATES[rng.nextInt(TYPO_RATES.length)];
+        List<String> hit = new ArrayList<>();
+        for (String w : candidates) {
+            if (rng.nextDouble() < rate) {
+                hit.add(w);
+            }
+        }
+        if (hit.isEmpty()) {
+            hit.add(Rand.pick(rng, candidates));
+        }
+        String out = query;
         List<String> changes = new ArrayList<>();
-        List<String> pool = new ArrayList<>(candidates);
-        for (int i = 0; i < words; i++) {
-            String w = pool.remove(rng.nextInt(pool.size()));
+        for (String w : hit) {
             String bad = TextEdits.typo(w, rng);
-            if (rng.nextInt(3) == 0) {
+            if (rng.nextInt(4) == 0) {
                 String twice = TextEdits.typo(bad, rng);
                 if (!twice.equals(w)) {
                     bad = twice;
@@ -71,39 +101,50 @@ public final class EmbedFaults {
             out = TextEdits.replaceWord(out, w, bad);
             changes.add("\"" + w + "\" as \"" + bad + "\"");
         }
-        return new Injection<>(out, new Fault(FaultType.EMBED_TYPO,
-                "the text sent for embedding misspelt " + String.join(" and ", changes)));
+        return new Injection<>(prefix + out, new Fault(FaultType.EMBED_TYPO, String.format(Locale.ROOT,
+                "the text sent for embedding misspelt %s (slips on %.0f%% of its words)", String.join(", ", changes),
+                100.0 * hit.size() / candidates.size())));
     }
 
-    private Injection<String> truncate(String text, SplittableRandom rng) {
-        List<String> tokens = Words.tokens(text);
-        int keepTokens = Math.max(1, (int) Math.round(tokens.size() * (0.35 + 0.3 * rng.nextDouble())));
-        keepTokens = Math.min(keepTokens, tokens.size() - 1);
-        // Cut right after the last kept token, where a token budget would have cut.
-        int at = 0;
-        for (int i = 0; i < keepTokens; i++) {
-            at = text.indexOf(tokens.get(i), at) + tokens.get(i).length();
+    /** A budget too small for the text, drawn among those that cut off at least one content word of the query. */
+    private static Injection<String> truncate(String query, String prefix, SplittableRandom rng) {
+        int prefixPieces = WordPieces.count(prefix);
+        List<String> cuts = new ArrayList<>();
+        List<Integer> budgets = new ArrayList<>();
+        for (int budget : TOKEN_BUDGETS) {
+            String cut = WordPieces.cut(prefix + query, budget);
+            if (budget > prefixPieces && cut.length() > prefix.length() && !lostContent(query, cut).isEmpty()) {
+                cuts.add(cut);
+                budgets.add(budget);
+            }
         }
-        String out = text.substring(0, at).strip();
-        return new Injection<>(out, new Fault(FaultType.EMBED_TRUNCATED, "the text sent for embedding was cut to \""
-                + out + "\", losing \"" + text.substring(at).strip() + "\""));
+        if (cuts.isEmpty()) {
+            return null;
+        }
+        int k = rng.nextInt(cuts.size());
+        String out = cuts.get(k);
+        return new Injection<>(out, new Fault(FaultType.EMBED_TRUNCATED, "the text sent for embedding was cut at a "
+                + budgets.get(k) + "-token budget, losing " + String.join(", ", lostContent(query, out))));
     }
 
-    private Injection<String> loseEntity(String text, SplittableRandom rng) {
-        KeyTerms.Term term = Rand.pick(rng, KeyTerms.of(text));
-        String out = TextEdits.removeWord(text, term.text());
+    /** Content words of {@code query} not whole in {@code sent}. */
+    static List<String> lostContent(String query, String sent) {
+        List<String> out = new ArrayList<>();
+        for (String w : contentWords(query)) {
+            if (!TextEdits.containsWord(sent, w) && !out.contains(w)) {
+                out.add(w);
+            }
+        }
+        return out;
+    }
+
+    private static Injection<String> loseEntity(String query, String prefix, SplittableRandom rng) {
+        KeyTerms.Term term = Rand.pick(rng, KeyTerms.of(query));
+        String out = TextEdits.removeWord(query, term.text());
         if (out.isBlank()) {
-            return typos(text, rng);
+            return typos(query, prefix, rng);
         }
-        return new Injection<>(out, new Fault(FaultType.EMBED_LOST_ENTITY, "the text sent for embedding lost the "
-                + term.kind().name().toLowerCase(java.util.Locale.ROOT) + " \"" + term.text() + "\""));
-    }
-
-    private Injection<String> addUnrelated(String text, String title, SplittableRandom rng) {
-        List<String> extra = vocabulary.unrelatedWords(title, 2 + rng.nextInt(3), rng);
-        String joined = String.join(" ", extra);
-        String out = rng.nextBoolean() ? text + " " + joined : joined + " " + text;
-        return new Injection<>(out, new Fault(FaultType.EMBED_UNRELATED_WORDS,
-                "unrelated words were added to the text sent for embedding: \"" + joined + "\""));
+        return new Injection<>(prefix + out, new Fault(FaultType.EMBED_LOST_ENTITY, "the text sent for embedding lost"
+                + " the " + term.kind().name().toLowerCase(Locale.ROOT) + " \"" + term.text() + "\""));
     }
 }

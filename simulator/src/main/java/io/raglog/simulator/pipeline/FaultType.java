@@ -14,7 +14,8 @@ public enum FaultType {
     EMBED_TYPO(Stage.EMBED, "typo"),
     EMBED_TRUNCATED(Stage.EMBED, "truncated"),
     EMBED_LOST_ENTITY(Stage.EMBED, "lost_entity"),
-    EMBED_UNRELATED_WORDS(Stage.EMBED, "unrelated_words"),
+    /** The pipeline embedded another field than its query: the question with chat history, the rewrite prompt. */
+    EMBED_WRONG_FIELD(Stage.EMBED, "wrong_field"),
     RETRIEVE_MISSING_EVIDENCE(Stage.RETRIEVE, "missing_evidence"),
     RETRIEVE_OFF_TOPIC(Stage.RETRIEVE, "off_topic"),
     RERANK_EVIDENCE_BELOW_CUTOFF(Stage.RERANK, "evidence_below_cutoff"),

@@ -41,10 +41,11 @@ public final class Generator {
     /**
      * @param evidence the chunks holding the reference answer
      * @param topic the chunks of the question's documents (what tempts a model on an unanswerable question)
-     * @param abstention how this pipeline's prompt makes the model say it does not know
+     * @param refusals the ways this pipeline's model says it does not know (its prompt and its habits)
      */
     public Answer answer(Question q, List<Chunk> context, Set<Chunk> evidence, Set<Chunk> topic, GeneratorSkill skill,
-            String abstention, SplittableRandom rng) {
+            List<String> refusals, SplittableRandom rng) {
+        String abstention = Rand.pick(rng, refusals);
         Chunk evidenceInContext = first(context, evidence);
         if (q.answerable() && evidenceInContext != null) {
             double roll = rng.nextDouble();
@@ -120,7 +121,7 @@ public final class Generator {
                         new Fault(type, "the answer ignored the context: \"" + ignored + "\""));
             }
             default: {
-                String claim = fabricate(q, contextText, rng);
+                String claim = fabricate(q, title, contextText, rng);
                 String text = base.abstained() ? claim : base.text() + " " + claim;
                 return new Injection<>(new Answer(text, false, null),
                         new Fault(type, "the answer added a claim no passage supports: \"" + claim + "\""));
@@ -194,7 +195,7 @@ public final class Generator {
         List<String> candidates = new ArrayList<>();
         while (number.find()) {
             String digits = number.group();
-            String other = otherNumber(digits, rng);
+            String other = otherNumber(digits, answer, context, rng);
             candidates.add(answer.substring(0, number.start()) + other + answer.substring(number.end()));
         }
         if (candidates.isEmpty()) {
@@ -225,6 +226,7 @@ public final class Generator {
         return null;
     }
 
+    /** A name from the passages the model read (the likeliest mix-up), else one from elsewhere in the corpus. */
     private String otherNameFrom(List<Chunk> context, String answer, SplittableRandom rng) {
         List<String> names = new ArrayList<>();
         for (Chunk c : context) {
@@ -237,23 +239,48 @@ public final class Generator {
         return names.isEmpty() ? vocabulary.otherName("", rng) : Rand.pick(rng, names);
     }
 
-    private static String otherNumber(String digits, SplittableRandom rng) {
+    /**
+     * A wrong number of the same kind, as a model mixes them up: a year for a year, a number of as many digits, taken
+     * first from the other passages in its context, then from elsewhere in the corpus; a shifted value only when
+     * neither has one.
+     */
+    private String otherNumber(String digits, String answer, List<Chunk> context, SplittableRandom rng) {
         String plain = digits.replace(",", "");
+        boolean year = KeyTerms.isYear(plain);
+        List<String> near = new ArrayList<>();
+        for (Chunk c : context) {
+            Matcher m = NUMBER.matcher(c.text());
+            while (m.find()) {
+                String other = m.group().replace(",", "");
+                boolean sameKind = year ? KeyTerms.isYear(other)
+                        : !KeyTerms.isYear(other) && other.length() == plain.length() && !other.contains(".");
+                if (sameKind && !other.equals(plain) && !answer.contains(other) && !near.contains(other)) {
+                    near.add(other);
+                }
+            }
+        }
+        String picked = !near.isEmpty() && rng.nextDouble() < 0.7 ? Rand.pick(rng, near)
+                : plain.contains(".") ? null : year ? vocabulary.otherYear(plain, rng) : vocabulary.otherNumber(plain, rng);
+        if (picked == null) {
+            picked = shifted(plain, rng);
+        }
+        if (digits.contains(",") && !picked.contains(".") && picked.length() > 3) {
+            return String.format(Locale.ROOT, "%,d", Long.parseLong(picked));
+        }
+        return picked;
+    }
+
+    private static String shifted(String plain, SplittableRandom rng) {
         if (plain.contains(".")) {
             double v = Double.parseDouble(plain);
             return String.format(Locale.ROOT, "%.1f", v * (1.2 + rng.nextDouble()));
         }
         long v = plain.length() > 15 ? 1000 : Long.parseLong(plain);
-        long shifted;
-        if (KeyTerms.isYear(plain)) {
-            shifted = v + (rng.nextBoolean() ? 1 : -1) * (2 + rng.nextInt(40));
-        } else {
-            shifted = v + Math.max(1, (long) (v * (0.1 + 0.6 * rng.nextDouble()))) * (rng.nextBoolean() ? 1 : -1);
-            if (shifted <= 0) {
-                shifted = v + 1 + rng.nextInt(9);
-            }
+        long shifted = v + Math.max(1, (long) (v * (0.1 + 0.6 * rng.nextDouble()))) * (rng.nextBoolean() ? 1 : -1);
+        if (shifted <= 0) {
+            shifted = v + 1 + rng.nextInt(9);
         }
-        return digits.contains(",") ? String.format(Locale.ROOT, "%,d", shifted) : Long.toString(shifted);
+        return Long.toString(shifted);
     }
 
     private static String omitPart(Question q, String answer) {
@@ -298,32 +325,52 @@ public final class Generator {
         return "It is generally agreed that the answer is unknown.";
     }
 
-    private static final String[] CLAIMS = {
-        "%s was first recorded in %d.",
-        "This was confirmed by a survey published in %2$d.",
-        "%s is also home to about %3$d percent of the population.",
-        "%s was formally recognised in %2$d by a royal charter.",
-        "Around %3$d thousand people were involved at the time.",
-    };
+    private static final List<String> CONNECTORS = List.of("", "", "Additionally, ", "Notably, ", "In addition, ",
+            "It is also worth noting that ", "Moreover, ");
 
-    /** A confident sentence with a year or number that appears nowhere in the context. */
-    private String fabricate(Question q, String contextText, SplittableRandom rng) {
-        String subject = "It";
+    /**
+     * A confident claim the context does not support: a factual sentence from a passage about something else, said
+     * of the question's subject when it names one (its own subject swapped out), joined on as models do.
+     */
+    private String fabricate(Question q, String title, String contextText, SplittableRandom rng) {
+        String subject = null;
         for (KeyTerms.Term t : KeyTerms.of(q.question())) {
             if (t.kind() == KeyTerms.Kind.NAME) {
                 subject = t.text();
                 break;
             }
         }
-        int year;
-        do {
-            year = 1500 + rng.nextInt(524);
-        } while (contextText.contains(Integer.toString(year)));
-        int amount;
-        do {
-            amount = 3 + rng.nextInt(87);
-        } while (contextText.contains(Integer.toString(amount)));
-        return String.format(Locale.ROOT, CLAIMS[rng.nextInt(CLAIMS.length)], subject, year, amount);
+        Set<String> contextStems = new HashSet<>(Words.contentStems(contextText));
+        String fallback = null;
+        for (int attempt = 0; attempt < 12; attempt++) {
+            String sentence = vocabulary.unrelatedSentence(title, rng).strip();
+            if (sentence.length() < 40 || sentence.length() > 240 || KeyTerms.of(sentence).isEmpty()) {
+                continue;
+            }
+            String claim = sentence;
+            List<String> names = KeyTerms.midSentenceNames(sentence);
+            List<String> tokens = Words.tokens(sentence);
+            String lead = tokens.isEmpty() ? null : tokens.get(0);
+            if (subject != null && lead != null && KeyTerms.kindOf(lead) == KeyTerms.Kind.NAME && rng.nextBoolean()) {
+                claim = subject + sentence.substring(sentence.indexOf(lead) + lead.length());
+            } else if (subject != null && !names.isEmpty() && rng.nextBoolean()) {
+                claim = TextEdits.replaceWord(sentence, Rand.pick(rng, names), subject);
+            }
+            String connector = Rand.pick(rng, CONNECTORS);
+            if (!connector.isEmpty()) {
+                List<String> claimTokens = Words.tokens(claim);
+                boolean keepCase = !claimTokens.isEmpty() && KeyTerms.kindOf(claimTokens.get(0)) == KeyTerms.Kind.NAME;
+                claim = connector + (keepCase ? claim : Character.toLowerCase(claim.charAt(0)) + claim.substring(1));
+            }
+            // Unsupported for real: most of what it says is found nowhere in the context.
+            List<String> stems = Words.contentStems(claim);
+            long unsupported = stems.stream().filter(st -> !contextStems.contains(st)).count();
+            if (unsupported * 2 >= stems.size() && unsupported >= 2) {
+                return claim;
+            }
+            fallback = claim;
+        }
+        return fallback != null ? fallback : vocabulary.unrelatedSentence(title, rng);
     }
 
     private static Chunk first(List<Chunk> context, Set<Chunk> wanted) {

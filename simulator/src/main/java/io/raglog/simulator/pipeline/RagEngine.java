@@ -9,7 +9,10 @@ import io.raglog.simulator.corpus.Question;
 import io.raglog.simulator.text.AnswerMatch;
 import io.raglog.simulator.text.Bm25;
 import io.raglog.simulator.text.KeyTerms;
+import io.raglog.simulator.text.Sentences;
 import io.raglog.simulator.text.TermStats;
+import io.raglog.simulator.text.WordPieces;
+import io.raglog.simulator.text.Words;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
@@ -30,7 +33,7 @@ public final class RagEngine {
 
     public RagEngine(TermStats stats, Vocabulary vocabulary) {
         this.rewriter = new Rewriter(vocabulary);
-        this.embedFaults = new EmbedFaults(vocabulary);
+        this.embedFaults = new EmbedFaults();
         this.reranker = new Reranker(new Bm25(stats));
         this.generator = new Generator(stats, vocabulary);
     }
@@ -52,9 +55,9 @@ public final class RagEngine {
 
     /**
      * @param injectAt the stage to plant a fault in, or null for a run left to its natural course
-     * @param abstention what this pipeline's model says when it does not know
+     * @param style how this pipeline's models phrase things when nothing goes wrong
      */
-    public RunOutcome run(Question q, StackShape shape, ChunkIndex index, Stage injectAt, String abstention,
+    public RunOutcome run(Question q, StackShape shape, ChunkIndex index, Stage injectAt, PipelineStyle style,
             SplittableRandom rng) {
         String title = index.corpus().document(q.relevantDocIds().get(0)).title();
         List<Chunk> evidenceList = index.evidence(q);
@@ -64,22 +67,45 @@ public final class RagEngine {
 
         String rewrite = null;
         if (shape.rewrites()) {
-            rewrite = rewriter.rewrite(q.question(), rng);
+            RewriteStyle rewriteStyle = style.rewrites().draw(rng);
+            String background = rewriteStyle == RewriteStyle.HYDE ? background(q, index) : null;
+            rewrite = rewriter.rewrite(q.question(), rewriteStyle, background, rng);
             if (injectAt == Stage.REWRITE) {
-                Injection<String> i = rewriter.inject(rewrite, rng);
+                Injection<String> i = rewriter.inject(q.question(), rewrite, rng);
                 rewrite = i.output();
                 injected = i.fault();
             }
         }
         String query = rewrite != null ? rewrite : q.question();
 
-        String embedText = query;
+        String prefix = style.embedPrefix();
+        EmbedFaults.Fields fields = new EmbedFaults.Fields(q.question(), history(index, q, rng),
+                shape.rewrites() ? REWRITE_PROMPT + q.question() : null);
+        String embedText = prefix + query;
+        Fault embedNatural = null;
         if (injectAt == Stage.EMBED) {
-            Injection<String> i = embedFaults.inject(query, title, rng);
+            Injection<String> i = embedFaults.inject(query, prefix, fields, rng);
             embedText = i.output();
             injected = i.fault();
+        } else if (Rand.chance(rng, style.wrongFieldRate())) {
+            Injection<String> i = embedFaults.wrongField(prefix, fields, rng);
+            embedText = i.output();
+            embedNatural = i.fault();
         }
-        float[] vector = index.embedder().embed(embedText);
+        Integer limit = style.embedTokenLimit();
+        if (limit != null && WordPieces.count(embedText) > limit) {
+            // The client cuts what it embeds at the model's budget, silently; only what it cut off says if it hurt.
+            String cut = WordPieces.cut(embedText, limit);
+            List<String> lost = EmbedFaults.lostContent(query, cut);
+            if (embedNatural == null && injected == null && !lost.isEmpty()) {
+                embedNatural = new Fault(FaultType.EMBED_TRUNCATED, "the embedding client cut the text at its "
+                        + limit + "-token limit, losing " + String.join(", ", lost));
+            }
+            embedText = cut;
+        }
+        // The model family was trained with its prefix: the vector stands for what follows it.
+        float[] vector = index.embedder().embed(embedText.startsWith(prefix) ? embedText.substring(prefix.length())
+                : embedText);
 
         List<ChunkIndex.Hit> ranked = index.search(vector, shape.topK() + evidence.size() + 2);
         List<ChunkIndex.Hit> retrieved = new ArrayList<>(ranked.subList(0, Math.min(shape.topK(), ranked.size())));
@@ -95,7 +121,8 @@ public final class RagEngine {
         if (shape.reranks()) {
             reranked = reranker.rerank(query, retrieved, rng);
             if (injectAt == Stage.RERANK) {
-                Injection<List<RankedPassage>> i = reranker.pushBelowCutoff(reranked, evidence, shape.topN());
+                Injection<List<RankedPassage>> i = reranker.disorder(query, retrieved, reranked, evidence,
+                        shape.topN(), rng);
                 if (i == null) {
                     skipped = true;
                 } else {
@@ -112,17 +139,57 @@ public final class RagEngine {
 
         Set<Chunk> topic = new HashSet<>();
         q.relevantDocIds().forEach(id -> topic.addAll(index.chunksOf(id)));
-        Answer answer = generator.answer(q, context, evidence, topic, shape.skill(), abstention, rng);
+        Answer answer = generator.answer(q, context, evidence, topic, shape.skill(), style.refusals(), rng);
         if (injectAt == Stage.GENERATE) {
             Injection<Answer> i = generator.inject(q, answer, context, title, rng);
             answer = i.output();
             injected = i.fault();
         }
+        if (!answer.abstained()) {
+            AnswerStyle dress = style.answers().draw(rng);
+            answer = new Answer(AnswerDress.dress(answer.text(), dress, q, context, rng), false, answer.naturalFault());
+        }
 
-        Verdict verdict = label(q, shape, query, rewrite, retrieved, context, evidence, answer, injected);
+        Verdict verdict = label(q, shape, query, rewrite, embedNatural, retrieved, context, evidence, answer,
+                injected);
         return new RunOutcome(q, title, rewrite, query, embedText, vector, List.copyOf(retrieved),
                 reranked == null ? null : List.copyOf(reranked), shape.topN(), List.copyOf(context), answer,
                 evidenceList, injected, skipped, verdict);
+    }
+
+    /** The rewrite prompt a pipeline fills in (what it embeds when its code picks the wrong field). */
+    public static final String REWRITE_PROMPT = "Rewrite the following question for a search engine.\nQuestion: ";
+
+    /**
+     * What a model may know of the question's subject, for a hypothetical answer: the sentence of its article that
+     * shares the most words with the question, without the answer (the model does not know it, or it would not ask).
+     */
+    private static String background(Question q, ChunkIndex index) {
+        Set<String> stems = new HashSet<>(Words.contentStems(q.question()));
+        String best = null;
+        int bestShared = 0;
+        for (Chunk c : index.chunksOf(q.relevantDocIds().get(0))) {
+            for (String sentence : Sentences.of(c.text())) {
+                if (sentence.length() > 260 || q.answerable() && AnswerMatch.contains(sentence, q.acceptableAnswers())
+                        || !q.plausibleAnswers().isEmpty() && AnswerMatch.contains(sentence, q.plausibleAnswers())) {
+                    continue;
+                }
+                int shared = (int) new HashSet<>(Words.contentStems(sentence)).stream().filter(stems::contains).count();
+                if (shared > bestShared) {
+                    bestShared = shared;
+                    best = sentence;
+                }
+            }
+        }
+        return best;
+    }
+
+    /** An earlier exchange of the conversation: another user question and what the assistant said to it. */
+    private static String history(ChunkIndex index, Question q, SplittableRandom rng) {
+        List<Question> all = index.corpus().questions();
+        Question earlier = all.get(rng.nextInt(all.size()));
+        String reply = earlier.expectedAnswer() != null ? earlier.expectedAnswer() : "I don't know.";
+        return "Human: " + earlier.question() + "\nAssistant: " + reply;
     }
 
     private Injection<List<ChunkIndex.Hit>> breakRetrieval(Question q, String title, ChunkIndex index, float[] vector,
@@ -160,8 +227,8 @@ public final class RagEngine {
                 "the store returned passages about other subjects, none about " + title));
     }
 
-    private Verdict label(Question q, StackShape shape, String query, String rewrite, List<ChunkIndex.Hit> retrieved,
-            List<Chunk> context, Set<Chunk> evidence, Answer answer, Fault injected) {
+    private Verdict label(Question q, StackShape shape, String query, String rewrite, Fault embedNatural,
+            List<ChunkIndex.Hit> retrieved, List<Chunk> context, Set<Chunk> evidence, Answer answer, Fault injected) {
         List<Fault> natural = new ArrayList<>();
         Integer rewriteLabel = null;
         if (shape.rewrites()) {
@@ -169,7 +236,9 @@ public final class RagEngine {
             rewriteLabel = f == null ? 0 : 1;
             addNatural(natural, f, injected);
         }
-        Integer embedLabel = injected != null && injected.type().stage() == Stage.EMBED ? 1 : 0;
+        Fault embedFault = injected != null && injected.type().stage() == Stage.EMBED ? injected : embedNatural;
+        Integer embedLabel = embedFault == null ? 0 : 1;
+        addNatural(natural, embedFault, injected);
 
         boolean evidenceRetrieved = retrieved.stream().anyMatch(h -> evidence.contains(h.chunk()));
         Fault retrieveFault = injected != null && injected.type().stage() == Stage.RETRIEVE ? injected

@@ -29,6 +29,10 @@ public final class Reranker {
 
     /** Every input passage, best first (ties keep input order). */
     public List<RankedPassage> rerank(String query, List<ChunkIndex.Hit> input, SplittableRandom rng) {
+        return rerank(query, input, NOISE, rng);
+    }
+
+    private List<RankedPassage> rerank(String query, List<ChunkIndex.Hit> input, double noise, SplittableRandom rng) {
         List<String> texts = new ArrayList<>();
         for (ChunkIndex.Hit hit : input) {
             texts.add(hit.chunk().text());
@@ -40,7 +44,7 @@ public final class Reranker {
         }
         List<RankedPassage> out = new ArrayList<>();
         for (int i = 0; i < raw.length; i++) {
-            double noisy = raw[i] + NOISE * Math.max(max, 1) * Rand.gaussian(rng);
+            double noisy = raw[i] + noise * Math.max(max, 1) * Rand.gaussian(rng);
             out.add(new RankedPassage(input.get(i).chunk(), i, round(relevance(noisy))));
         }
         out.sort(Comparator.comparingDouble((RankedPassage p) -> -p.score()).thenComparingInt(RankedPassage::inputIndex));
@@ -56,37 +60,56 @@ public final class Reranker {
         return Math.max(1e-6, Math.round(score * 1e6) / 1e6);
     }
 
+    /** Noise bursts a misbehaving reranker shows: a cold replica, a quantised model, the wrong model version. */
+    static final double[] NOISE_BURSTS = {1.5, 2.5, 4.0};
+    private static final int BURST_ATTEMPTS = 6;
+
     /**
-     * Moves the evidence just below the cut-off: everything else keeps its order, the evidence passages take the
-     * places right after the {@code topN} kept ones, with scores between their neighbours'. Null when the evidence
-     * was not among the kept passages (then there is nothing to push down).
+     * A reranker gone wrong on this batch: its scores drowned in noise (several burst sizes), or inverted (a sign slip
+     * in a conversion: the least relevant passage scores highest). Labeled only for what it did: null when the evidence was not kept
+     * to begin with, or when the disorder still kept it (then there is no fault to speak of).
      */
-    public Injection<List<RankedPassage>> pushBelowCutoff(List<RankedPassage> ranked, Set<Chunk> evidence, int topN) {
-        List<RankedPassage> kept = new ArrayList<>();
-        List<RankedPassage> moved = new ArrayList<>();
-        boolean evidenceKept = false;
-        for (int i = 0; i < ranked.size(); i++) {
-            RankedPassage p = ranked.get(i);
-            if (evidence.contains(p.chunk())) {
-                moved.add(p);
-                evidenceKept |= i < topN;
-            } else {
-                kept.add(p);
-            }
-        }
-        if (!evidenceKept || kept.size() < topN) {
+    public Injection<List<RankedPassage>> disorder(String query, List<ChunkIndex.Hit> input,
+            List<RankedPassage> sound, Set<Chunk> evidence, int topN, SplittableRandom rng) {
+        if (!keeps(sound, evidence, topN)) {
             return null;
         }
-        double above = kept.get(topN - 1).score();
-        double below = topN < kept.size() ? kept.get(topN).score() : above / 2;
-        List<RankedPassage> out = new ArrayList<>(kept.subList(0, topN));
-        for (int i = 0; i < moved.size(); i++) {
-            double score = round(above - (above - below) * (i + 1) / (moved.size() + 1.0));
-            out.add(new RankedPassage(moved.get(i).chunk(), moved.get(i).inputIndex(), Math.min(score, above)));
+        if (rng.nextDouble() < 0.3) {
+            // The model's relevance comes out negated (a sign slip in a conversion): 1 - s, then sorted as usual.
+            List<RankedPassage> inverted = new ArrayList<>();
+            for (int i = sound.size() - 1; i >= 0; i--) {
+                RankedPassage p = sound.get(i);
+                inverted.add(new RankedPassage(p.chunk(), p.inputIndex(), round(1 - p.score())));
+            }
+            if (!keeps(inverted, evidence, topN)) {
+                return new Injection<>(inverted, new Fault(FaultType.RERANK_EVIDENCE_BELOW_CUTOFF,
+                        "the reranker's scores came out inverted and cut the evidence ("
+                                + ids(sound, evidence) + ") below its top " + topN));
+            }
         }
-        out.addAll(kept.subList(topN, kept.size()));
-        String ids = moved.stream().map(p -> p.chunk().chunkId()).reduce((a, b) -> a + ", " + b).orElse("");
-        return new Injection<>(out, new Fault(FaultType.RERANK_EVIDENCE_BELOW_CUTOFF,
-                "the reranker placed the evidence (" + ids + ") just below its top " + topN + " cut-off"));
+        double burst = NOISE_BURSTS[rng.nextInt(NOISE_BURSTS.length)];
+        for (int attempt = 0; attempt < BURST_ATTEMPTS; attempt++) {
+            List<RankedPassage> noisy = rerank(query, input, NOISE * burst, rng);
+            if (!keeps(noisy, evidence, topN)) {
+                return new Injection<>(noisy, new Fault(FaultType.RERANK_EVIDENCE_BELOW_CUTOFF, String.format(
+                        java.util.Locale.ROOT, "the reranker's scores went noisy (%.1fx its usual spread) and cut the"
+                                + " evidence (%s) below its top %d", burst, ids(sound, evidence), topN)));
+            }
+        }
+        return null;
+    }
+
+    private static boolean keeps(List<RankedPassage> ranked, Set<Chunk> evidence, int topN) {
+        for (int i = 0; i < Math.min(topN, ranked.size()); i++) {
+            if (evidence.contains(ranked.get(i).chunk())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static String ids(List<RankedPassage> ranked, Set<Chunk> evidence) {
+        return ranked.stream().filter(p -> evidence.contains(p.chunk())).map(p -> p.chunk().chunkId())
+                .reduce((a, b) -> a + ", " + b).orElse("");
     }
 }

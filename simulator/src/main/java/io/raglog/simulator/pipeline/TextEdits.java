@@ -7,17 +7,19 @@ import java.util.regex.Pattern;
 /** Whole-word edits of short texts (queries, answers). */
 public final class TextEdits {
 
-    private static final String KEYBOARD_ROWS = "qwertyuiop asdfghjkl zxcvbnm";
-
     private TextEdits() {}
 
     private static Pattern word(String w) {
         return Pattern.compile("(?<![\\p{L}\\p{N}])" + Pattern.quote(w) + "(?![\\p{L}\\p{N}])");
     }
 
-    /** Removes every whole-word occurrence and tidies the spaces left behind. */
+    /**
+     * Removes every whole-word occurrence, in any case (a term is lost only when no casing of it is left, as the
+     * key-term check reads it), and tidies the spaces left behind.
+     */
     public static String removeWord(String text, String w) {
-        String out = word(w).matcher(text).replaceAll("");
+        String out = Pattern.compile(word(w).pattern(), Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE).matcher(text)
+                .replaceAll("");
         return out.replaceAll("\\s{2,}", " ").replaceAll("\\s+([,.?!;:])", "$1").strip();
     }
 
@@ -63,17 +65,40 @@ public final class TextEdits {
         return w.substring(0, w.length() - 1);
     }
 
+    /** QWERTY rows with their stagger: a key's neighbours are beside it and the touching keys above and below. */
+    private static final String[] ROWS = {"1234567890", "qwertyuiop", "asdfghjkl", "zxcvbnm"};
+    /** Where each row starts, in half keys (the rows are staggered). */
+    private static final int[] STAGGER = {-1, 0, 1, 2};
+
+    /** The keys a finger aiming at {@code c} can hit instead; empty for a character off the letter rows. */
+    public static String neighbours(char c) {
+        char lower = Character.toLowerCase(c);
+        StringBuilder out = new StringBuilder();
+        for (int r = 0; r < ROWS.length; r++) {
+            int col = ROWS[r].indexOf(lower);
+            if (col < 0) {
+                continue;
+            }
+            double x = col + STAGGER[r] / 2.0;
+            for (int rr = Math.max(0, r - 1); rr <= Math.min(ROWS.length - 1, r + 1); rr++) {
+                for (int cc = 0; cc < ROWS[rr].length(); cc++) {
+                    double xx = cc + STAGGER[rr] / 2.0;
+                    boolean touching = rr == r ? Math.abs(xx - x) == 1 : Math.abs(xx - x) <= 0.5;
+                    if (touching) {
+                        out.append(ROWS[rr].charAt(cc));
+                    }
+                }
+            }
+        }
+        return out.toString();
+    }
+
     private static char neighbourKey(char c, SplittableRandom rng) {
-        int at = KEYBOARD_ROWS.indexOf(Character.toLowerCase(c));
-        if (at < 0) {
+        String keys = neighbours(c);
+        if (keys.isEmpty()) {
             return c == 'e' ? 'r' : 'e';
         }
-        int[] sides = {at - 1, at + 1};
-        int pick = sides[rng.nextInt(2)];
-        if (pick < 0 || pick >= KEYBOARD_ROWS.length() || KEYBOARD_ROWS.charAt(pick) == ' ') {
-            pick = at - 1 >= 0 && KEYBOARD_ROWS.charAt(at - 1) != ' ' ? at - 1 : at + 1;
-        }
-        char n = KEYBOARD_ROWS.charAt(pick);
+        char n = keys.charAt(rng.nextInt(keys.length()));
         return Character.isUpperCase(c) ? Character.toUpperCase(n) : n;
     }
 }

@@ -5,9 +5,7 @@ import io.raglog.simulator.corpus.Document;
 import io.raglog.simulator.text.KeyTerms;
 import io.raglog.simulator.text.Sentences;
 import io.raglog.simulator.text.Words;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.SplittableRandom;
 import java.util.TreeSet;
 
@@ -20,10 +18,15 @@ public final class Vocabulary {
     private final List<String> names;
     private final List<String> words;
     private final List<Document> documents;
+    private final List<String> years;
+    /** Numbers of the corpus (not years) by digit count, so a swap keeps the magnitude. */
+    private final java.util.Map<Integer, List<String>> numbersByDigits;
 
     public Vocabulary(Corpus corpus) {
         TreeSet<String> nameSet = new TreeSet<>();
         TreeSet<String> wordSet = new TreeSet<>();
+        TreeSet<String> yearSet = new TreeSet<>();
+        java.util.TreeMap<Integer, TreeSet<String>> numberSets = new java.util.TreeMap<>();
         for (Document d : corpus.documents()) {
             for (String name : KeyTerms.midSentenceNames(d.text())) {
                 if (name.length() > 3) {
@@ -32,6 +35,11 @@ public final class Vocabulary {
             }
             for (String token : Words.tokens(d.text())) {
                 KeyTerms.Kind kind = KeyTerms.kindOf(token);
+                if (KeyTerms.isYear(token)) {
+                    yearSet.add(token);
+                } else if (token.length() <= 9 && token.chars().allMatch(Character::isDigit) && token.charAt(0) != '0') {
+                    numberSets.computeIfAbsent(token.length(), k -> new TreeSet<>()).add(token);
+                }
                 if (kind == null && !Words.isStopword(token) && token.length() > 4
                         && token.chars().allMatch(Character::isLowerCase)) {
                     wordSet.add(token);
@@ -41,6 +49,21 @@ public final class Vocabulary {
         this.names = List.copyOf(nameSet);
         this.words = List.copyOf(wordSet);
         this.documents = corpus.documents();
+        this.years = List.copyOf(yearSet);
+        java.util.Map<Integer, List<String>> byDigits = new java.util.TreeMap<>();
+        numberSets.forEach((digits, set) -> byDigits.put(digits, List.copyOf(set)));
+        this.numbersByDigits = java.util.Collections.unmodifiableMap(byDigits);
+    }
+
+    /** Another year the corpus mentions (a date swapped for a real one, not a random shift); null when none. */
+    public String otherYear(String not, SplittableRandom rng) {
+        return years.isEmpty() ? null : other(years, not, rng);
+    }
+
+    /** Another number of the corpus with as many digits; null when it has none. */
+    public String otherNumber(String not, SplittableRandom rng) {
+        List<String> pool = numbersByDigits.get(not.length());
+        return pool == null || pool.size() < 2 ? null : other(pool, not, rng);
     }
 
     public String otherName(String not, SplittableRandom rng) {
@@ -70,23 +93,6 @@ public final class Vocabulary {
             }
         }
         return Rand.pick(rng, documents);
-    }
-
-    /** A few content words from a document about something else: the "unrelated words" of an embed fault. */
-    public List<String> unrelatedWords(String title, int count, SplittableRandom rng) {
-        Document d = unrelatedDocument(title, rng);
-        List<String> content = new ArrayList<>();
-        for (String token : Words.tokens(d.text())) {
-            String lower = token.toLowerCase(Locale.ROOT);
-            if (!Words.isStopword(token) && token.length() > 3 && !content.contains(lower)) {
-                content.add(lower);
-            }
-        }
-        List<String> out = new ArrayList<>();
-        while (out.size() < count && !content.isEmpty()) {
-            out.add(content.remove(rng.nextInt(content.size())));
-        }
-        return out;
     }
 
     /** A sentence of a document about something else, for an answer that ignores the context. */

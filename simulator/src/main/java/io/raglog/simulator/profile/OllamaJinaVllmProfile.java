@@ -6,6 +6,7 @@ import io.raglog.schemas.CallEvent;
 import io.raglog.simulator.corpus.Chunk;
 import io.raglog.simulator.corpus.ChunkIndex;
 import io.raglog.simulator.pipeline.GeneratorSkill;
+import io.raglog.simulator.pipeline.PipelineStyle;
 import io.raglog.simulator.pipeline.Rand;
 import io.raglog.simulator.pipeline.RankedPassage;
 import io.raglog.simulator.pipeline.RunOutcome;
@@ -34,7 +35,7 @@ public final class OllamaJinaVllmProfile implements Profile {
     static final String VLLM = "http://vllm:8000/v1/chat/completions";
     static final String RUN_HEADER = "x-raglog-run-id";
     static final String CHAT_MODEL = "llama3.2:3b";
-    static final String EMBED_MODEL = "all-minilm";
+    static final String EMBED_MODEL = "nomic-embed-text";
     static final String RERANK_MODEL = "jina-reranker-v2-base-multilingual";
     static final String GENERATOR = "meta-llama/Llama-3.1-8B-Instruct";
 
@@ -56,8 +57,8 @@ public final class OllamaJinaVllmProfile implements Profile {
     }
 
     @Override
-    public String abstention() {
-        return "I don't know based on the provided context.";
+    public PipelineStyle style() {
+        return Styles.OLLAMA_JINA_VLLM;
     }
 
     @Override

@@ -6,6 +6,7 @@ import io.raglog.schemas.CallEvent;
 import io.raglog.simulator.corpus.Chunk;
 import io.raglog.simulator.corpus.ChunkIndex;
 import io.raglog.simulator.pipeline.GeneratorSkill;
+import io.raglog.simulator.pipeline.PipelineStyle;
 import io.raglog.simulator.pipeline.Rand;
 import io.raglog.simulator.pipeline.RankedPassage;
 import io.raglog.simulator.pipeline.RunOutcome;
@@ -54,8 +55,8 @@ public final class OpenAiQdrantCohereProfile implements Profile {
     }
 
     @Override
-    public String abstention() {
-        return "I don't know.";
+    public PipelineStyle style() {
+        return Styles.OPENAI_QDRANT_COHERE;
     }
 
     @Override

@@ -3,6 +3,7 @@ package io.raglog.simulator.profile;
 import io.raglog.simulator.corpus.Chunk;
 import io.raglog.simulator.corpus.ChunkIndex;
 import io.raglog.simulator.pipeline.GeneratorSkill;
+import io.raglog.simulator.pipeline.PipelineStyle;
 import io.raglog.simulator.pipeline.Rand;
 import io.raglog.simulator.pipeline.RankedPassage;
 import io.raglog.simulator.pipeline.RunOutcome;
@@ -48,8 +49,8 @@ public final class OtelLlamaIndexProfile implements Profile {
     }
 
     @Override
-    public String abstention() {
-        return "I don't know.";
+    public PipelineStyle style() {
+        return Styles.OTEL_LLAMAINDEX;
     }
 
     @Override

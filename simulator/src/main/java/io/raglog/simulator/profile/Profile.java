@@ -2,6 +2,7 @@ package io.raglog.simulator.profile;
 
 import io.raglog.simulator.corpus.Chunk;
 import io.raglog.simulator.corpus.ChunkIndex;
+import io.raglog.simulator.pipeline.PipelineStyle;
 import io.raglog.simulator.pipeline.RunOutcome;
 import io.raglog.simulator.pipeline.StackShape;
 import java.time.Instant;
@@ -22,8 +23,8 @@ public interface Profile {
 
     StackShape shape();
 
-    /** What its generator says when it does not know (its prompt template asks for this). */
-    String abstention();
+    /** How its models phrase things when nothing goes wrong: rewrite styles, embedding prefix, answers, refusals. */
+    PipelineStyle style();
 
     /** True when it emits OTLP traces instead of going through the proxy. */
     boolean tracing();

@@ -22,7 +22,7 @@ public final class Prompts {
     private Prompts() {}
 
     public static String rewriteUser(String question) {
-        return "Rewrite the following question for a search engine.\nQuestion: " + question;
+        return io.raglog.simulator.pipeline.RagEngine.REWRITE_PROMPT + question;
     }
 
     public static String passages(List<Chunk> context) {

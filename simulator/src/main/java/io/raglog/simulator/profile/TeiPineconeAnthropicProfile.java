@@ -5,6 +5,7 @@ import io.raglog.schemas.CallEvent;
 import io.raglog.simulator.corpus.Chunk;
 import io.raglog.simulator.corpus.ChunkIndex;
 import io.raglog.simulator.pipeline.GeneratorSkill;
+import io.raglog.simulator.pipeline.PipelineStyle;
 import io.raglog.simulator.pipeline.Rand;
 import io.raglog.simulator.pipeline.RunOutcome;
 import io.raglog.simulator.pipeline.StackShape;
@@ -52,8 +53,8 @@ public final class TeiPineconeAnthropicProfile implements Profile {
     }
 
     @Override
-    public String abstention() {
-        return "The provided context does not contain the answer to this query.";
+    public PipelineStyle style() {
+        return Styles.TEI_PINECONE_ANTHROPIC;
     }
 
     @Override

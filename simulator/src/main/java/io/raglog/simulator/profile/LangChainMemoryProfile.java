@@ -1,0 +1,133 @@
+package io.raglog.simulator.profile;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.node.TextNode;
+import io.raglog.schemas.CallEvent;
+import io.raglog.simulator.corpus.Chunk;
+import io.raglog.simulator.corpus.ChunkIndex;
+import io.raglog.simulator.pipeline.GeneratorSkill;
+import io.raglog.simulator.pipeline.PipelineStyle;
+import io.raglog.simulator.pipeline.Rand;
+import io.raglog.simulator.pipeline.RankedPassage;
+import io.raglog.simulator.pipeline.RunOutcome;
+import io.raglog.simulator.pipeline.StackShape;
+import io.raglog.simulator.wire.Ids;
+import io.raglog.simulator.wire.Nodes;
+import io.raglog.simulator.wire.OpenAi;
+import io.raglog.simulator.wire.Rerankers;
+import io.raglog.simulator.wire.Tokens;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+
+/**
+ * LangChain's defaults on hosted APIs: OpenAI rewrite, OpenAI embeddings, LangChain's {@code InMemoryVectorStore}
+ * (searched in process: no retrieval call, so raglog must rebuild the retrieved passages from the reranker's input),
+ * Cohere rerank v2, OpenAI chat streamed. No run header and no trace context: runs are linked by content alone.
+ */
+public final class LangChainMemoryProfile implements Profile {
+
+    static final String OPENAI = "https://api.openai.com";
+    static final String COHERE = "https://api.cohere.com/v2/rerank";
+    static final int DIMENSIONS = 384;
+
+    private static final StackShape SHAPE = new StackShape(true, 8, 3, 512, GeneratorSkill.FRONTIER);
+    private static final double RATE_LIMITED = 0.02;
+
+    @Override
+    public String name() {
+        return "langchain-memory";
+    }
+
+    @Override
+    public String pipeline() {
+        return "helpdesk-langchain";
+    }
+
+    @Override
+    public StackShape shape() {
+        return SHAPE;
+    }
+
+    @Override
+    public PipelineStyle style() {
+        return Styles.LANGCHAIN_MEMORY;
+    }
+
+    @Override
+    public boolean tracing() {
+        return false;
+    }
+
+    @Override
+    public Rendered renderRun(RunOutcome run, Instant arrival, SplittableRandom rng) {
+        CallRecorder rec = new CallRecorder(pipeline(), null, Map.of(), new CallTimeline(arrival, rng), rng);
+        String question = run.question().question();
+
+        List<ObjectNode> rewriteMessages = List.of(Nodes.message("system", Prompts.REWRITE_SYSTEM),
+                Nodes.message("user", Prompts.rewriteUser(question)));
+        int rewritePrompt = Tokens.promptTokens(List.of(Prompts.REWRITE_SYSTEM, Prompts.rewriteUser(question)));
+        int rewriteOut = Tokens.count(run.rewrite());
+        rec.record(OPENAI + "/v1/chat/completions", Headers.openAiRequest(),
+                OpenAi.chatRequest("gpt-4o-mini", rewriteMessages, false, 0.0),
+                CallRecorder.Reply.json(OpenAi.chatResponse("chatcmpl-" + Ids.base62(rng, 29),
+                        rec.timeline().now().getEpochSecond(), "gpt-4o-mini-2024-07-18", "fp_" + Ids.hex(rng, 10),
+                        run.rewrite(), rewritePrompt, rewriteOut), Headers.openAiResponse(rng)),
+                OpenAiQdrantCohereProfile.openAiLimit("gpt-4o-mini", rng), 380 + 18.0 * rewriteOut, 0.3);
+
+        int embedTokens = Tokens.count(run.embedText());
+        rec.record(OPENAI + "/v1/embeddings", Headers.openAiRequest(),
+                OpenAi.embeddingsRequest("text-embedding-3-small", TextNode.valueOf(run.embedText()), DIMENSIONS,
+                        "base64"),
+                CallRecorder.Reply.json(OpenAi.embeddingsResponse("text-embedding-3-small",
+                        List.of(run.queryVector()), true, embedTokens), Headers.openAiResponse(rng)),
+                OpenAiQdrantCohereProfile.openAiLimit("text-embedding-3-small", rng), 70, 0.35);
+
+        // The in-memory store's cosine search takes a millisecond or two and leaves no call behind.
+        rec.timeline().pause(1 + rng.nextInt(2));
+
+        List<String> documents = new ArrayList<>();
+        run.retrieved().forEach(h -> documents.add(h.chunk().text()));
+        List<Rerankers.Result> results = new ArrayList<>();
+        for (RankedPassage p : run.reranked().subList(0, SHAPE.topN())) {
+            results.add(new Rerankers.Result(p.inputIndex(), p.chunk().text(), p.score()));
+        }
+        rec.record(COHERE, Headers.bearerJson("cohere-python/5.15.0"),
+                Rerankers.cohereRequest("rerank-v3.5", run.query(), documents, SHAPE.topN()),
+                CallRecorder.Reply.json(Rerankers.cohereResponse(Ids.uuid(rng), results, 1),
+                        "x-trial-endpoint-call-remaining", "999", "x-endpoint-monthly-call-limit", "1000"),
+                new CallRecorder.RateLimit(RATE_LIMITED, Rerankers::cohereRateLimit, 1000), 190, 0.3);
+
+        String prompt = Prompts.langChainStuff(run.context(), question);
+        int promptTokens = Tokens.promptTokens(List.of(prompt));
+        int answerTokens = Tokens.count(run.answer().text());
+        long streamMs = Math.round(Rand.logNormal(rng, 420, 0.3) + answerTokens * Rand.logNormal(rng, 18, 0.2));
+        CallEvent generator = rec.recordLasting(OPENAI + "/v1/chat/completions", Headers.openAiRequest(),
+                OpenAi.chatRequest("gpt-4o", List.of(Nodes.message("user", prompt)), true, 0.0),
+                CallRecorder.Reply.eventStream(OpenAi.chatStream("chatcmpl-" + Ids.base62(rng, 29),
+                        rec.timeline().now().getEpochSecond(), "gpt-4o-2024-08-06", "fp_" + Ids.hex(rng, 10),
+                        run.answer().text(), promptTokens, answerTokens), Headers.openAiResponse(rng)),
+                OpenAiQdrantCohereProfile.openAiLimit("gpt-4o", rng), streamMs);
+        return new Rendered(rec.calls(), List.of(), null, generator.eventId());
+    }
+
+    @Override
+    public Rendered renderIndexing(List<Chunk> batch, ChunkIndex index, Instant at, SplittableRandom rng) {
+        CallRecorder rec = new CallRecorder(pipeline(), null, Map.of(), new CallTimeline(at, rng), rng);
+        List<String> texts = new ArrayList<>();
+        List<float[]> vectors = new ArrayList<>();
+        int tokens = 0;
+        for (Chunk c : batch) {
+            texts.add(c.text());
+            vectors.add(index.vector(c));
+            tokens += Tokens.count(c.text());
+        }
+        rec.record(OPENAI + "/v1/embeddings", Headers.openAiRequest(),
+                OpenAi.embeddingsRequest("text-embedding-3-small", Nodes.strings(texts), DIMENSIONS, "base64"),
+                CallRecorder.Reply.json(OpenAi.embeddingsResponse("text-embedding-3-small", vectors, true, tokens),
+                        Headers.openAiResponse(rng)), null, 240, 0.3);
+        return new Rendered(rec.calls(), List.of(), null, null);
+    }
+}
