@@ -11,17 +11,11 @@ import io.raglog.schemas.Run;
 import io.raglog.schemas.Stage;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.regex.Pattern;
 
 /** Names and numbers in the answer that its context never mentions, and answers that decline to answer. */
 final class GenerateRules {
 
     static final String CHECK = "generate.grounding";
-
-    static final Pattern REFUSAL = Pattern.compile("(?i)\\b(?:i (?:do not|don't|cannot|can't|could not|couldn't) "
-            + "(?:know|find|answer|say|determine)|(?:is|are|was|were) not (?:mentioned|provided|available|specified|"
-            + "stated|given)|no (?:relevant )?information|unable to (?:answer|find|determine)|(?:does|do) not "
-            + "(?:contain|mention|provide|say|specify)|insufficient (?:information|context)|not enough information)");
 
     private GenerateRules() {}
 
@@ -35,7 +29,7 @@ final class GenerateRules {
         if (answer == null) {
             return;
         }
-        boolean refuses = REFUSAL.matcher(answer).find();
+        boolean refuses = Refusals.refuses(answer);
         v.put(GENERATE_REFUSES, refuses);
         if (refuses) {
             findings.add(Finding.of(CHECK, Fact.of(Stage.GENERATE, FactKind.REFUSAL, ""),

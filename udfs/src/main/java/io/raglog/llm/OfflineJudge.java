@@ -7,6 +7,7 @@ import io.raglog.checks.ContentWords;
 import io.raglog.checks.Embedder;
 import io.raglog.checks.KeyTerm;
 import io.raglog.checks.Ranks;
+import io.raglog.checks.Refusals;
 import io.raglog.checks.RunTexts;
 import io.raglog.checks.TextIndex;
 import io.raglog.checks.Terms;
@@ -221,15 +222,12 @@ public final class OfflineJudge implements Judge {
     private static List<String> statements(String answer) {
         List<String> out = new ArrayList<>();
         for (String s : SENTENCE_END.split(answer.strip())) {
-            if (!s.isBlank() && !Terms.contentWords(s).isEmpty() && !REFUSAL.matcher(s).find()) {
+            if (!s.isBlank() && !Terms.contentWords(s).isEmpty() && !Refusals.refuses(s)) {
                 out.add(s.strip());
             }
         }
         return out;
     }
-
-    private static final Pattern REFUSAL = Pattern.compile("(?i)\\b(?:does not|do not|doesn't|don't|cannot|can't) "
-            + "(?:contain|mention|say|know|answer|provide|find)|no information|not (?:mentioned|provided|available)");
 
     private String verdict(String statement, List<Passage> context, TextIndex contextIndex) {
         List<KeyTerm> terms = Terms.keyTerms(statement);
