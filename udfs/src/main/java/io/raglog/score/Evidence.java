@@ -197,7 +197,7 @@ public final class Evidence {
     }
 
     /** Needed pieces at a location, quoted. */
-    private static List<String> pieces(RunFeatures f, EvidenceLocation location) {
+    static List<String> pieces(RunFeatures f, EvidenceLocation location) {
         List<String> out = new ArrayList<>();
         if (f.evidenceFlow() != null && f.evidenceFlow().pieces() != null) {
             for (EvidencePiece p : f.evidenceFlow().pieces()) {
