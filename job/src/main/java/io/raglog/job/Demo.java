@@ -134,7 +134,8 @@ public final class Demo {
     /** The debugging queue as a person reads it: the question, what was flagged, why, and what to try. */
     private static void printFlagged(PrintStream out, List<Verdict> faults) {
         out.println();
-        out.println("flagged runs (first " + Math.min(SHOWN, faults.size()) + " of " + faults.size() + "):");
+        out.println("flagged runs and knowledge gaps (first " + Math.min(SHOWN, faults.size()) + " of " + faults.size()
+                + "):");
         int shown = 0;
         for (Verdict v : faults) {
             if (shown++ >= SHOWN) {
@@ -150,6 +151,15 @@ public final class Demo {
                     out.printf("             - %s%n", cut(evidence, 100));
                 }
                 out.printf("             hint: %s%n", cut(sv.repairHint(), 100));
+            }
+            if (v.knowledgeGap().flagged()) {
+                out.printf("    %-8s score=%.2f%s%n", "knowledge gap", v.knowledgeGap().score(),
+                        v.knowledgeGap().clearedRetrieve() ? "  [retrieval flag cleared]" : "");
+                for (String evidence : v.knowledgeGap().evidence().subList(0,
+                        Math.min(3, v.knowledgeGap().evidence().size()))) {
+                    out.printf("             - %s%n", cut(evidence, 100));
+                }
+                out.printf("             hint: %s%n", cut(v.knowledgeGap().repairHint(), 100));
             }
         }
     }
