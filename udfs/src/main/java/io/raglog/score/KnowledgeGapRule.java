@@ -4,7 +4,6 @@ import static io.raglog.checks.FeatureList.FLOW_MISSING_SHARE;
 import static io.raglog.checks.FeatureList.GENERATE_REFUSES;
 import static io.raglog.checks.FeatureList.GENERATE_UNSUPPORTED_SHARE;
 import static io.raglog.checks.FeatureList.LLM_RETRIEVE_NO_ANSWER;
-import static io.raglog.checks.FeatureList.LLM_RETRIEVE_OFF_TOPIC;
 import static io.raglog.checks.FeatureList.LLM_SUPPORT_UNSUPPORTED;
 
 import io.raglog.schemas.EvidenceLocation;
@@ -18,23 +17,26 @@ import java.util.Set;
 
 /**
  * Tells a knowledge gap (the question asks what the knowledge base does not hold) from the stage flags, with a rule
- * on features the checks already compute: the judge is confident no retrieved or reranked passage answers, the
- * evidence flow finds the needed information nowhere, and the answer refused or rests on nothing in its context.
- * Its score is the mean of those three signals, each in [0, 1]; a gap is decided when all three agree and the
- * passages are on the question's subject (off-topic passages are a retrieval fault, not a gap). Its bounds were
- * measured on a simulated test-split sample (see the job README's knowledge-gap section for the figures).
+ * on features the checks already compute: the answer refused, and the judge gives at least {@link #NO_ANSWER_FROM}
+ * confidence that no retrieved or reranked passage answers. Its score is the mean of three signals in [0, 1]: that
+ * confidence, the share of needed information the evidence flow found in no passage, and what the answer did (1 for
+ * a refusal, else the share of it no passage supports).
  *
- * <p>When a gap is decided, a retrieval flag that rests only on "no passage answers" is cleared, like the
- * reassignment rule clears one the reranker owns: retrieval cannot return what does not exist.
+ * <p>Chosen on a simulated train-split sample (600 runs, offline judge) among rules on these features, by F1 against
+ * the labels' {@code knowledge_gap}: train F1 0.52, and on a test-split sample F1 0.65 (P 0.60, R 0.71; job README).
+ * Stricter variants lost recall without gaining precision there: requiring the evidence flow to find the needed
+ * information nowhere, the passages to be on the question's words, or an invented answer to count, because a missed
+ * retrieval looks the same in every feature (whether the answer exists is in no log). Not excluded: off-topic
+ * passages, since the judge calls most gap runs' passages off topic too. A trained head would do better once the
+ * bundle is retrained on v2 labels.
+ *
+ * <p>When a gap is decided, a retrieval flag is cleared, like the reassignment rule clears one the reranker owns:
+ * retrieval cannot return what does not exist, and the gap goes to the content owner instead.
  */
 public final class KnowledgeGapRule {
 
-    /** The judge's confidence (0-100) that no retrieved passage answers, from which it counts. */
-    static final double NO_ANSWER_FROM = 50.0;
-    /** Share of the needed pieces the evidence flow found in no passage, from which they count as nowhere. */
-    static final double MISSING_FROM = 0.5;
-    /** Share of the answer's statements or terms unsupported by the context, from which it counts as invented. */
-    static final double INVENTED_FROM = 0.5;
+    /** The judge's confidence (0-100) that no retrieved passage answers, from which a refusal is read as a gap. */
+    static final double NO_ANSWER_FROM = 25.0;
 
     private KnowledgeGapRule() {}
 
@@ -51,12 +53,8 @@ public final class KnowledgeGapRule {
         }
         boolean refused = Evidence.count(features, GENERATE_REFUSES) > 0;
         double invented = invented(features);
-        double answerSignal = refused ? 1.0 : invented;
-        double score = (Math.min(1.0, noAnswer / 100.0) + Math.min(1.0, missing) + answerSignal) / 3.0;
-        boolean offTopic = value(features, LLM_RETRIEVE_OFF_TOPIC) >= NO_ANSWER_FROM;
-        boolean gap = noAnswer >= NO_ANSWER_FROM && missing >= MISSING_FROM
-                && (refused || invented >= INVENTED_FROM) && !offTopic;
-        if (!gap) {
+        double score = (Math.min(1.0, noAnswer / 100.0) + Math.min(1.0, missing) + (refused ? 1.0 : invented)) / 3.0;
+        if (!refused || noAnswer < NO_ANSWER_FROM) {
             return new Outcome(new KnowledgeGap(false, score, List.of(), null, false), after);
         }
         boolean cleared = after.remove(Stage.RETRIEVE);
@@ -67,14 +65,11 @@ public final class KnowledgeGapRule {
         evidence.add("no retrieved or reranked passage holds it (the judge is "
                 + Math.round(noAnswer) + "% confident; " + Math.round(100 * missing) + "% of the needed information"
                 + " is in no passage)");
-        evidence.add(refused ? "the answer refused" : "the answer invented it: "
-                + Math.round(100 * invented) + "% of what it says is in no passage");
+        evidence.add("the answer refused");
         if (cleared) {
             evidence.add("retrieval's flag rested only on 'no passage answers' and was cleared");
         }
-        String hint = "Add content about " + asks + " to the knowledge base, or tell users it is out of scope"
-                + (refused ? "." : "; the answer was made up without it, so make the generator abstain when the"
-                        + " context does not say.");
+        String hint = "Add content about " + asks + " to the knowledge base, or tell users it is out of scope.";
         return new Outcome(new KnowledgeGap(true, score, evidence, hint, cleared), after);
     }
 
@@ -83,11 +78,6 @@ public final class KnowledgeGapRule {
         Double llm = f.feature(LLM_SUPPORT_UNSUPPORTED);
         Double terms = f.feature(GENERATE_UNSUPPORTED_SHARE);
         return Math.max(llm == null ? 0 : llm, terms == null ? 0 : terms);
-    }
-
-    private static double value(RunFeatures f, String feature) {
-        Double v = f.feature(feature);
-        return v == null ? 0 : v;
     }
 
     private static String shortQuestion(String question) {
