@@ -4,9 +4,9 @@ import java.time.Instant;
 import java.util.List;
 
 /**
- * The ground truth of one simulated run ({@code schemas/label.v2.json}; {@code label.v1.json} lines are still read), written by the simulator next to the calls
- * it produced. Labels join the runs raglog assembles by {@code runId}, which is computed with {@link RunIds} exactly
- * as run assembly computes it.
+ * The ground truth of one simulated run ({@code schemas/label.v2.json}; {@code label.v1.json} lines are still
+ * read), written by the simulator next to the calls it produced. Labels join the runs raglog assembles by
+ * {@code runId}, which is computed with {@link RunIds} exactly as run assembly computes it.
  *
  * @param profile the simulator profile (the vendor stack) that produced the run
  * @param runHint the hint the run's calls carried, null when the pipeline sent none

@@ -23,7 +23,7 @@ import java.util.Set;
  * a refusal, else the share of it no passage supports).
  *
  * <p>Chosen on a simulated train-split sample (600 runs, offline judge) among rules on these features, by F1 against
- * the labels' {@code knowledge_gap}: train F1 0.52, and on a test-split sample F1 0.65 (P 0.60, R 0.71; job README).
+ * the labels' {@code knowledge_gap}: train F1 0.52; on a test-split sample F1 0.65 (P 0.60, R 0.71; model card).
  * Stricter variants lost recall without gaining precision there: requiring the evidence flow to find the needed
  * information nowhere, the passages to be on the question's words, or an invented answer to count, because a missed
  * retrieval looks the same in every feature (whether the answer exists is in no log). Not excluded: off-topic
