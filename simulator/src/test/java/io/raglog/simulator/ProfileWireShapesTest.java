@@ -256,10 +256,12 @@ class ProfileWireShapesTest {
 
     @Test
     void shouldInterleaveTheCallsOfRunsInFlightInCaptureOrder() {
-        String previous = "";
+        // compared as instants: ISO text drops trailing zero digits, so "09.043Z" sorts after "09.043178Z"
+        java.time.Instant previous = java.time.Instant.MIN;
         for (JsonNode c : logs.calls) {
-            assertThat(c.get("ended_at").asText()).isGreaterThanOrEqualTo(previous);
-            previous = c.get("ended_at").asText();
+            java.time.Instant ended = java.time.Instant.parse(c.get("ended_at").asText());
+            assertThat(ended).isAfterOrEqualTo(previous);
+            previous = ended;
         }
         Map<String, Integer> lastPosition = new HashMap<>();
         int interleaved = 0;
