@@ -36,11 +36,12 @@ public final class ReplayCommand implements Callable<Integer> {
             description = "OTLP/JSON files: one ExportTraceServiceRequest per line.")
     List<Path> otlp = new ArrayList<>();
 
-    @Option(names = "--runs-out", required = true, paramLabel = "FILE", description = "Where to write runs (JSONL).")
+    @Option(names = "--runs-out", paramLabel = "FILE", description = "Where to write runs (JSONL).")
     Path runsOut;
 
     @Option(names = "--dlq-out", paramLabel = "FILE",
-            description = "Where to write dead letters (JSONL). Default: <runs-out>.dlq.jsonl")
+            description = "Where to write dead letters (JSONL). Default: beside the first output asked for,"
+                    + " <runs-out|features-out|verdicts-out>.dlq.jsonl")
     Path dlqOut;
 
     @Option(names = "--features-out", paramLabel = "FILE",
@@ -71,7 +72,12 @@ public final class ReplayCommand implements Callable<Integer> {
                 return 2;
             }
         }
-        Path dlq = dlqOut != null ? dlqOut : Path.of(runsOut + ".dlq.jsonl");
+        Path first = runsOut != null ? runsOut : featuresOut != null ? featuresOut : verdictsOut;
+        if (first == null) {
+            System.err.println("replay needs at least one output: --runs-out, --features-out or --verdicts-out");
+            return 2;
+        }
+        Path dlq = dlqOut != null ? dlqOut : Path.of(first + ".dlq.jsonl");
         JobSettings scoring = JobSettings.defaults();
         if (bundle != null) {
             scoring = scoring.withBundle(BundleLocation.directory(bundle));
@@ -83,13 +89,20 @@ public final class ReplayCommand implements Callable<Integer> {
     }
 
     /**
-     * Where a replay writes.
+     * Where a replay writes: only the outputs asked for (dead letters always, since nothing may be dropped silently).
      *
+     * @param runs null to skip writing runs (then features or verdicts must be asked for)
      * @param features null to skip writing feature vectors
      * @param verdicts null to skip writing verdicts; with neither, runs are not checked at all
      * @param scoring how to check and score runs (judge, bundle); every run is checked in a replay
      */
     public record Outputs(Path runs, Path deadLetters, Path features, Path verdicts, JobSettings scoring) {
+        public Outputs {
+            if (runs == null && features == null && verdicts == null) {
+                throw new IllegalArgumentException("a replay writes at least runs, features or verdicts");
+            }
+        }
+
         public static Outputs runsOnly(Path runs, Path deadLetters) {
             return new Outputs(runs, deadLetters, null, null, null);
         }
@@ -103,7 +116,9 @@ public final class ReplayCommand implements Callable<Integer> {
     public record Summary(Path runs, long runCount, long incompleteCount, Path deadLetters, long deadLetterCount,
             Path features, long featureCount, Path verdicts, long verdictCount) {
         void print(PrintStream out) {
-            out.printf("%d runs (%d incomplete) -> %s%n", runCount, incompleteCount, runs);
+            if (runs != null) {
+                out.printf("%d runs (%d incomplete) -> %s%n", runCount, incompleteCount, runs);
+            }
             out.printf("%d dead letters -> %s%n", deadLetterCount, deadLetters);
             if (features != null) {
                 out.printf("%d feature vectors -> %s%n", featureCount, features);
@@ -129,7 +144,9 @@ public final class ReplayCommand implements Callable<Integer> {
             ScoredTopology.Streams out = ScoredTopology.build(calls, spans,
                     new JobSettings(settings, scoring.checks(), scoring.bundle(), scoring.sampling(),
                             scoring.faultRateWindow()));
-            JsonLinesFileSink.attach(out.runs(), outputs.runs(), "runs file");
+            if (outputs.runs() != null) {
+                JsonLinesFileSink.attach(out.runs(), outputs.runs(), "runs file");
+            }
             JsonLinesFileSink.attach(out.deadLetters(), outputs.deadLetters(), "dead letters file");
             if (outputs.features() != null) {
                 JsonLinesFileSink.attach(out.features(), outputs.features(), "features file");
@@ -146,11 +163,13 @@ public final class ReplayCommand implements Callable<Integer> {
 
         long runs = 0;
         long incomplete = 0;
-        try (Stream<String> lines = Files.lines(outputs.runs())) {
-            for (String line : (Iterable<String>) lines::iterator) {
-                runs++;
-                if (line.contains("\"incomplete\":true")) {
-                    incomplete++;
+        if (outputs.runs() != null) {
+            try (Stream<String> lines = Files.lines(outputs.runs())) {
+                for (String line : (Iterable<String>) lines::iterator) {
+                    runs++;
+                    if (line.contains("\"incomplete\":true")) {
+                        incomplete++;
+                    }
                 }
             }
         }

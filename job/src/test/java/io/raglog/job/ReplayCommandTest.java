@@ -115,6 +115,34 @@ class ReplayCommandTest {
                 .containsExactlyInAnyOrderElementsOf(readRuns(runs).stream().map(Run::runId).toList());
     }
 
+    @Test
+    void shouldWriteOnlyTheOutputsAskedForFromTheCommandLine() throws Exception {
+        Path verdicts = dir.resolve("verdicts.jsonl");
+        int exit = new picocli.CommandLine(new ReplayCommand()).execute(
+                "--otlp", resource("openinference-llamaindex-rag.otlp.jsonl").toString(),
+                "--verdicts-out", verdicts.toString());
+
+        assertThat(exit).isZero();
+        assertThat(Files.readAllLines(verdicts)).hasSize(1);
+        // dead letters go beside the first output asked for; no runs file was asked for, so none is written
+        assertThat(dir.resolve("verdicts.jsonl.dlq.jsonl")).exists();
+        try (var files = Files.list(dir)) {
+            assertThat(files.map(f -> f.getFileName().toString()))
+                    .containsExactlyInAnyOrder("verdicts.jsonl", "verdicts.jsonl.dlq.jsonl");
+        }
+    }
+
+    @Test
+    void shouldRefuseAReplayThatWritesNothing() throws Exception {
+        int exit = new picocli.CommandLine(new ReplayCommand()).execute(
+                "--otlp", resource("openinference-llamaindex-rag.otlp.jsonl").toString());
+
+        assertThat(exit).isEqualTo(2);
+        try (var files = Files.list(dir)) {
+            assertThat(files).isEmpty();
+        }
+    }
+
     /** Recorded by raglog's own proxy in front of local OpenAI, Qdrant and Cohere stand-ins (proxy RagRunCaptureTest). */
     @Test
     void shouldAssembleARunRecordedByTheProxy() throws Exception {

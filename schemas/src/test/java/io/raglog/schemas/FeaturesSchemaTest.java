@@ -76,4 +76,46 @@ class FeaturesSchemaTest {
         assertThat(Json.write(features)).contains("\"feature_list_version\"", "\"degraded_checks\"",
                 "\"location\":\"only_dropped\"", "\"stage\":\"rewrite\"");
     }
+
+    /** Findings with facts: what a verdict merges by. The fact is optional, so v1 features written before it read. */
+    static RunFeatures withFacts() {
+        RunFeatures f = sample(false);
+        Fact japanese = Fact.of(Stage.RETRIEVE, FactKind.MISSING_TERM, Fact.term("name", "japanese"));
+        return new RunFeatures(f.schema(), f.runId(), f.pipeline(), f.question(), f.featureListVersion(), f.features(),
+                f.llm(), new EvidenceFlow(List.of(new EvidencePiece("the name 'Japanese'", EvidenceLocation.NOWHERE,
+                        AnswerUse.OMITTED, List.of(), japanese.subject()))),
+                List.of(Finding.of("retrieve.terms", japanese, "no retrieved passage mentions the name 'Japanese'"),
+                        Finding.of("llm.evidence_flow", japanese.withPassages(List.of("doc-7#2")),
+                                "the name 'Japanese' was retrieved (doc-7#2) but never reached the generator"),
+                        new Finding(Stage.GENERATE, "llm.support", "a model's own words")));
+    }
+
+    @Test
+    void findingsWithFactsValidateAndRoundTrip() throws Exception {
+        RunFeatures features = withFacts();
+
+        assertThat(validate(features)).isEmpty();
+        assertThat(Json.read(Json.write(features), RunFeatures.class)).isEqualTo(features);
+        assertThat(Json.write(features)).contains("\"kind\":\"missing_term\"", "\"subject\":\"name:japanese\"");
+    }
+
+    @Test
+    void featuresWrittenBeforeFactsStillRead() {
+        ObjectNode old = Json.MAPPER.valueToTree(withFacts());
+        ((ObjectNode) old.get("findings").get(0)).remove("fact");
+        ((ObjectNode) old.get("evidence_flow").get("pieces").get(0)).remove("subject");
+
+        RunFeatures back = Json.MAPPER.convertValue(old, RunFeatures.class);
+
+        assertThat(back.findings().get(0).fact()).isNull();
+        assertThat(back.findings().get(0).text()).isEqualTo("no retrieved passage mentions the name 'Japanese'");
+        assertThat(back.evidenceFlow().pieces().get(0).subject()).isNull();
+    }
+
+    @Test
+    void schemaRejectsAFactOfUnknownKind() throws Exception {
+        ObjectNode encoded = Json.MAPPER.valueToTree(withFacts());
+        ((ObjectNode) encoded.get("findings").get(0).get("fact")).put("kind", "vibes");
+        assertThat(schema().validate(encoded)).isNotEmpty();
+    }
 }

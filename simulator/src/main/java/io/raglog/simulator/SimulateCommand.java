@@ -47,7 +47,7 @@ public final class SimulateCommand implements Callable<Integer> {
 
     @Option(names = "--corpus", paramLabel = "DIR",
             description = "A JSONL corpus directory (documents.jsonl + questions.jsonl) or a SQuAD 2.0 file;"
-                    + " default ../shared/data/squad-dev-v2.0.json.")
+                    + " default: the SQuAD 2.0 dev articles raglog ships.")
     Path corpus;
 
     @ArgGroup(exclusive = true, multiplicity = "1")

@@ -9,7 +9,6 @@ import io.raglog.schemas.Stage;
 import io.raglog.simulator.corpus.Chunk;
 import io.raglog.simulator.corpus.ChunkIndex;
 import io.raglog.simulator.corpus.Corpus;
-import io.raglog.simulator.corpus.CorpusLoader;
 import io.raglog.simulator.corpus.CorpusModel;
 import io.raglog.simulator.corpus.Question;
 import io.raglog.simulator.corpus.QuestionPools;
@@ -56,7 +55,7 @@ public final class Simulator {
 
     public Simulator(SimulatorOptions options) {
         this.options = options;
-        CorpusModel model = CorpusModel.of(options.corpus() != null ? options.corpus() : CorpusLoader.defaultCorpus());
+        CorpusModel model = options.corpus() != null ? CorpusModel.of(options.corpus()) : CorpusModel.shipped();
         this.corpus = model.corpus();
         this.profiles = Profiles.select(options.profiles());
         // Questions only from the split's articles, without replacement; the knowledge base stays the whole corpus.

@@ -35,7 +35,7 @@ class ArticleSplitsTest {
 
     @Test
     void shouldPutEveryArticleOfTheSquadFileInExactlyOneSplit() {
-        Corpus squad = CorpusLoader.load(CorpusLoader.defaultCorpus());
+        Corpus squad = CorpusLoader.loadShipped();
         Set<String> articles = squad.documents().stream().map(d -> ArticleSplits.articleOf(d.docId()))
                 .collect(Collectors.toSet());
         Map<String, Integer> seen = new HashMap<>();
@@ -49,7 +49,7 @@ class ArticleSplitsTest {
 
     @Test
     void shouldGiveEverySplitEnoughQuestionsAndASimilarAnswerableShare() {
-        Corpus squad = CorpusLoader.load(CorpusLoader.defaultCorpus());
+        Corpus squad = CorpusLoader.loadShipped();
         double all = share(squad.questions());
         for (String split : SPLITS) {
             List<Question> qs = ArticleSplits.questionsOf(squad, Set.copyOf(ArticleSplits.articles(split)));
@@ -66,7 +66,7 @@ class ArticleSplitsTest {
             SimulatorOptions options = SimulatorOptions.of(PROFILE, 150, 7).withSplit(split).withIndexEvery(0);
             asked.put(split, SimulatedLogs.simulate(options, dir.resolve(split)).labels);
         }
-        Corpus squad = CorpusLoader.load(CorpusLoader.defaultCorpus());
+        Corpus squad = CorpusLoader.loadShipped();
         Map<String, Question> byId = squad.questions().stream()
                 .collect(Collectors.toMap(Question::questionId, Function.identity()));
         for (int i = 0; i < SPLITS.size(); i++) {

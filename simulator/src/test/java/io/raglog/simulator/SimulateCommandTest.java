@@ -59,7 +59,7 @@ class SimulateCommandTest {
         java.util.List<Label> labels = Files.readAllLines(dir.resolve(FileSink.LABELS)).stream()
                 .map(line -> io.raglog.schemas.Json.read(line, Label.class)).toList();
         Set<String> lockbox = Set.copyOf(io.raglog.simulator.corpus.ArticleSplits.articles("lockbox"));
-        var squad = io.raglog.simulator.corpus.CorpusLoader.load(io.raglog.simulator.corpus.CorpusLoader.defaultCorpus());
+        var squad = io.raglog.simulator.corpus.CorpusLoader.loadShipped();
         var articleOf = squad.questions().stream().collect(Collectors.toMap(q -> q.questionId(),
                 q -> io.raglog.simulator.corpus.ArticleSplits.articleOf(q.relevantDocIds().get(0))));
         assertThat(labels).hasSize(40).allSatisfy(l -> assertThat(articleOf.get(l.questionId())).isIn(lockbox));

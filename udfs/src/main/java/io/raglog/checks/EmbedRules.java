@@ -2,6 +2,8 @@ package io.raglog.checks;
 
 import static io.raglog.checks.FeatureList.*;
 
+import io.raglog.schemas.Fact;
+import io.raglog.schemas.FactKind;
 import io.raglog.schemas.Finding;
 import io.raglog.schemas.Run;
 import io.raglog.schemas.Stage;
@@ -52,7 +54,7 @@ final class EmbedRules {
             v.put(EMBED_LOST_KEY_TERMS, terms).put(EMBED_LOST_SHARE, terms == 0 ? 0.0 : 1.0)
                     .put(EMBED_NEAR_MISS_WORDS, 0).put(EMBED_ADDED_WORDS, 0).put(EMBED_ADDED_SHARE, 0)
                     .put(EMBED_TRUNCATED, false).put(EMBED_LENGTH_RATIO, 0);
-            findings.add(new Finding(Stage.EMBED, CHECK, "no text was sent for embedding"));
+            findings.add(Finding.of(CHECK, Fact.of(Stage.EMBED, FactKind.NO_TEXT, ""), "no text was sent for embedding"));
             return;
         }
         int lost = 0;
@@ -71,7 +73,8 @@ final class EmbedRules {
                 termTotal++;
                 if (!index.contains(t)) {
                     lost++;
-                    findings.add(new Finding(Stage.EMBED, CHECK, "the embedded text lost the " + t));
+                    findings.add(Finding.of(CHECK, Fact.of(Stage.EMBED, FactKind.MISSING_TERM, t.subject()),
+                            "the embedded text lost the " + t));
                 }
             }
             for (String w : words) {
@@ -85,7 +88,8 @@ final class EmbedRules {
                 String near = nearMiss(w, sourceWords);
                 if (near != null) {
                     if (nearMisses.add(w)) {
-                        findings.add(new Finding(Stage.EMBED, CHECK,
+                        Fact changed = Fact.of(Stage.EMBED, FactKind.CHANGED_WORD, Fact.changed(near, w));
+                        findings.add(Finding.of(CHECK, changed,
                                 "the embedded text has '" + w + "' where the query says '" + near + "'"));
                     }
                 } else {
@@ -94,13 +98,15 @@ final class EmbedRules {
             }
             if (isTruncated(words, sourceTokens)) {
                 truncated = true;
-                findings.add(new Finding(Stage.EMBED, CHECK, "the embedded text is cut off: " + words.size() + " of "
+                findings.add(Finding.of(CHECK, Fact.of(Stage.EMBED, FactKind.CUT_OFF, ""), "the embedded text is cut off: "
+                        + words.size() + " of "
                         + sourceTokens.size() + " words of the query"));
             }
             lengthRatio = Math.min(lengthRatio, sourceTokens.isEmpty() ? 1.0 : (double) words.size() / sourceTokens.size());
         }
         if (!added.isEmpty()) {
-            findings.add(new Finding(Stage.EMBED, CHECK, "the embedded text adds words found in neither the question "
+            findings.add(Finding.of(CHECK, Fact.of(Stage.EMBED, FactKind.ADDED_WORDS, ""), "the embedded text adds words "
+                    + "found in neither the question "
                     + "nor the rewrites: " + String.join(", ", added.stream().limit(5).toList())));
         }
         v.put(EMBED_LOST_KEY_TERMS, lost).put(EMBED_LOST_SHARE, RewriteRules.share(lost, termTotal))

@@ -2,6 +2,8 @@ package io.raglog.checks;
 
 import static io.raglog.checks.FeatureList.*;
 
+import io.raglog.schemas.Fact;
+import io.raglog.schemas.FactKind;
 import io.raglog.schemas.Finding;
 import io.raglog.schemas.GenerateStage;
 import io.raglog.schemas.Passage;
@@ -36,7 +38,8 @@ final class GenerateRules {
         boolean refuses = REFUSAL.matcher(answer).find();
         v.put(GENERATE_REFUSES, refuses);
         if (refuses) {
-            findings.add(new Finding(Stage.GENERATE, CHECK, "the answer says the context does not answer the question"));
+            findings.add(Finding.of(CHECK, Fact.of(Stage.GENERATE, FactKind.REFUSAL, ""),
+                    "the answer says the context does not answer the question"));
         }
         List<String> support = new ArrayList<>(RunTexts.texts(RunTexts.context(run)));
         if (support.isEmpty() && gen.prompt() != null) {
@@ -63,7 +66,8 @@ final class GenerateRules {
             }
             if (!contextOrQuestion.contains(t)) {
                 unsupported++;
-                findings.add(new Finding(Stage.GENERATE, CHECK, "the answer's " + t + " appears nowhere in its context"));
+                findings.add(Finding.of(CHECK, Fact.of(Stage.GENERATE, FactKind.UNSUPPORTED_TERM, t.subject()),
+                        "the answer's " + t + " appears nowhere in its context"));
             }
         }
         if (question != null) {

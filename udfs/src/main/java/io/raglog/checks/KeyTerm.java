@@ -22,6 +22,11 @@ public record KeyTerm(Kind kind, String surface, String norm) {
         }
     }
 
+    /** How a fact names this term, whichever check found it (see {@link io.raglog.schemas.Fact#term}). */
+    public String subject() {
+        return io.raglog.schemas.Fact.term(kind.label(), norm);
+    }
+
     @Override
     public String toString() {
         return kind.label() + " '" + surface + "'";

@@ -2,6 +2,8 @@ package io.raglog.checks;
 
 import static io.raglog.checks.FeatureList.*;
 
+import io.raglog.schemas.Fact;
+import io.raglog.schemas.FactKind;
 import io.raglog.schemas.Finding;
 import io.raglog.schemas.Passage;
 import io.raglog.schemas.RerankStage;
@@ -37,7 +39,8 @@ final class RerankRules {
         v.put(RERANK_INPUT_COUNT, input.size()).put(RERANK_OUTPUT_COUNT, output.size())
                 .put(RERANK_DROPPED_COUNT, dropped).put(RERANK_UNKNOWN_IDS, unknown.size());
         if (!unknown.isEmpty()) {
-            findings.add(new Finding(Stage.RERANK, CHECK, "the reranker returned " + unknown.size()
+            findings.add(Finding.of(CHECK, Fact.of(Stage.RERANK, FactKind.UNKNOWN_PASSAGES, "").withPassages(unknown),
+                    "the reranker returned " + unknown.size()
                     + " passage(s) it was not given"));
         }
         if (!input.isEmpty()) {
@@ -60,7 +63,7 @@ final class RerankRules {
             for (KeyTerm t : Terms.keyTerms(question)) {
                 if (in.contains(t) && !out.contains(t)) {
                     lost.add(t);
-                    findings.add(new Finding(Stage.RERANK, CHECK,
+                    findings.add(Finding.of(CHECK, Fact.of(Stage.RERANK, FactKind.MISSING_TERM, t.subject()),
                             "the reranker dropped every passage that mentions the " + t));
                 }
             }
@@ -72,9 +75,11 @@ final class RerankRules {
                 double keptBest = answers.bestIn(run.has(Stage.GENERATE) ? RunTexts.context(run) : output);
                 v.put(RERANK_DROPPED_ANSWER_GAP, droppedBest - keptBest);
                 if (droppedBest >= AnswerSentences.ANSWERS && keptBest < AnswerSentences.ANSWERS) {
-                    findings.add(new Finding(Stage.RERANK, CHECK, "the passage whose sentence answers the question ("
-                            + String.join(", ", answers.answering(neverUsed)) + ") never reached the generator; "
-                            + "the reranker kept " + output.size()));
+                    List<String> answering = answers.answering(neverUsed);
+                    findings.add(Finding.of(CHECK,
+                            Fact.of(Stage.RERANK, FactKind.MISSING_ANSWER, Fact.ANSWER).withPassages(answering),
+                            "the passage whose sentence answers the question (" + String.join(", ", answering)
+                                    + ") never reached the generator; the reranker kept " + output.size()));
                 }
             }
         }

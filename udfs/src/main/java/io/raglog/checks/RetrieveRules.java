@@ -2,6 +2,8 @@ package io.raglog.checks;
 
 import static io.raglog.checks.FeatureList.*;
 
+import io.raglog.schemas.Fact;
+import io.raglog.schemas.FactKind;
 import io.raglog.schemas.Finding;
 import io.raglog.schemas.Passage;
 import io.raglog.schemas.Run;
@@ -32,7 +34,8 @@ final class RetrieveRules {
         List<KeyTerm> missing = Terms.keyTerms(question).stream().filter(t -> !all.contains(t)).toList();
         v.put(RETRIEVE_KEY_TERMS_MISSING, missing.size());
         for (KeyTerm t : missing) {
-            findings.add(new Finding(Stage.RETRIEVE, CHECK, "no retrieved passage mentions the " + t));
+            findings.add(Finding.of(CHECK, Fact.of(Stage.RETRIEVE, FactKind.MISSING_TERM, t.subject()),
+                    "no retrieved passage mentions the " + t));
         }
         Set<String> wanted = new LinkedHashSet<>();
         Terms.contentWords(question).forEach(w -> wanted.add(Terms.stem(w)));

@@ -2,6 +2,8 @@ package io.raglog.checks;
 
 import static io.raglog.checks.FeatureList.*;
 
+import io.raglog.schemas.Fact;
+import io.raglog.schemas.FactKind;
 import io.raglog.schemas.Finding;
 import io.raglog.schemas.Run;
 import io.raglog.schemas.Stage;
@@ -40,7 +42,8 @@ final class RewriteRules {
         ContentWords words = ContentWords.of(question, outputs);
         v.put(REWRITE_LOST_WORDS, words.lost().size()).put(REWRITE_ADDED_WORDS, words.added().size());
         for (KeyTerm t : lost) {
-            findings.add(new Finding(Stage.REWRITE, CHECK, "rewrite dropped the " + t));
+            findings.add(Finding.of(CHECK, Fact.of(Stage.REWRITE, FactKind.MISSING_TERM, t.subject()),
+                    "rewrite dropped the " + t));
         }
     }
 

@@ -2,6 +2,8 @@ package io.raglog.checks;
 
 import static io.raglog.checks.FeatureList.*;
 
+import io.raglog.schemas.Fact;
+import io.raglog.schemas.FactKind;
 import io.raglog.schemas.Finding;
 import io.raglog.schemas.Passage;
 import io.raglog.schemas.Run;
@@ -21,7 +23,7 @@ import java.util.Set;
  */
 public final class VectorChecks {
 
-    static final String CHECK = "vectors";
+    public static final String CHECK = "vectors";
 
     private final Embedder embedder;
 
@@ -100,7 +102,9 @@ public final class VectorChecks {
         double bestKept = output.stream().mapToDouble(p -> Embedder.cosine(q, vec.of(p.text()))).max().orElse(0);
         v.put(RERANK_TOP_SIM_GAP, Math.max(0, bestInput - bestKept));
         if (cut) {
-            findings.add(new Finding(Stage.RERANK, CHECK, "the passage most similar to the question ("
+            findings.add(Finding.of(CHECK,
+                    Fact.of(Stage.RERANK, FactKind.CUT_MOST_SIMILAR, "").withPassages(List.of(mostSimilar.id())),
+                    "the passage most similar to the question ("
                     + mostSimilar.id() + ") was input #" + (best + 1) + "; the reranker kept " + output.size()
                     + " and not that one"));
         }
@@ -116,8 +120,9 @@ public final class VectorChecks {
     private int substituted(String question, List<String> rewrites, List<Finding> findings) {
         List<ContentWords.Substitution> found = ContentWords.of(question, rewrites).substitutions(embedder);
         for (ContentWords.Substitution sub : found) {
-            findings.add(new Finding(Stage.REWRITE, CHECK, "the rewrite says '" + sub.written()
-                    + "' where the question said '" + sub.asked() + "'"));
+            Fact changed = Fact.of(Stage.REWRITE, FactKind.CHANGED_WORD, Fact.changed(sub.asked(), sub.written()));
+            findings.add(Finding.of(CHECK, changed,
+                    "the rewrite says '" + sub.written() + "' where the question said '" + sub.asked() + "'"));
         }
         return found.size();
     }

@@ -1,6 +1,7 @@
 package io.raglog.llm;
 
 import io.raglog.schemas.EvidenceFlow;
+import io.raglog.schemas.Fact;
 import io.raglog.schemas.Finding;
 import io.raglog.schemas.LlmUsage;
 import io.raglog.schemas.Run;
@@ -77,8 +78,12 @@ public final class LlmChecks {
                 continue;
             }
             features.putAll(o.answer().features());
-            for (String text : o.answer().findings()) {
-                findings.add(new Finding(o.check().stage(), "llm." + o.check().id(), text));
+            List<String> texts = o.answer().findings();
+            for (int i = 0; i < texts.size(); i++) {
+                // a fact names its own stage: the evidence-flow check speaks about retrieval and the reranker too
+                Fact fact = o.answer().fact(i);
+                findings.add(new Finding(fact == null ? o.check().stage() : fact.stage(), "llm." + o.check().id(),
+                        texts.get(i), fact));
             }
             if (o.answer().evidenceFlow() != null) {
                 flow = o.answer().evidenceFlow();

@@ -14,8 +14,11 @@ import io.raglog.schemas.AnswerUse;
 import io.raglog.schemas.EvidenceFlow;
 import io.raglog.schemas.EvidenceLocation;
 import io.raglog.schemas.EvidencePiece;
+import io.raglog.schemas.Fact;
+import io.raglog.schemas.FactKind;
 import io.raglog.schemas.Passage;
 import io.raglog.schemas.Run;
+import io.raglog.schemas.Stage;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -99,19 +102,22 @@ public final class OfflineJudge implements Judge {
         double changed = Math.max(scale(0.85 - minSim, 0.5), Math.min(100, 70.0 * substitutions.size()));
         int rewriteWords = rewrites.stream().mapToInt(r -> Terms.contentWords(r).size()).sum();
         double addedConf = rewriteWords == 0 ? 0 : scale((double) words.added().size() / rewriteWords, 0.5);
-        List<String> findings = new ArrayList<>();
-        lost.forEach(t -> findings.add("the rewrite lost the " + t));
-        substitutions.forEach(sub -> findings.add("the rewrite says '" + sub.written() + "' where the question said '"
-                + sub.asked() + "'"));
+        Found findings = new Found(AnswerParser.MAX_FINDINGS);
+        lost.forEach(t -> findings.add(Fact.of(Stage.REWRITE, FactKind.MISSING_TERM, t.subject()),
+                "the rewrite lost the " + t));
+        substitutions.forEach(sub -> findings.add(
+                Fact.of(Stage.REWRITE, FactKind.CHANGED_WORD, Fact.changed(sub.asked(), sub.written())),
+                "the rewrite says '" + sub.written() + "' where the question said '" + sub.asked() + "'"));
         if (substitutions.isEmpty() && !words.added().isEmpty()) {
-            findings.add("the rewrite adds " + String.join(", ", words.added().stream().limit(4).toList()));
+            findings.add(Fact.of(Stage.REWRITE, FactKind.ADDED_WORDS, ""),
+                    "the rewrite adds " + String.join(", ", words.added().stream().limit(4).toList()));
         }
         Map<String, Double> f = new LinkedHashMap<>();
         f.put(LLM_REWRITE_DROPPED, round(dropped));
         f.put(LLM_REWRITE_CHANGED, round(changed));
         f.put(LLM_REWRITE_ADDED, round(addedConf));
         f.put(LLM_REWRITE_FAULT, round(Math.max(dropped, Math.max(changed, addedConf * 0.5))));
-        return new CheckAnswer(f, findings.stream().limit(AnswerParser.MAX_FINDINGS).toList(), null);
+        return findings.answer(f, null);
     }
 
     private CheckAnswer retrieval(Run run, String question) {
@@ -132,15 +138,15 @@ public final class OfflineJudge implements Judge {
         double noAnswer = 100 * (1 - Math.min(best, answered));
         double partial = 100 * Math.max(0, union - best) + 50 * (1 - union) * best;
         double offTopic = scale(0.5 - meanSim, 0.4);
-        List<String> findings = new ArrayList<>();
+        Found findings = new Found(Integer.MAX_VALUE);
         pieces.stream().filter(pc -> !pc.inAny(passages))
-                .forEach(pc -> findings.add("no retrieved passage has " + pc.text()));
+                .forEach(pc -> findings.add(pc.fact(Stage.RETRIEVE, List.of()), "no retrieved passage has " + pc.text()));
         Map<String, Double> f = new LinkedHashMap<>();
         f.put(LLM_RETRIEVE_NO_ANSWER, round(noAnswer));
         f.put(LLM_RETRIEVE_PARTIAL, round(Math.min(100, partial)));
         f.put(LLM_RETRIEVE_OFF_TOPIC, round(offTopic));
         f.put(LLM_RETRIEVE_FAULT, round(Math.max(noAnswer, offTopic)));
-        return new CheckAnswer(f, findings, null);
+        return findings.answer(f, null);
     }
 
     private CheckAnswer rerank(Run run, String question) {
@@ -164,18 +170,20 @@ public final class OfflineJudge implements Judge {
         }
         Double rho = Ranks.spearman(position, sim);
         double badOrder = rho == null ? 0 : 100 * (1 - rho) / 2;
-        List<String> findings = new ArrayList<>();
+        Found findings = new Found(Integer.MAX_VALUE);
         if (inputCoverage > keptCoverage) {
-            findings.add("the kept passages cover less of the question than the reranker's input did");
+            findings.add(Fact.of(Stage.RERANK, FactKind.LOST_COVERAGE, ""),
+                    "the kept passages cover less of the question than the reranker's input did");
         }
         if (answerLost > 0 && answers.bestIn(kept) < AnswerSentences.ANSWERS) {
-            findings.add("the passage that answers the question was not kept");
+            findings.add(Fact.of(Stage.RERANK, FactKind.MISSING_ANSWER, Fact.ANSWER),
+                    "the passage that answers the question was not kept");
         }
         Map<String, Double> f = new LinkedHashMap<>();
         f.put(LLM_RERANK_ANSWER_DROPPED, round(dropped));
         f.put(LLM_RERANK_BAD_ORDER, round(badOrder));
         f.put(LLM_RERANK_FAULT, round(Math.max(dropped, badOrder * 0.5)));
-        return new CheckAnswer(f, findings, null);
+        return findings.answer(f, null);
     }
 
     private CheckAnswer support(Run run) {
@@ -185,15 +193,17 @@ public final class OfflineJudge implements Judge {
         List<String> statements = answer == null ? List.of() : statements(answer);
         int unsupported = 0;
         int contradicted = 0;
-        List<String> findings = new ArrayList<>();
+        Found findings = new Found(AnswerParser.MAX_FINDINGS);
         for (String s : statements) {
             String verdict = verdict(s, context, contextIndex);
             if (verdict.equals("contradicted")) {
                 contradicted++;
-                findings.add("the context states something else than: " + clip(s));
+                findings.add(Fact.of(Stage.GENERATE, FactKind.CONTRADICTED_STATEMENT, Fact.text(s)),
+                        "the context states something else than: " + clip(s));
             } else if (verdict.equals("unsupported")) {
                 unsupported++;
-                findings.add("not backed by the context: " + clip(s));
+                findings.add(Fact.of(Stage.GENERATE, FactKind.UNSUPPORTED_STATEMENT, Fact.text(s)),
+                        "not backed by the context: " + clip(s));
             }
         }
         Map<String, Double> f = new LinkedHashMap<>();
@@ -204,7 +214,7 @@ public final class OfflineJudge implements Judge {
             f.put(LLM_SUPPORT_CONTRADICTED, (double) contradicted / n);
         }
         f.put(LLM_SUPPORT_FAULT, round(n == 0 ? 0 : 100.0 * (unsupported + contradicted) / n));
-        return new CheckAnswer(f, findings.stream().limit(AnswerParser.MAX_FINDINGS).toList(), null);
+        return findings.answer(f, null);
     }
 
     /** Sentences that state something: a refusal ("the context does not say") states nothing. */
@@ -254,7 +264,7 @@ public final class OfflineJudge implements Judge {
         boolean answers = answer != null && !statements(answer).isEmpty();
         TextIndex answerIndex = TextIndex.of(answer);
         List<EvidencePiece> out = new ArrayList<>();
-        List<String> findings = new ArrayList<>();
+        Found findings = new Found(AnswerParser.MAX_FINDINGS);
         for (Piece piece : pieces(question)) {
             List<String> inContext = idsWith(piece, context);
             List<String> inDropped = idsWith(piece, dropped);
@@ -262,20 +272,44 @@ public final class OfflineJudge implements Judge {
                     : !inDropped.isEmpty() ? EvidenceLocation.ONLY_DROPPED : EvidenceLocation.NOWHERE;
             AnswerUse use = piece.useBy(answer, answers, answerIndex, context);
             out.add(new EvidencePiece(piece.text(), location, use,
-                    location == EvidenceLocation.IN_CONTEXT ? inContext : inDropped));
+                    location == EvidenceLocation.IN_CONTEXT ? inContext : inDropped, piece.subject()));
+            // each finding is about the stage that lost the piece: retrieval when no passage holds it, the reranker
+            // when only passages it dropped do
             if (location == EvidenceLocation.ONLY_DROPPED) {
-                findings.add(piece.text() + " was retrieved (" + String.join(", ", inDropped)
-                        + ") but never reached the generator");
+                findings.add(piece.fact(Stage.RERANK, inDropped), piece.text() + " was retrieved ("
+                        + String.join(", ", inDropped) + ") but never reached the generator");
             } else if (location == EvidenceLocation.NOWHERE) {
-                findings.add(piece.text() + " is in no retrieved passage");
+                findings.add(piece.fact(Stage.RETRIEVE, List.of()), piece.text() + " is in no retrieved passage");
             }
             if (piece.isAnswer() && use == AnswerUse.CONTRADICTED) {
-                findings.add("the answer is not what the context's answering sentence says");
+                findings.add(new Fact(Stage.GENERATE, FactKind.CONTRADICTED_PIECE, Fact.ANSWER, inContext),
+                        "the answer is not what the context's answering sentence says");
             }
         }
         EvidenceFlow flow = new EvidenceFlow(out);
-        return new CheckAnswer(AnswerParser.flowFeatures(flow),
-                findings.stream().limit(AnswerParser.MAX_FINDINGS).toList(), flow);
+        return findings.answer(AnswerParser.flowFeatures(flow), flow);
+    }
+
+    /** A check's findings with the fact each states, up to a limit. */
+    private static final class Found {
+        private final List<String> texts = new ArrayList<>();
+        private final List<Fact> facts = new ArrayList<>();
+        private final int limit;
+
+        Found(int limit) {
+            this.limit = limit;
+        }
+
+        void add(Fact fact, String text) {
+            if (texts.size() < limit) {
+                texts.add(text);
+                facts.add(fact);
+            }
+        }
+
+        CheckAnswer answer(Map<String, Double> features, EvidenceFlow flow) {
+            return new CheckAnswer(features, List.copyOf(texts), flow, List.copyOf(facts));
+        }
     }
 
     private static List<String> idsWith(Piece piece, List<Passage> passages) {
@@ -296,6 +330,16 @@ public final class OfflineJudge implements Judge {
 
         boolean isAnswer() {
             return term == null;
+        }
+
+        /** How the checks' facts name this piece: its term's subject, or the answer. */
+        String subject() {
+            return term == null ? Fact.ANSWER : term.subject();
+        }
+
+        /** That this piece is missing at a stage: a missing term, or the missing answer. */
+        Fact fact(Stage stage, List<String> passageIds) {
+            return new Fact(stage, term == null ? FactKind.MISSING_ANSWER : FactKind.MISSING_TERM, subject(), passageIds);
         }
 
         boolean in(Passage p) {

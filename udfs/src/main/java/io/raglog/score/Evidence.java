@@ -29,20 +29,24 @@ import static io.raglog.checks.FeatureList.REWRITE_LOST_NUMBERS;
 import io.raglog.schemas.AnswerUse;
 import io.raglog.schemas.EvidenceLocation;
 import io.raglog.schemas.EvidencePiece;
+import io.raglog.schemas.Fact;
+import io.raglog.schemas.FactKind;
 import io.raglog.schemas.Finding;
 import io.raglog.schemas.RunFeatures;
 import io.raglog.schemas.Stage;
+import io.raglog.score.StatedFacts.Source;
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
-import java.util.Set;
 
 /**
- * The sentences a flagged stage carries: first the checks' own findings about that stage (they quote the run:
- * "rewrite dropped the date '2023'"), then sentences built from the features and the evidence flow ("2 of 5
- * statements are not supported by the context"), at most {@link #MAX_SENTENCES}. A flag is never left bare: when no
- * check stands out, the sentence says the decision came from the combination of signals.
+ * The sentences a flagged stage carries, one per fact: the checks' own findings about that stage (they quote the run:
+ * "rewrite dropped the date '2023'"), then what the features and the evidence flow say ("2 of 5 statements are not
+ * supported by the context"), merged by what each states ({@link Fact}), not by wording, so a name that the rules,
+ * the LLM judge and the evidence flow each found missing reads once, with the checks that agree:
+ * "no retrieved passage mentions the name 'Japanese' (rules and LLM judge)". The facts most checks agree on come
+ * first, at most {@link #MAX_SENTENCES}. A flag is never left bare: when no check stands out, the sentence says the
+ * decision came from the combination of signals.
  */
 public final class Evidence {
 
@@ -55,16 +59,19 @@ public final class Evidence {
     private Evidence() {}
 
     public static List<String> forStage(Stage stage, RunFeatures features, double probability, double threshold) {
-        Set<String> sentences = new LinkedHashSet<>();
+        StatedFacts facts = new StatedFacts(judge(features));
         if (features.findings() != null) {
             for (Finding finding : features.findings()) {
                 if (finding.stage() == stage && finding.text() != null && !finding.text().isBlank()) {
-                    sentences.add(finding.text());
+                    // a finding in words only (a model's, or features written before facts) is its own fact
+                    Fact fact = finding.fact() != null ? finding.fact()
+                            : Fact.of(stage, FactKind.OTHER, Fact.text(finding.text()));
+                    facts.state(fact, Source.ofCheck(finding.check()), finding.text());
                 }
             }
         }
-        sentences.addAll(derived(stage, features));
-        List<String> out = new ArrayList<>(sentences);
+        derived(stage, features, facts);
+        List<String> out = new ArrayList<>(facts.sentences());
         if (out.isEmpty()) {
             out.add(String.format(Locale.ROOT,
                     "fault probability %.2f is above the %s threshold %.2f: no single check stands out, the "
@@ -75,58 +82,83 @@ public final class Evidence {
 
     /** The sentence the reassignment rule adds to the retrieval stage it cleared. */
     public static String clearedByReassignment(RunFeatures features) {
-        List<String> pieces = pieces(features, EvidenceLocation.ONLY_DROPPED);
+        List<String> pieces = new ArrayList<>();
+        for (EvidencePiece p : pieces(features)) {
+            if (p.location() == EvidenceLocation.ONLY_DROPPED) {
+                pieces.add(quoted(p.piece()));
+            }
+        }
         return "retrieval found " + (pieces.isEmpty() ? "the needed information" : String.join(", ", pieces))
                 + ", the reranker dropped it: the fault was moved to the reranker";
     }
 
-    private static List<String> derived(Stage stage, RunFeatures f) {
-        List<String> out = new ArrayList<>();
+    /**
+     * What the features and the evidence flow add. A count that only sums up facts already stated one by one
+     * ("2 names ... appear in no retrieved passage" beside each name) is left out; a sentence about a fact a check
+     * already stated merges into it.
+     */
+    private static void derived(Stage stage, RunFeatures f, StatedFacts facts) {
         switch (stage) {
             case REWRITE -> {
                 int lost = count(f, REWRITE_LOST_NAMES) + count(f, REWRITE_LOST_NUMBERS) + count(f, REWRITE_LOST_DATES);
-                if (lost > 0) {
-                    out.add("the rewrite lost " + plural(lost, "name, number or date", "names, numbers or dates")
-                            + " of the question");
+                if (lost > 0 && !facts.has(FactKind.MISSING_TERM)) {
+                    facts.state(Fact.of(stage, FactKind.MISSING_TERM, "count"), Source.RULES, "the rewrite lost "
+                            + plural(lost, "name, number or date", "names, numbers or dates") + " of the question");
                 }
-                confident(out, f, LLM_REWRITE_DROPPED, "the rewrite dropped a constraint of the question");
-                confident(out, f, LLM_REWRITE_CHANGED, "the rewrite asks a different question");
+                if (!facts.has(FactKind.MISSING_TERM)) {
+                    confident(facts, f, LLM_REWRITE_DROPPED, Fact.of(stage, FactKind.CHANGED_MEANING, "dropped"),
+                            "the rewrite dropped a constraint of the question");
+                }
+                if (!facts.has(FactKind.CHANGED_WORD)) {
+                    confident(facts, f, LLM_REWRITE_CHANGED, Fact.of(stage, FactKind.CHANGED_MEANING, "changed"),
+                            "the rewrite asks a different question");
+                }
             }
             case EMBED -> {
                 if (count(f, EMBED_TRUNCATED) > 0) {
-                    out.add("the text sent for embedding is a cut-off prefix of the query");
+                    facts.state(Fact.of(stage, FactKind.CUT_OFF, ""), Source.RULES,
+                            "the text sent for embedding is a cut-off prefix of the query");
                 }
                 int lost = count(f, EMBED_LOST_KEY_TERMS);
-                if (lost > 0) {
-                    out.add("the text sent for embedding lost " + plural(lost, "key term", "key terms")
-                            + " of the query it should embed");
+                if (lost > 0 && !facts.has(FactKind.MISSING_TERM)) {
+                    facts.state(Fact.of(stage, FactKind.MISSING_TERM, "count"), Source.RULES,
+                            "the text sent for embedding lost " + plural(lost, "key term", "key terms")
+                                    + " of the query it should embed");
                 }
                 int near = count(f, EMBED_NEAR_MISS_WORDS);
-                if (near > 0) {
-                    out.add(plural(near, "embedded word is", "embedded words are") + " one or two edits off the query");
+                if (near > 0 && !facts.has(FactKind.CHANGED_WORD)) {
+                    facts.state(Fact.of(stage, FactKind.CHANGED_WORD, "count"), Source.RULES,
+                            plural(near, "embedded word is", "embedded words are") + " one or two edits off the query");
                 }
                 Double sim = f.feature(EMBED_SIM_SOURCE);
-                if (out.isEmpty() && sim != null) {
-                    out.add(String.format(Locale.ROOT,
+                if (facts.isEmpty() && sim != null) {
+                    facts.state(Fact.of(stage, FactKind.OTHER, "similarity"), Source.VECTORS, String.format(Locale.ROOT,
                             "the embedded text is only %.2f similar to the query it should embed", sim));
                 }
             }
             case RETRIEVE -> {
-                List<String> nowhere = pieces(f, EvidenceLocation.NOWHERE);
-                if (!nowhere.isEmpty()) {
-                    out.add("no retrieved passage holds " + String.join(", ", nowhere));
+                for (EvidencePiece piece : pieces(f)) {
+                    if (piece.location() == EvidenceLocation.NOWHERE) {
+                        facts.state(missing(stage, piece, List.of()), Source.LLM,
+                                "no retrieved passage holds " + quoted(piece.piece()));
+                    }
                 }
                 int missing = count(f, RETRIEVE_KEY_TERMS_MISSING);
-                if (missing > 0) {
-                    out.add(plural(missing, "name, number or date", "names, numbers or dates")
-                            + " of the question appear in no retrieved passage");
+                if (missing > 0 && !facts.has(FactKind.MISSING_TERM)) {
+                    facts.state(Fact.of(stage, FactKind.MISSING_TERM, "count"), Source.RULES,
+                            plural(missing, "name, number or date", "names, numbers or dates")
+                                    + " of the question appear in no retrieved passage");
                 }
-                confident(out, f, LLM_RETRIEVE_NO_ANSWER, "no retrieved passage answers the question");
-                confident(out, f, LLM_RETRIEVE_PARTIAL, "the passages cover only part of the question");
-                confident(out, f, LLM_RETRIEVE_OFF_TOPIC, "the passages are off topic");
+                confident(facts, f, LLM_RETRIEVE_NO_ANSWER, Fact.of(stage, FactKind.MISSING_ANSWER, Fact.ANSWER),
+                        "no retrieved passage answers the question");
+                confident(facts, f, LLM_RETRIEVE_PARTIAL, Fact.of(stage, FactKind.WEAK_PASSAGES, "partial"),
+                        "the passages cover only part of the question");
+                confident(facts, f, LLM_RETRIEVE_OFF_TOPIC, Fact.of(stage, FactKind.WEAK_PASSAGES, "off topic"),
+                        "the passages are off topic");
                 Double top = f.feature(RETRIEVE_TOP_SIM);
-                if (out.isEmpty() && top != null) {
-                    out.add(String.format(Locale.ROOT, "the best of %d passages is only %.2f similar to the question",
+                if (facts.isEmpty() && top != null) {
+                    facts.state(Fact.of(stage, FactKind.OTHER, "similarity"), Source.VECTORS, String.format(Locale.ROOT,
+                            "the best of %d passages is only %.2f similar to the question",
                             count(f, RETRIEVE_PASSAGE_COUNT), top));
                 }
             }
@@ -134,92 +166,100 @@ public final class Evidence {
                 int kept = count(f, RERANK_OUTPUT_COUNT);
                 int input = count(f, RERANK_INPUT_COUNT);
                 String keptOf = input > 0 ? "the reranker kept " + kept + " of " + input : "the reranker kept " + kept;
-                for (EvidencePiece piece : f.evidenceFlow() == null || f.evidenceFlow().pieces() == null
-                        ? List.<EvidencePiece>of() : f.evidenceFlow().pieces()) {
+                for (EvidencePiece piece : pieces(f)) {
                     if (piece.location() == EvidenceLocation.ONLY_DROPPED) {
-                        String where = piece.passageIds() == null || piece.passageIds().isEmpty() ? ""
-                                : " (" + String.join(", ", piece.passageIds()) + ")";
-                        out.add("the passage holding '" + piece.piece() + "'" + where + " was dropped: " + keptOf);
+                        List<String> ids = piece.passageIds() == null ? List.of() : piece.passageIds();
+                        String where = ids.isEmpty() ? "" : " (" + String.join(", ", ids) + ")";
+                        facts.state(missing(stage, piece, ids), Source.LLM, "the passage holding "
+                                + quoted(piece.piece()) + where + " was dropped: " + keptOf);
                     }
                 }
-                Double rank = f.feature(RETRIEVE_MOST_SIMILAR_RANK);
                 if (count(f, RERANK_CUT_MOST_SIMILAR) > 0) {
-                    out.add(rank != null
+                    Double rank = f.feature(RETRIEVE_MOST_SIMILAR_RANK);
+                    facts.state(Fact.of(stage, FactKind.CUT_MOST_SIMILAR, ""), Source.VECTORS, rank != null
                             ? "the passage most similar to the question was ranked " + rank.intValue()
                                     + " by retrieval and cut: " + keptOf
                             : "the reranker cut the passage most similar to the question: " + keptOf);
                 }
-                confident(out, f, LLM_RERANK_ANSWER_DROPPED, "the reranker dropped a needed passage");
+                confident(facts, f, LLM_RERANK_ANSWER_DROPPED, Fact.of(stage, FactKind.MISSING_ANSWER, Fact.ANSWER),
+                        "the reranker dropped a needed passage");
             }
             case GENERATE -> {
                 int statements = count(f, LLM_SUPPORT_STATEMENTS);
                 Double unsupported = f.feature(LLM_SUPPORT_UNSUPPORTED);
-                if (statements > 0 && unsupported != null && unsupported > 0) {
-                    out.add((int) Math.round(unsupported * statements) + " of " + statements
-                            + " statements are not supported by the context");
+                if (statements > 0 && unsupported != null && unsupported > 0
+                        && !facts.has(FactKind.UNSUPPORTED_STATEMENT)) {
+                    facts.state(Fact.of(stage, FactKind.UNSUPPORTED_STATEMENT, "count"), Source.LLM,
+                            (int) Math.round(unsupported * statements) + " of " + statements
+                                    + " statements are not supported by the context");
                 }
                 Double contradicted = f.feature(LLM_SUPPORT_CONTRADICTED);
-                if (statements > 0 && contradicted != null && contradicted > 0) {
-                    out.add((int) Math.round(contradicted * statements) + " of " + statements
-                            + " statements are contradicted by the context");
+                if (statements > 0 && contradicted != null && contradicted > 0
+                        && !facts.has(FactKind.CONTRADICTED_STATEMENT)) {
+                    facts.state(Fact.of(stage, FactKind.CONTRADICTED_STATEMENT, "count"), Source.LLM,
+                            (int) Math.round(contradicted * statements) + " of " + statements
+                                    + " statements are contradicted by the context");
                 }
-                List<String> omitted = answered(f, AnswerUse.OMITTED);
-                if (!omitted.isEmpty()) {
-                    out.add("the answer omits " + String.join(", ", omitted) + ", which its context held");
-                }
-                List<String> contradictedPieces = answered(f, AnswerUse.CONTRADICTED);
-                if (!contradictedPieces.isEmpty()) {
-                    out.add("the answer contradicts its context on " + String.join(", ", contradictedPieces));
+                for (EvidencePiece piece : pieces(f)) {
+                    if (piece.location() != EvidenceLocation.IN_CONTEXT) {
+                        continue;
+                    }
+                    List<String> ids = piece.passageIds() == null ? List.of() : piece.passageIds();
+                    if (piece.answer() == AnswerUse.OMITTED) {
+                        facts.state(new Fact(stage, FactKind.OMITTED_PIECE, subject(piece), ids), Source.LLM,
+                                "the answer omits " + quoted(piece.piece()) + ", which its context held");
+                    } else if (piece.answer() == AnswerUse.CONTRADICTED) {
+                        facts.state(new Fact(stage, FactKind.CONTRADICTED_PIECE, subject(piece), ids), Source.LLM,
+                                "the answer contradicts its context on " + quoted(piece.piece()));
+                    }
                 }
                 int numbers = count(f, GENERATE_UNSUPPORTED_NUMBERS);
-                if (numbers > 0) {
-                    out.add(plural(numbers, "number", "numbers") + " in the answer appear nowhere in the context");
-                }
                 int names = count(f, GENERATE_UNSUPPORTED_NAMES);
-                if (names > 0) {
-                    out.add(plural(names, "name", "names") + " in the answer appear nowhere in the context");
+                if (!facts.has(FactKind.UNSUPPORTED_TERM)) {
+                    if (numbers > 0) {
+                        facts.state(Fact.of(stage, FactKind.UNSUPPORTED_TERM, "count:numbers"), Source.RULES,
+                                plural(numbers, "number", "numbers") + " in the answer appear nowhere in the context");
+                    }
+                    if (names > 0) {
+                        facts.state(Fact.of(stage, FactKind.UNSUPPORTED_TERM, "count:names"), Source.RULES,
+                                plural(names, "name", "names") + " in the answer appear nowhere in the context");
+                    }
                 }
             }
             default -> throw new IllegalStateException("unknown stage " + stage);
         }
-        return out;
     }
 
-    private static void confident(List<String> out, RunFeatures f, String feature, String claim) {
+    private static void confident(StatedFacts facts, RunFeatures f, String feature, Fact fact, String claim) {
         Double v = f.feature(feature);
         if (v != null && v >= CONFIDENT) {
-            out.add(String.format(Locale.ROOT, "LLM check (%s): %d/100 that %s", judge(f), Math.round(v), claim));
+            facts.confidence(fact, v, claim);
         }
+    }
+
+    /** That a needed piece is missing at a stage: the same fact the checks state of its term, or of the answer. */
+    private static Fact missing(Stage stage, EvidencePiece piece, List<String> ids) {
+        String subject = subject(piece);
+        return new Fact(stage, Fact.ANSWER.equals(subject) ? FactKind.MISSING_ANSWER : FactKind.MISSING_TERM, subject,
+                ids);
+    }
+
+    /** The piece as facts name it; a piece a judge named only in words is its own subject. */
+    private static String subject(EvidencePiece piece) {
+        return piece.subject() != null ? piece.subject() : "piece:" + Fact.text(piece.piece());
+    }
+
+    private static List<EvidencePiece> pieces(RunFeatures f) {
+        return f.evidenceFlow() == null || f.evidenceFlow().pieces() == null ? List.of() : f.evidenceFlow().pieces();
+    }
+
+    /** A piece in quotes, unless it quotes already ("the name 'Japanese'"): quotes inside quotes read as noise. */
+    static String quoted(String piece) {
+        return piece.indexOf('\'') >= 0 || piece.indexOf('"') >= 0 ? piece : "'" + piece + "'";
     }
 
     private static String judge(RunFeatures f) {
         return f.llm() == null || f.llm().judge() == null ? "judge" : f.llm().judge();
-    }
-
-    /** Needed pieces at a location, quoted. */
-    static List<String> pieces(RunFeatures f, EvidenceLocation location) {
-        List<String> out = new ArrayList<>();
-        if (f.evidenceFlow() != null && f.evidenceFlow().pieces() != null) {
-            for (EvidencePiece p : f.evidenceFlow().pieces()) {
-                if (p.location() == location) {
-                    out.add("'" + p.piece() + "'");
-                }
-            }
-        }
-        return out;
-    }
-
-    /** Needed pieces the generator had in its context and then used this way, quoted. */
-    private static List<String> answered(RunFeatures f, AnswerUse use) {
-        List<String> out = new ArrayList<>();
-        if (f.evidenceFlow() != null && f.evidenceFlow().pieces() != null) {
-            for (EvidencePiece p : f.evidenceFlow().pieces()) {
-                if (p.location() == EvidenceLocation.IN_CONTEXT && p.answer() == use) {
-                    out.add("'" + p.piece() + "'");
-                }
-            }
-        }
-        return out;
     }
 
     static int count(RunFeatures f, String feature) {

@@ -7,6 +7,7 @@ import static io.raglog.checks.FeatureList.LLM_RETRIEVE_NO_ANSWER;
 import static io.raglog.checks.FeatureList.LLM_SUPPORT_UNSUPPORTED;
 
 import io.raglog.schemas.EvidenceLocation;
+import io.raglog.schemas.EvidencePiece;
 import io.raglog.schemas.KnowledgeGap;
 import io.raglog.schemas.RunFeatures;
 import io.raglog.schemas.Stage;
@@ -58,7 +59,7 @@ public final class KnowledgeGapRule {
             return new Outcome(new KnowledgeGap(false, score, List.of(), null, false), after);
         }
         boolean cleared = after.remove(Stage.RETRIEVE);
-        List<String> needed = Evidence.pieces(features, EvidenceLocation.NOWHERE);
+        List<String> needed = nowhere(features);
         String asks = needed.isEmpty() ? shortQuestion(features.question()) : String.join(", ", needed);
         List<String> evidence = new ArrayList<>();
         evidence.add("the question asks for " + asks);
@@ -71,6 +72,19 @@ public final class KnowledgeGapRule {
         }
         String hint = "Add content about " + asks + " to the knowledge base, or tell users it is out of scope.";
         return new Outcome(new KnowledgeGap(true, score, evidence, hint, cleared), after);
+    }
+
+    /** The needed pieces the evidence flow found in no passage, quoted. */
+    private static List<String> nowhere(RunFeatures f) {
+        List<String> out = new ArrayList<>();
+        if (f.evidenceFlow() != null && f.evidenceFlow().pieces() != null) {
+            for (EvidencePiece p : f.evidenceFlow().pieces()) {
+                if (p.location() == EvidenceLocation.NOWHERE) {
+                    out.add("'" + p.piece() + "'");
+                }
+            }
+        }
+        return out;
     }
 
     /** The larger of the judge's unsupported-statement share and the rule check's unsupported-term share. */

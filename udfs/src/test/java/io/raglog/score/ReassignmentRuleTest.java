@@ -77,7 +77,8 @@ class ReassignmentRuleTest {
             assertThat(rerank.flagged()).isTrue();
             assertThat(rerank.probability()).isLessThan(rerank.threshold());
             assertThat(rerank.evidence()).contains(
-                    "the passage holding 'operating cash flow in 2023' (doc-7#2) was dropped: the reranker kept 5 of 20");
+                    "the passage holding 'operating cash flow in 2023' (doc-7#2) was dropped: the reranker kept 5 of 20"
+                            + " (LLM judge)");
             assertThat(rerank.repairHint()).startsWith("Raise the reranker's top-n above 5 (of 20)");
         }
     }

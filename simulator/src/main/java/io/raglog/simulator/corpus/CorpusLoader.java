@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.raglog.schemas.Json;
 import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -12,16 +13,18 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.zip.GZIPInputStream;
 
 /**
- * Reads a corpus: the SQuAD 2.0 JSON file the project ships, or a directory holding the simple JSONL pair
+ * Reads a corpus: the SQuAD 2.0 file raglog ships (on the classpath), a SQuAD 2.0 JSON file, or a directory holding the simple JSONL pair
  * {@code documents.jsonl} ({@code doc_id}, {@code title}, {@code text}) and {@code questions.jsonl}
  * ({@code question_id}, {@code question}, {@code is_answerable}, {@code relevant_doc_ids}, {@code expected_answer},
  * optionally {@code acceptable_answers}), so a team can simulate over its own documents.
  */
 public final class CorpusLoader {
 
-    public static final String DEFAULT_SQUAD = "shared/data/squad-dev-v2.0.json";
+    /** Resource name, relative to this class, of the corpus raglog ships (see {@link #loadShipped()}). */
+    public static final String SHIPPED_SQUAD = "squad-dev-v2.0.json.gz";
     public static final String DOCUMENTS_FILE = "documents.jsonl";
     public static final String QUESTIONS_FILE = "questions.jsonl";
 
@@ -39,36 +42,34 @@ public final class CorpusLoader {
     }
 
     /**
-     * The SQuAD file the project ships in {@code ../shared/data}: looked up from the working directory upwards, so it
-     * is found from the repository root, a module directory (tests) and a CI clone with {@code shared/} beside it.
+     * The default corpus travels with raglog: 16 articles of the SQuAD 2.0 dev set (CC BY-SA 4.0; attribution and
+     * licence in {@code SQUAD-LICENSE.txt} beside it), gzipped on the classpath, so a clone with nothing beside it
+     * simulates, tests and benchmarks the same as here.
      */
-    public static Path defaultCorpus() {
-        Path dir = Path.of("").toAbsolutePath();
-        while (dir != null) {
-            Path candidate = dir.resolve(DEFAULT_SQUAD);
-            if (Files.isRegularFile(candidate)) {
-                return candidate;
+    public static Corpus loadShipped() {
+        try (InputStream in = CorpusLoader.class.getResourceAsStream(SHIPPED_SQUAD)) {
+            if (in == null) {
+                throw new IllegalStateException("the shipped corpus " + SHIPPED_SQUAD
+                        + " is not on the classpath (io/raglog/simulator/corpus); pass --corpus");
             }
-            Path sibling = dir.resolveSibling(DEFAULT_SQUAD);
-            if (dir.getParent() != null && Files.isRegularFile(sibling)) {
-                return sibling;
-            }
-            dir = dir.getParent();
+            return readSquad(Json.MAPPER.readTree(new GZIPInputStream(in)), "the shipped " + SHIPPED_SQUAD);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read the shipped corpus " + SHIPPED_SQUAD, e);
         }
-        throw new IllegalStateException("the default corpus ../" + DEFAULT_SQUAD
-                + " was not found from " + Path.of("").toAbsolutePath() + "; pass --corpus");
     }
 
     static Corpus loadSquad(Path file) {
-        JsonNode root;
         try {
-            root = Json.MAPPER.readTree(file.toFile());
+            return readSquad(Json.MAPPER.readTree(file.toFile()), file.toString());
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read SQuAD file " + file, e);
         }
+    }
+
+    private static Corpus readSquad(JsonNode root, String source) {
         JsonNode data = root.path("data");
         if (!data.isArray()) {
-            throw new IllegalArgumentException(file + " is not SQuAD JSON: no data array");
+            throw new IllegalArgumentException(source + " is not SQuAD JSON: no data array");
         }
         List<Document> documents = new ArrayList<>();
         List<Question> questions = new ArrayList<>();

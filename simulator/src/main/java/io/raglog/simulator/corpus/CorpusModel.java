@@ -12,6 +12,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * Everything derived from a corpus alone: its term statistics, the embedding model, the vocabulary faults draw from,
@@ -44,14 +45,22 @@ public final class CorpusModel {
 
     /** The model of the corpus at {@code path}, built once per file version. */
     public static CorpusModel of(Path path) {
-        String key = cacheKey(path);
+        return cached(cacheKey(path), () -> CorpusLoader.load(path));
+    }
+
+    /** The model of the corpus raglog ships, built once per JVM. */
+    public static CorpusModel shipped() {
+        return cached("classpath:" + CorpusLoader.SHIPPED_SQUAD, CorpusLoader::loadShipped);
+    }
+
+    private static CorpusModel cached(String key, Supplier<Corpus> load) {
         synchronized (CACHE) {
             CorpusModel cached = CACHE.get(key);
             if (cached != null) {
                 return cached;
             }
         }
-        CorpusModel built = new CorpusModel(CorpusLoader.load(path));
+        CorpusModel built = new CorpusModel(load.get());
         synchronized (CACHE) {
             CACHE.putIfAbsent(key, built);
             while (CACHE.size() > CACHED_CORPORA) {

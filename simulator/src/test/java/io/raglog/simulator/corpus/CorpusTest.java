@@ -20,8 +20,10 @@ class CorpusTest {
 
     @Test
     void shouldReadTheShippedSquadFileAsParagraphsAndQuestions() {
-        Corpus squad = CorpusLoader.load(CorpusLoader.defaultCorpus());
+        Corpus squad = CorpusLoader.loadShipped();
         assertThat(squad.documents()).hasSize(646);
+        assertThat(squad.documents().stream().map(Document::title).distinct()).hasSize(16);
+        assertThat(squad.questions()).hasSize(6078);
         assertThat(squad.questions().stream().filter(Question::answerable).count()).isEqualTo(2910);
         Question first = squad.questions().get(0);
         assertThat(first.question()).isEqualTo("In what country is Normandy located?");
@@ -29,6 +31,13 @@ class CorpusTest {
         assertThat(first.expectedAnswer()).isEqualTo("France");
         assertThat(squad.questions()).filteredOn(q -> !q.answerable())
                 .allSatisfy(q -> assertThat(q.expectedAnswer()).isNull());
+    }
+
+    @Test
+    void shouldShipTheCorpusWithItsAttributionAndLicence() {
+        // CC BY-SA 4.0 asks for attribution wherever the file goes: the jar carries the text beside the data
+        assertThat(CorpusLoader.class.getResource(CorpusLoader.SHIPPED_SQUAD)).isNotNull();
+        assertThat(CorpusLoader.class.getResource("SQUAD-LICENSE.txt")).isNotNull();
     }
 
     @Test
@@ -56,7 +65,7 @@ class CorpusTest {
 
     @Test
     void shouldChunkIntoExactSubstringsWithSentenceOverlap() {
-        Corpus squad = CorpusLoader.load(CorpusLoader.defaultCorpus());
+        Corpus squad = CorpusLoader.loadShipped();
         List<Chunk> chunks = new Chunker(400, 200).chunk(squad.documents());
         assertThat(chunks.size()).isGreaterThan(squad.documents().size());
         int overlapping = 0;
@@ -75,7 +84,7 @@ class CorpusTest {
 
     @Test
     void shouldFindTheEvidenceChunkFromTheAnswerOffset() {
-        Corpus squad = CorpusLoader.load(CorpusLoader.defaultCorpus());
+        Corpus squad = CorpusLoader.loadShipped();
         List<String> texts = squad.documents().stream().map(Document::text).toList();
         ChunkIndex index = new ChunkIndex(squad, new Chunker(400, 200), new HashedEmbedder(new TermStats(texts), 384));
         for (Question q : squad.questions().subList(0, 400)) {
@@ -93,7 +102,7 @@ class CorpusTest {
 
     @Test
     void shouldRetrieveTheEvidenceForMostQuestionsButNotAll() {
-        Corpus squad = CorpusLoader.load(CorpusLoader.defaultCorpus());
+        Corpus squad = CorpusLoader.loadShipped();
         List<String> texts = squad.documents().stream().map(Document::text).toList();
         HashedEmbedder embedder = new HashedEmbedder(new TermStats(texts), 384);
         ChunkIndex index = new ChunkIndex(squad, new Chunker(512, 200), embedder);

@@ -6,7 +6,6 @@ import io.raglog.schemas.Label;
 import io.raglog.schemas.Stage;
 import io.raglog.simulator.corpus.Chunk;
 import io.raglog.simulator.corpus.ChunkIndex;
-import io.raglog.simulator.corpus.CorpusLoader;
 import io.raglog.simulator.corpus.CorpusModel;
 import io.raglog.simulator.corpus.Question;
 import io.raglog.simulator.text.AnswerMatch;
@@ -30,7 +29,7 @@ class FaultInjectionTest {
 
     @BeforeAll
     static void load() {
-        model = CorpusModel.of(CorpusLoader.defaultCorpus());
+        model = CorpusModel.shipped();
         index = model.index(512);
         engine = new RagEngine(model.stats(), model.vocabulary());
     }

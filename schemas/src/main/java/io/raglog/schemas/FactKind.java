@@ -1,0 +1,53 @@
+package io.raglog.schemas;
+
+import com.fasterxml.jackson.annotation.JsonValue;
+import java.util.Locale;
+
+/**
+ * What kind of thing a finding states about its stage. With the stage and the subject it is the fact's identity: the
+ * rule checks, the vector checks and the LLM judge each word a lost name their own way, and the verdict tells it once.
+ */
+public enum FactKind {
+    /** A name, number or date of the question is missing: lost by the rewrite or the embedded text, in no retrieved
+     * passage, in no passage the reranker kept. */
+    MISSING_TERM,
+    /** No passage answers the question (retrieval), or the one that does never reached the generator (reranker). */
+    MISSING_ANSWER,
+    /** A name, number or date of the answer that its context does not hold. */
+    UNSUPPORTED_TERM,
+    /** A word put in place of one the question (or the query to embed) said. */
+    CHANGED_WORD,
+    /** Words that neither the question nor the rewrites said. */
+    ADDED_WORDS,
+    /** The rewrite asks a different question, or dropped a constraint, by the judge's reading. */
+    CHANGED_MEANING,
+    /** The text sent for embedding is a cut-off prefix of its query. */
+    CUT_OFF,
+    /** Nothing was sent for embedding. */
+    NO_TEXT,
+    /** The passages cover only part of the question, or are off topic, by the judge's reading. */
+    WEAK_PASSAGES,
+    /** The reranker cut the passage most similar to the question. */
+    CUT_MOST_SIMILAR,
+    /** The reranker returned passages it was not given. */
+    UNKNOWN_PASSAGES,
+    /** The kept passages cover less of the question than the reranker's input did. */
+    LOST_COVERAGE,
+    /** The answer declines to answer. */
+    REFUSAL,
+    /** A statement of the answer that the context does not back. */
+    UNSUPPORTED_STATEMENT,
+    /** A statement of the answer that the context contradicts. */
+    CONTRADICTED_STATEMENT,
+    /** A needed piece the context held and the answer left out. */
+    OMITTED_PIECE,
+    /** A needed piece the answer states otherwise than its context. */
+    CONTRADICTED_PIECE,
+    /** A finding given as free text (a model's own words): its text is its subject. */
+    OTHER;
+
+    @JsonValue
+    public String id() {
+        return name().toLowerCase(Locale.ROOT);
+    }
+}
