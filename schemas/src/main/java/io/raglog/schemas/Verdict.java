@@ -6,9 +6,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The scoring step's decision on one run ({@code schemas/verdict.v2.json}; v1 verdicts are still read): per stage the ensemble's fault
- * probability, the stage's threshold, whether it is flagged and, when it is, why and what to try; the run's flagged
- * stages; whether the reranker-reassignment rule moved a retrieval flag; what the LLM checks cost.
+ * The scoring step's decision on one run ({@code schemas/verdict.v2.json}; v1 verdicts are still read): per stage the
+ * ensemble's fault probability, the stage's threshold, whether it is flagged and, when it is, why and what to try; the
+ * run's flagged stages; whether the reranker-reassignment rule moved a retrieval flag; whether the question asks what
+ * the knowledge base lacks; what the LLM checks cost.
  *
  * @param answer the generator's final answer, null when the run had none
  * @param flaggedStages the flagged stages in pipeline order, after the reassignment rule

@@ -88,7 +88,8 @@ public final class Scorer {
                 input.answer(),
                 new VerdictStages(stages.get(Stage.REWRITE), stages.get(Stage.EMBED), stages.get(Stage.RETRIEVE),
                         stages.get(Stage.RERANK), stages.get(Stage.GENERATE)),
-                List.copyOf(flaggedStages), decision.fired(), decision.gap(), features.llm() == null ? NO_USAGE : features.llm(),
+                List.copyOf(flaggedStages), decision.fired(), decision.gap(),
+                features.llm() == null ? NO_USAGE : features.llm(),
                 bundle.id(), scoredAt);
     }
 
