@@ -13,6 +13,7 @@ import io.raglog.schemas.Stage;
 import io.raglog.simulator.SimulationSummary;
 import io.raglog.simulator.Simulator;
 import io.raglog.simulator.SimulatorOptions;
+import io.raglog.simulator.corpus.ArticleSplits;
 import io.raglog.simulator.output.KafkaSink;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -56,7 +57,8 @@ public final class Demo {
 
     public int run(PrintStream out) throws Exception {
         Path work = Files.createTempDirectory("raglog-demo-");
-        out.println("raglog demo: embedded Kafka broker + local Flink, " + runs + " simulated runs (seed " + seed + ")");
+        out.println("raglog demo: embedded Kafka broker + local Flink, " + runs + " simulated runs (seed " + seed
+                + ", questions of the test split)");
         try (EmbeddedKafka kafka = EmbeddedKafka.start(work.resolve("kafka"));
                 ElasticsearchProcess es = elasticsearch ? ElasticsearchProcess.start(work.resolve("es")) : null) {
             if (es != null) {
@@ -71,7 +73,9 @@ public final class Demo {
             SimulationSummary simulated;
             try (KafkaSink sink = KafkaSink.connect(kafka.bootstrapServers(),
                     new KafkaSink.Topics(topics.calls(), topics.otlp(), LABELS_TOPIC))) {
-                simulated = new Simulator(SimulatorOptions.of("all", runs, seed)).run(sink);
+                // the test split's questions only: the shipped bundle was trained on the train split, never on these
+                simulated = new Simulator(SimulatorOptions.of("all", runs, seed).withSplit(ArticleSplits.TEST))
+                        .run(sink);
             }
             out.printf("  simulator: %s%n", simulated.describe());
 
@@ -130,7 +134,8 @@ public final class Demo {
     /** The debugging queue as a person reads it: the question, what was flagged, why, and what to try. */
     private static void printFlagged(PrintStream out, List<Verdict> faults) {
         out.println();
-        out.println("flagged runs (first " + Math.min(SHOWN, faults.size()) + " of " + faults.size() + "):");
+        out.println("flagged runs and knowledge gaps (first " + Math.min(SHOWN, faults.size()) + " of " + faults.size()
+                + "):");
         int shown = 0;
         for (Verdict v : faults) {
             if (shown++ >= SHOWN) {
@@ -146,6 +151,15 @@ public final class Demo {
                     out.printf("             - %s%n", cut(evidence, 100));
                 }
                 out.printf("             hint: %s%n", cut(sv.repairHint(), 100));
+            }
+            if (v.knowledgeGap().flagged()) {
+                out.printf("    %-8s score=%.2f%s%n", "knowledge gap", v.knowledgeGap().score(),
+                        v.knowledgeGap().clearedRetrieve() ? "  [retrieval flag cleared]" : "");
+                for (String evidence : v.knowledgeGap().evidence().subList(0,
+                        Math.min(3, v.knowledgeGap().evidence().size()))) {
+                    out.printf("             - %s%n", cut(evidence, 100));
+                }
+                out.printf("             hint: %s%n", cut(v.knowledgeGap().repairHint(), 100));
             }
         }
     }

@@ -23,6 +23,7 @@ final class DemoReport {
     private int soundRunsFlagged;
     private int faultyCorrect;
     private int faultyCorrectCaught;
+    private final int[] gaps = new int[3]; // tp, fp, fn of the knowledge-gap decision
 
     DemoReport(List<Verdict> verdicts, List<Label> labels) {
         Map<String, Label> byRun = new HashMap<>();
@@ -36,6 +37,10 @@ final class DemoReport {
                 continue;
             }
             joined++;
+            boolean gap = v.knowledgeGap().flagged();
+            if (gap || label.knowledgeGap()) {
+                gaps[gap && label.knowledgeGap() ? 0 : gap ? 1 : 2]++;
+            }
             boolean anyFaulty = false;
             boolean caught = false;
             boolean flaggedALabeledStage = false;
@@ -85,6 +90,9 @@ final class DemoReport {
                     f1(c[0], c[1], c[2]), c[0] + c[2]);
         }
         out.printf("  %-9s %9s %9s %9s %9d%n", "pooled", ratio(tp, tp + fp), ratio(tp, tp + fn), f1(tp, fp, fn), tp + fn);
+        out.printf("  %-9s %9s %9s %9s %9d  (the corpus lacks the answer: not a stage fault)%n", "know. gap",
+                ratio(gaps[0], gaps[0] + gaps[1]), ratio(gaps[0], gaps[0] + gaps[2]), f1(gaps[0], gaps[1], gaps[2]),
+                gaps[0] + gaps[2]);
         out.printf("  run-level false-positive rate: %s (%d of %d runs with no faulty stage were flagged)%n",
                 ratio(soundRunsFlagged, soundRuns), soundRunsFlagged, soundRuns);
         out.printf("  faulty runs that still answered correctly, caught: %s (%d of %d)%n",

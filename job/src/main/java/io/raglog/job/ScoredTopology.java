@@ -73,7 +73,8 @@ public final class ScoredTopology {
                         JacksonTypeInfo.of(FaultRate.class))
                 .uid("fault-rates").name("fault rates per pipeline x stage");
 
-        DataStream<Verdict> faults = verdicts.filter(Verdict::flagged).name("flagged runs").uid("flagged-runs");
+        // a flagged stage or a knowledge gap: the content's owner reads the queue too (queue_reasons says whose it is)
+        DataStream<Verdict> faults = verdicts.filter(Verdict::queued).name("flagged runs").uid("flagged-runs");
         return new Streams(assembled.runs(), assembled.deadLetters(), features, verdicts, faults, rates);
     }
 

@@ -132,12 +132,13 @@ class KafkaJobTest {
         long presentStages = runs.stream().mapToLong(r -> java.util.Arrays.stream(Stage.values()).filter(r::has).count())
                 .sum();
         List<FaultRate> rates = Demo.read(kafka.bootstrapServers(), topics.faultRates(), FaultRate.class);
-        assertThat(rates.stream().mapToLong(FaultRate::runsSeen).sum()).isEqualTo(presentStages);
+        // every run also counts once in its pipeline's knowledge_gap series
+        assertThat(rates.stream().mapToLong(FaultRate::runsSeen).sum()).isEqualTo(presentStages + runs.size());
         List<Verdict> verdicts = Demo.read(kafka.bootstrapServers(), topics.verdicts(), Verdict.class);
         assertThat(verdicts).allSatisfy(v -> assertThat(byId.get(v.runId()).httpErrors()).isNotEmpty());
         assertThat(rates.stream().mapToLong(FaultRate::runsChecked).sum())
                 .isEqualTo(verdicts.stream().mapToLong(v -> java.util.Arrays.stream(Stage.values())
-                        .filter(s -> v.stages().get(s).present()).count()).sum());
+                        .filter(s -> v.stages().get(s).present()).count()).sum() + verdicts.size());
     }
 
     @Test
@@ -162,9 +163,13 @@ class KafkaJobTest {
         assertThat(verdicts).hasSize(80);
         assertThat(verdicts).extracting(Verdict::runId).doesNotHaveDuplicates();
         assertThat(faults).extracting(Verdict::runId)
-                .containsExactlyInAnyOrderElementsOf(verdicts.stream().filter(Verdict::flagged).map(Verdict::runId)
+                .containsExactlyInAnyOrderElementsOf(verdicts.stream().filter(Verdict::queued).map(Verdict::runId)
                         .toList());
         assertThat(faults).isNotEmpty().allSatisfy(v -> {
+            assertThat(v.queueReasons()).isNotEmpty();
+            if (v.knowledgeGap().flagged()) {
+                assertThat(v.knowledgeGap().repairHint()).startsWith("Add content about");
+            }
             for (Stage s : v.flaggedStages()) {
                 assertThat(v.stages().get(s).evidence()).isNotEmpty();
                 assertThat(v.stages().get(s).repairHint()).isNotBlank();
@@ -175,11 +180,14 @@ class KafkaJobTest {
         for (Stage stage : Stage.values()) {
             long flagged = verdicts.stream().filter(v -> v.stages().get(stage).flagged()).count();
             long checked = verdicts.stream().filter(v -> v.stages().get(stage).present()).count();
-            assertThat(rates.stream().filter(r -> r.stage() == stage).mapToLong(FaultRate::runsFlagged).sum())
-                    .as("flagged %s", stage).isEqualTo(flagged);
-            assertThat(rates.stream().filter(r -> r.stage() == stage).mapToLong(FaultRate::runsChecked).sum())
-                    .as("checked %s", stage).isEqualTo(checked);
+            assertThat(rates.stream().filter(r -> r.stage().equals(stage.id())).mapToLong(FaultRate::runsFlagged)
+                    .sum()).as("flagged %s", stage).isEqualTo(flagged);
+            assertThat(rates.stream().filter(r -> r.stage().equals(stage.id())).mapToLong(FaultRate::runsChecked)
+                    .sum()).as("checked %s", stage).isEqualTo(checked);
         }
+        assertThat(rates.stream().filter(r -> r.stage().equals(Verdict.KNOWLEDGE_GAP))
+                .mapToLong(FaultRate::runsFlagged).sum()).as("knowledge gaps")
+                .isEqualTo(verdicts.stream().filter(v -> v.knowledgeGap().flagged()).count());
         assertThat(rates).allSatisfy(r -> assertThat(r.rate())
                 .isEqualTo(r.runsChecked() == 0 ? null : r.runsFlagged() / (double) r.runsChecked()));
     }

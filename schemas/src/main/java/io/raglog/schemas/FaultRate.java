@@ -3,20 +3,30 @@ package io.raglog.schemas;
 import java.time.Instant;
 
 /**
- * How often one stage of one pipeline was flagged in one event-time window ({@code schemas/fault-rate.v1.json}).
+ * How often one stage of one pipeline was flagged in one event-time window ({@code schemas/fault-rate.v2.json}; v1
+ * records still read), or, for the series {@code knowledge_gap}, how often a knowledge gap was decided.
  *
+ * @param stage a stage id ({@link Stage#id()}) or {@link Verdict#KNOWLEDGE_GAP}
  * @param runsSeen runs of the pipeline in the window that had this stage, sampled or not
  * @param runsChecked of those, the runs that were sampled and scored
  * @param runsFlagged of those, the runs whose verdict flagged this stage
  * @param rate runsFlagged / runsChecked; null when nothing was checked
  */
-public record FaultRate(String schema, String pipeline, Stage stage, Instant windowStart, Instant windowEnd,
+public record FaultRate(String schema, String pipeline, String stage, Instant windowStart, Instant windowEnd,
         long runsSeen, long runsChecked, long runsFlagged, Double rate) {
 
     public static final String SCHEMA_V1 = "raglog.fault-rate/v1";
+    /** v2 adds the {@code knowledge_gap} series. */
+    public static final String SCHEMA_V2 = "raglog.fault-rate/v2";
+
+    /** A stage's series. */
+    public FaultRate(String schema, String pipeline, Stage stage, Instant windowStart, Instant windowEnd,
+            long runsSeen, long runsChecked, long runsFlagged, Double rate) {
+        this(schema, pipeline, stage.id(), windowStart, windowEnd, runsSeen, runsChecked, runsFlagged, rate);
+    }
 
     /** The Elasticsearch document id: one document per pipeline, stage and window, so a replay overwrites it. */
     public String documentId() {
-        return pipeline + "|" + stage.id() + "|" + windowStart.toEpochMilli();
+        return pipeline + "|" + stage + "|" + windowStart.toEpochMilli();
     }
 }

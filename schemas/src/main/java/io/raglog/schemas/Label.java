@@ -4,9 +4,9 @@ import java.time.Instant;
 import java.util.List;
 
 /**
- * The ground truth of one simulated run ({@code schemas/label.v1.json}), written by the simulator next to the calls
- * it produced. Labels join the runs raglog assembles by {@code runId}, which is computed with {@link RunIds} exactly
- * as run assembly computes it.
+ * The ground truth of one simulated run ({@code schemas/label.v2.json}; {@code label.v1.json} lines are still
+ * read), written by the simulator next to the calls it produced. Labels join the runs raglog assembles by
+ * {@code runId}, which is computed with {@link RunIds} exactly as run assembly computes it.
  *
  * @param profile the simulator profile (the vendor stack) that produced the run
  * @param runHint the hint the run's calls carried, null when the pipeline sent none
@@ -20,6 +20,9 @@ import java.util.List;
  * @param answerCorrect whether the final answer is right (an abstention is right for an unanswerable question)
  * @param expectedAnswer the reference answer, null for an unanswerable question
  * @param evidenceChunkIds ids of the chunks that hold the reference answer (empty when unanswerable)
+ * @param knowledgeGap the corpus holds no answer to the question: a fault of the content, owned by whoever writes it,
+ *     not of a stage (v2). A v1 line has none; it is read as {@code !isAnswerable}, which is how the simulator
+ *     decided it then too
  */
 public record Label(
         String schema,
@@ -40,12 +43,35 @@ public record Label(
         String expectedAnswer,
         String answer,
         List<String> evidenceChunkIds,
-        Instant startedAt) {
+        Instant startedAt,
+        Boolean knowledgeGap) {
+
+    public Label {
+        if (knowledgeGap == null) {
+            knowledgeGap = !isAnswerable;
+        }
+    }
+
+    /** A label without the knowledge-gap field (the v1 shape): the gap is then the question's being unanswerable. */
+    public Label(String schema, String runId, String pipeline, String profile, String questionId, String question,
+            String runHint, String generatorEventId, LabelStages stages, String faultStage, String faultType,
+            String origin, String faultDetail, boolean answerCorrect, boolean isAnswerable, String expectedAnswer,
+            String answer, List<String> evidenceChunkIds, Instant startedAt) {
+        this(schema, runId, pipeline, profile, questionId, question, runHint, generatorEventId, stages, faultStage,
+                faultType, origin, faultDetail, answerCorrect, isAnswerable, expectedAnswer, answer, evidenceChunkIds,
+                startedAt, null);
+    }
 
     public static final String ORIGIN_INJECTED = "injected";
     public static final String ORIGIN_NATURAL = "natural";
 
+    /** A stage's output was faulty (a knowledge gap alone is not: no stage could have answered). */
     public boolean faulty() {
         return stages.anyFaulty();
+    }
+
+    /** The run's only trouble is that the corpus cannot answer it: sound for every stage, owned by the content. */
+    public boolean onlyKnowledgeGap() {
+        return knowledgeGap && !faulty();
     }
 }

@@ -1,16 +1,21 @@
 package io.raglog.schemas;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The scoring step's decision on one run ({@code schemas/verdict.v1.json}): per stage the ensemble's fault
- * probability, the stage's threshold, whether it is flagged and, when it is, why and what to try; the run's flagged
- * stages; whether the reranker-reassignment rule moved a retrieval flag; what the LLM checks cost.
+ * The scoring step's decision on one run ({@code schemas/verdict.v2.json}; v1 verdicts are still read): per stage the
+ * ensemble's fault probability, the stage's threshold, whether it is flagged and, when it is, why and what to try; the
+ * run's flagged stages; whether the reranker-reassignment rule moved a retrieval flag; whether the question asks what
+ * the knowledge base lacks; what the LLM checks cost.
  *
  * @param answer the generator's final answer, null when the run had none
  * @param flaggedStages the flagged stages in pipeline order, after the reassignment rule
  * @param reassigned true when the fixed rule cleared the retrieval flag and flagged the reranker instead
+ * @param knowledgeGap whether the question asks what the knowledge base lacks (v2), apart from the stage flags; a v1
+ *     verdict is read with {@link KnowledgeGap#undecided()}
  * @param llm the LLM checks' usage for this run; {@code degraded} when a check could not be answered
  * @param modelBundle id of the model bundle that scored the run
  */
@@ -23,14 +28,46 @@ public record Verdict(
         VerdictStages stages,
         List<Stage> flaggedStages,
         boolean reassigned,
+        KnowledgeGap knowledgeGap,
         LlmUsage llm,
         String modelBundle,
         Instant scoredAt) {
 
     /** The {@code schema} value; kept here like {@link RunFeatures#SCHEMA_V1}, so {@link SchemaIds} stays untouched. */
     public static final String SCHEMA_V1 = "raglog.verdict/v1";
+    /** The queue reason and fault-rate series name of a knowledge gap. */
+    public static final String KNOWLEDGE_GAP = "knowledge_gap";
+    /** v2 adds {@code knowledge_gap} and {@code queue_reasons}. */
+    public static final String SCHEMA_V2 = "raglog.verdict/v2";
+
+    public Verdict {
+        if (knowledgeGap == null) {
+            knowledgeGap = KnowledgeGap.undecided();
+        }
+    }
 
     public boolean flagged() {
         return flaggedStages != null && !flaggedStages.isEmpty();
+    }
+
+    /** A stage is flagged or a knowledge gap was decided: what the debugging queue receives. */
+    public boolean queued() {
+        return flagged() || knowledgeGap.flagged();
+    }
+
+    /**
+     * Why the run is in the debugging queue, for whoever picks it up: the flagged stages' ids (the pipeline's owners)
+     * and {@code knowledge_gap} (the content's owner); empty when it is not queued. Written, derived again on read.
+     */
+    @JsonProperty(value = "queue_reasons", access = JsonProperty.Access.READ_ONLY)
+    public List<String> queueReasons() {
+        List<String> out = new ArrayList<>();
+        if (flaggedStages != null) {
+            flaggedStages.forEach(stage -> out.add(stage.id()));
+        }
+        if (knowledgeGap.flagged()) {
+            out.add(KNOWLEDGE_GAP);
+        }
+        return out;
     }
 }

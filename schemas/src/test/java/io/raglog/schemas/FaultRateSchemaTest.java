@@ -11,19 +11,20 @@ import org.junit.jupiter.api.Test;
 class FaultRateSchemaTest {
 
     private static java.util.Set<com.networknt.schema.ValidationMessage> validate(FaultRate rate) throws Exception {
-        try (InputStream in = getResource()) {
+        return validate(rate, "fault-rate.v2.json");
+    }
+
+    private static java.util.Set<com.networknt.schema.ValidationMessage> validate(FaultRate rate, String file)
+            throws Exception {
+        try (InputStream in = FaultRateSchemaTest.class.getResourceAsStream("/schemas/" + file)) {
             return JsonSchemaFactory.getInstance(SpecVersion.VersionFlag.V202012)
                     .getSchema(Json.MAPPER.readTree(in)).validate(Json.MAPPER.valueToTree(rate));
         }
     }
 
-    private static InputStream getResource() {
-        return FaultRateSchemaTest.class.getResourceAsStream("/schemas/fault-rate.v1.json");
-    }
-
     @Test
     void encodedFaultRateValidatesAgainstItsSchema() throws Exception {
-        FaultRate rate = new FaultRate(FaultRate.SCHEMA_V1, "support-bot", Stage.RERANK,
+        FaultRate rate = new FaultRate(FaultRate.SCHEMA_V2, "support-bot", Stage.RERANK,
                 Instant.parse("2026-11-29T10:00:00Z"), Instant.parse("2026-11-29T10:01:00Z"), 40, 10, 2, 0.2);
         assertThat(validate(rate)).isEmpty();
         assertThat(Json.read(Json.write(rate), FaultRate.class)).isEqualTo(rate);
@@ -31,15 +32,33 @@ class FaultRateSchemaTest {
 
     @Test
     void aWindowWithNothingCheckedHasNoRate() throws Exception {
-        FaultRate rate = new FaultRate(FaultRate.SCHEMA_V1, "support-bot", Stage.REWRITE,
+        FaultRate rate = new FaultRate(FaultRate.SCHEMA_V2, "support-bot", Stage.REWRITE,
                 Instant.parse("2026-11-29T10:00:00Z"), Instant.parse("2026-11-29T10:01:00Z"), 3, 0, 0, null);
         assertThat(validate(rate)).isEmpty();
     }
 
     @Test
     void schemaRejectsARateAboveOne() throws Exception {
-        FaultRate rate = new FaultRate(FaultRate.SCHEMA_V1, "p", Stage.EMBED,
+        FaultRate rate = new FaultRate(FaultRate.SCHEMA_V2, "p", Stage.EMBED,
                 Instant.parse("2026-11-29T10:00:00Z"), Instant.parse("2026-11-29T10:01:00Z"), 1, 1, 2, 2.0);
         assertThat(validate(rate)).isNotEmpty();
+    }
+
+    @Test
+    void theKnowledgeGapSeriesIsAV2SeriesAndV1RecordsStillRead() throws Exception {
+        FaultRate gaps = new FaultRate(FaultRate.SCHEMA_V2, "docs-qa", Verdict.KNOWLEDGE_GAP,
+                Instant.parse("2026-11-29T10:00:00Z"), Instant.parse("2026-11-29T10:01:00Z"), 50, 12, 3, 0.25);
+        assertThat(validate(gaps)).isEmpty();
+        assertThat(Json.read(Json.write(gaps), FaultRate.class)).isEqualTo(gaps);
+        assertThat(gaps.documentId()).isEqualTo("docs-qa|knowledge_gap|" + gaps.windowStart().toEpochMilli());
+        String v1 = "{\"schema\":\"raglog.fault-rate/v1\",\"pipeline\":\"p\",\"stage\":\"rerank\","
+                + "\"window_start\":\"2026-11-29T10:00:00Z\",\"window_end\":\"2026-11-29T10:01:00Z\","
+                + "\"runs_seen\":4,\"runs_checked\":2,\"runs_flagged\":1,\"rate\":0.5}";
+        FaultRate read = Json.read(v1, FaultRate.class);
+        assertThat(read.stage()).isEqualTo(Stage.RERANK.id());
+        assertThat(validate(read, "fault-rate.v1.json")).isEmpty();
+        FaultRate v1Gap = new FaultRate(FaultRate.SCHEMA_V1, "p", Verdict.KNOWLEDGE_GAP, gaps.windowStart(),
+                gaps.windowEnd(), 1, 1, 0, 0.0);
+        assertThat(validate(v1Gap, "fault-rate.v1.json")).as("v1 knows no knowledge_gap series").isNotEmpty();
     }
 }

@@ -14,12 +14,16 @@ import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
-/** The simulator's label lines: what the Label record encodes must validate against label.v1.json. */
+/** The simulator's label lines: what the Label record encodes must validate against its schema (v2, and v1 still read). */
 class LabelSchemaTest {
 
     private static JsonSchema schema() throws Exception {
-        try (InputStream in = LabelSchemaTest.class.getResourceAsStream("/schemas/label.v1.json")) {
-            assertThat(in).as("label.v1.json on the classpath").isNotNull();
+        return schema("label.v2.json");
+    }
+
+    private static JsonSchema schema(String file) throws Exception {
+        try (InputStream in = LabelSchemaTest.class.getResourceAsStream("/schemas/" + file)) {
+            assertThat(in).as(file + " on the classpath").isNotNull();
             return JsonSchemaFactory.getInstance(SpecVersion.VersionFlag.V202012).getSchema(Json.MAPPER.readTree(in));
         }
     }
@@ -31,7 +35,7 @@ class LabelSchemaTest {
 
     static Label injectedRetrievalFault() {
         String generatorEventId = "evt-9";
-        return new Label(SchemaIds.LABEL_V1, RunIds.of("support-bot", null, generatorEventId), "support-bot",
+        return new Label(SchemaIds.LABEL_V2, RunIds.of("support-bot", null, generatorEventId), "support-bot",
                 "tei-pinecone-anthropic", "q-17", "In what country is Normandy located?", null, generatorEventId,
                 new LabelStages(null, 0, 1, null, 0), "retrieve", "retrieve.missing_evidence",
                 Label.ORIGIN_INJECTED, "the store lost the evidence chunk Normans-0#0", false, true, "France",
@@ -39,7 +43,7 @@ class LabelSchemaTest {
     }
 
     static Label soundRun() {
-        return new Label(SchemaIds.LABEL_V1, RunIds.of("support-bot", "4bf92f3577b34da6a3ce929d0e0e4736", "evt-3"),
+        return new Label(SchemaIds.LABEL_V2, RunIds.of("support-bot", "4bf92f3577b34da6a3ce929d0e0e4736", "evt-3"),
                 "support-bot", "openai-qdrant-cohere", "q-2", "When were the Normans in Normandy?",
                 "4bf92f3577b34da6a3ce929d0e0e4736", "evt-3", new LabelStages(0, 0, 0, 0, 0), null, null, null, null,
                 true, true, "10th and 11th centuries", "In the 10th and 11th centuries.", List.of("Normans-0#0"),
@@ -84,5 +88,44 @@ class LabelSchemaTest {
         assertThat(Json.read(Json.write(label), Label.class)).isEqualTo(label);
         assertThat(label.faulty()).isTrue();
         assertThat(soundRun().faulty()).isFalse();
+    }
+
+    static Label knowledgeGap() {
+        return new Label(SchemaIds.LABEL_V2, RunIds.of("support-bot", null, "evt-5"), "support-bot",
+                "tei-pinecone-anthropic", "q-40", "What did the Normans export to Iceland?", null, "evt-5",
+                new LabelStages(null, 0, 0, null, 0), null, null, null, null, true, false, null, "I don't know.",
+                List.of(), Instant.parse("2026-01-01T00:00:02Z"), true);
+    }
+
+    @Test
+    void knowledgeGapRoundTripsAndValidates() throws Exception {
+        Label gap = knowledgeGap();
+        assertThat(validate(gap)).isEmpty();
+        assertThat(Json.MAPPER.valueToTree(gap).get("knowledge_gap").asBoolean()).isTrue();
+        assertThat(Json.read(Json.write(gap), Label.class)).isEqualTo(gap);
+        assertThat(gap.faulty()).isFalse();
+        assertThat(gap.onlyKnowledgeGap()).isTrue();
+        ObjectNode missing = Json.MAPPER.valueToTree(gap);
+        missing.remove("knowledge_gap");
+        assertThat(schema().validate(missing)).as("v2 requires knowledge_gap").isNotEmpty();
+    }
+
+    @Test
+    void aV1LineIsStillReadWithTheGapTakenFromAnswerability() throws Exception {
+        String v1 = "{\"schema\":\"raglog.label/v1\",\"run_id\":\"run-1\",\"pipeline\":\"docs-qa\","
+                + "\"profile\":\"tei-pinecone-anthropic\",\"question_id\":\"q-9\",\"question\":\"Who?\","
+                + "\"run_hint\":null,\"generator_event_id\":\"evt-1\",\"stages\":{\"rewrite\":null,"
+                + "\"embed\":0,\"retrieve\":null,\"rerank\":null,\"generate\":1},\"fault_stage\":\"generate\","
+                + "\"fault_type\":\"generate.answered_unanswerable\",\"origin\":\"natural\",\"fault_detail\":\"x\","
+                + "\"answer_correct\":false,\"is_answerable\":false,\"expected_answer\":null,\"answer\":\"Rollo\","
+                + "\"evidence_chunk_ids\":[],\"started_at\":\"2026-01-01T00:00:00Z\"}";
+        assertThat(schema("label.v1.json").validate(Json.MAPPER.readTree(v1))).isEmpty();
+        Label read = Json.read(v1, Label.class);
+        assertThat(read.schema()).isEqualTo(SchemaIds.LABEL_V1);
+        assertThat(read.knowledgeGap()).isTrue();
+        assertThat(read.stages().retrieve()).isNull();
+        assertThat(read.onlyKnowledgeGap()).as("a generate fault is more than a gap").isFalse();
+        Label answerable = Json.read(v1.replace("\"is_answerable\":false", "\"is_answerable\":true"), Label.class);
+        assertThat(answerable.knowledgeGap()).isFalse();
     }
 }

@@ -14,12 +14,16 @@ import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
-/** What the scoring step writes must validate against {@code verdict.v1.json}, absent stages and all. */
+/** What the scoring step writes must validate against {@code verdict.v2.json}, absent stages and all; v1 still reads. */
 class VerdictSchemaTest {
 
     private static JsonSchema schema() throws Exception {
-        try (InputStream in = VerdictSchemaTest.class.getResourceAsStream("/schemas/verdict.v1.json")) {
-            assertThat(in).as("verdict.v1.json on the classpath").isNotNull();
+        return schema("verdict.v2.json");
+    }
+
+    private static JsonSchema schema(String file) throws Exception {
+        try (InputStream in = VerdictSchemaTest.class.getResourceAsStream("/schemas/" + file)) {
+            assertThat(in).as(file + " on the classpath").isNotNull();
             return JsonSchemaFactory.getInstance(SpecVersion.VersionFlag.V202012).getSchema(Json.MAPPER.readTree(in));
         }
     }
@@ -42,10 +46,10 @@ class VerdictSchemaTest {
                 List.of("the passage holding 'operating cash flow in 2023' was dropped: the reranker kept 5 of 20"),
                 "Raise the reranker's top-n above 5 so the passage holding the answer reaches the generator.",
                 new StageVerdict.ModelProbabilities(0.3, 0.4, 0.2));
-        return new Verdict(Verdict.SCHEMA_V1, "run-1", "support-bot", "What was the operating cash flow in 2023?",
+        return new Verdict(Verdict.SCHEMA_V2, "run-1", "support-bot", "What was the operating cash flow in 2023?",
                 "I don't know.",
                 new VerdictStages(StageVerdict.absent(), sound(0.02), retrieve, rerank, sound(0.1)),
-                List.of(Stage.RERANK), true,
+                List.of(Stage.RERANK), true, new KnowledgeGap(false, 0.1, List.of(), null, false),
                 new LlmUsage(5, 2400, 310, 0.0021, false, List.of(), "offline-judge/v1"),
                 "raglog-default@3f2a9c0d1e4b", Instant.parse("2026-11-29T10:00:03Z"));
     }
@@ -92,5 +96,54 @@ class VerdictSchemaTest {
         Verdict verdict = reassignedRun();
         assertThat(Json.read(Json.write(verdict), Verdict.class)).isEqualTo(verdict);
         assertThat(verdict.flagged()).isTrue();
+    }
+
+    /** Only a knowledge gap: no stage flagged, retrieval's flag cleared because nothing in the corpus answers. */
+    static Verdict knowledgeGapOnly() {
+        StageVerdict retrieve = new StageVerdict(true, 0.74, 0.55, false,
+                List.of("retrieval's flag rested only on 'no passage answers': cleared as a knowledge gap"), null,
+                new StageVerdict.ModelProbabilities(0.7, 0.8, 0.6));
+        KnowledgeGap gap = new KnowledgeGap(true, 0.92,
+                List.of("the question asks for 'Normans' exports to Iceland'", "no retrieved or reranked passage holds it",
+                        "the answer refused"),
+                "Add content about Normans' exports to Iceland to the knowledge base.", true);
+        return new Verdict(Verdict.SCHEMA_V2, "run-2", "docs-qa", "What did the Normans export to Iceland?",
+                "I don't know.", new VerdictStages(StageVerdict.absent(), sound(0.02), retrieve,
+                        StageVerdict.absent(), sound(0.1)),
+                List.of(), false, gap, new LlmUsage(3, 1200, 90, null, false, List.of(), "offline-judge/v1"),
+                "raglog-default@3f2a9c0d1e4b", Instant.parse("2026-11-29T10:00:04Z"));
+    }
+
+    @Test
+    void aKnowledgeGapRoundTripsValidatesAndGoesToTheQueue() throws Exception {
+        Verdict gap = knowledgeGapOnly();
+        assertThat(validate(gap)).isEmpty();
+        assertThat(Json.read(Json.write(gap), Verdict.class)).isEqualTo(gap);
+        assertThat(gap.flagged()).isFalse();
+        assertThat(gap.queued()).isTrue();
+        assertThat(Json.MAPPER.valueToTree(gap).get("queue_reasons").toString()).isEqualTo("[\"knowledge_gap\"]");
+        assertThat(Json.MAPPER.valueToTree(reassignedRun()).get("queue_reasons").toString())
+                .isEqualTo("[\"rerank\"]");
+        assertThat(reassignedRun().knowledgeGap().flagged()).isFalse();
+        ObjectNode noHint = Json.MAPPER.valueToTree(gap);
+        ((ObjectNode) noHint.get("knowledge_gap")).putNull("repair_hint");
+        assertThat(schema().validate(noHint)).as("a decided gap needs its repair hint").isNotEmpty();
+        ObjectNode missing = Json.MAPPER.valueToTree(gap);
+        missing.remove("knowledge_gap");
+        assertThat(schema().validate(missing)).as("v2 requires knowledge_gap").isNotEmpty();
+    }
+
+    @Test
+    void aV1VerdictIsStillReadAsUndecided() throws Exception {
+        ObjectNode v1 = Json.MAPPER.valueToTree(reassignedRun());
+        v1.remove("knowledge_gap");
+        v1.remove("queue_reasons");
+        v1.put("schema", Verdict.SCHEMA_V1);
+        assertThat(schema("verdict.v1.json").validate(v1)).isEmpty();
+        Verdict read = Json.MAPPER.treeToValue(v1, Verdict.class);
+        assertThat(read.schema()).isEqualTo(Verdict.SCHEMA_V1);
+        assertThat(read.knowledgeGap()).isEqualTo(KnowledgeGap.undecided());
+        assertThat(read.flaggedStages()).containsExactly(Stage.RERANK);
+        assertThat(read.queued()).isTrue();
     }
 }

@@ -54,6 +54,21 @@ public final class SimulateCommand implements Callable<Integer> {
     @ArgGroup(exclusive = true, multiplicity = "1")
     Destination destination;
 
+    @ArgGroup(exclusive = true, multiplicity = "0..1")
+    Questions questions;
+
+    /** Which questions are asked; the knowledge base every question is asked of is always the whole corpus. */
+    static final class Questions {
+        @Option(names = "--split", paramLabel = "NAME",
+                description = "Ask only the questions of this fixed article split of the SQuAD file: train, test,"
+                        + " unseen or lockbox (no article is in two). Default: every question.")
+        String split;
+
+        @Option(names = "--articles", paramLabel = "A,B", split = ",",
+                description = "Ask only the questions of these articles (SQuAD titles, e.g. Steam_engine).")
+        java.util.List<String> articles;
+    }
+
     static final class Destination {
         @Option(names = "--out", paramLabel = "DIR", description = "Directory to write the files to.")
         Path out;
@@ -99,6 +114,10 @@ public final class SimulateCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         SimulatorOptions options = SimulatorOptions.of(profile, runs, seed).withFaultRate(faultRate)
                 .withCorpus(corpus).withIndexEvery(indexEvery);
+        if (questions != null) {
+            options = questions.split != null ? options.withSplit(questions.split)
+                    : options.withArticles(questions.articles);
+        }
         if (start != null) {
             options = options.withClockStart(start);
         }

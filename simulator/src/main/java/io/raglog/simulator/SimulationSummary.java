@@ -28,6 +28,11 @@ public final class SimulationSummary {
     private long spans;
     private long otlpRequests;
     private long indexBatches;
+    private long knowledgeGaps;
+    private String split;
+    private int poolAnswerable;
+    private int poolUnanswerable;
+    private int poolCycles;
     private final Map<String, Long> byProfile = new TreeMap<>();
     private final Map<String, Long> byFaultType = new TreeMap<>();
     private final Map<String, Long> faultyStages = new TreeMap<>();
@@ -37,6 +42,9 @@ public final class SimulationSummary {
         byProfile.merge(label.profile(), 1L, Long::sum);
         if (label.answerCorrect()) {
             correct++;
+        }
+        if (label.knowledgeGap()) {
+            knowledgeGaps++;
         }
         if (injectionSkipped) {
             injectionsSkipped++;
@@ -78,6 +86,14 @@ public final class SimulationSummary {
     void setOtlp(long requests, long spanCount) {
         otlpRequests = requests;
         spans = spanCount;
+    }
+
+    /** Which questions were asked: the split, its pools' sizes, and how often a pool ran dry (questions repeated). */
+    void setQuestionPool(String splitName, int answerable, int unanswerable, int cycles) {
+        split = splitName;
+        poolAnswerable = answerable;
+        poolUnanswerable = unanswerable;
+        poolCycles = cycles;
     }
 
     void addIndexBatch() {
@@ -129,7 +145,9 @@ public final class SimulationSummary {
                 .put("natural_but_correct_share", round(naturalFaultyButCorrectShare()))
                 .put("injections_skipped", injectionsSkipped)
                 .put("calls", calls).put("otlp_requests", otlpRequests).put("spans", spans)
-                .put("index_batches", indexBatches);
+                .put("index_batches", indexBatches).put("knowledge_gap_runs", knowledgeGaps);
+        out.putObject("questions").put("split", split).put("answerable_pool", poolAnswerable)
+                .put("unanswerable_pool", poolUnanswerable).put("pool_exhausted", poolCycles);
         ObjectNode profiles = out.putObject("runs_by_profile");
         byProfile.forEach(profiles::put);
         ObjectNode stages = out.putObject("faulty_stage_counts");
@@ -151,6 +169,10 @@ public final class SimulationSummary {
                         + " answerable questions only %.1f%%)",
                 runs, calls, spans, faulty, 100 * share(faulty, runs), injected, natural,
                 100 * faultyButCorrectShare(), 100 * injectedFaultyButCorrectShare(),
-                100 * naturalFaultyButCorrectShare(), 100 * share(faultyAnswerableButCorrect, faultyAnswerable));
+                100 * naturalFaultyButCorrectShare(), 100 * share(faultyAnswerableButCorrect, faultyAnswerable))
+                + String.format(java.util.Locale.ROOT, "%nquestions from %s (%d answerable, %d unanswerable)%s",
+                        split == null ? "the whole corpus" : "split " + split, poolAnswerable, poolUnanswerable,
+                        poolCycles == 0 ? ", none repeated"
+                                : "; WARNING: a pool ran dry " + poolCycles + " time(s), questions repeat");
     }
 }

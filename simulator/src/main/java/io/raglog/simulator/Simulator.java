@@ -2,6 +2,7 @@ package io.raglog.simulator;
 
 import io.raglog.schemas.CallEvent;
 import io.raglog.schemas.Label;
+import io.raglog.schemas.LabelStages;
 import io.raglog.schemas.RunIds;
 import io.raglog.schemas.SchemaIds;
 import io.raglog.schemas.Stage;
@@ -10,6 +11,7 @@ import io.raglog.simulator.corpus.ChunkIndex;
 import io.raglog.simulator.corpus.Corpus;
 import io.raglog.simulator.corpus.CorpusModel;
 import io.raglog.simulator.corpus.Question;
+import io.raglog.simulator.corpus.QuestionPools;
 import io.raglog.simulator.output.EmissionMerger;
 import io.raglog.simulator.output.OtlpBatcher;
 import io.raglog.simulator.output.SimulationSink;
@@ -42,23 +44,23 @@ public final class Simulator {
     static final double ANSWERABLE_SHARE = 0.7;
     private static final long STREAM_RUNS = 1;
     private static final long STREAM_INDEXING = 2;
+    private static final long STREAM_QUESTIONS = 3;
 
     private final SimulatorOptions options;
     private final Corpus corpus;
     private final List<Profile> profiles;
     private final RagEngine engine;
     private final Map<Integer, ChunkIndex> indexes = new HashMap<>();
-    private final List<Question> answerable = new ArrayList<>();
-    private final List<Question> unanswerable = new ArrayList<>();
+    private final QuestionPools questions;
 
     public Simulator(SimulatorOptions options) {
         this.options = options;
         CorpusModel model = options.corpus() != null ? CorpusModel.of(options.corpus()) : CorpusModel.shipped();
         this.corpus = model.corpus();
         this.profiles = Profiles.select(options.profiles());
-        for (Question q : corpus.questions()) {
-            (q.answerable() ? answerable : unanswerable).add(q);
-        }
+        // Questions only from the split's articles, without replacement; the knowledge base stays the whole corpus.
+        this.questions = new QuestionPools(corpus, options.articles(), ANSWERABLE_SHARE,
+                pass -> Rand.forRun(options.seed(), STREAM_QUESTIONS, pass));
         this.engine = new RagEngine(model.stats(), model.vocabulary());
         // Indexed before any run: pipelines index their corpus ahead of serving questions.
         for (Profile p : profiles) {
@@ -76,6 +78,10 @@ public final class Simulator {
 
     public Corpus corpus() {
         return corpus;
+    }
+
+    public QuestionPools questions() {
+        return questions;
     }
 
     public SimulationSummary run(SimulationSink sink) {
@@ -108,7 +114,13 @@ public final class Simulator {
                 summary.addIndexBatch();
             }
 
-            Question q = pickQuestion(rng);
+            int cyclesBefore = questions.cycles();
+            Question q = questions.next(rng.nextDouble());
+            if (questions.cycles() > cyclesBefore) {
+                progress.accept("warning: run " + (i + 1) + " exhausted a question pool of "
+                        + (options.split() == null ? "the corpus" : "split " + options.split())
+                        + "; questions repeat from here on");
+            }
             Stage injectAt = null;
             if (Rand.chance(rng, options.faultRate())) {
                 injectAt = Rand.pick(rng, RagEngine.injectable(profile.shape(), q));
@@ -129,18 +141,10 @@ public final class Simulator {
         }
         merger.releaseAll();
         summary.setOtlp(batcher.requests(), batcher.spans());
+        summary.setQuestionPool(options.split(), questions.answerableCount(), questions.unanswerableCount(),
+                questions.cycles());
         sink.summary(summary.toJson());
         return summary;
-    }
-
-    /**
-     * Users mostly ask what the corpus can answer: SQuAD 2.0 is half unanswerable by design, so answerable questions
-     * are drawn with a fixed share and the rest keep the pipelines honest about abstaining.
-     */
-    private Question pickQuestion(SplittableRandom rng) {
-        boolean wantAnswerable = unanswerable.isEmpty() || !answerable.isEmpty() && Rand.chance(rng, ANSWERABLE_SHARE);
-        List<Question> pool = wantAnswerable ? answerable : unanswerable;
-        return pool.get(rng.nextInt(pool.size()));
     }
 
     private static void emit(EmissionMerger merger, Rendered rendered, SimulationSummary summary) {
@@ -180,17 +184,26 @@ public final class Simulator {
         }
     }
 
+    /**
+     * The run's label (v2). A question the corpus does not answer is a knowledge gap: the content's fault, not a
+     * stage's, so retrieval on it is sound unless a retrieval fault was injected (the engine leaves it null then).
+     */
     static Label label(Profile profile, RunOutcome outcome, Rendered rendered, Instant arrival) {
         Fault root = outcome.verdict().root();
         Question q = outcome.question();
         List<String> evidence = new ArrayList<>();
         outcome.evidence().forEach(c -> evidence.add(c.chunkId()));
-        return new Label(SchemaIds.LABEL_V1,
+        boolean knowledgeGap = !q.answerable();
+        LabelStages stages = outcome.verdict().stages();
+        if (knowledgeGap && stages.retrieve() == null) {
+            stages = new LabelStages(stages.rewrite(), stages.embed(), 0, stages.rerank(), stages.generate());
+        }
+        return new Label(SchemaIds.LABEL_V2,
                 RunIds.of(profile.pipeline(), rendered.runHint(), rendered.generatorEventId()),
                 profile.pipeline(), profile.name(), q.questionId(), q.question(), rendered.runHint(),
-                rendered.generatorEventId(), outcome.verdict().stages(),
+                rendered.generatorEventId(), stages,
                 root == null ? null : root.type().stage().id(), root == null ? null : root.type().id(),
                 outcome.verdict().origin(), root == null ? null : root.detail(), outcome.verdict().answerCorrect(),
-                q.answerable(), q.expectedAnswer(), outcome.answer().text(), evidence, arrival);
+                q.answerable(), q.expectedAnswer(), outcome.answer().text(), evidence, arrival, knowledgeGap);
     }
 }

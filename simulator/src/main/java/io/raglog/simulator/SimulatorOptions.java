@@ -1,7 +1,9 @@
 package io.raglog.simulator;
 
+import io.raglog.simulator.corpus.ArticleSplits;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.List;
 
 /**
  * What to simulate. Everything that shapes the output is here, so one options value and one seed always give the
@@ -15,9 +17,15 @@ import java.time.Instant;
  * @param clockStart the simulated time of the first arrival
  * @param indexEvery every this many runs of a profile, one index-building batch is mixed in (0 for none)
  * @param paceRunsPerSecond when set, hold the wall clock to this many runs per second (steady load for benchmarks)
+ * @param split the name of the question split drawn from ({@link ArticleSplits}), {@code custom} for a list of
+ *     articles, null for every question of the corpus
+ * @param articles the articles whose questions are drawn (the knowledge base stays the whole corpus); null for all
  */
 public record SimulatorOptions(String profiles, int runs, long seed, double faultRate, Path corpus,
-        double arrivalRatePerSecond, Instant clockStart, int indexEvery, Double paceRunsPerSecond) {
+        double arrivalRatePerSecond, Instant clockStart, int indexEvery, Double paceRunsPerSecond, String split,
+        List<String> articles) {
+
+    public static final String CUSTOM_SPLIT = "custom";
 
     public static final double DEFAULT_FAULT_RATE = 0.3;
     public static final double DEFAULT_ARRIVAL_RATE = 20.0;
@@ -43,6 +51,19 @@ public record SimulatorOptions(String profiles, int runs, long seed, double faul
         if (clockStart == null) {
             throw new IllegalArgumentException("clock start is required");
         }
+        if (articles != null) {
+            if (articles.isEmpty()) {
+                throw new IllegalArgumentException("a split needs at least one article");
+            }
+            articles = List.copyOf(articles);
+        }
+    }
+
+    /** Every question of the corpus (the shape callers built before splits existed). */
+    public SimulatorOptions(String profiles, int runs, long seed, double faultRate, Path corpus,
+            double arrivalRatePerSecond, Instant clockStart, int indexEvery, Double paceRunsPerSecond) {
+        this(profiles, runs, seed, faultRate, corpus, arrivalRatePerSecond, clockStart, indexEvery, paceRunsPerSecond,
+                null, null);
     }
 
     public static SimulatorOptions of(String profiles, int runs, long seed) {
@@ -52,27 +73,39 @@ public record SimulatorOptions(String profiles, int runs, long seed, double faul
 
     public SimulatorOptions withFaultRate(double rate) {
         return new SimulatorOptions(profiles, runs, seed, rate, corpus, arrivalRatePerSecond, clockStart, indexEvery,
-                paceRunsPerSecond);
+                paceRunsPerSecond, split, articles);
     }
 
     public SimulatorOptions withCorpus(Path path) {
         return new SimulatorOptions(profiles, runs, seed, faultRate, path, arrivalRatePerSecond, clockStart,
-                indexEvery, paceRunsPerSecond);
+                indexEvery, paceRunsPerSecond, split, articles);
     }
 
     /** Paces the wall clock and, so that event time keeps step with it, makes questions arrive at the same rate. */
     public SimulatorOptions withPace(double runsPerSecond) {
         return new SimulatorOptions(profiles, runs, seed, faultRate, corpus, runsPerSecond, clockStart, indexEvery,
-                runsPerSecond);
+                runsPerSecond, split, articles);
     }
 
     public SimulatorOptions withClockStart(Instant start) {
         return new SimulatorOptions(profiles, runs, seed, faultRate, corpus, arrivalRatePerSecond, start, indexEvery,
-                paceRunsPerSecond);
+                paceRunsPerSecond, split, articles);
     }
 
     public SimulatorOptions withIndexEvery(int every) {
         return new SimulatorOptions(profiles, runs, seed, faultRate, corpus, arrivalRatePerSecond, clockStart, every,
-                paceRunsPerSecond);
+                paceRunsPerSecond, split, articles);
+    }
+
+    /** Draws questions only from the named split's articles ({@link ArticleSplits}: train, test, unseen, lockbox). */
+    public SimulatorOptions withSplit(String name) {
+        return new SimulatorOptions(profiles, runs, seed, faultRate, corpus, arrivalRatePerSecond, clockStart,
+                indexEvery, paceRunsPerSecond, name, ArticleSplits.articles(name));
+    }
+
+    /** Draws questions only from these articles (titles as the corpus spells them, e.g. {@code Steam_engine}). */
+    public SimulatorOptions withArticles(List<String> titles) {
+        return new SimulatorOptions(profiles, runs, seed, faultRate, corpus, arrivalRatePerSecond, clockStart,
+                indexEvery, paceRunsPerSecond, CUSTOM_SPLIT, titles);
     }
 }

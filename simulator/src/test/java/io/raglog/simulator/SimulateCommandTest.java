@@ -53,6 +53,23 @@ class SimulateCommandTest {
     }
 
     @Test
+    void shouldAskOnlyTheChosenSplitsQuestions() throws Exception {
+        int code = run("--profile", "tei-pinecone-anthropic", "--runs", "40", "--split", "lockbox", "--index-every",
+                "0", "--out", dir.toString());
+        assertThat(code).as(err.toString()).isZero();
+        java.util.List<Label> labels = Files.readAllLines(dir.resolve(FileSink.LABELS)).stream()
+                .map(line -> io.raglog.schemas.Json.read(line, Label.class)).toList();
+        Set<String> lockbox = Set.copyOf(io.raglog.simulator.corpus.ArticleSplits.articles("lockbox"));
+        var squad = io.raglog.simulator.corpus.CorpusLoader.loadShipped();
+        var articleOf = squad.questions().stream().collect(Collectors.toMap(q -> q.questionId(),
+                q -> io.raglog.simulator.corpus.ArticleSplits.articleOf(q.relevantDocIds().get(0))));
+        assertThat(labels).hasSize(40).allSatisfy(l -> assertThat(articleOf.get(l.questionId())).isIn(lockbox));
+        assertThat(out.toString()).contains("questions from split lockbox").contains("none repeated");
+        assertThat(run("--runs", "5", "--split", "test", "--articles", "Normans", "--out", dir.toString()))
+                .as("--split and --articles exclude each other").isNotZero();
+    }
+
+    @Test
     void shouldWriteNoTraceFileWhenNoProfileEmitsTraces() {
         int code = run("--profile", "tei-pinecone-anthropic,ollama-jina-vllm", "--runs", "20", "--corpus", TINY,
                 "--out", dir.toString());

@@ -1,7 +1,6 @@
 package io.raglog.monitor;
 
 import io.raglog.schemas.FaultRate;
-import io.raglog.schemas.Stage;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
@@ -34,13 +33,13 @@ public class FaultRateWindow extends ProcessWindowFunction<long[], FaultRate, St
         long[] c = counts.iterator().next();
         int split = key.indexOf('\u001f');
         String pipeline = key.substring(0, split);
-        Stage stage = Stage.of(key.substring(split + 1));
+        String stage = key.substring(split + 1);
         Double rate = c[1] == 0 ? null : c[2] / (double) c[1];
-        out.collect(new FaultRate(FaultRate.SCHEMA_V1, pipeline, stage, Instant.ofEpochMilli(ctx.window().getStart()),
+        out.collect(new FaultRate(FaultRate.SCHEMA_V2, pipeline, stage, Instant.ofEpochMilli(ctx.window().getStart()),
                 Instant.ofEpochMilli(ctx.window().getEnd()), c[0], c[1], c[2], rate));
         if (rate != null) {
             if (!latest.containsKey(key)) {
-                group.addGroup("pipeline", pipeline).addGroup("stage", stage.id())
+                group.addGroup("pipeline", pipeline).addGroup("stage", stage)
                         .gauge("rate", (Gauge<Double>) () -> latest.get(key));
             }
             latest.put(key, rate);

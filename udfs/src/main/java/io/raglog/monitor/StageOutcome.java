@@ -7,11 +7,15 @@ import io.raglog.schemas.Verdict;
 import java.util.ArrayList;
 import java.util.List;
 
-/** One present stage of one run, as the fault-rate windows count it. */
-public record StageOutcome(String pipeline, Stage stage, boolean checked, boolean flagged) {
+/**
+ * One present stage of one run, or its knowledge-gap decision, as the fault-rate windows count it.
+ *
+ * @param series a stage id, or {@link Verdict#KNOWLEDGE_GAP} (every run has that series)
+ */
+public record StageOutcome(String pipeline, String series, boolean checked, boolean flagged) {
 
     public String key() {
-        return pipeline + "\u001f" + stage.id();
+        return pipeline + "\u001f" + series;
     }
 
     public static List<StageOutcome> of(Verdict verdict) {
@@ -19,9 +23,11 @@ public record StageOutcome(String pipeline, Stage stage, boolean checked, boolea
         for (Stage stage : Stage.values()) {
             StageVerdict v = verdict.stages().get(stage);
             if (v != null && v.present()) {
-                out.add(new StageOutcome(verdict.pipeline(), stage, true, v.flagged()));
+                out.add(new StageOutcome(verdict.pipeline(), stage.id(), true, v.flagged()));
             }
         }
+        // the content owner's series: how often checked runs asked what the knowledge base lacks
+        out.add(new StageOutcome(verdict.pipeline(), Verdict.KNOWLEDGE_GAP, true, verdict.knowledgeGap().flagged()));
         return out;
     }
 
@@ -29,9 +35,10 @@ public record StageOutcome(String pipeline, Stage stage, boolean checked, boolea
         List<StageOutcome> out = new ArrayList<>();
         for (Stage stage : Stage.values()) {
             if (run.has(stage)) {
-                out.add(new StageOutcome(run.pipeline(), stage, false, false));
+                out.add(new StageOutcome(run.pipeline(), stage.id(), false, false));
             }
         }
+        out.add(new StageOutcome(run.pipeline(), Verdict.KNOWLEDGE_GAP, false, false));
         return out;
     }
 }

@@ -2,6 +2,7 @@ package io.raglog.score;
 
 import io.raglog.schemas.Label;
 import io.raglog.schemas.Stage;
+import io.raglog.schemas.Verdict;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -13,7 +14,9 @@ import java.util.Set;
 /**
  * Measures a model bundle on labeled runs the way the issue asks, next to the two {@link Baselines}: stage-level F1
  * pooled over every present, labeled stage of every run; precision, recall and F1 per stage; the run-level
- * false-positive rate; and the share of faulty-but-correct-answer runs in which a faulty stage was flagged. With a
+ * false-positive rate (a run whose only trouble is a knowledge gap is sound: no stage could have answered); the share
+ * of faulty-but-correct-answer runs in which a faulty stage was flagged; the knowledge-gap decision's precision, recall
+ * and F1 and the figures without its clearing of retrieval ({@link KnowledgeGapReport}). With a
  * bundle that has a tier gate, tiered mode too ({@link TieredReport}), from the same features.
  */
 public final class Evaluator {
@@ -37,6 +40,7 @@ public final class Evaluator {
         int presentUnlabeled = 0;
         int unlabeledFlagged = 0;
         int labeledAbsent = 0;
+        KnowledgeGapTally gaps = new KnowledgeGapTally();
         for (LabeledRun run : runs) {
             Set<Stage> scored = run.scoredStages();
             stageInstances += scored.size();
@@ -48,7 +52,9 @@ public final class Evaluator {
             if (run.input().features().llm() != null) {
                 judges.add(run.input().features().llm().judge());
             }
-            Set<Stage> flagged = new LinkedHashSet<>(scorer.score(run.input(), EVALUATED_AT).flaggedStages());
+            Verdict verdict = scorer.score(run.input(), EVALUATED_AT);
+            Set<Stage> flagged = new LinkedHashSet<>(verdict.flaggedStages());
+            gaps.add(run, scored, verdict);
             for (Stage stage : flagged) {
                 boolean labeled = run.label().stages() != null && run.label().stages().get(stage) != null;
                 unlabeledFlagged += run.input().has(stage) && !labeled ? 1 : 0;
@@ -112,7 +118,7 @@ public final class Evaluator {
                         + "1/6 extra-trees) against per-stage thresholds, then the reranker-reassignment rule", raglog),
                 MethodReport.of(Baselines.ANSWER_ONLY.name(), Baselines.ANSWER_ONLY.definition(), answerOnly),
                 MethodReport.of(Baselines.RULES_ONLY.name(), Baselines.RULES_ONLY.definition(), rulesOnly),
-                List.copyOf(notes), byOrigin, tieredReport);
+                List.copyOf(notes), byOrigin, tieredReport, gaps.report());
     }
 
     /** The run's LLM calls, input and output tokens, as its features recorded them. */

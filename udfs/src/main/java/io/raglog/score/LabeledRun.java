@@ -33,6 +33,19 @@ public record LabeledRun(ScoringInput input, Label label) {
         return out;
     }
 
+    /**
+     * The stages a model is trained on: the scored ones, less retrieval on a knowledge-gap run it did not fail. Its
+     * passages hold no answer because none exists, which no feature can tell from a retrieval miss; the knowledge-gap
+     * rule owns that case, so the retrieval model is not taught that "no passage answers" is sometimes sound.
+     */
+    public Set<Stage> trainedStages() {
+        Set<Stage> out = scoredStages();
+        if (label.knowledgeGap() && !faulty(Stage.RETRIEVE)) {
+            out.remove(Stage.RETRIEVE);
+        }
+        return out;
+    }
+
     public boolean faulty(Stage stage) {
         return label.stages() != null && label.stages().faulty(stage);
     }

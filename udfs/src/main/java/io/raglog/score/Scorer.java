@@ -1,6 +1,6 @@
 package io.raglog.score;
 
-import io.raglog.schemas.EvidenceFlow;
+import io.raglog.schemas.KnowledgeGap;
 import io.raglog.schemas.LlmUsage;
 import io.raglog.schemas.RunFeatures;
 import io.raglog.schemas.Stage;
@@ -57,9 +57,8 @@ public final class Scorer {
         Map<Stage, Double> probability = new EnumMap<>(Stage.class);
         parts.forEach((stage, p) -> probability.put(stage, Ensemble.combine(p)));
         Map<Stage, Double> thresholds = skipped ? gateThresholds() : bundle.thresholds();
-        // a skipped run has no evidence flow, so the reassignment rule cannot fire on it
-        ReassignmentRule.Outcome decision = decide(probability, thresholds, input.present(),
-                skipped ? null : features.evidenceFlow());
+        // a skipped run has no evidence flow and no judge's checks, so neither rule can fire on it
+        Decision decision = decide(probability, thresholds, input.present(), skipped ? null : features);
 
         Map<Stage, StageVerdict> stages = new EnumMap<>(Stage.class);
         List<Stage> flaggedStages = new ArrayList<>();
@@ -79,14 +78,18 @@ public final class Scorer {
                 hint = RepairHints.forStage(stage, features, decision.fired());
             } else if (stage == Stage.RETRIEVE && decision.fired()) {
                 evidence = List.of(Evidence.clearedByReassignment(features));
+            } else if (stage == Stage.RETRIEVE && decision.gap().clearedRetrieve()) {
+                evidence = List.of("retrieval's flag rested only on 'no passage answers' and the knowledge base lacks "
+                        + "the answer (knowledge gap): cleared");
             }
             stages.put(stage, new StageVerdict(true, p, t, flagged, evidence, hint, parts.get(stage)));
         }
-        return new Verdict(Verdict.SCHEMA_V1, features.runId(), features.pipeline(), features.question(),
+        return new Verdict(Verdict.SCHEMA_V2, features.runId(), features.pipeline(), features.question(),
                 input.answer(),
                 new VerdictStages(stages.get(Stage.REWRITE), stages.get(Stage.EMBED), stages.get(Stage.RETRIEVE),
                         stages.get(Stage.RERANK), stages.get(Stage.GENERATE)),
-                List.copyOf(flaggedStages), decision.fired(), features.llm() == null ? NO_USAGE : features.llm(),
+                List.copyOf(flaggedStages), decision.fired(), decision.gap(),
+                features.llm() == null ? NO_USAGE : features.llm(),
                 bundle.id(), scoredAt);
     }
 
@@ -98,17 +101,30 @@ public final class Scorer {
     }
 
     /**
-     * The decision alone, shared with threshold selection so thresholds are tuned on exactly what the job does: a
-     * present stage is flagged when its probability reaches its threshold, then the reassignment rule applies.
+     * The run's decision: the stages flagged, whether the reassignment rule fired, and the knowledge-gap decision.
      */
-    static ReassignmentRule.Outcome decide(Map<Stage, Double> probability, Map<Stage, Double> thresholds,
-            Set<Stage> present, EvidenceFlow flow) {
+    record Decision(Set<Stage> flagged, boolean fired, KnowledgeGap gap) {}
+
+    /**
+     * The decision alone, shared with threshold selection so thresholds are tuned on exactly what the job does: a
+     * present stage is flagged when its probability reaches its threshold, then the reassignment rule applies, then
+     * the knowledge-gap rule (which may clear retrieval: nothing to retrieve when the knowledge base lacks it).
+     *
+     * @param features the run's features, null when the rules cannot apply (a tier-skipped run)
+     */
+    static Decision decide(Map<Stage, Double> probability, Map<Stage, Double> thresholds, Set<Stage> present,
+            RunFeatures features) {
         Set<Stage> flagged = EnumSet.noneOf(Stage.class);
         for (Map.Entry<Stage, Double> e : probability.entrySet()) {
             if (present.contains(e.getKey()) && e.getValue() >= thresholds.get(e.getKey())) {
                 flagged.add(e.getKey());
             }
         }
-        return ReassignmentRule.apply(flagged, present, flow);
+        if (features == null) {
+            return new Decision(flagged, false, KnowledgeGap.undecided());
+        }
+        ReassignmentRule.Outcome reassigned = ReassignmentRule.apply(flagged, present, features.evidenceFlow());
+        KnowledgeGapRule.Outcome gap = KnowledgeGapRule.apply(reassigned.flagged(), features);
+        return new Decision(gap.flagged(), reassigned.fired(), gap.gap());
     }
 }

@@ -139,8 +139,8 @@ final class ThresholdSearch {
         List<RunOutcome> outcomes = new ArrayList<>(runs.size());
         for (ScoredRun scored : runs) {
             LabeledRun run = scored.run();
-            ReassignmentRule.Outcome decision = Scorer.decide(scored.probability(), thresholds, run.input().present(),
-                    run.input().features().evidenceFlow());
+            Scorer.Decision decision = Scorer.decide(scored.probability(), thresholds, run.input().present(),
+                    run.input().features());
             outcomes.add(Evaluator.outcome(run, run.scoredStages(), decision.flagged()));
         }
         return MethodReport.of("raglog", "threshold search", outcomes);

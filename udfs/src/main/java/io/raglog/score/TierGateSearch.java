@@ -355,7 +355,7 @@ final class TierGateSearch {
                 faulty[i] |= run.faulty(stage) ? 1 << stage.ordinal() : 0;
             }
             defaultFlagged[i] = mask(Scorer.decide(r.probability(), thresholds, run.input().present(),
-                    run.input().features().evidenceFlow()).flagged());
+                    run.input().features()).flagged());
             sound[i] = run.label().stages() == null || !run.label().stages().anyFaulty();
             for (Stage stage : run.input().present()) {
                 cheapP[i][stage.ordinal()] = p.get(stage);

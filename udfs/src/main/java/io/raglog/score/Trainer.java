@@ -253,7 +253,7 @@ public final class Trainer {
                 List<double[]> rows = new ArrayList<>();
                 List<Integer> labels = new ArrayList<>();
                 for (LabeledRun run : runs) {
-                    if (run.scoredStages().contains(stage)) {
+                    if (run.trainedStages().contains(stage)) {
                         rows.add(space.row(run.input().features()));
                         labels.add(run.faulty(stage) ? 1 : 0);
                     }

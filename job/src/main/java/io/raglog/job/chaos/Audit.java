@@ -87,7 +87,7 @@ public final class Audit {
     /** The distinct run ids of the flagged verdicts. */
     public static Set<String> flagged(List<Verdict> verdicts) {
         Set<String> flagged = new LinkedHashSet<>();
-        verdicts.stream().filter(Verdict::flagged).forEach(v -> flagged.add(v.runId()));
+        verdicts.stream().filter(Verdict::queued).forEach(v -> flagged.add(v.runId()));
         return flagged;
     }
 

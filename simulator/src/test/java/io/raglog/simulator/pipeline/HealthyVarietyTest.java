@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.raglog.schemas.Stage;
 import io.raglog.simulator.corpus.ChunkIndex;
-import io.raglog.simulator.corpus.CorpusLoader;
 import io.raglog.simulator.corpus.CorpusModel;
 import io.raglog.simulator.corpus.Question;
 import io.raglog.simulator.text.KeyTerms;
@@ -33,7 +32,7 @@ class HealthyVarietyTest {
 
     @BeforeAll
     static void load() {
-        model = CorpusModel.of(CorpusLoader.defaultCorpus());
+        model = CorpusModel.shipped();
         index = model.index(512);
         engine = new RagEngine(model.stats(), model.vocabulary());
     }

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Opens the lockbox: the one evaluation of the shipped model bundle on the `lockbox` article split (the simulator's
+# squad-splits.json), whose articles no training, threshold search, held-out evaluation, demo or tuning ever asked.
+# Every figure tuned against test has been chosen, a little, for test; the lockbox is the estimate nothing was tuned
+# on, and it stays that only if it is looked at ONCE, after everything else is frozen. Run it for a release, write
+# the figures down, and do not change anything because of them and open it again.
+#
+#   scripts/lockbox.sh [WORK_DIR]
+#
+# All five profiles (the unseen-profile bundle of evaluate-default-bundle.sh is not shipped; every shipped profile is
+# in here), 750 runs: the lockbox's 556 answerable questions serve them without repeating one. The OFFLINE judge,
+# as the shipped bundle was trained with. About 10-15 minutes on 2 shared cores. The report (table on stdout, JSON,
+# and lockbox.txt with the bundle id and the date) goes to WORK_DIR.
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+work="${1:-$(mktemp -d -t raglog-lockbox-XXXXXX)}"
+mkdir -p "$work"
+if [ -n "${RAGLOG_CORPUS:-}" ]; then
+  echo "lockbox.sh: the lockbox is an article split of the SQuAD file the project ships; unset RAGLOG_CORPUS" >&2
+  exit 2
+fi
+unset RAGLOG_LLM_ECONOMY RAGLOG_LLM_PROVIDER
+bundle_file=job/src/main/resources/bundles/default/bundle.json
+bundle_id="$(sed -n 's/^ *"id" *: *"\([^"]*\)".*/\1/p' "$bundle_file" | head -1)"
+opened="$(date -u +%Y-%m-%dT%H:%M:%SZ)"
+commit="$(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
+
+cat >&2 <<NOTICE
+################################################################################################################
+##  OPENING THE LOCKBOX.  The lockbox split is to be opened ONCE per release, after the bundle, its thresholds and
+##  every rule are frozen. Do not tune anything on what it shows and open it again: its figures would then be as
+##  optimistic as the test split's. Bundle ${bundle_id}, commit ${commit}, ${opened}.
+################################################################################################################
+NOTICE
+
+./raglog simulate --split lockbox --profile all --runs 750 --seed 31 --out "$work/lockbox"
+./raglog evaluate --judge offline --calls "$work/lockbox/calls.jsonl" --otlp "$work/lockbox/traces.otlp.jsonl" \
+  --labels "$work/lockbox/labels.jsonl" --work-dir "$work/lockbox/work" \
+  --dataset-name "LOCKBOX (opened once): lockbox split, all profiles, seed 31, bundle $bundle_id, $opened" \
+  --json-out "$work/lockbox.json" | tee "$work/lockbox-table.txt"
+
+{
+  echo "lockbox opened: $opened"
+  echo "bundle: $bundle_id"
+  echo "commit: $commit"
+  echo "sample: --split lockbox --profile all --runs 750 --seed 31"
+  echo "report: $work/lockbox.json"
+} | tee "$work/lockbox.txt"
+echo "LOCKBOX OPENED ($opened, bundle $bundle_id): record these figures; do not tune on them and open it again." >&2

@@ -1,0 +1,82 @@
+package io.raglog.score;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.raglog.checks.FeatureList;
+import io.raglog.schemas.AnswerUse;
+import io.raglog.schemas.EvidenceFlow;
+import io.raglog.schemas.EvidenceLocation;
+import io.raglog.schemas.EvidencePiece;
+import io.raglog.schemas.KnowledgeGap;
+import io.raglog.schemas.LlmUsage;
+import io.raglog.schemas.RunFeatures;
+import io.raglog.schemas.Stage;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The knowledge-gap rule on hand-built runs: what it decides, what it says, and the retrieval flag it clears. */
+class KnowledgeGapRuleTest {
+
+    private static final EvidenceFlow NOWHERE = new EvidenceFlow(List.of(new EvidencePiece(
+            "what the Normans exported to Iceland", EvidenceLocation.NOWHERE, AnswerUse.OMITTED, List.of())));
+
+    private static RunFeatures run(Double noAnswer, Double missing, double refuses, Double unsupported,
+            Double offTopic) {
+        Map<String, Double> f = new LinkedHashMap<>();
+        f.put(FeatureList.LLM_RETRIEVE_NO_ANSWER, noAnswer);
+        f.put(FeatureList.FLOW_MISSING_SHARE, missing);
+        f.put(FeatureList.GENERATE_REFUSES, refuses);
+        f.put(FeatureList.LLM_SUPPORT_UNSUPPORTED, unsupported);
+        f.put(FeatureList.LLM_RETRIEVE_OFF_TOPIC, offTopic);
+        return new RunFeatures(RunFeatures.SCHEMA_V1, "run-1", "docs-qa", "What did the Normans export to Iceland?",
+                FeatureList.VERSION, f, new LlmUsage(5, 0, 0, 0.0, false, List.of(), SyntheticRuns.JUDGE),
+                NOWHERE, List.of());
+    }
+
+    @Test
+    void shouldDecideAGapAndClearRetrievalWhenNothingAnswersAndTheAnswerRefused() {
+        KnowledgeGapRule.Outcome out = KnowledgeGapRule.apply(EnumSet.of(Stage.RETRIEVE, Stage.GENERATE),
+                run(90.0, 1.0, 1, 0.0, 5.0));
+        KnowledgeGap gap = out.gap();
+        assertThat(gap.flagged()).isTrue();
+        assertThat(gap.clearedRetrieve()).isTrue();
+        assertThat(out.flagged()).containsExactly(Stage.GENERATE);
+        assertThat(gap.score()).isBetween(0.9, 1.0);
+        assertThat(gap.evidence()).anySatisfy(e -> assertThat(e).contains("what the Normans exported to Iceland"))
+                .anySatisfy(e -> assertThat(e).contains("no retrieved or reranked passage"))
+                .anySatisfy(e -> assertThat(e).contains("refused"));
+        assertThat(gap.repairHint()).startsWith("Add content about 'what the Normans exported to Iceland'");
+    }
+
+    @Test
+    void shouldNotDecideAGapWhenTheAnswerDidNotRefuse() {
+        // an answer made up without any passage is the generator's fault to flag; no refusal, no gap decided
+        KnowledgeGapRule.Outcome out = KnowledgeGapRule.apply(EnumSet.of(Stage.RETRIEVE, Stage.GENERATE),
+                run(80.0, 1.0, 0, 0.75, 0.0));
+        assertThat(out.gap().flagged()).isFalse();
+        assertThat(out.gap().score()).as("the signals still say a lot is missing").isGreaterThan(0.8);
+        assertThat(out.flagged()).containsExactly(Stage.RETRIEVE, Stage.GENERATE);
+    }
+
+    @Test
+    void shouldNotDecideAGapWhenTheJudgeFindsAnAnsweringPassage() {
+        KnowledgeGapRule.Outcome out = KnowledgeGapRule.apply(EnumSet.of(Stage.GENERATE),
+                run(KnowledgeGapRule.NO_ANSWER_FROM - 5, 0.0, 1, 0.0, 0.0));
+        assertThat(out.gap().flagged()).as("a refusal with the answer at hand is the generator's").isFalse();
+        assertThat(out.gap().score()).isLessThan(0.5);
+        assertThat(out.flagged()).containsExactly(Stage.GENERATE);
+        assertThat(KnowledgeGapRule.apply(EnumSet.noneOf(Stage.class),
+                run(KnowledgeGapRule.NO_ANSWER_FROM, 0.0, 1, 0.0, 0.0)).gap().flagged()).as("at the bound").isTrue();
+    }
+
+    @Test
+    void shouldLeaveItUndecidedWithoutTheJudgesChecks() {
+        KnowledgeGapRule.Outcome out = KnowledgeGapRule.apply(EnumSet.of(Stage.RETRIEVE), run(null, null, 1, null,
+                null));
+        assertThat(out.gap()).isEqualTo(KnowledgeGap.undecided());
+        assertThat(out.flagged()).containsExactly(Stage.RETRIEVE);
+    }
+}
