@@ -7,10 +7,10 @@
 #
 #   scripts/lockbox.sh [WORK_DIR]
 #
-# All five profiles (the unseen-profile bundle of evaluate-default-bundle.sh is not shipped; every shipped profile is
-# in here), 750 runs: the lockbox's 556 answerable questions serve them without repeating one. The OFFLINE judge,
-# as the shipped bundle was trained with. About 10-15 minutes on 2 shared cores. The report (table on stdout, JSON,
-# and lockbox.txt with the bundle id and the date) goes to WORK_DIR.
+# Two samples on the lockbox articles, each drawn without repeating a question (the split has 556 answerable
+# questions): 700 runs of the six training profiles, and 300 of the held-out profile unseen-hyde-mistral, which no
+# training ever saw. The OFFLINE judge, as the shipped bundle was trained with. About 10-15 minutes on 2 cores. The
+# reports (tables on stdout, JSON, and lockbox.txt with the bundle id, the commit and the date) go to WORK_DIR.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
@@ -34,17 +34,22 @@ cat >&2 <<NOTICE
 ################################################################################################################
 NOTICE
 
-./raglog simulate --split lockbox --profile all --runs 750 --seed 31 --out "$work/lockbox"
+./raglog simulate --split lockbox --profile all --runs 700 --seed 31 --out "$work/lockbox"
 ./raglog evaluate --judge offline --calls "$work/lockbox/calls.jsonl" --otlp "$work/lockbox/traces.otlp.jsonl" \
   --labels "$work/lockbox/labels.jsonl" --work-dir "$work/lockbox/work" \
-  --dataset-name "LOCKBOX (opened once): lockbox split, all profiles, seed 31, bundle $bundle_id, $opened" \
+  --dataset-name "LOCKBOX (opened once): lockbox split, training profiles, seed 31, bundle $bundle_id, $opened" \
   --json-out "$work/lockbox.json" | tee "$work/lockbox-table.txt"
+./raglog simulate --split lockbox --profile unseen-hyde-mistral --runs 300 --seed 32 --out "$work/lockbox-unseen"
+./raglog evaluate --judge offline --calls "$work/lockbox-unseen/calls.jsonl" \
+  --labels "$work/lockbox-unseen/labels.jsonl" --work-dir "$work/lockbox-unseen/work" \
+  --dataset-name "LOCKBOX (opened once): lockbox split, held-out profile unseen-hyde-mistral, seed 32, bundle $bundle_id, $opened" \
+  --json-out "$work/lockbox-unseen.json" | tee "$work/lockbox-unseen-table.txt"
 
 {
   echo "lockbox opened: $opened"
   echo "bundle: $bundle_id"
   echo "commit: $commit"
-  echo "sample: --split lockbox --profile all --runs 750 --seed 31"
-  echo "report: $work/lockbox.json"
+  echo "samples: --split lockbox --profile all --runs 700 --seed 31; --profile unseen-hyde-mistral --runs 300 --seed 32"
+  echo "reports: $work/lockbox.json, $work/lockbox-unseen.json"
 } | tee "$work/lockbox.txt"
 echo "LOCKBOX OPENED ($opened, bundle $bundle_id): record these figures; do not tune on them and open it again." >&2
