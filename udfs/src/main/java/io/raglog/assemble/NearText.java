@@ -24,6 +24,8 @@ final class NearText {
     static final double FLOOR = 0.5;
     /** What a function word weighs beside a content word: "what is the" links nothing by itself. */
     private static final double FUNCTION_WORD = 0.2;
+    /** What a score keeps when content words were both added and lost (see {@link #score(List, List)}). */
+    private static final double SUBSTITUTED = 0.5;
     /** An instruction prefix is a short phrase before a colon near the start. */
     private static final int MAX_PREFIX_WORDS = 12;
 
@@ -108,32 +110,44 @@ final class NearText {
         double matchedWeight = 0;
         double embeddedWeight = 0;
         double matchedContent = 0;
+        boolean addedContent = false;
         for (int i = 0; i < embedded.size(); i++) {
             double w = weight(embedded.get(i));
             embeddedWeight += w;
             if (matchedAt[i] >= 0) {
                 matchedWeight += w;
                 matchedContent += w == 1 ? 1 : 0;
+            } else if (w == 1) {
+                addedContent = true;
             }
         }
-        if (matchedContent == 0) {
+        boolean beginning = isBeginning(matchedAt, embedded.size());
+        if (matchedContent == 0 && !(beginning && embedded.size() >= 2)) {
+            // function words link nothing, except as the start of the source: a question cut before its first
+            // content word ("who is", "what is not a") still is that question's beginning
             return 0;
         }
         double sourceWeight = 0;
         double sourceMatched = 0;
+        boolean lostContent = false;
         for (int j = 0; j < source.size(); j++) {
             double w = weight(source.get(j));
             sourceWeight += w;
             sourceMatched += used[j] ? w : 0;
+            lostContent |= !used[j] && w == 1;
         }
         double precision = matchedWeight / embeddedWeight;
         double recall = sourceMatched / sourceWeight;
-        if (isBeginning(matchedAt, embedded.size())) {
+        if (beginning) {
             // a cut at a token budget keeps the source's first words in order: what it lost is the cut, not a sign
             // that the text came from elsewhere
             recall = 0.5 + 0.5 * recall;
         }
-        return 2 * precision * recall / (precision + recall);
+        double f = 2 * precision * recall / (precision + recall);
+        // words added and words lost at once is another text, not a damaged one: "what is the fact about topic
+        // beta?" against "... topic alpha?" (templated questions differ by their entity). A fault adds or loses,
+        // and a misspelling is a near word, not a lost one
+        return addedContent && lostContent ? f * SUBSTITUTED : f;
     }
 
     /** Every embedded word matched the source word at its own position: the embedded text is the source's start. */
