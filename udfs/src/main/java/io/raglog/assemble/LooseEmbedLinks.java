@@ -53,6 +53,9 @@ final class LooseEmbedLinks {
                 continue;
             }
             long gap = gap(c, members, anchor);
+            if (gap == Long.MAX_VALUE) {
+                continue; // not after the run's rewrite, or not before its generator: another run's
+            }
             if (followsAnotherRunBetter(c, score, gap, anchor, inRun, open)) {
                 continue;
             }
@@ -192,7 +195,15 @@ final class LooseEmbedLinks {
         return false;
     }
 
-    private static long gap(CallSignals a, CallSignals b) {
-        return Math.max(0, Math.max(a.startMs, b.startMs) - Math.min(a.endMs, b.endMs));
+    /**
+     * Milliseconds from a rewrite's end to an embedding call's start, or from its end to a generator's start; none
+     * (the maximum) when the embedding call cannot come from that rewrite or before that generator: it started
+     * before the rewrite had its output, or ended after the generator had its context.
+     */
+    private static long gap(CallSignals embed, CallSignals anchor) {
+        if (anchor.stage == Stage.REWRITE) {
+            return embed.startMs >= anchor.endMs ? embed.startMs - anchor.endMs : Long.MAX_VALUE;
+        }
+        return embed.endMs <= anchor.startMs ? anchor.startMs - embed.endMs : Long.MAX_VALUE;
     }
 }

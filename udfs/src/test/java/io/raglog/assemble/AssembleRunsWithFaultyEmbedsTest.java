@@ -125,14 +125,16 @@ class AssembleRunsWithFaultyEmbedsTest {
     @Test
     void shouldGiveTwoRunsOfTheSameQuestionEachItsOwnFaultyEmbeddingByTime() throws Exception {
         // the same question asked twice at once, each embedding with other unrelated words added: both follow both
-        // runs' rewrite equally well, so the nearer in time decides, as exact linking does for identical calls
+        // runs' rewrite, so the nearer in time decides, as exact linking does for identical calls. The second run
+        // closes first, and the first run's embedding follows the shared rewrite better (fewer words added): it is
+        // still the first run's, whose rewrite it followed
         TestCalls first = run(0, "a");
         TestCalls second = new TestCalls("onprem", null, "b", first.question, first.query, first.vector,
                 first.retrieved);
         List<ClassifiedCall> calls = new ArrayList<>(List.of(first.rewrite(0, 0.4),
-                first.embed("embed", 0.45, 0.7, 200, first.query + " scouts acted oneida become"),
+                first.embed("embed", 0.45, 0.7, 200, first.query + " egyptian months"),
                 first.rerank(0.75, 1.1), first.generate(1.1, 2.5), second.rewrite(0.3, 0.7),
-                second.embed("embed", 0.75, 0.9, 200, second.query + " egyptian months"),
+                second.embed("embed", 0.75, 0.9, 200, second.query + " scouts acted oneida become"),
                 second.rerank(0.95, 1.2), second.generate(1.2, 2.4)));
         calls.sort(Comparator.comparing((ClassifiedCall c) -> c.event().endedAt()));
         List<Run> out = assemble(calls);
