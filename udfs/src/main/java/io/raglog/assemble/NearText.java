@@ -161,7 +161,8 @@ final class NearText {
     }
 
     /**
-     * The same word misspelt (one edit in a short word, two in a longer one; keyboard neighbours are one substitution),
+     * The same word misspelt (one edit in a three-letter word, two from four letters on; keyboard neighbours are one
+     * substitution),
      * in another form, or, for the last word, cut short.
      */
     private static boolean nearWord(String a, String b, boolean last) {
@@ -175,7 +176,9 @@ final class NearText {
         if (shorter < 3) {
             return false;
         }
-        int limit = shorter < 6 ? 1 : 2;
+        // two edits from four letters on, as the embed rule checks count a near miss: a swapped pair ("naem",
+        // "wrod") is two edits, and typos hit short words as often as long ones
+        int limit = shorter < 4 ? 1 : 2;
         return Terms.editDistance(a, b, limit) <= limit;
     }
 

@@ -23,6 +23,9 @@ class NearTextTest {
         // keyboard neighbours (n→m, a→s), a dropped letter, a swapped pair
         assertThat(score("mormans conquest of englsnd 1066 battle of hastings", REWRITE)).isGreaterThan(0.95);
         assertThat(score("normans conqest of england 1066 battel of hastings", REWRITE)).isGreaterThan(0.95);
+        // a swapped pair in a short word is two edits
+        assertThat(score("what was the chinse naem for the central secretariat?",
+                "What was the Chinese name for the Central Secretariat?")).isGreaterThan(0.95);
     }
 
     @Test
