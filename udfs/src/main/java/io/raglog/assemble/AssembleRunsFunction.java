@@ -62,6 +62,8 @@ public class AssembleRunsFunction extends KeyedProcessFunction<String, Classifie
     private transient PendingIndex index;
     private transient Counter runs;
     private transient Counter incompleteRuns;
+    private transient Counter orphanRuns;
+    private transient Counter orphanCalls;
     private transient Counter lateCalls;
     private transient Counter promptRuns;
 
@@ -92,6 +94,9 @@ public class AssembleRunsFunction extends KeyedProcessFunction<String, Classifie
         var group = getRuntimeContext().getMetricGroup().addGroup("raglog").addGroup("assembly");
         runs = group.counter("runs");
         incompleteRuns = group.counter("incomplete_runs");
+        // calls no run claimed (content linking could not place them): the figure that says linking is failing
+        orphanRuns = group.counter("orphan_runs");
+        orphanCalls = group.counter("orphan_calls");
         lateCalls = group.counter("late_calls");
         promptRuns = group.counter("runs_closed_on_generator_arrival");
     }
@@ -190,6 +195,10 @@ public class AssembleRunsFunction extends KeyedProcessFunction<String, Classifie
             runs.inc();
             if (a.run().incomplete()) {
                 incompleteRuns.inc();
+                if (IncompleteRuns.orphan(a.run())) {
+                    orphanRuns.inc();
+                    orphanCalls.inc(a.run().callIds().size());
+                }
             } else {
                 closedAComplete = true;
             }

@@ -87,6 +87,30 @@ final class CallSignals {
         producedQueries.remove("");
     }
 
+    /** Read only when loose linking needs them (a run left without an embedding), then kept. */
+    private List<NearText.Embedded> embedded;
+    private List<List<String>> sourceWords;
+
+    /** An embedding call's texts as near-text linking reads them. */
+    List<NearText.Embedded> embedded() {
+        if (embedded == null) {
+            List<NearText.Embedded> out = new ArrayList<>();
+            for (String t : consumedQueries) {
+                out.add(NearText.Embedded.of(t));
+            }
+            embedded = out;
+        }
+        return embedded;
+    }
+
+    /** The words of the texts this call holds that its run's embedded text can come from ({@link NearText}). */
+    List<List<String>> sourceWords() {
+        if (sourceWords == null) {
+            sourceWords = NearText.sourceWords(this);
+        }
+        return sourceWords;
+    }
+
     String eventId() {
         return call.event().eventId();
     }

@@ -142,8 +142,9 @@ public final class RunLinker {
     /**
      * Without a hint: first every call strongly linked to the run so far (transitively), one rewriter and one
      * reranker at most; then stages still empty from passage overlap; then strong links again from what that added
-     * (the embedding behind a retrieval found by overlap). Failed calls (429, 5xx) join when their request is the one
-     * a member retried.
+     * (the embedding behind a retrieval found by overlap); then, for a run still without an embedding, the one whose
+     * text is near its rewrite or question, or the lone one between its rewrite and its next stage
+     * ({@link LooseEmbedLinks}). Failed calls (429, 5xx) join when their request is the one a member retried.
      */
     private static List<CallSignals> linkedMembers(CallSignals g, List<CallSignals> open, AssemblySettings settings) {
         long earliest = g.startMs - settings.maxRunDuration().toMillis();
@@ -169,6 +170,15 @@ public final class RunLinker {
             }
         }
         addStrongClosure(members, candidates);
+        if (!hasStage(members, Stage.EMBED)) {
+            // an embed fault or an instruction prefix changed the text, and no retrieval call carries the vector
+            CallSignals embed = LooseEmbedLinks.find(members, candidates, open);
+            if (embed != null) {
+                members.add(embed);
+                candidates.remove(embed);
+                addStrongClosure(members, candidates);
+            }
+        }
         addRetries(members, candidates);
         return members;
     }
@@ -315,6 +325,12 @@ public final class RunLinker {
         if (generatorFailed) {
             return "the generator call failed and no successful retry followed within "
                     + settings.runTimeout().toSeconds() + "s (stages seen: " + seen + ")";
+        }
+        boolean carriesQuestion = calls.stream().anyMatch(s -> s.stage == Stage.REWRITE || s.stage == Stage.GENERATE);
+        if (!carriesQuestion) {
+            // split off a run no content linked it to: not a question of its own, so nothing to check or score
+            return IncompleteRuns.ORPHAN_PREFIX + "calls no run claimed within " + settings.runTimeout().toSeconds()
+                    + "s (stages seen: " + seen + ")";
         }
         return "no generator call within " + settings.runTimeout().toSeconds() + "s (stages seen: " + seen + ")";
     }

@@ -8,8 +8,8 @@ import java.util.zip.CRC32;
 
 /**
  * Which runs get the (expensive) checks. Deterministic: a run is sampled by a hash of its run id, so a replay of the
- * same calls samples the same runs. Runs with an HTTP error or that never reached a generator are always checked:
- * they are the ones a person most wants to see.
+ * same calls samples the same runs. Runs with an HTTP error are always checked: they are the ones a person most wants
+ * to see. Incomplete runs are never checked (see {@link #sampled}).
  *
  * @param defaultRate share of runs checked for pipelines not listed, 0..1
  * @param pipelineRates per-pipeline shares that override the default
@@ -35,11 +35,16 @@ public record SamplingPolicy(double defaultRate, Map<String, Double> pipelineRat
     }
 
     public boolean alwaysCheck(Run run) {
-        return run.incomplete() || (run.httpErrors() != null && !run.httpErrors().isEmpty());
+        return !run.incomplete() && run.httpErrors() != null && !run.httpErrors().isEmpty();
     }
 
+    /**
+     * Never an incomplete run: without a generator call there is no answer to judge, and an orphan is no question of
+     * its own; checking them cost LLM calls and wrote verdicts about runs that did not happen. They are in
+     * {@code raglog.runs} with their reason.
+     */
     public boolean sampled(Run run) {
-        return alwaysCheck(run) || unitHash(run.runId()) < rate(run.pipeline());
+        return !run.incomplete() && (alwaysCheck(run) || unitHash(run.runId()) < rate(run.pipeline()));
     }
 
     /** A stable value in [0, 1) from the run id. */

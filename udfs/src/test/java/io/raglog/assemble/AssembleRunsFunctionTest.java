@@ -202,12 +202,17 @@ class AssembleRunsFunctionTest {
 
         harness.processWatermark(TestCalls.ms(200));
         List<Run> runs = runs();
-        assertThat(runs).hasSize(2).allSatisfy(r -> {
-            assertThat(r.incomplete()).isTrue();
+        assertThat(runs).hasSize(2).allSatisfy(r -> assertThat(r.incomplete()).isTrue());
+        assertThat(runs).filteredOn(r -> r.callIds().size() == 3).singleElement().satisfies(r -> {
+            assertThat(r.question()).isEqualTo(a.question);
             assertThat(r.incompleteReason()).contains("no generator call within 120s");
+            assertThat(IncompleteRuns.orphan(r)).isFalse();
         });
-        assertThat(runs).filteredOn(r -> r.callIds().size() == 3).singleElement()
-                .satisfies(r -> assertThat(r.question()).isEqualTo(a.question));
+        // beta's lone embedding call carries no question of its own: an orphan, told apart by its reason
+        assertThat(runs).filteredOn(r -> r.callIds().size() == 1).singleElement().satisfies(r -> {
+            assertThat(r.incompleteReason()).startsWith(IncompleteRuns.ORPHAN_PREFIX).contains("120s");
+            assertThat(IncompleteRuns.orphan(r)).isTrue();
+        });
         assertStateCleared();
     }
 

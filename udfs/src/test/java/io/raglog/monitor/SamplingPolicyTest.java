@@ -47,11 +47,19 @@ class SamplingPolicyTest {
     }
 
     @Test
-    void shouldAlwaysCheckRunsWithHttpErrorsAndIncompleteRuns() {
+    void shouldAlwaysCheckRunsWithHttpErrors() {
         SamplingPolicy none = new SamplingPolicy(0.0, Map.of());
         assertThat(none.sampled(run("p", 1, false, List.of()))).isFalse();
-        assertThat(none.sampled(run("p", 2, true, List.of()))).isTrue();
         assertThat(none.sampled(run("p", 3, false, List.of(new HttpError("c", Stage.GENERATE, 429))))).isTrue();
+    }
+
+    @Test
+    void shouldNeverCheckIncompleteRunsWhateverTheRate() {
+        SamplingPolicy all = SamplingPolicy.CHECK_EVERYTHING;
+        assertThat(all.sampled(run("p", 1, false, List.of()))).isTrue();
+        assertThat(all.sampled(run("p", 2, true, List.of()))).isFalse();
+        // a generator that failed for good: an HTTP error, and still no answer to check
+        assertThat(all.sampled(run("p", 3, true, List.of(new HttpError("c", Stage.GENERATE, 503))))).isFalse();
     }
 
     @Test

@@ -1,0 +1,230 @@
+package io.raglog.assemble;
+
+import io.raglog.checks.Terms;
+import java.util.ArrayList;
+import io.raglog.schemas.Stage;
+import java.util.List;
+
+/**
+ * How closely a text sent for embedding follows a text the run already holds (its rewrite or its question), when the
+ * two are not equal: the embedding stage is exactly where faults change the text (a typo, a cut at a token budget, a
+ * lost or an added word), and real pipelines prefix what they embed with an instruction ({@code query: },
+ * {@code Represent this sentence for searching relevant passages: }). Linking by equality alone split every such call
+ * off its run.
+ *
+ * <p>The score is word-level: the embedded words found in the source (equal, the same word in another form, one or
+ * two edits off, or the last word cut short) against all the embedded words (what was added) and against all the
+ * source's words (what was lost), function words counting a fifth of a content word; what was lost counts less when
+ * the embedded text is the source's beginning (a truncation keeps the words in order). An instruction before a colon
+ * is tried off as well, and the better score kept.
+ */
+final class NearText {
+
+    /** Below this a text is not taken to come from the source: unrelated questions of one pipeline score under it. */
+    static final double FLOOR = 0.5;
+    /** What a function word weighs beside a content word: "what is the" links nothing by itself. */
+    private static final double FUNCTION_WORD = 0.2;
+    /** What a score keeps when content words were both added and lost (see {@link #score(List, List)}). */
+    private static final double SUBSTITUTED = 0.5;
+    /** An instruction prefix is a short phrase before a colon near the start. */
+    private static final int MAX_PREFIX_WORDS = 12;
+
+    private NearText() {}
+
+    /** Whether {@code embedded} follows {@code source} closely enough to link; see {@link #score}. */
+    static boolean near(String embedded, String source) {
+        return score(embedded, source) >= FLOOR;
+    }
+
+    /**
+     * 0..1: 1 for the same words; 0 when no content word of the embedded text comes from the source. Both texts as
+     * {@link Texts#norm} gives them.
+     */
+    static double score(String embedded, String source) {
+        if (embedded == null || source == null || embedded.isEmpty() || source.isEmpty()) {
+            return 0;
+        }
+        return score(Embedded.of(embedded), Terms.words(source));
+    }
+
+    /** An embedded text's words, read once, with and without what looks like an instruction prefix. */
+    record Embedded(List<String> words, List<String> bare) {
+        static Embedded of(String text) {
+            String bare = withoutInstruction(text);
+            return new Embedded(Terms.words(text), bare == null ? null : Terms.words(bare));
+        }
+    }
+
+    static double score(Embedded embedded, List<String> sourceWords) {
+        double best = score(embedded.words(), sourceWords);
+        if (embedded.bare() != null) {
+            best = Math.max(best, score(embedded.bare(), sourceWords));
+        }
+        return best;
+    }
+
+    /** The text after a short instruction ending in a colon ("query: ...", "Represent ...: ..."), or null. */
+    static String withoutInstruction(String text) {
+        int colon = text.indexOf(':');
+        if (colon <= 0 || colon + 1 >= text.length()) {
+            return null;
+        }
+        String head = text.substring(0, colon);
+        if (Terms.words(head).size() > MAX_PREFIX_WORDS || head.indexOf('?') >= 0) {
+            return null;
+        }
+        String rest = text.substring(colon + 1).strip();
+        return rest.isEmpty() ? null : rest;
+    }
+
+    private static double score(List<String> embedded, List<String> source) {
+        if (embedded.isEmpty() || source.isEmpty()) {
+            return 0;
+        }
+        boolean[] used = new boolean[source.size()];
+        int[] matchedAt = new int[embedded.size()];
+        // equal words first, so that a near word cannot take the place an equal one needs
+        for (int i = 0; i < embedded.size(); i++) {
+            matchedAt[i] = -1;
+            for (int j = 0; j < source.size(); j++) {
+                if (!used[j] && embedded.get(i).equals(source.get(j))) {
+                    used[j] = true;
+                    matchedAt[i] = j;
+                    break;
+                }
+            }
+        }
+        for (int i = 0; i < embedded.size(); i++) {
+            if (matchedAt[i] >= 0) {
+                continue;
+            }
+            boolean last = i == embedded.size() - 1;
+            for (int j = 0; j < source.size(); j++) {
+                if (!used[j] && nearWord(embedded.get(i), source.get(j), last)) {
+                    used[j] = true;
+                    matchedAt[i] = j;
+                    break;
+                }
+            }
+        }
+        double matchedWeight = 0;
+        double embeddedWeight = 0;
+        double matchedContent = 0;
+        boolean addedContent = false;
+        for (int i = 0; i < embedded.size(); i++) {
+            double w = weight(embedded.get(i));
+            embeddedWeight += w;
+            if (matchedAt[i] >= 0) {
+                matchedWeight += w;
+                matchedContent += w == 1 ? 1 : 0;
+            } else if (w == 1) {
+                addedContent = true;
+            }
+        }
+        boolean beginning = isBeginning(matchedAt, embedded.size());
+        if (matchedContent == 0 && !(beginning && embedded.size() >= 2)) {
+            // function words link nothing, except as the start of the source: a question cut before its first
+            // content word ("who is", "what is not a") still is that question's beginning
+            return 0;
+        }
+        double sourceWeight = 0;
+        double sourceMatched = 0;
+        boolean lostContent = false;
+        for (int j = 0; j < source.size(); j++) {
+            double w = weight(source.get(j));
+            sourceWeight += w;
+            sourceMatched += used[j] ? w : 0;
+            lostContent |= !used[j] && w == 1;
+        }
+        double precision = matchedWeight / embeddedWeight;
+        double recall = sourceMatched / sourceWeight;
+        if (beginning) {
+            // a cut at a token budget keeps the source's first words in order: what it lost is the cut, not a sign
+            // that the text came from elsewhere
+            recall = 0.5 + 0.5 * recall;
+        }
+        double f = 2 * precision * recall / (precision + recall);
+        // words added and words lost at once is another text, not a damaged one: "what is the fact about topic
+        // beta?" against "... topic alpha?" (templated questions differ by their entity). A fault adds or loses,
+        // and a misspelling is a near word, not a lost one
+        return addedContent && lostContent ? f * SUBSTITUTED : f;
+    }
+
+    /** Every embedded word matched the source word at its own position: the embedded text is the source's start. */
+    private static boolean isBeginning(int[] matchedAt, int n) {
+        for (int i = 0; i < n; i++) {
+            if (matchedAt[i] != i) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * The same word misspelt (one edit in a three-letter word, two from four letters on; keyboard neighbours are one
+     * substitution),
+     * in another form, or, for the last word, cut short.
+     */
+    private static boolean nearWord(String a, String b, boolean last) {
+        if (last && a.length() >= 2 && b.startsWith(a)) {
+            return true;
+        }
+        if (Terms.sameWord(a, b)) {
+            return true;
+        }
+        int shorter = Math.min(a.length(), b.length());
+        if (shorter < 3) {
+            return false;
+        }
+        // two edits from four letters on, as the embed rule checks count a near miss: a swapped pair ("naem",
+        // "wrod") is two edits, and typos hit short words as often as long ones
+        int limit = shorter < 4 ? 1 : 2;
+        return Terms.editDistance(a, b, limit) <= limit;
+    }
+
+    private static double weight(String word) {
+        return Terms.isContentWord(word) ? 1 : FUNCTION_WORD;
+    }
+
+    /**
+     * The words of the texts a call holds that what its run embedded can come from: its question, its rewrite's
+     * queries, and the reranker's query (the rewrite or the question, sent on unharmed when the embedding went wrong).
+     */
+    static List<List<String>> sourceWords(CallSignals call) {
+        List<List<String>> out = new ArrayList<>();
+        if (call.failed()) {
+            return out;
+        }
+        List<String> texts = new ArrayList<>();
+        if (call.question != null) {
+            texts.add(call.question);
+        }
+        texts.addAll(call.producedQueries);
+        if (call.stage == Stage.RERANK) {
+            texts.addAll(call.consumedQueries);
+        }
+        for (String t : texts) {
+            List<String> words = Terms.words(t);
+            if (!words.isEmpty() && !out.contains(words)) {
+                out.add(words);
+            }
+        }
+        return out;
+    }
+
+    /** The best score of any text an embedding call sent against any source of some calls. */
+    static double best(CallSignals embed, Iterable<CallSignals> calls) {
+        double best = 0;
+        for (Embedded text : embed.embedded()) {
+            for (CallSignals c : calls) {
+                for (List<String> source : c.sourceWords()) {
+                    best = Math.max(best, score(text, source));
+                    if (best >= 1) {
+                        return best;
+                    }
+                }
+            }
+        }
+        return best;
+    }
+}

@@ -1,0 +1,99 @@
+package io.raglog.assemble;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+
+class NearTextTest {
+
+    private static final String REWRITE = "normans conquest of england 1066 battle of hastings";
+    private static final String QUESTION = "in what year did the normans win the battle of hastings?";
+
+    private static double score(String embedded, String source) {
+        return NearText.score(Texts.norm(embedded), Texts.norm(source));
+    }
+
+    @Test
+    void shouldScoreTheSameWordsOne() {
+        assertThat(score(REWRITE, REWRITE)).isEqualTo(1.0);
+    }
+
+    @Test
+    void shouldTolerateTyposOfOneOrTwoEditsInAWordOrTwo() {
+        // keyboard neighbours (n→m, a→s), a dropped letter, a swapped pair
+        assertThat(score("mormans conquest of englsnd 1066 battle of hastings", REWRITE)).isGreaterThan(0.95);
+        assertThat(score("normans conqest of england 1066 battel of hastings", REWRITE)).isGreaterThan(0.95);
+        // a swapped pair in a short word is two edits
+        assertThat(score("what was the chinse naem for the central secretariat?",
+                "What was the Chinese name for the Central Secretariat?")).isGreaterThan(0.95);
+    }
+
+    @Test
+    void shouldTolerateACutAtATokenBudgetEvenMidWord() {
+        assertThat(score("normans conquest of engl", REWRITE)).isGreaterThan(NearText.FLOOR);
+        assertThat(score("normans conquest", REWRITE)).isGreaterThan(NearText.FLOOR);
+        assertThat(score("in what year did the normans", QUESTION)).isGreaterThan(NearText.FLOOR);
+        // cut before the first content word: only the beginning of the question is left to link by
+        assertThat(score("who is", "Who is the President of Egypt?")).isGreaterThan(NearText.FLOOR);
+        assertThat(score("what is not a", "What is not a symptom of type I hypersensitivity?"))
+                .isGreaterThan(NearText.FLOOR);
+    }
+
+    @Test
+    void shouldTolerateDroppedAndAddedWords() {
+        assertThat(score("normans conquest of england battle of hastings", REWRITE)).isGreaterThan(0.85);
+        assertThat(score("normans conquest of england 1066 battle of hastings oneida scouts acted become", REWRITE))
+                .isGreaterThan(NearText.FLOOR);
+        assertThat(score("egyptian elements normans conquest of england 1066 battle of hastings", REWRITE))
+                .isGreaterThan(NearText.FLOOR);
+    }
+
+    @Test
+    void shouldSeeThroughInstructionPrefixes() {
+        for (String prefix : new String[] {"query: ", "search_query: ",
+            "Represent this sentence for searching relevant passages: ",
+            "Represent the Wikipedia question for retrieving supporting documents: "}) {
+            assertThat(score(prefix + REWRITE, REWRITE)).as(prefix).isEqualTo(1.0);
+            assertThat(score(prefix + QUESTION, QUESTION)).as(prefix).isEqualTo(1.0);
+        }
+        // a prefix and a fault at once
+        assertThat(score("query: normans conquest of engl", REWRITE)).isGreaterThan(NearText.FLOOR);
+    }
+
+    @Test
+    void shouldKeepUnrelatedTextsOfOnePipelineBelowTheFloor() {
+        assertThat(score("what is the capital of france?", QUESTION)).isLessThan(NearText.FLOOR);
+        assertThat(score("amazon rainforest deforestation rate", REWRITE)).isZero();
+        // function words alone link nothing
+        assertThat(score("is the", "what is the tallest mountain of the alps?")).isZero();
+        assertThat(score("what", "what is the tallest mountain of the alps?")).isZero();
+        assertThat(score("what was the name of the king", "what was the role of the church in the war?"))
+                .isLessThan(NearText.FLOOR);
+        // one shared name among many other words is not the same text
+        assertThat(score("normans settled sicily under roger guiscard southern italy", REWRITE))
+                .isLessThan(NearText.FLOOR);
+    }
+
+    @Test
+    void shouldNotTakeAQuestionThatDiffersByItsEntityForADamagedOne() {
+        // templated questions: the same words around another name are another question
+        assertThat(score("What is the fact about topic beta?", "What is the fact about topic alpha?"))
+                .isLessThan(NearText.FLOOR);
+        assertThat(score("when did the normans conquer sicily", "when did the normans conquer england"))
+                .isLessThan(NearText.FLOOR);
+    }
+
+    @Test
+    void shouldScoreTheRightSourceHigherThanASimilarOne() {
+        String typo = "normans conqeust of england 1066 battle of hastings";
+        assertThat(score(typo, REWRITE)).isGreaterThan(score(typo, "normans conquest of wales 1081"));
+    }
+
+    @Test
+    void shouldReadAnInstructionOnlyBeforeAColonNearTheStart() {
+        assertThat(NearText.withoutInstruction("query: a b")).isEqualTo("a b");
+        assertThat(NearText.withoutInstruction("why? because: this")).isNull();
+        assertThat(NearText.withoutInstruction("no colon here")).isNull();
+        assertThat(NearText.withoutInstruction("query:")).isNull();
+    }
+}
