@@ -194,7 +194,7 @@ class UnhintedEmbedLinkingTest {
         System.out.println(report);
 
         assertThat(byFault.keySet()).as("every embed fault kind was simulated").contains("embed.typo",
-                "embed.truncated", "embed.lost_entity", "embed.unrelated_words", "prefix");
+                "embed.truncated", "embed.lost_entity", "embed.wrong_field", "prefix");
         assertThat(incomplete).as(report.toString()).isZero();
         // the one mix-up left: a question asked twice at once, whose identical rewrites exact linking gives by
         // nearness to the generator, and whose embeddings then follow the rewrite each run was given. Content cannot

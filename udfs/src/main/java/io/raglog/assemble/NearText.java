@@ -1,8 +1,9 @@
 package io.raglog.assemble;
 
 import io.raglog.checks.Terms;
-import java.util.ArrayList;
 import io.raglog.schemas.Stage;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 
 /**
@@ -26,6 +27,11 @@ final class NearText {
     private static final double FUNCTION_WORD = 0.2;
     /** What a score keeps when content words were both added and lost (see {@link #score(List, List)}). */
     private static final double SUBSTITUTED = 0.5;
+    /** A source found whole inside a longer embedded text, and found as its end (see {@link #wrapped}). */
+    static final double WRAPPED = 0.8;
+    static final double WRAPPED_AT_END = 0.9;
+    /** Two content words in order make a source specific enough to recognise inside another text. */
+    private static final int MIN_WRAPPED_CONTENT_WORDS = 2;
     /** An instruction prefix is a short phrase before a colon near the start. */
     private static final int MAX_PREFIX_WORDS = 12;
 
@@ -60,7 +66,32 @@ final class NearText {
         if (embedded.bare() != null) {
             best = Math.max(best, score(embedded.bare(), sourceWords));
         }
-        return best;
+        return Math.max(best, wrapped(embedded.words(), sourceWords));
+    }
+
+    /**
+     * The wrong field embedded: the source whole, word for word, inside a longer text (the chat history with the
+     * follow-up question last, the rewrite prompt filled in). Precision says such a text came from elsewhere, yet it
+     * holds the source verbatim; as its last words (a follow-up input) it is the stronger claim, since a history also
+     * holds earlier questions.
+     */
+    private static double wrapped(List<String> embedded, List<String> source) {
+        if (embedded.size() <= source.size() || contentWords(source) < MIN_WRAPPED_CONTENT_WORDS) {
+            return 0;
+        }
+        int at = Collections.lastIndexOfSubList(embedded, source);
+        if (at < 0) {
+            return 0;
+        }
+        return at + source.size() == embedded.size() ? WRAPPED_AT_END : WRAPPED;
+    }
+
+    private static int contentWords(List<String> words) {
+        int n = 0;
+        for (String w : words) {
+            n += Terms.isContentWord(w) ? 1 : 0;
+        }
+        return n;
     }
 
     /** The text after a short instruction ending in a colon ("query: ...", "Represent ...: ..."), or null. */

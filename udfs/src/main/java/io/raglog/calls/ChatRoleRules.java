@@ -42,7 +42,11 @@ public final class ChatRoleRules {
             + "|versions|search\\s+terms|keywords)\\b"
             + "|\\bstandalone\\s+question\\b|\\bstep-?back\\s+question\\b|\\bsub-?questions\\b"
             + "|\\bsearch\\s+(?:engine\\s+)?quer(?:y|ies)\\b|\\bhypothetical\\s+(?:document|passage|answer)\\b"
-            + "|\\bwrite\\s+a\\s+passage\\b|\\bquery\\s+(?:expansion|rewriting|reformulation|transformation)\\b"
+            // HyDE: a hypothetical document that would answer, embedded in place of the question ("Please write a
+            // passage to answer the question", "generate a paragraph of text that answers the question")
+            + "|\\b(?:write|generate|compose|draft|produce)\\s+(?:a|an|one)\\s+(?:[\\w-]+\\s+){0,3}?(?:passage|document"
+            + "|paragraph|article)\\b[^.\\n]{0,60}?\\banswers?\\b"
+            + "|\\bquery\\s+(?:expansion|rewriting|reformulation|transformation)\\b"
             + "|\\b(?:versions|perspectives)\\s+of\\s+the\\s+(?:given\\s+|original\\s+)?(?:user\\s+)?question\\b");
 
     private static final Pattern ANSWER = Pattern.compile("(?i)\\banswer(?:ing)?\\s+(?:the|this|a|my|their|user'?s?"

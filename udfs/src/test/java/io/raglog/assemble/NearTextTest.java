@@ -49,6 +49,22 @@ class NearTextTest {
     }
 
     @Test
+    void shouldRecogniseTheQuestionInsideTheWrongFieldEmbedded() {
+        // LangChain's condense step embedded with its chat history, follow-up question last
+        String history = "Chat History:\nHuman: who ruled normandy in the 10th century?\nAssistant: Rollo.\n"
+                + "Follow Up Input: " + QUESTION;
+        assertThat(score(history, QUESTION)).isEqualTo(NearText.WRAPPED_AT_END);
+        // the rewrite prompt filled in and embedded instead of its output
+        String prompt = "Rewrite the question as a search query.\nQuestion: " + QUESTION + "\nQuery:";
+        assertThat(score(prompt, QUESTION)).isGreaterThanOrEqualTo(NearText.WRAPPED);
+        // the earlier question in that history is there too, but not last: the run that asked last is the better claim
+        assertThat(score(history, "who ruled normandy in the 10th century?")).isLessThan(NearText.WRAPPED_AT_END);
+        // one content word inside a long text is no evidence of anything
+        assertThat(score("a long passage about hastings and its history of fishing", "hastings?"))
+                .isLessThan(NearText.FLOOR);
+    }
+
+    @Test
     void shouldSeeThroughInstructionPrefixes() {
         for (String prefix : new String[] {"query: ", "search_query: ",
             "Represent this sentence for searching relevant passages: ",

@@ -325,6 +325,19 @@ class ChatRoleRulesTest {
         }
 
         @Test
+        void shouldReadHydePromptsThatDescribeTheirHypotheticalDocumentAsRewriters() {
+            // Haystack's HyDE template, and a system prompt that qualifies the passage it asks for
+            ChatDetail haystack = read(Prompts.user("Given a question, generate a paragraph of text that answers the "
+                    + "question.\nQuestion: " + QUESTION + "\nParagraph:"), "Acme Corp reported operating cash of...");
+            assertThat(haystack.role()).isEqualTo(ChatRole.REWRITE);
+            assertThat(haystack.question()).isEqualTo(QUESTION);
+
+            ChatDetail qualified = read(Prompts.user("Write a short encyclopedic passage that would answer the user's "
+                    + "question.\nQuestion: " + QUESTION), "Acme Corp's 2023 cash flow statement shows...");
+            assertThat(qualified.role()).isEqualTo(ChatRole.REWRITE);
+        }
+
+        @Test
         void shouldReadLlamaIndexQueryFusionPrompt() {
             ChatDetail d = read(Prompts.user("You are a helpful assistant that generates multiple search queries based "
                     + "on a single input query. Generate 3 search queries, one on each line, related to the following "
