@@ -32,6 +32,8 @@ final class NearText {
     static final double WRAPPED_AT_END = 0.9;
     /** Two content words in order make a source specific enough to recognise inside another text. */
     private static final int MIN_WRAPPED_CONTENT_WORDS = 2;
+    /** Instruction prefixes tried off one after another. */
+    private static final int MAX_PREFIXES = 2;
     /** An instruction prefix is a short phrase before a colon near the start. */
     private static final int MAX_PREFIX_WORDS = 12;
 
@@ -53,18 +55,26 @@ final class NearText {
         return score(Embedded.of(embedded), Terms.words(source));
     }
 
-    /** An embedded text's words, read once, with and without what looks like an instruction prefix. */
-    record Embedded(List<String> words, List<String> bare) {
+    /**
+     * An embedded text's words, read once, as sent and without each instruction prefix in turn (a pipeline may stack
+     * two: its framework's and its embedding model's, "query: search_query: ...").
+     */
+    record Embedded(List<String> words, List<List<String>> bare) {
         static Embedded of(String text) {
-            String bare = withoutInstruction(text);
-            return new Embedded(Terms.words(text), bare == null ? null : Terms.words(bare));
+            List<List<String>> bare = new ArrayList<>(MAX_PREFIXES);
+            String rest = withoutInstruction(text);
+            while (rest != null && bare.size() < MAX_PREFIXES) {
+                bare.add(Terms.words(rest));
+                rest = withoutInstruction(rest);
+            }
+            return new Embedded(Terms.words(text), List.copyOf(bare));
         }
     }
 
     static double score(Embedded embedded, List<String> sourceWords) {
         double best = score(embedded.words(), sourceWords);
-        if (embedded.bare() != null) {
-            best = Math.max(best, score(embedded.bare(), sourceWords));
+        for (List<String> bare : embedded.bare()) {
+            best = Math.max(best, score(bare, sourceWords));
         }
         return Math.max(best, wrapped(embedded.words(), sourceWords));
     }

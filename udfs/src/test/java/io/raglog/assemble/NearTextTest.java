@@ -72,6 +72,9 @@ class NearTextTest {
             assertThat(score(prefix + REWRITE, REWRITE)).as(prefix).isEqualTo(1.0);
             assertThat(score(prefix + QUESTION, QUESTION)).as(prefix).isEqualTo(1.0);
         }
+        // two stacked, the framework's and the model's
+        assertThat(score("query: search_query: " + REWRITE, REWRITE)).isEqualTo(1.0);
+        assertThat(score("query: search_query: normans conquest of engl", REWRITE)).isGreaterThan(NearText.FLOOR);
         // a prefix and a fault at once
         assertThat(score("query: normans conquest of engl", REWRITE)).isGreaterThan(NearText.FLOOR);
     }
