@@ -89,8 +89,8 @@ final class LooseEmbedLinks {
     }
 
     /**
-     * The last resort: the one embedding call between the run's rewrite and its next stage, when no text links it
-     * anywhere and no other open run (a rewrite whose run has no later stage before the call ended) could have sent it.
+     * The last resort: the one embedding call between the run's rewrite and its next stage that no text links to
+     * another run, when no other open run (a rewrite whose run has no later stage before the call ended) could have sent it.
      */
     private static CallSignals byTimeOrder(List<CallSignals> members, Set<CallSignals> inRun,
             List<CallSignals> candidates, List<CallSignals> open) {
@@ -111,12 +111,15 @@ final class LooseEmbedLinks {
             if (c.stage != Stage.EMBED || c.failed() || c.startMs < rewrite.endMs || c.endMs > next) {
                 continue;
             }
+            if (linkedElsewhere(c, inRun, open)) {
+                continue; // another run's, by content: with dozens of runs in flight the window holds theirs too
+            }
             if (found != null) {
-                return null; // two embedding calls in the window: which one is the run's is not known
+                return null; // two unclaimed embedding calls in the window: which one is the run's is not known
             }
             found = c;
         }
-        if (found == null || linkedElsewhere(found, inRun, open) || anotherRunWasOpen(found, inRun, open)) {
+        if (found == null || anotherRunWasOpen(found, inRun, open)) {
             return null;
         }
         return found;
