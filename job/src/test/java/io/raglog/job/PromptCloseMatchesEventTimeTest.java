@@ -2,7 +2,6 @@ package io.raglog.job;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.raglog.assemble.AssembleRunsFunction;
 import io.raglog.assemble.AssemblySettings;
 import io.raglog.calls.CallClassifier;
@@ -14,7 +13,7 @@ import io.raglog.schemas.Label;
 import io.raglog.schemas.Run;
 import io.raglog.simulator.Simulator;
 import io.raglog.simulator.SimulatorOptions;
-import io.raglog.simulator.output.SimulationSink;
+import io.raglog.simulator.output.MemorySink;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -80,22 +79,9 @@ class PromptCloseMatchesEventTimeTest {
 
     /** The proxy-captured calls of the simulated runs, classified, in the order they end. */
     private static List<ClassifiedCall> simulatedCalls(int runs, long seed) {
-        List<CallEvent> events = new ArrayList<>();
-        new Simulator(SimulatorOptions.of("all", runs, seed)).run(new SimulationSink() {
-            @Override
-            public void call(CallEvent call) {
-                events.add(call);
-            }
-
-            @Override
-            public void traces(ObjectNode request) {}
-
-            @Override
-            public void label(Label label) {}
-
-            @Override
-            public void close() {}
-        });
+        MemorySink simulated = new MemorySink();
+        new Simulator(SimulatorOptions.of("all", runs, seed)).run(simulated);
+        List<CallEvent> events = simulated.calls();
         CallClassifier classifier = CallClassifier.withBuiltInAdapters();
         List<ClassifiedCall> out = new ArrayList<>();
         for (CallEvent e : events) {

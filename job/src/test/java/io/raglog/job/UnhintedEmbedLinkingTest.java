@@ -20,7 +20,7 @@ import io.raglog.schemas.RunIds;
 import io.raglog.schemas.Stage;
 import io.raglog.simulator.Simulator;
 import io.raglog.simulator.SimulatorOptions;
-import io.raglog.simulator.output.SimulationSink;
+import io.raglog.simulator.output.MemorySink;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -52,26 +52,11 @@ class UnhintedEmbedLinkingTest {
 
     @Test
     void shouldGiveEveryUnhintedRunItsOwnEmbeddingCallWhateverTheEmbedFault() throws Exception {
-        List<CallEvent> events = new ArrayList<>();
-        List<Label> labels = new ArrayList<>();
+        MemorySink simulated = new MemorySink();
         new Simulator(SimulatorOptions.of("ollama-jina-vllm,openai-qdrant-cohere", 300, 23).withFaultRate(1.0))
-                .run(new SimulationSink() {
-                    @Override
-                    public void call(CallEvent call) {
-                        events.add(call);
-                    }
-
-                    @Override
-                    public void traces(ObjectNode request) {}
-
-                    @Override
-                    public void label(Label label) {
-                        labels.add(label);
-                    }
-
-                    @Override
-                    public void close() {}
-                });
+                .run(simulated);
+        List<CallEvent> events = simulated.calls();
+        List<Label> labels = simulated.labels();
 
         Map<String, Label> byHint = new HashMap<>();
         labels.forEach(l -> byHint.put(l.runHint(), l));

@@ -254,6 +254,14 @@ final class NearText {
     }
 
     /** The best score of any text an embedding call sent against any source of some calls. */
+    /** Whether one of the two is an embedding call whose text follows the other's question, rewrite or query. */
+    static boolean embeddedFrom(CallSignals a, CallSignals b) {
+        if (a.stage == Stage.EMBED && !a.failed()) {
+            return best(a, List.of(b)) >= FLOOR;
+        }
+        return b.stage == Stage.EMBED && !b.failed() && best(b, List.of(a)) >= FLOOR;
+    }
+
     static double best(CallSignals embed, Iterable<CallSignals> calls) {
         double best = 0;
         for (Embedded text : embed.embedded()) {

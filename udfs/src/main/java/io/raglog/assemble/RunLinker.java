@@ -253,7 +253,10 @@ public final class RunLinker {
         }
     }
 
-    /** Expired calls without a generator, grouped by the same strong links (and retries of the same request). */
+    /**
+     * Expired calls without a generator, grouped by the same strong links, retries of the same request, and an
+     * embedding near the text of a call that carries its query (a prefix or a fault changed it, as in a complete run).
+     */
     private static List<List<CallSignals>> components(List<CallSignals> expired) {
         List<List<CallSignals>> groups = new ArrayList<>();
         Set<CallSignals> assigned = new HashSet<>();
@@ -273,7 +276,7 @@ public final class RunLinker {
                     for (CallSignals m : List.copyOf(group)) {
                         boolean sameRequest = m.stage == c.stage
                                 && Objects.equals(m.call.event().request().body(), c.call.event().request().body());
-                        if (sameRequest || ContentLinks.strong(m, c)) {
+                        if (sameRequest || ContentLinks.strong(m, c) || NearText.embeddedFrom(m, c)) {
                             group.add(c);
                             grew = true;
                             break;
