@@ -7,14 +7,11 @@ import io.raglog.simulator.corpus.Chunk;
 import io.raglog.simulator.corpus.ChunkIndex;
 import io.raglog.simulator.pipeline.GeneratorSkill;
 import io.raglog.simulator.pipeline.PipelineStyle;
-import io.raglog.simulator.pipeline.Rand;
-import io.raglog.simulator.pipeline.RankedPassage;
 import io.raglog.simulator.pipeline.RunOutcome;
 import io.raglog.simulator.pipeline.StackShape;
 import io.raglog.simulator.wire.Ids;
 import io.raglog.simulator.wire.Nodes;
 import io.raglog.simulator.wire.OpenAi;
-import io.raglog.simulator.wire.Rerankers;
 import io.raglog.simulator.wire.Tokens;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -30,11 +27,9 @@ import java.util.SplittableRandom;
 public final class LangChainMemoryProfile implements Profile {
 
     static final String OPENAI = "https://api.openai.com";
-    static final String COHERE = "https://api.cohere.com/v2/rerank";
     static final int DIMENSIONS = 384;
 
     private static final StackShape SHAPE = new StackShape(true, 8, 3, 512, GeneratorSkill.FRONTIER);
-    private static final double RATE_LIMITED = 0.02;
 
     @Override
     public String name() {
@@ -88,28 +83,8 @@ public final class LangChainMemoryProfile implements Profile {
         // The in-memory store's cosine search takes a millisecond or two and leaves no call behind.
         rec.timeline().pause(1 + rng.nextInt(2));
 
-        List<String> documents = new ArrayList<>();
-        run.retrieved().forEach(h -> documents.add(h.chunk().text()));
-        List<Rerankers.Result> results = new ArrayList<>();
-        for (RankedPassage p : run.reranked().subList(0, SHAPE.topN())) {
-            results.add(new Rerankers.Result(p.inputIndex(), p.chunk().text(), p.score()));
-        }
-        rec.record(COHERE, Headers.bearerJson("cohere-python/5.15.0"),
-                Rerankers.cohereRequest("rerank-v3.5", run.query(), documents, SHAPE.topN()),
-                CallRecorder.Reply.json(Rerankers.cohereResponse(Ids.uuid(rng), results, 1),
-                        "x-trial-endpoint-call-remaining", "999", "x-endpoint-monthly-call-limit", "1000"),
-                new CallRecorder.RateLimit(RATE_LIMITED, Rerankers::cohereRateLimit, 1000), 190, 0.3);
-
-        String prompt = Prompts.langChainStuff(run.context(), question);
-        int promptTokens = Tokens.promptTokens(List.of(prompt));
-        int answerTokens = Tokens.count(run.answer().text());
-        long streamMs = Math.round(Rand.logNormal(rng, 420, 0.3) + answerTokens * Rand.logNormal(rng, 18, 0.2));
-        CallEvent generator = rec.recordLasting(OPENAI + "/v1/chat/completions", Headers.openAiRequest(),
-                OpenAi.chatRequest("gpt-4o", List.of(Nodes.message("user", prompt)), true, 0.0),
-                CallRecorder.Reply.eventStream(OpenAi.chatStream("chatcmpl-" + Ids.base62(rng, 29),
-                        rec.timeline().now().getEpochSecond(), "gpt-4o-2024-08-06", "fp_" + Ids.hex(rng, 10),
-                        run.answer().text(), promptTokens, answerTokens), Headers.openAiResponse(rng)),
-                OpenAiQdrantCohereProfile.openAiLimit("gpt-4o", rng), streamMs);
+        OpenAiQdrantCohereProfile.recordCohereRerank(rec, run, SHAPE.topN(), rng);
+        CallEvent generator = OpenAiQdrantCohereProfile.recordStreamedAnswer(rec, run, question, rng);
         return new Rendered(rec.calls(), List.of(), null, generator.eventId());
     }
 

@@ -101,29 +101,38 @@ public final class OpenAiQdrantCohereProfile implements Profile {
                 CallRecorder.Reply.json(Stores.qdrantSearchResponse(matches, 0.0009 + rng.nextDouble() * 0.002)),
                 null, 9, 0.4);
 
+        recordCohereRerank(rec, run, SHAPE.topN(), rng);
+        CallEvent generator = recordStreamedAnswer(rec, run, question, rng);
+        return new Rendered(rec.calls(), List.of(), traceId, generator.eventId());
+    }
+
+    /** Cohere's /v2/rerank over the retrieved passages, the top n kept, as LangChain's CohereRerank sends it. */
+    static void recordCohereRerank(CallRecorder rec, RunOutcome run, int topN, SplittableRandom rng) {
         List<String> documents = new ArrayList<>();
         run.retrieved().forEach(h -> documents.add(h.chunk().text()));
         List<Rerankers.Result> results = new ArrayList<>();
-        for (RankedPassage p : run.reranked().subList(0, SHAPE.topN())) {
+        for (RankedPassage p : run.reranked().subList(0, topN)) {
             results.add(new Rerankers.Result(p.inputIndex(), p.chunk().text(), p.score()));
         }
         rec.record(COHERE, Headers.bearerJson("cohere-python/5.15.0"),
-                Rerankers.cohereRequest("rerank-v3.5", run.query(), documents, SHAPE.topN()),
+                Rerankers.cohereRequest("rerank-v3.5", run.query(), documents, topN),
                 CallRecorder.Reply.json(Rerankers.cohereResponse(Ids.uuid(rng), results, 1),
                         "x-trial-endpoint-call-remaining", "999", "x-endpoint-monthly-call-limit", "1000"),
                 new CallRecorder.RateLimit(RATE_LIMITED, Rerankers::cohereRateLimit, 1000), 190, 0.3);
+    }
 
+    /** gpt-4o answering LangChain's stuff prompt, streamed with usage: the generator call. */
+    static CallEvent recordStreamedAnswer(CallRecorder rec, RunOutcome run, String question, SplittableRandom rng) {
         String prompt = Prompts.langChainStuff(run.context(), question);
         int promptTokens = Tokens.promptTokens(List.of(prompt));
         int answerTokens = Tokens.count(run.answer().text());
         long streamMs = Math.round(Rand.logNormal(rng, 420, 0.3) + answerTokens * Rand.logNormal(rng, 18, 0.2));
-        CallEvent generator = rec.recordLasting(OPENAI + "/v1/chat/completions", Headers.openAiRequest(),
+        return rec.recordLasting(OPENAI + "/v1/chat/completions", Headers.openAiRequest(),
                 OpenAi.chatRequest("gpt-4o", List.of(Nodes.message("user", prompt)), true, 0.0),
                 CallRecorder.Reply.eventStream(OpenAi.chatStream("chatcmpl-" + Ids.base62(rng, 29),
                         rec.timeline().now().getEpochSecond(), "gpt-4o-2024-08-06", "fp_" + Ids.hex(rng, 10),
                         run.answer().text(), promptTokens, answerTokens), Headers.openAiResponse(rng)),
                 openAiLimit("gpt-4o", rng), streamMs);
-        return new Rendered(rec.calls(), List.of(), traceId, generator.eventId());
     }
 
     static CallRecorder.RateLimit openAiLimit(String model, SplittableRandom rng) {
