@@ -10,7 +10,7 @@ import java.util.List;
  * @param score how strongly the features point to a gap, in [0, 1]; null when the features to decide it were missing
  * @param evidence what the question asks, that no passage holds it, what the answer did; empty when not flagged
  * @param repairHint what the content owner should add; null when not flagged
- * @param clearedRetrieve the retrieval flag rested only on "no passage answers" and was cleared because of the gap
+ * @param clearedRetrieve the retrieval flag was cleared because the gap was decided
  */
 public record KnowledgeGap(boolean flagged, Double score, List<String> evidence, String repairHint,
         boolean clearedRetrieve) {

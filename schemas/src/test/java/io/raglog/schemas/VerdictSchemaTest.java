@@ -101,7 +101,8 @@ class VerdictSchemaTest {
     /** Only a knowledge gap: no stage flagged, retrieval's flag cleared because nothing in the corpus answers. */
     static Verdict knowledgeGapOnly() {
         StageVerdict retrieve = new StageVerdict(true, 0.74, 0.55, false,
-                List.of("retrieval's flag rested only on 'no passage answers': cleared as a knowledge gap"), null,
+                List.of("cleared: the run was decided a knowledge gap, and retrieval cannot return what the knowledge"
+                        + " base does not hold"), null,
                 new StageVerdict.ModelProbabilities(0.7, 0.8, 0.6));
         KnowledgeGap gap = new KnowledgeGap(true, 0.92,
                 List.of("the question asks for 'Normans' exports to Iceland'", "no retrieved or reranked passage holds it",

@@ -68,7 +68,7 @@ public final class KnowledgeGapRule {
                 + " is in no passage)");
         evidence.add("the answer refused");
         if (cleared) {
-            evidence.add("retrieval's flag rested only on 'no passage answers' and was cleared");
+            evidence.add("retrieval's flag was cleared: retrieval cannot return what the knowledge base does not hold");
         }
         String hint = "Add content about " + asks + " to the knowledge base, or tell users it is out of scope.";
         return new Outcome(new KnowledgeGap(true, score, evidence, hint, cleared), after);

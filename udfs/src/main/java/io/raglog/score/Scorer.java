@@ -79,8 +79,8 @@ public final class Scorer {
             } else if (stage == Stage.RETRIEVE && decision.fired()) {
                 evidence = List.of(Evidence.clearedByReassignment(features));
             } else if (stage == Stage.RETRIEVE && decision.gap().clearedRetrieve()) {
-                evidence = List.of("retrieval's flag rested only on 'no passage answers' and the knowledge base lacks "
-                        + "the answer (knowledge gap): cleared");
+                evidence = List.of("cleared: the run was decided a knowledge gap, and retrieval cannot return what the "
+                        + "knowledge base does not hold");
             }
             stages.put(stage, new StageVerdict(true, p, t, flagged, evidence, hint, parts.get(stage)));
         }
