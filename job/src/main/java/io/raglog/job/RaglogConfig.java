@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.raglog.checks.ChecksSettings;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -164,14 +165,21 @@ public record RaglogConfig(Kafka kafka, Elasticsearch elasticsearch, Llm llm, Sa
         return new RaglogConfig(k, e, llm, s, assembly, faultRates, f, env.getOrDefault("RAGLOG_BUNDLE", bundle));
     }
 
-    /** The LLM settings: the file's, overridden by any {@code RAGLOG_LLM_*} variable. */
-    Map<String, String> llmEnvironment(Map<String, String> env) {
+    /**
+     * What the checks' settings are read from: the file's LLM section, overridden by any {@code RAGLOG_LLM_*}
+     * variable, and the checks' own variables (the embedding model's cache and threads, the vector checks' switch),
+     * which have no key in the file. Anything else in the environment is not the checks'.
+     */
+    Map<String, String> checksEnvironment(Map<String, String> env) {
         Map<String, String> merged = llm.asEnvironment();
         env.forEach((k, v) -> {
-            if (k.startsWith("RAGLOG_LLM_")) {
+            if (k.startsWith("RAGLOG_LLM_") || CHECKS_VARIABLES.contains(k)) {
                 merged.put(k, v);
             }
         });
         return merged;
     }
+
+    private static final List<String> CHECKS_VARIABLES = List.of(ChecksSettings.EMBEDDING_CACHE,
+            ChecksSettings.EMBEDDING_THREADS, ChecksSettings.VECTOR_CHECKS);
 }

@@ -21,7 +21,8 @@ import picocli.CommandLine.Option;
 @Command(name = "run", mixinStandardHelpOptions = true,
         description = {"Run the raglog job against Kafka (on a Flink cluster, or locally for a trial).",
             "Environment overrides: RAGLOG_KAFKA_BOOTSTRAP, RAGLOG_KAFKA_GROUP_ID, RAGLOG_ES_HOSTS, RAGLOG_ES_ENABLED,",
-            "RAGLOG_SAMPLING_RATE, RAGLOG_BUNDLE, RAGLOG_PARALLELISM, RAGLOG_CHECKPOINT_DIR, RAGLOG_LLM_*."})
+            "RAGLOG_SAMPLING_RATE, RAGLOG_BUNDLE, RAGLOG_PARALLELISM, RAGLOG_CHECKPOINT_DIR, RAGLOG_LLM_*,",
+            "RAGLOG_VECTOR_CHECKS, RAGLOG_EMBEDDING_CACHE_ENTRIES, RAGLOG_EMBEDDING_THREADS."})
 public final class RunCommand implements Callable<Integer> {
 
     @Option(names = "--config", paramLabel = "FILE", description = "raglog.yaml (default: built-in defaults).")
@@ -64,7 +65,7 @@ public final class RunCommand implements Callable<Integer> {
                 a.stateTtl(), wait.isNegative() ? null : wait,
                 wait.isNegative() ? null : or(c.generatorWaitMaxLag(), a.generatorWaitMaxLag()));
         TopologySettings t = TopologySettings.DEFAULTS;
-        ChecksSettings checks = ChecksSettings.fromEnv(cfg.llmEnvironment(env));
+        ChecksSettings checks = ChecksSettings.fromEnv(cfg.checksEnvironment(env));
         TopologySettings topology = new TopologySettings(or(c.maxOutOfOrder(), t.maxOutOfOrder()),
                 or(c.sourceIdleness(), t.sourceIdleness()), assembly, checks.llm());
         BundleLocation bundle = cfg.bundle() == null ? BundleLocation.classpath(DefaultBundle.RESOURCE)
@@ -99,8 +100,8 @@ public final class RunCommand implements Callable<Integer> {
                         + " client properties " + cfg.kafka().properties().keySet(),
                 "elasticsearch: " + (cfg.elasticsearch().enabled() ? cfg.elasticsearch().hosts() + " indices "
                         + cfg.elasticsearch().faultsIndex() + ", " + cfg.elasticsearch().faultRatesIndex() : "off"),
-                "llm judge: " + ChecksSettings.fromEnv(cfg.llmEnvironment(System.getenv())).llm().judgeId() + ", mode "
-                        + ChecksSettings.fromEnv(cfg.llmEnvironment(System.getenv())).llm().mode().id(),
+                "llm judge: " + ChecksSettings.fromEnv(cfg.checksEnvironment(System.getenv())).llm().judgeId() + ", mode "
+                        + ChecksSettings.fromEnv(cfg.checksEnvironment(System.getenv())).llm().mode().id(),
                 "sampling: default " + cfg.sampling().defaultRate() + ", per pipeline " + cfg.sampling().pipelines(),
                 "fault-rate window: " + cfg.faultRates().window(),
                 "bundle: " + (cfg.bundle() == null ? "the shipped default" : cfg.bundle()),

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.raglog.assemble.AssemblySettings;
+import io.raglog.checks.ChecksSettings;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -42,15 +43,28 @@ class RaglogConfigTest {
         assertThat(cfg.sampling().pipelines()).containsEntry("support-bot", 0.1);
         assertThat(cfg.elasticsearch().enabled()).isTrue();
         assertThat(cfg.elasticsearch().hosts()).containsExactly("https://es1:9200", "https://es2:9200");
-        Map<String, String> llm = cfg.llmEnvironment(Map.of("RAGLOG_LLM_ECONOMY", "true"));
+        Map<String, String> llm = cfg.checksEnvironment(Map.of("RAGLOG_LLM_ECONOMY", "true"));
         assertThat(llm).containsEntry("RAGLOG_LLM_PROVIDER", "openai").containsEntry("RAGLOG_LLM_ECONOMY", "true");
     }
 
     @Test
     void shouldPassTheLlmModeFromTheFileToTheChecks() throws Exception {
         RaglogConfig cfg = RaglogConfig.parse("llm: {mode: tiered}\n", Map.of());
-        assertThat(cfg.llmEnvironment(Map.of())).containsEntry("RAGLOG_LLM_MODE", "tiered");
+        assertThat(cfg.checksEnvironment(Map.of())).containsEntry("RAGLOG_LLM_MODE", "tiered");
         assertThat(RunCommand.jobSettings(cfg, Map.of()).checks().llm().tiered()).isTrue();
+    }
+
+    @Test
+    void shouldPassTheChecksOwnVariablesToTheJob() throws Exception {
+        // variables with no key in the file: run read only RAGLOG_LLM_* and dropped these without a word
+        RaglogConfig cfg = RaglogConfig.parse("llm: {provider: offline}\n", Map.of());
+        ChecksSettings checks = RunCommand.jobSettings(cfg, Map.of(ChecksSettings.EMBEDDING_THREADS, "2",
+                ChecksSettings.EMBEDDING_CACHE, "500", ChecksSettings.VECTOR_CHECKS, "false",
+                "RAGLOG_UNRELATED", "x")).checks();
+        assertThat(checks.embeddingThreads()).isEqualTo(2);
+        assertThat(checks.embeddingCacheEntries()).isEqualTo(500);
+        assertThat(checks.vectorChecks()).isFalse();
+        assertThat(cfg.checksEnvironment(Map.of("RAGLOG_UNRELATED", "x"))).doesNotContainKey("RAGLOG_UNRELATED");
     }
 
     @Test
