@@ -135,27 +135,19 @@ public final class ElasticVoyageResponsesProfile implements Profile {
     @Override
     public Rendered renderIndexing(List<Chunk> batch, ChunkIndex index, Instant at, SplittableRandom rng) {
         CallRecorder rec = new CallRecorder(pipeline(), null, Map.of(), new CallTimeline(at, rng), rng);
-        List<String> texts = new ArrayList<>();
-        List<float[]> vectors = new ArrayList<>();
-        List<Stores.Point> points = new ArrayList<>();
-        int tokens = 0;
-        for (Chunk c : batch) {
-            texts.add(c.text());
-            vectors.add(index.vector(c));
-            tokens += Tokens.count(c.text());
-            points.add(new Stores.Point(c.chunkId(), c.chunkId(), c.docId(), c.title(), c.text(), index.vector(c)));
-        }
+        IndexBatch b = IndexBatch.of(batch, index, Chunk::chunkId);
         rec.record(PROXY_OPENAI + "/v1/embeddings", Headers.openAiRequest(),
-                OpenAi.embeddingsRequest("text-embedding-3-small", Nodes.strings(texts), DIMENSIONS, "float"),
-                CallRecorder.Reply.json(OpenAi.embeddingsResponse("text-embedding-3-small", vectors, false, tokens),
+                OpenAi.embeddingsRequest("text-embedding-3-small", Nodes.strings(b.texts()), DIMENSIONS, "float"),
+                CallRecorder.Reply.json(
+                        OpenAi.embeddingsResponse("text-embedding-3-small", b.vectors(), false, b.tokens()),
                         Headers.openAiResponse(rng)), null, 260, 0.3);
         rec.record(ELASTIC + "/_bulk?refresh=false", CallRecorder.headers("content-type",
                         "application/vnd.elasticsearch+x-ndjson; compatible-with=8", "authorization", Headers.REDACTED,
                         "user-agent", "elasticsearch-py/8.17.2 (Python/3.12.9)"),
-                TextNode.valueOf(Stores.elasticBulkRequest(INDEX, FIELD, points)),
+                TextNode.valueOf(Stores.elasticBulkRequest(INDEX, FIELD, b.points())),
                 new CallRecorder.Reply(200, CallRecorder.headers("content-type",
                         "application/vnd.elasticsearch+json;compatible-with=8", "x-elastic-product", "Elasticsearch"),
-                        Stores.elasticBulkResponse(INDEX, points, 20 + rng.nextInt(40), rng.nextInt(50_000))),
+                        Stores.elasticBulkResponse(INDEX, b.points(), 20 + rng.nextInt(40), rng.nextInt(50_000))),
                 null, 45, 0.3);
         return new Rendered(rec.calls(), List.of(), null, null);
     }

@@ -14,7 +14,6 @@ import io.raglog.simulator.wire.Nodes;
 import io.raglog.simulator.wire.OpenAi;
 import io.raglog.simulator.wire.Tokens;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
@@ -91,17 +90,11 @@ public final class LangChainMemoryProfile implements Profile {
     @Override
     public Rendered renderIndexing(List<Chunk> batch, ChunkIndex index, Instant at, SplittableRandom rng) {
         CallRecorder rec = new CallRecorder(pipeline(), null, Map.of(), new CallTimeline(at, rng), rng);
-        List<String> texts = new ArrayList<>();
-        List<float[]> vectors = new ArrayList<>();
-        int tokens = 0;
-        for (Chunk c : batch) {
-            texts.add(c.text());
-            vectors.add(index.vector(c));
-            tokens += Tokens.count(c.text());
-        }
+        IndexBatch b = IndexBatch.of(batch, index, Chunk::chunkId);
         rec.record(OPENAI + "/v1/embeddings", Headers.openAiRequest(),
-                OpenAi.embeddingsRequest("text-embedding-3-small", Nodes.strings(texts), DIMENSIONS, "base64"),
-                CallRecorder.Reply.json(OpenAi.embeddingsResponse("text-embedding-3-small", vectors, true, tokens),
+                OpenAi.embeddingsRequest("text-embedding-3-small", Nodes.strings(b.texts()), DIMENSIONS, "base64"),
+                CallRecorder.Reply.json(
+                        OpenAi.embeddingsResponse("text-embedding-3-small", b.vectors(), true, b.tokens()),
                         Headers.openAiResponse(rng)), null, 240, 0.3);
         return new Rendered(rec.calls(), List.of(), null, null);
     }

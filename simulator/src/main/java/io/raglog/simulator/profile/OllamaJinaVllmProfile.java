@@ -126,18 +126,12 @@ public final class OllamaJinaVllmProfile implements Profile {
     @Override
     public Rendered renderIndexing(List<Chunk> batch, ChunkIndex index, Instant at, SplittableRandom rng) {
         CallRecorder rec = new CallRecorder(pipeline(), null, Map.of(), new CallTimeline(at, rng), rng);
-        List<String> texts = new ArrayList<>();
-        List<float[]> vectors = new ArrayList<>();
-        int tokens = 0;
-        for (Chunk c : batch) {
-            texts.add(c.text());
-            vectors.add(index.vector(c));
-            tokens += Tokens.count(c.text());
-        }
+        IndexBatch b = IndexBatch.of(batch, index, Chunk::chunkId);
         long ns = Math.round(Rand.logNormal(rng, 180, 0.3) * 1_000_000);
         rec.record(OLLAMA + "/api/embed", Headers.plainJson("ollama-python/0.4.8"),
-                SelfHosted.ollamaEmbedRequest(EMBED_MODEL, Nodes.strings(texts)),
-                CallRecorder.Reply.json(SelfHosted.ollamaEmbedResponse(EMBED_MODEL, vectors, ns, 1_203_458L, tokens)),
+                SelfHosted.ollamaEmbedRequest(EMBED_MODEL, Nodes.strings(b.texts())),
+                CallRecorder.Reply.json(
+                        SelfHosted.ollamaEmbedResponse(EMBED_MODEL, b.vectors(), ns, 1_203_458L, b.tokens())),
                 null, ns / 1_000_000.0, 0.1);
         return new Rendered(rec.calls(), List.of(), null, null);
     }

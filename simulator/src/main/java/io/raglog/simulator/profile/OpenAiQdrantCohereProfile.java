@@ -143,23 +143,14 @@ public final class OpenAiQdrantCohereProfile implements Profile {
     @Override
     public Rendered renderIndexing(List<Chunk> batch, ChunkIndex index, Instant at, SplittableRandom rng) {
         CallRecorder rec = new CallRecorder(pipeline(), null, Map.of(), new CallTimeline(at, rng), rng);
-        List<String> texts = new ArrayList<>();
-        List<float[]> vectors = new ArrayList<>();
-        List<Stores.Point> points = new ArrayList<>();
-        int tokens = 0;
-        for (Chunk c : batch) {
-            texts.add(c.text());
-            vectors.add(index.vector(c));
-            tokens += Tokens.count(c.text());
-            points.add(new Stores.Point(Ids.pointId(COLLECTION, c.chunkId()), c.chunkId(), c.docId(), c.title(),
-                    c.text(), index.vector(c)));
-        }
+        IndexBatch b = IndexBatch.of(batch, index, c -> Ids.pointId(COLLECTION, c.chunkId()));
         rec.record(OPENAI + "/v1/embeddings", Headers.openAiRequest(),
-                OpenAi.embeddingsRequest("text-embedding-3-small", Nodes.strings(texts), DIMENSIONS, "base64"),
-                CallRecorder.Reply.json(OpenAi.embeddingsResponse("text-embedding-3-small", vectors, true, tokens),
+                OpenAi.embeddingsRequest("text-embedding-3-small", Nodes.strings(b.texts()), DIMENSIONS, "base64"),
+                CallRecorder.Reply.json(
+                        OpenAi.embeddingsResponse("text-embedding-3-small", b.vectors(), true, b.tokens()),
                         Headers.openAiResponse(rng)), null, 240, 0.3);
         rec.recordPut(QDRANT + "/collections/" + COLLECTION + "/points?wait=true",
-                Headers.plainJson("python-client/1.14.2"), Stores.qdrantUpsertRequest(points),
+                Headers.plainJson("python-client/1.14.2"), Stores.qdrantUpsertRequest(b.points()),
                 CallRecorder.Reply.json(Stores.qdrantUpsertResponse(rng.nextInt(100_000), 0.004)), 25);
         rec.recordGet(QDRANT + "/collections/" + COLLECTION, Headers.plainJson("python-client/1.14.2"),
                 CallRecorder.Reply.json(Stores.qdrantCollectionInfo(COLLECTION, index.chunks().size(), DIMENSIONS)),

@@ -105,19 +105,14 @@ public final class TeiPineconeAnthropicProfile implements Profile {
     @Override
     public Rendered renderIndexing(List<Chunk> batch, ChunkIndex index, Instant at, SplittableRandom rng) {
         CallRecorder rec = new CallRecorder(pipeline(), null, Map.of(), new CallTimeline(at, rng), rng);
-        List<String> texts = new ArrayList<>();
-        List<float[]> vectors = new ArrayList<>();
-        List<Stores.Point> points = new ArrayList<>();
-        for (Chunk c : batch) {
-            texts.add(c.text());
-            vectors.add(index.vector(c));
-            points.add(new Stores.Point(c.chunkId(), c.chunkId(), c.docId(), c.title(), c.text(), index.vector(c)));
-        }
-        rec.record(TEI, Headers.plainJson("python-requests/2.32.3"), SelfHosted.teiEmbedRequest(Nodes.strings(texts)),
-                CallRecorder.Reply.json(SelfHosted.teiEmbedResponse(vectors), "x-compute-type", "cpu"),
+        IndexBatch b = IndexBatch.of(batch, index, Chunk::chunkId);
+        rec.record(TEI, Headers.plainJson("python-requests/2.32.3"),
+                SelfHosted.teiEmbedRequest(Nodes.strings(b.texts())),
+                CallRecorder.Reply.json(SelfHosted.teiEmbedResponse(b.vectors()), "x-compute-type", "cpu"),
                 null, 120, 0.3);
-        rec.record(PINECONE + "/vectors/upsert", pineconeHeaders(), Stores.pineconeUpsertRequest(NAMESPACE, points),
-                CallRecorder.Reply.json(Stores.pineconeUpsertResponse(points.size())), null, 90, 0.3);
+        rec.record(PINECONE + "/vectors/upsert", pineconeHeaders(),
+                Stores.pineconeUpsertRequest(NAMESPACE, b.points()),
+                CallRecorder.Reply.json(Stores.pineconeUpsertResponse(b.points().size())), null, 90, 0.3);
         return new Rendered(rec.calls(), List.of(), null, null);
     }
 }

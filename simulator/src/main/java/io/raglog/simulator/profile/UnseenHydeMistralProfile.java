@@ -136,24 +136,15 @@ public final class UnseenHydeMistralProfile implements Profile {
     @Override
     public Rendered renderIndexing(List<Chunk> batch, ChunkIndex index, Instant at, SplittableRandom rng) {
         CallRecorder rec = new CallRecorder(pipeline(), null, Map.of(), new CallTimeline(at, rng), rng);
-        List<String> texts = new ArrayList<>();
-        List<float[]> vectors = new ArrayList<>();
-        List<Stores.Point> points = new ArrayList<>();
-        int tokens = 0;
-        for (Chunk c : batch) {
-            texts.add(c.text());
-            vectors.add(index.vector(c));
-            tokens += Tokens.count(c.text());
-            points.add(new Stores.Point(Ids.pointId(COLLECTION, c.chunkId()), c.chunkId(), c.docId(), c.title(),
-                    c.text(), index.vector(c)));
-        }
+        IndexBatch b = IndexBatch.of(batch, index, c -> Ids.pointId(COLLECTION, c.chunkId()));
         long ms = Math.round(Rand.logNormal(rng, 300, 0.3));
         rec.record(MISTRAL + "/embeddings", Headers.bearerJson("mistral-client-python/1.5.0"),
-                OpenAi.embeddingsRequest(EMBED_MODEL, Nodes.strings(texts), null, null),
-                CallRecorder.Reply.json(Mistral.embeddingsResponse(Ids.hex(rng, 32), EMBED_MODEL, vectors, tokens)),
+                OpenAi.embeddingsRequest(EMBED_MODEL, Nodes.strings(b.texts()), null, null),
+                CallRecorder.Reply.json(
+                        Mistral.embeddingsResponse(Ids.hex(rng, 32), EMBED_MODEL, b.vectors(), b.tokens())),
                 null, ms, 0.2);
         rec.recordPut(QDRANT + "/collections/" + COLLECTION + "/points?wait=true",
-                Headers.plainJson("python-httpx/0.28.1"), Stores.qdrantUpsertRequest(points),
+                Headers.plainJson("python-httpx/0.28.1"), Stores.qdrantUpsertRequest(b.points()),
                 CallRecorder.Reply.json(Stores.qdrantUpsertResponse(rng.nextInt(100_000), 0.005)), 30);
         return new Rendered(rec.calls(), List.of(), null, null);
     }
