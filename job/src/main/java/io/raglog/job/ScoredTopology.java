@@ -4,6 +4,7 @@ import io.raglog.checks.RunChecked;
 import io.raglog.checks.flink.ChecksStage;
 import io.raglog.flink.JacksonTypeInfo;
 import io.raglog.ingest.RawMessage;
+import io.raglog.knowledge.KnownPassagesFunction;
 import io.raglog.monitor.FaultRateCounts;
 import io.raglog.monitor.FaultRateWindow;
 import io.raglog.monitor.SampleRunsFunction;
@@ -25,9 +26,9 @@ import org.apache.flink.util.Collector;
  * The whole job on top of run assembly: sample, check, score, count.
  *
  * <pre>
- * runs ─ sample ─┬─ checks (rules + vectors, [tiered: gate,] then LLM async) ─ score ─▶ verdicts (flagged: debugging queue)
- *                └─ not sampled ──────────────────────────────────┐
- *                              verdicts ─ stage outcomes ─────────┴─ keyBy(pipeline × stage) ─ window ─▶ fault rates
+ * runs ─ keyBy(pipeline) ─ known passages ─ sample ─┬─ checks (rules + vectors, [tiered: gate,] then LLM async) ─ score ─▶ verdicts (flagged: debugging queue)
+ *                                                   └─ not sampled ──────────────────────────────────┐
+ *                                                 verdicts ─ stage outcomes ─────────────────────────┴─ keyBy(pipeline × stage) ─ window ─▶ fault rates
  * </pre>
  */
 public final class ScoredTopology {
@@ -42,7 +43,12 @@ public final class ScoredTopology {
     public static Streams build(DataStream<RawMessage> calls, DataStream<RawMessage> otlp, JobSettings settings) {
         RaglogTopology.Streams assembled = RaglogTopology.build(calls, otlp, settings.topology());
 
-        SingleOutputStreamOperator<Run> sampled = assembled.runs()
+        // a second opinion on each run's retrieval, from the passages the pipeline's other runs were handed
+        DataStream<Run> withKnownPassages = assembled.runs()
+                .keyBy(Run::pipeline)
+                .process(new KnownPassagesFunction(), JacksonTypeInfo.of(Run.class))
+                .uid("known-passages").name("known passages per pipeline");
+        SingleOutputStreamOperator<Run> sampled = withKnownPassages
                 .process(new SampleRunsFunction(settings.sampling()), JacksonTypeInfo.of(Run.class))
                 .uid("sample-runs").name("sample runs");
 

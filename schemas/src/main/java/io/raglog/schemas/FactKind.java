@@ -33,6 +33,8 @@ public enum FactKind {
     UNKNOWN_PASSAGES,
     /** The kept passages cover less of the question than the reranker's input did. */
     LOST_COVERAGE,
+    /** A passage the pipeline's knowledge base is known to hold matches the question better than any retrieved. */
+    BETTER_PASSAGE_KNOWN,
     /** The answer declines to answer. */
     REFUSAL,
     /** A statement of the answer that the context does not back. */

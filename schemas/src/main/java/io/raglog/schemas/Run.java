@@ -1,5 +1,6 @@
 package io.raglog.schemas;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import java.time.Instant;
 import java.util.List;
 
@@ -11,6 +12,8 @@ import java.util.List;
  *     generator call when the run was linked by content
  * @param incomplete flushed by a timer before a generator call closed it
  * @param httpErrors calls of this run answered with an error status (retried or not)
+ * @param knownPassages the pipeline's known passages that match the question, beside what retrieval returned; set by
+ *     the job before the checks (null on the runs topic, in runs written before it existed and when nothing is known)
  */
 public record Run(
         String schema,
@@ -24,7 +27,21 @@ public record Run(
         String incompleteReason,
         List<String> callIds,
         List<HttpError> httpErrors,
-        RunStages stages) {
+        RunStages stages,
+        @JsonInclude(JsonInclude.Include.NON_NULL) KnownPassages knownPassages) {
+
+    /** A run as assembled, before the knowledge base's second opinion. */
+    public Run(String schema, String runId, String pipeline, String runHint, String question, Instant startedAt,
+            Instant endedAt, boolean incomplete, String incompleteReason, List<String> callIds,
+            List<HttpError> httpErrors, RunStages stages) {
+        this(schema, runId, pipeline, runHint, question, startedAt, endedAt, incomplete, incompleteReason, callIds,
+                httpErrors, stages, null);
+    }
+
+    public Run withKnownPassages(KnownPassages known) {
+        return new Run(schema, runId, pipeline, runHint, question, startedAt, endedAt, incomplete, incompleteReason,
+                callIds, httpErrors, stages, known);
+    }
 
     public boolean has(Stage stage) {
         return stages.get(stage).present();

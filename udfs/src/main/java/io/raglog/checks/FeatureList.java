@@ -13,7 +13,23 @@ import java.util.Map;
  */
 public final class FeatureList {
 
-    public static final String VERSION = "raglog.checks/v2";
+    public static final String VERSION = "raglog.checks/v3";
+
+    /**
+     * Lists that only add features to the one before (none redefined or removed), so a model trained on the earlier
+     * list still reads the later one's vectors: v3 added the known-passages features to v2.
+     */
+    private static final Map<String, String> ADDS_TO = Map.of("raglog.checks/v3", "raglog.checks/v2");
+
+    /** Whether vectors of list {@code version} can be read by a model trained on list {@code trainedOn}. */
+    public static boolean extendsList(String version, String trainedOn) {
+        for (String v = version; v != null; v = ADDS_TO.get(v)) {
+            if (v.equals(trainedOn)) {
+                return true;
+            }
+        }
+        return false;
+    }
 
     /** Which kind of check computes a feature: the cost grows from rules to LLM. */
     public enum Kind { RULE, VECTOR, LLM }
@@ -60,6 +76,10 @@ public final class FeatureList {
     public static final String GENERATE_ANSWER_FOUND = "generate.answer_words_in_one_sentence";
     public static final String GENERATE_ANSWER_SOURCE_MATCH = "generate.answer_source_sentence_match";
     public static final String GENERATE_ANSWER_MISSING_WORDS = "generate.answer_words_missing_from_source";
+    // v3: a second opinion from the passages the pipeline's other runs were handed (KnownPassages)
+    public static final String RETRIEVE_WEIGHTED_MATCH = "retrieve.rarity_weighted_match";
+    public static final String RETRIEVE_UNRETURNED_MATCH_GAIN = "retrieve.unreturned_match_gain";
+    public static final String RETRIEVE_UNRETURNED_ANSWER_GAIN = "retrieve.unreturned_answer_sentence_gain";
 
     // Vector checks
     public static final String REWRITE_SIM_QUESTION = "rewrite.min_similarity_to_question";
@@ -154,6 +174,12 @@ public final class FeatureList {
         rule(REWRITE_ADDED_WORDS, Stage.REWRITE, "content words of the rewrites found in no form in the question");
         rule(RETRIEVE_ANSWER_MATCH, Stage.RETRIEVE,
                 "best match of one retrieved sentence to the question (share of its words, halved if it adds none)");
+        rule(RETRIEVE_WEIGHTED_MATCH, Stage.RETRIEVE, "share of the question's words the best handed passage holds,"
+                + " each weighted by its rarity among the pipeline's known passages");
+        rule(RETRIEVE_UNRETURNED_MATCH_GAIN, Stage.RETRIEVE, "that match for the best known passage the run was not"
+                + " handed, minus the best handed passage's (absent until the pipeline has known passages)");
+        rule(RETRIEVE_UNRETURNED_ANSWER_GAIN, Stage.RETRIEVE, "best sentence match to the question in the known"
+                + " passages the run was not handed, minus the best in the retrieved passages");
         rule(RERANK_DROPPED_ANSWER_GAP, Stage.RERANK,
                 "best sentence match among passages that never reached the generator minus the best in its context");
         rule(GENERATE_CONTEXT_ANSWER_MATCH, Stage.GENERATE, "best sentence match to the question in the context");

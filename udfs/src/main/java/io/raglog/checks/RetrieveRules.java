@@ -5,6 +5,7 @@ import static io.raglog.checks.FeatureList.*;
 import io.raglog.schemas.Fact;
 import io.raglog.schemas.FactKind;
 import io.raglog.schemas.Finding;
+import io.raglog.schemas.KnownPassages;
 import io.raglog.schemas.Passage;
 import io.raglog.schemas.Run;
 import io.raglog.schemas.Stage;
@@ -16,6 +17,11 @@ import java.util.Set;
 final class RetrieveRules {
 
     static final String CHECK = "retrieve.terms";
+    /**
+     * How much better an unreturned known passage must match the question to be stated as evidence: a quarter of
+     * the question's weight, well clear of the few points two passages on one topic differ by.
+     */
+    static final double BETTER_PASSAGE = 0.25;
 
     private RetrieveRules() {}
 
@@ -51,5 +57,31 @@ final class RetrieveRules {
         if (answers.hasQuestion()) {
             v.put(RETRIEVE_ANSWER_MATCH, answers.bestIn(passages));
         }
+        KnownPassages known = run.knownPassages();
+        if (known != null) {
+            secondOpinion(known, passages, answers, v, findings);
+        }
+    }
+
+    /** What the passages the pipeline's other runs were handed say about this retrieval. */
+    private static void secondOpinion(KnownPassages known, List<Passage> passages, AnswerSentences answers,
+            FeatureVector v, List<Finding> findings) {
+        v.put(RETRIEVE_WEIGHTED_MATCH, known.returnedMatch());
+        v.put(RETRIEVE_UNRETURNED_MATCH_GAIN, known.matchGain());
+        if (answers.hasQuestion()) {
+            v.put(RETRIEVE_UNRETURNED_ANSWER_GAIN, answers.bestIn(known.unreturned()) - answers.bestIn(passages));
+        }
+        if (known.matchGain() >= BETTER_PASSAGE && !known.unreturned().isEmpty()) {
+            Passage better = known.unreturned().get(0);
+            findings.add(Finding.of(CHECK, Fact.of(Stage.RETRIEVE, FactKind.BETTER_PASSAGE_KNOWN, "")
+                    .withPassages(List.of(better.id())), "passage " + better.id() + ", which the knowledge base holds"
+                    + " (another run of this pipeline was handed it), matches the question better than any passage"
+                    + " retrieved: " + percent(better.score()) + " of the question's words by weight, against "
+                    + percent(known.returnedMatch())));
+        }
+    }
+
+    private static String percent(double share) {
+        return Math.round(100 * share) + "%";
     }
 }

@@ -1,5 +1,6 @@
 package io.raglog.score;
 
+import io.raglog.checks.FeatureList;
 import io.raglog.schemas.RunFeatures;
 import java.util.List;
 import java.util.Map;
@@ -29,11 +30,12 @@ public record FeatureSpace(String version, List<String> names) {
     }
 
     /**
-     * The raw row of a run. Features that are not in this list are ignored; a different list version is refused,
-     * because reading a v2 vector by v1's names silently scores the wrong columns.
+     * The raw row of a run. Features that are not in this list are ignored; a list version that is neither this one
+     * nor one that only adds to it ({@link FeatureList#extendsList}) is refused, because reading a vector whose
+     * features were redefined silently scores the wrong values.
      */
     public double[] row(RunFeatures features) {
-        if (!version.equals(features.featureListVersion())) {
+        if (!FeatureList.extendsList(features.featureListVersion(), version)) {
             throw new IllegalArgumentException("run " + features.runId() + " has features of list "
                     + features.featureListVersion() + " but the model bundle was trained on " + version);
         }

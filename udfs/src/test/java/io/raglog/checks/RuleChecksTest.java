@@ -3,8 +3,12 @@ package io.raglog.checks;
 import static io.raglog.checks.FeatureList.*;
 import static io.raglog.checks.RunBuilder.*;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
+import io.raglog.schemas.FactKind;
 import io.raglog.schemas.Finding;
+import io.raglog.schemas.KnownPassages;
+import io.raglog.schemas.Passage;
 import io.raglog.schemas.Run;
 import io.raglog.schemas.Stage;
 import java.util.ArrayList;
@@ -196,5 +200,36 @@ class RuleChecksTest {
                 .answer("I don't know.").build());
         assertThat(missed.get(RETRIEVE_ANSWER_MATCH)).isLessThan(AnswerSentences.ANSWERS);
         assertThat(missed.get(GENERATE_ANSWER_FOUND)).isNull(); // a refusal takes nothing from anywhere
+    }
+
+    @Test
+    void shouldSayWhenAKnownPassageTheRunWasNotHandedMatchesTheQuestionBetter() {
+        Passage better = CASH_2023.withRank(1);
+        Run missed = healthy().retrieved(REVENUE_2022, WEATHER).reranked(REVENUE_2022, WEATHER)
+                .answer("I don't know.").build()
+                .withKnownPassages(new KnownPassages(40, 0.3, List.of(new Passage(better.id(), better.text(), 0.9, 1))));
+
+        FeatureVector v = check(missed);
+
+        assertThat(v.get(RETRIEVE_WEIGHTED_MATCH)).isEqualTo(0.3);
+        assertThat(v.get(RETRIEVE_UNRETURNED_MATCH_GAIN)).isCloseTo(0.6, within(1e-9));
+        assertThat(v.get(RETRIEVE_UNRETURNED_ANSWER_GAIN)).isGreaterThan(0.0);
+        assertThat(findings).filteredOn(f -> f.fact().kind() == FactKind.BETTER_PASSAGE_KNOWN).singleElement()
+                .satisfies(f -> {
+                    assertThat(f.fact().passageIds()).containsExactly(CASH_2023.id());
+                    assertThat(f.text()).contains(CASH_2023.id(), "90%", "30%");
+                });
+    }
+
+    @Test
+    void shouldLeaveTheSecondOpinionOutWhenNothingIsKnownOrNothingKnownIsBetter() {
+        FeatureVector unknown = check(healthy().build());
+        assertThat(unknown.get(RETRIEVE_UNRETURNED_MATCH_GAIN)).isNull();
+        assertThat(unknown.get(RETRIEVE_WEIGHTED_MATCH)).isNull();
+
+        FeatureVector notBetter = check(healthy().build().withKnownPassages(new KnownPassages(40, 0.9,
+                List.of(new Passage(WEATHER.id(), WEATHER.text(), 0.1, 1)))));
+        assertThat(notBetter.get(RETRIEVE_UNRETURNED_MATCH_GAIN)).isCloseTo(-0.8, within(1e-9));
+        assertThat(findings).noneMatch(f -> f.fact().kind() == FactKind.BETTER_PASSAGE_KNOWN);
     }
 }

@@ -47,7 +47,7 @@ public final class TierGateStep implements AutoCloseable {
         TierGate gate = bundle.tierGate().orElse(null);
         if (gate == null) {
             LOG.warn("tiered mode, but model bundle {} has no tier gate: every run gets the LLM checks", bundle.id());
-        } else if (!FeatureList.VERSION.equals(gate.features().version())) {
+        } else if (!FeatureList.extendsList(FeatureList.VERSION, gate.features().version())) {
             LOG.warn("tiered mode, but the tier gate of bundle {} reads feature list {} and the checks write {}: "
                     + "every run gets the LLM checks", bundle.id(), gate.features().version(), FeatureList.VERSION);
             gate = null;

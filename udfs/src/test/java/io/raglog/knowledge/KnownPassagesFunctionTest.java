@@ -1,0 +1,170 @@
+package io.raglog.knowledge;
+
+import static io.raglog.checks.RunBuilder.CAPEX_2023;
+import static io.raglog.checks.RunBuilder.CASH_2023;
+import static io.raglog.checks.RunBuilder.REVENUE_2022;
+import static io.raglog.checks.RunBuilder.WEATHER;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.raglog.checks.RunBuilder;
+import io.raglog.schemas.KnownPassages;
+import io.raglog.schemas.Passage;
+import io.raglog.schemas.Run;
+import java.util.List;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
+import org.apache.flink.streaming.api.operators.KeyedProcessOperator;
+import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+class KnownPassagesFunctionTest {
+
+    private static final Passage LISBON_TRAMS = new Passage("doc-9#5",
+            "Lisbon's yellow trams climb the hills of Alfama and Graça every few minutes.", 0.40, 1);
+
+    private KeyedOneInputStreamOperatorTestHarness<String, Run, Run> harness;
+
+    @BeforeEach
+    void setUp() throws Exception {
+        harness = harness(KnownPassagesFunction.DEFAULT_MAX_PASSAGES, null);
+    }
+
+    @AfterEach
+    void tearDown() throws Exception {
+        harness.close();
+    }
+
+    private static KeyedOneInputStreamOperatorTestHarness<String, Run, Run> harness(int max,
+            OperatorSubtaskState restoreFrom) throws Exception {
+        var h = new KeyedOneInputStreamOperatorTestHarness<>(
+                new KeyedProcessOperator<>(new KnownPassagesFunction(max)), Run::pipeline, Types.STRING);
+        h.setup();
+        if (restoreFrom != null) {
+            h.initializeState(restoreFrom);
+        }
+        h.open();
+        return h;
+    }
+
+    private static Run send(KeyedOneInputStreamOperatorTestHarness<String, Run, Run> h, Run run) throws Exception {
+        int before = h.extractOutputValues().size();
+        h.processElement(run, 0L);
+        List<Run> out = h.extractOutputValues();
+        assertThat(out).hasSize(before + 1);
+        return out.get(out.size() - 1);
+    }
+
+    /** An earlier question whose retrieval handed on the cash-flow, revenue and capex passages. */
+    private static Run earlier() {
+        return RunBuilder.healthy().runId("run-earlier").question("How did Acme Corp's revenue and capex change?")
+                .retrieved(CASH_2023, REVENUE_2022, CAPEX_2023).reranked(REVENUE_2022, CAPEX_2023).build();
+    }
+
+    @Test
+    void shouldGiveNoOpinionBeforeThePipelineHasKnownPassages() throws Exception {
+        Run first = send(harness, earlier());
+
+        assertThat(first.knownPassages()).isNull();
+        assertThat(first).isEqualTo(earlier()); // passed on unchanged
+    }
+
+    @Test
+    void shouldPointAtTheKnownPassageThatRetrievalMissed() throws Exception {
+        send(harness, earlier());
+
+        Run missed = send(harness, RunBuilder.healthy().runId("run-missed").retrieved(WEATHER, LISBON_TRAMS)
+                .reranked(WEATHER).build());
+
+        KnownPassages known = missed.knownPassages();
+        assertThat(known.held()).isEqualTo(3);
+        assertThat(known.unreturned()).isNotEmpty();
+        assertThat(known.unreturned().get(0).id()).isEqualTo(CASH_2023.id());
+        assertThat(known.unreturned().get(0).rank()).isEqualTo(1);
+        assertThat(known.unreturned()).extracting(Passage::id).doesNotContain(WEATHER.id(), LISBON_TRAMS.id());
+        assertThat(known.returnedMatch()).isLessThan(0.2);
+        assertThat(known.matchGain()).isGreaterThan(0.5);
+    }
+
+    @Test
+    void shouldFindNothingBetterWhenRetrievalReturnedTheBestKnownPassage() throws Exception {
+        send(harness, earlier());
+
+        Run sound = send(harness, RunBuilder.healthy().runId("run-sound").retrieved(CASH_2023, WEATHER)
+                .reranked(CASH_2023).build());
+
+        assertThat(sound.knownPassages().returnedMatch()).isGreaterThan(0.8);
+        assertThat(sound.knownPassages().matchGain()).isLessThan(0.0);
+    }
+
+    @Test
+    void shouldFindNothingBetterForAQuestionNoKnownPassageIsAbout() throws Exception {
+        send(harness, earlier());
+        send(harness, RunBuilder.healthy().runId("run-weather").question("Is the weather in Lisbon mild?")
+                .retrieved(WEATHER).reranked(WEATHER).build());
+
+        Run gap = send(harness, RunBuilder.healthy().runId("run-gap")
+                .question("Who designed the Lisbon tram network's yellow cars?").retrieved(LISBON_TRAMS).reranked(LISBON_TRAMS).build());
+
+        assertThat(gap.knownPassages().unreturned()).extracting(Passage::id).doesNotContain(LISBON_TRAMS.id());
+        assertThat(gap.knownPassages().matchGain()).isLessThan(0.0);
+    }
+
+    @Test
+    void shouldKeepEachPipelinesPassagesApart() throws Exception {
+        send(harness, earlier());
+
+        Run other = send(harness, RunBuilder.healthy().runId("run-other").retrieved(WEATHER).reranked(WEATHER).build());
+        Run elsewhere = send(harness, new Run(other.schema(), "run-elsewhere", "another-pipeline", null,
+                other.question(), other.startedAt(), other.endedAt(), false, null, other.callIds(), other.httpErrors(),
+                other.stages()));
+
+        assertThat(other.knownPassages()).isNotNull();
+        assertThat(elsewhere.knownPassages()).as("another pipeline knows nothing yet").isNull();
+    }
+
+    @Test
+    void shouldLearnFromIncompleteRunsWithoutJudgingThem() throws Exception {
+        Run built = earlier();
+        Run incomplete = new Run(built.schema(), built.runId(), built.pipeline(), null, built.question(),
+                built.startedAt(), built.endedAt(), true, "no generator call", built.callIds(), built.httpErrors(),
+                built.stages());
+        send(harness, incomplete);
+
+        Run next = send(harness, incomplete);
+        Run missed = send(harness, RunBuilder.healthy().runId("run-missed").retrieved(WEATHER).reranked(WEATHER).build());
+
+        assertThat(next.knownPassages()).as("an incomplete run is never checked").isNull();
+        assertThat(missed.knownPassages().unreturned().get(0).id()).isEqualTo(CASH_2023.id());
+    }
+
+    @Test
+    void shouldKeepAtMostTheCapAndCountTheRest() throws Exception {
+        var capped = harness(2, null);
+        try {
+            send(capped, earlier());
+            Run missed = send(capped, RunBuilder.healthy().runId("run-missed").retrieved(WEATHER).reranked(WEATHER).build());
+
+            assertThat(missed.knownPassages().held()).isEqualTo(2);
+        } finally {
+            capped.close();
+        }
+    }
+
+    @Test
+    void shouldKnowAfterRestoreWhatItKnewAtTheSnapshot() throws Exception {
+        send(harness, earlier());
+        OperatorSubtaskState snapshot = harness.snapshot(1L, 1L);
+
+        var restored = harness(KnownPassagesFunction.DEFAULT_MAX_PASSAGES, snapshot);
+        try {
+            Run missed = send(restored, RunBuilder.healthy().runId("run-missed").retrieved(WEATHER).reranked(WEATHER).build());
+
+            assertThat(missed.knownPassages().held()).isEqualTo(3);
+            assertThat(missed.knownPassages().unreturned().get(0).id()).isEqualTo(CASH_2023.id());
+        } finally {
+            restored.close();
+        }
+    }
+}
