@@ -105,14 +105,18 @@ public final class AnswerParser {
                 contradicted++;
             }
         }
+        return supportFeatures(statements.size(), unsupported, contradicted, confidence(root, "fault"));
+    }
+
+    /** The statement verdicts as shares, the way the classifiers read them; shares of no statements are missing. */
+    public static Map<String, Double> supportFeatures(int statements, int unsupported, int contradicted, double fault) {
         Map<String, Double> f = new LinkedHashMap<>();
-        int n = statements.size();
-        f.put(LLM_SUPPORT_STATEMENTS, (double) n);
-        if (n > 0) {
-            f.put(LLM_SUPPORT_UNSUPPORTED, (double) unsupported / n);
-            f.put(LLM_SUPPORT_CONTRADICTED, (double) contradicted / n);
+        f.put(LLM_SUPPORT_STATEMENTS, (double) statements);
+        if (statements > 0) {
+            f.put(LLM_SUPPORT_UNSUPPORTED, (double) unsupported / statements);
+            f.put(LLM_SUPPORT_CONTRADICTED, (double) contradicted / statements);
         }
-        f.put(LLM_SUPPORT_FAULT, confidence(root, "fault"));
+        f.put(LLM_SUPPORT_FAULT, fault);
         return f;
     }
 
