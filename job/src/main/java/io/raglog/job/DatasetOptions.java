@@ -1,6 +1,6 @@
 package io.raglog.job;
 
-import io.raglog.checks.ChecksSettings;
+import io.raglog.checkstage.ChecksSettings;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -1,6 +1,6 @@
 package io.raglog.job;
 
-import io.raglog.checks.ChecksSettings;
+import io.raglog.checkstage.ChecksSettings;
 import io.raglog.monitor.SamplingPolicy;
 import io.raglog.score.flink.BundleLocation;
 import java.io.Serializable;

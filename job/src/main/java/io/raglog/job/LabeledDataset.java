@@ -1,6 +1,6 @@
 package io.raglog.job;
 
-import io.raglog.checks.ChecksSettings;
+import io.raglog.checkstage.ChecksSettings;
 import io.raglog.llm.LlmMode;
 import io.raglog.schemas.Json;
 import io.raglog.schemas.Label;

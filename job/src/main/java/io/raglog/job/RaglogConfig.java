@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
-import io.raglog.checks.ChecksSettings;
+import io.raglog.checkstage.ChecksSettings;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;

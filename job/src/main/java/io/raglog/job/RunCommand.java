@@ -1,7 +1,7 @@
 package io.raglog.job;
 
 import io.raglog.assemble.AssemblySettings;
-import io.raglog.checks.ChecksSettings;
+import io.raglog.checkstage.ChecksSettings;
 import io.raglog.monitor.SamplingPolicy;
 import io.raglog.score.flink.BundleLocation;
 import java.nio.file.Path;

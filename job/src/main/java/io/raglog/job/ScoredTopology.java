@@ -1,7 +1,7 @@
 package io.raglog.job;
 
 import io.raglog.checks.RunChecked;
-import io.raglog.checks.flink.ChecksStage;
+import io.raglog.checkstage.ChecksStage;
 import io.raglog.flink.JacksonTypeInfo;
 import io.raglog.ingest.RawMessage;
 import io.raglog.knowledge.KnownPassagesFunction;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.raglog.assemble.IncompleteRuns;
 import io.raglog.calls.CallClassifier;
 import io.raglog.calls.Classification;
-import io.raglog.checks.ChecksSettings;
+import io.raglog.checkstage.ChecksSettings;
 import io.raglog.llm.LlmSettings;
 import io.raglog.llm.LlmTestServer;
 import io.raglog.schemas.CallEvent;

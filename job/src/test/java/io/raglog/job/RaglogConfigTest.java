@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.raglog.assemble.AssemblySettings;
-import io.raglog.checks.ChecksSettings;
+import io.raglog.checkstage.ChecksSettings;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -1,13 +1,14 @@
 package io.raglog.ingest;
 
+import io.raglog.schemas.CredentialHeaders;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 /**
  * Keeps credentials out of what raglog stores about a pipeline's calls. Producers are meant to redact them (the proxy
@@ -24,12 +25,8 @@ public final class Credentials {
 
     public static final String REDACTED = "REDACTED";
 
-    /** Header names, lower case, whose values are credentials. */
-    static final Set<String> HEADERS = Set.of("authorization", "proxy-authorization", "x-api-key", "api-key",
-            "x-goog-api-key", "x-auth-token", "ocp-apim-subscription-key", "cookie", "set-cookie");
-
-    private static final String HEADER_NAMES = "authorization|proxy-authorization|x-api-key|api-key|x-goog-api-key"
-            + "|x-auth-token|ocp-apim-subscription-key|cookie|set-cookie";
+    private static final String HEADER_NAMES = CredentialHeaders.NAMES.stream().map(Pattern::quote)
+            .collect(Collectors.joining("|"));
 
     /** {@code Bearer sk-...}, {@code Basic dXNlcjpwYXNz}: a scheme and a token that looks like one. */
     private static final Pattern SCHEME_TOKEN =
@@ -59,10 +56,10 @@ public final class Credentials {
         return out;
     }
 
+    /** Also as an OTel attribute: {@code http.request.header.x-api-key}. */
     static boolean isCredentialHeader(String name) {
-        String n = name.toLowerCase(Locale.ROOT);
-        int dot = n.lastIndexOf('.');
-        return HEADERS.contains(dot < 0 ? n : n.substring(dot + 1));
+        int dot = name.lastIndexOf('.');
+        return CredentialHeaders.isCredential(dot < 0 ? name : name.substring(dot + 1));
     }
 
     /** The bytes with everything that looks like a credential replaced; the same array when nothing does. */
@@ -90,8 +87,7 @@ public final class Credentials {
     }
 
     /** One of these is in every match of {@link #HEADER_FIELD} and {@link #OTLP_ATTRIBUTE}. */
-    private static final List<String> HEADER_WORDS = List.of("authorization", "api-key", "x-auth-token",
-            "ocp-apim-subscription-key", "cookie");
+    private static final List<String> HEADER_WORDS = List.copyOf(CredentialHeaders.NAMES);
     /** Every match of {@link #SCHEME_TOKEN} is one of these followed by white space. */
     private static final List<String> SCHEME_WORDS = List.of("bearer", "basic", "apikey", "token");
     /** One of these is in every match of {@link #QUERY_KEY}. */

@@ -2,13 +2,11 @@ package io.raglog.llm;
 
 import static io.raglog.checks.FeatureList.*;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.raglog.schemas.AnswerUse;
 import io.raglog.schemas.EvidenceFlow;
 import io.raglog.schemas.EvidenceLocation;
 import io.raglog.schemas.EvidencePiece;
-import io.raglog.schemas.Json;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -18,7 +16,7 @@ import java.util.Map;
 /**
  * Reads a model's reply strictly: one JSON object with exactly the fields the check's prompt asked for, confidences
  * integers 0-100, verdicts from the allowed words. Anything else is a {@link BadReplyException} (retried, then the
- * check is degraded), never a guess. A Markdown code fence around the object is tolerated: models add one anyway.
+ * check is degraded), never a guess. A code fence around the object is tolerated ({@link ReplyJson}).
  */
 public final class AnswerParser {
 
@@ -28,7 +26,7 @@ public final class AnswerParser {
     private AnswerParser() {}
 
     public static CheckAnswer parse(LlmCheck check, String reply) {
-        JsonNode root = readObject(reply);
+        JsonNode root = ReplyJson.object(reply);
         Map<String, Double> f = new LinkedHashMap<>();
         EvidenceFlow flow = null;
         switch (check) {
@@ -56,25 +54,6 @@ public final class AnswerParser {
             }
         }
         return new CheckAnswer(f, findings(root), flow);
-    }
-
-    private static JsonNode readObject(String reply) {
-        if (reply == null || reply.isBlank()) {
-            throw new BadReplyException("empty reply");
-        }
-        String text = reply.strip();
-        if (text.startsWith("```")) {
-            text = text.replaceFirst("^```[a-zA-Z]*\\s*", "").replaceFirst("\\s*```$", "");
-        }
-        try {
-            JsonNode root = Json.MAPPER.readTree(text);
-            if (root == null || !root.isObject()) {
-                throw new BadReplyException("reply is not a JSON object");
-            }
-            return root;
-        } catch (JsonProcessingException e) {
-            throw new BadReplyException("reply is not JSON: " + e.getOriginalMessage());
-        }
     }
 
     private static double confidence(JsonNode root, String field) {
@@ -126,14 +105,18 @@ public final class AnswerParser {
                 contradicted++;
             }
         }
+        return supportFeatures(statements.size(), unsupported, contradicted, confidence(root, "fault"));
+    }
+
+    /** The statement verdicts as shares, the way the classifiers read them; shares of no statements are missing. */
+    public static Map<String, Double> supportFeatures(int statements, int unsupported, int contradicted, double fault) {
         Map<String, Double> f = new LinkedHashMap<>();
-        int n = statements.size();
-        f.put(LLM_SUPPORT_STATEMENTS, (double) n);
-        if (n > 0) {
-            f.put(LLM_SUPPORT_UNSUPPORTED, (double) unsupported / n);
-            f.put(LLM_SUPPORT_CONTRADICTED, (double) contradicted / n);
+        f.put(LLM_SUPPORT_STATEMENTS, (double) statements);
+        if (statements > 0) {
+            f.put(LLM_SUPPORT_UNSUPPORTED, (double) unsupported / statements);
+            f.put(LLM_SUPPORT_CONTRADICTED, (double) contradicted / statements);
         }
-        f.put(LLM_SUPPORT_FAULT, confidence(root, "fault"));
+        f.put(LLM_SUPPORT_FAULT, fault);
         return f;
     }
 

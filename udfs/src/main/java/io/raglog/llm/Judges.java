@@ -11,8 +11,7 @@ public final class Judges {
     public static Judge create(LlmSettings settings, Embedder embedder) {
         return switch (settings.provider()) {
             case OFFLINE -> new OfflineJudge(embedder);
-            case OPENAI -> new LlmJudge(new OpenAiProvider(settings), settings);
-            case ANTHROPIC -> new LlmJudge(new AnthropicProvider(settings), settings);
+            case OPENAI, ANTHROPIC -> new LlmJudge(ChatProviders.create(settings), settings);
         };
     }
 }

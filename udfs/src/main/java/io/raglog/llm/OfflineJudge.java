@@ -207,15 +207,9 @@ public final class OfflineJudge implements Judge {
                         "not backed by the context: " + clip(s));
             }
         }
-        Map<String, Double> f = new LinkedHashMap<>();
         int n = statements.size();
-        f.put(LLM_SUPPORT_STATEMENTS, (double) n);
-        if (n > 0) {
-            f.put(LLM_SUPPORT_UNSUPPORTED, (double) unsupported / n);
-            f.put(LLM_SUPPORT_CONTRADICTED, (double) contradicted / n);
-        }
-        f.put(LLM_SUPPORT_FAULT, round(n == 0 ? 0 : 100.0 * (unsupported + contradicted) / n));
-        return findings.answer(f, null);
+        double fault = round(n == 0 ? 0 : 100.0 * (unsupported + contradicted) / n);
+        return findings.answer(AnswerParser.supportFeatures(n, unsupported, contradicted, fault), null);
     }
 
     /** Sentences that state something: a refusal ("the context does not say") states nothing. */

@@ -4,6 +4,7 @@ import static io.raglog.checks.FeatureList.*;
 import static io.raglog.checks.RunBuilder.healthy;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.raglog.checkstage.ChecksSettings;
 import io.raglog.schemas.Run;
 import java.util.List;
 import java.util.Map;

@@ -6,8 +6,11 @@ import io.raglog.schemas.CallEvent;
 import io.raglog.schemas.DeadLetter;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
+import java.util.Locale;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** A pipeline's credentials never reach what raglog keeps, whoever forgot to redact them. */
 class CredentialsTest {
@@ -32,6 +35,19 @@ class CredentialsTest {
         assertThat(event.request().headers()).containsExactly(Map.entry("authorization", "REDACTED"),
                 Map.entry("x-api-key", "REDACTED"), Map.entry("user-agent", "OpenAI/Python 1.82.0"));
         assertThat(event.response().headers()).containsEntry("set-cookie", "REDACTED");
+    }
+
+    /** The proxy's and the job's former lists, each of which lacked some of the other's. */
+    @ParameterizedTest
+    @ValueSource(strings = {"authorization", "proxy-authorization", "x-api-key", "api-key", "openai-api-key",
+        "anthropic-api-key", "x-goog-api-key", "x-auth-token", "ocp-apim-subscription-key", "cookie", "set-cookie"})
+    void shouldRedactEveryCredentialHeaderTheProxyRedacts(String name) {
+        assertThat(Credentials.redactHeaders(Map.of(name, TOKEN, "user-agent", "curl/8")))
+                .containsEntry(name, "REDACTED").containsEntry("user-agent", "curl/8");
+        assertThat(Credentials.isCredentialHeader("http.request.header." + name.toUpperCase(Locale.ROOT))).isTrue();
+        byte[] kept = Credentials.redactPayload(("{\"" + name + "\": \"" + TOKEN + "\"}")
+                .getBytes(StandardCharsets.UTF_8));
+        assertThat(new String(kept, StandardCharsets.UTF_8)).doesNotContain(TOKEN);
     }
 
     @Test

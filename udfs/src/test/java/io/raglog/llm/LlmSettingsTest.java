@@ -3,7 +3,7 @@ package io.raglog.llm;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.raglog.checks.ChecksSettings;
+import io.raglog.checkstage.ChecksSettings;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

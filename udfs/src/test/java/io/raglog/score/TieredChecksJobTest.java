@@ -2,11 +2,11 @@ package io.raglog.score;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.raglog.checks.ChecksSettings;
 import io.raglog.checks.FeatureList;
 import io.raglog.checks.RunBuilder;
 import io.raglog.checks.RunChecked;
-import io.raglog.checks.flink.ChecksStage;
+import io.raglog.checkstage.ChecksSettings;
+import io.raglog.checkstage.ChecksStage;
 import io.raglog.flink.JacksonTypeInfo;
 import io.raglog.llm.LlmCheck;
 import io.raglog.llm.LlmSettings;

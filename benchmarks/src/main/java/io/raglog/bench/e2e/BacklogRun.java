@@ -1,6 +1,6 @@
 package io.raglog.bench.e2e;
 
-import io.raglog.checks.ChecksSettings;
+import io.raglog.checkstage.ChecksSettings;
 import io.raglog.job.Topics;
 import io.raglog.job.io.EmbeddedKafka;
 import io.raglog.simulator.Simulator;

@@ -1,7 +1,7 @@
 package io.raglog.bench.e2e;
 
 import io.raglog.bench.BenchResults;
-import io.raglog.checks.ChecksSettings;
+import io.raglog.checkstage.ChecksSettings;
 import io.raglog.job.Topics;
 import io.raglog.job.io.EmbeddedKafka;
 import io.raglog.llm.LlmMode;

@@ -1,7 +1,7 @@
 package io.raglog.bench.e2e;
 
-import io.raglog.checks.ChecksSettings;
 import io.raglog.checks.SharedEmbedder;
+import io.raglog.checkstage.ChecksSettings;
 import io.raglog.job.JobSettings;
 import io.raglog.job.KafkaJob;
 import io.raglog.job.Topics;

@@ -2,7 +2,7 @@ package io.raglog.bench.e2e;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.raglog.assemble.AssemblySettings;
-import io.raglog.checks.ChecksSettings;
+import io.raglog.checkstage.ChecksSettings;
 import io.raglog.job.JobSettings;
 import io.raglog.job.KafkaJob;
 import io.raglog.job.TopologySettings;

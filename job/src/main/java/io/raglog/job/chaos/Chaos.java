@@ -1,6 +1,6 @@
 package io.raglog.job.chaos;
 
-import io.raglog.checks.ChecksSettings;
+import io.raglog.checkstage.ChecksSettings;
 import io.raglog.job.JobSettings;
 import io.raglog.job.io.EmbeddedKafka;
 import io.raglog.monitor.SamplingPolicy;

@@ -1,6 +1,6 @@
 package io.raglog.job.reliability;
 
-import io.raglog.checks.ChecksSettings;
+import io.raglog.checkstage.ChecksSettings;
 import io.raglog.llm.LlmSettings;
 import io.raglog.llm.LlmTestServer;
 import java.util.HashMap;

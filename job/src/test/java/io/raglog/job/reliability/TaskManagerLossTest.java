@@ -2,7 +2,7 @@ package io.raglog.job.reliability;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.raglog.checks.ChecksSettings;
+import io.raglog.checkstage.ChecksSettings;
 import io.raglog.job.JobSettings;
 import io.raglog.job.chaos.Audit;
 import io.raglog.job.chaos.ChaosReport;

@@ -1,5 +1,6 @@
 package io.raglog.proxy.record;
 
+import io.raglog.schemas.CredentialHeaders;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashSet;
@@ -29,9 +30,8 @@ public record RedactionRules(
 
     public static final String REDACTED = "REDACTED";
 
-    public static final Set<String> DEFAULT_HEADER_NAMES = Set.of("authorization", "proxy-authorization",
-            "x-api-key", "api-key", "openai-api-key", "anthropic-api-key", "cookie", "set-cookie",
-            "ocp-apim-subscription-key");
+    /** The list the job redacts too, so a call the proxy missed is no different from one it never saw. */
+    public static final Set<String> DEFAULT_HEADER_NAMES = CredentialHeaders.NAMES;
 
     public static final List<String> DEFAULT_NAME_FRAGMENTS = List.of("token", "secret", "key", "password",
             "credential", "signature", "auth");

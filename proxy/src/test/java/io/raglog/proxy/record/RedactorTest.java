@@ -22,6 +22,14 @@ class RedactorTest {
         assertThat(redactor.headerValue(name, "FAKE-FAKE-value")).isEqualTo("REDACTED");
     }
 
+    /** The proxy's and the job's former lists, each of which lacked some of the other's. */
+    @ParameterizedTest
+    @ValueSource(strings = {"authorization", "proxy-authorization", "x-api-key", "api-key", "openai-api-key",
+        "anthropic-api-key", "x-goog-api-key", "x-auth-token", "ocp-apim-subscription-key", "cookie", "set-cookie"})
+    void shouldNameEveryCredentialHeaderTheJobRedactsToo(String name) {
+        assertThat(RedactionRules.defaults().headerNames()).contains(name);
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"content-type", "user-agent", "traceparent", "openai-organization", "anthropic-version",
         "x-request-id", "openai-processing-ms", "x-stainless-lang"})

@@ -7,27 +7,36 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * The parts of a captured URL that adapters match on. Matching is by path suffix and body shape rather than by
- * host, because a logging proxy may sit in front of the vendor with a path prefix
+ * The parts of a captured URL that adapters match on, and the one place raglog takes a call's URL apart (the field
+ * mappings key unknown endpoints by the same parts, {@code EndpointKey}). Matching is by path suffix and body shape
+ * rather than by host, because a logging proxy may sit in front of the vendor with a path prefix
  * ({@code http://proxy:8080/openai/v1/chat/completions}) and teams self-host OpenAI-compatible servers anywhere.
  *
- * @param host lower case, without port; empty when the URL was recorded as a bare path
- * @param path as recorded, without query or fragment and without a trailing slash
+ * <p>The path is normalised the same way for every reader, because a difference there decides whether a call is
+ * recognised at all: it always starts with a slash (a bare {@code v1/embeddings} is the path {@code /v1/embeddings}),
+ * and empty segments are dropped, so a proxy base URL with a trailing slash ({@code /openai//v1/embeddings}) or a
+ * trailing slash on the call still ends with the vendor's path. The method loses surrounding white space for the same
+ * reason: {@code "POST "} is a POST.
+ *
+ * @param method upper case, stripped
+ * @param host lower case, without port or user info; empty when the URL was recorded as a bare path
+ * @param port as written in the URL; empty when it names none
+ * @param path without query or fragment, starting with a slash, no empty segments, no trailing slash
+ * @param query without the question mark; empty when there is none
  */
-public record Endpoint(String method, String host, String path, String query) {
+public record Endpoint(String method, String host, String port, String path, String query) {
 
     public static Endpoint of(CallEvent call) {
-        String method = call.request().method() == null ? "" : call.request().method().toUpperCase(Locale.ROOT);
+        String method = call.request().method() == null ? "" : call.request().method().strip().toUpperCase(Locale.ROOT);
         String url = call.request().url() == null ? "" : call.request().url().strip();
-        String host = "";
+        String authority = "";
         String rest = url;
         int scheme = url.indexOf("://");
         if (scheme >= 0) {
             String afterScheme = url.substring(scheme + 3);
             int slash = indexOfAny(afterScheme, "/?#");
-            String authority = slash < 0 ? afterScheme : afterScheme.substring(0, slash);
+            authority = slash < 0 ? afterScheme : afterScheme.substring(0, slash);
             rest = slash < 0 ? "" : afterScheme.substring(slash);
-            host = hostOf(authority);
         }
         int fragment = rest.indexOf('#');
         if (fragment >= 0) {
@@ -39,10 +48,18 @@ public record Endpoint(String method, String host, String path, String query) {
             query = rest.substring(q + 1);
             rest = rest.substring(0, q);
         }
-        while (rest.length() > 1 && rest.endsWith("/")) {
-            rest = rest.substring(0, rest.length() - 1);
-        }
-        return new Endpoint(method, host, rest.isEmpty() ? "/" : rest, query);
+        String hostAndPort = withoutUserInfo(authority).toLowerCase(Locale.ROOT);
+        int portStart = portStart(hostAndPort);
+        return new Endpoint(method, portStart < 0 ? hostAndPort : hostAndPort.substring(0, portStart),
+                portStart < 0 ? "" : hostAndPort.substring(portStart + 1), normalisedPath(rest), query);
+    }
+
+    /**
+     * The host with its port when the URL had one: what tells two in-house services on one machine apart, where
+     * adapters of public APIs match on {@link #host} alone.
+     */
+    public String authority() {
+        return port.isEmpty() ? host : host + ":" + port;
     }
 
     public boolean isPost() {
@@ -98,18 +115,29 @@ public record Endpoint(String method, String host, String path, String query) {
         return null;
     }
 
-    private static String hostOf(String authority) {
-        String h = authority;
-        int at = h.lastIndexOf('@');
-        if (at >= 0) {
-            h = h.substring(at + 1);
+    /** User info ({@code svc:s3cr3t@}) never leaves this class: it would end up in keys, state and logs. */
+    private static String withoutUserInfo(String authority) {
+        int at = authority.lastIndexOf('@');
+        return at < 0 ? authority : authority.substring(at + 1);
+    }
+
+    /** Where the port's colon is, or -1; an IPv6 literal keeps its colons inside the brackets. */
+    private static int portStart(String hostAndPort) {
+        if (!hostAndPort.startsWith("[")) {
+            return hostAndPort.indexOf(':');
         }
-        if (h.startsWith("[")) {
-            int close = h.indexOf(']');
-            return (close < 0 ? h : h.substring(0, close + 1)).toLowerCase(Locale.ROOT);
+        int close = hostAndPort.indexOf(']');
+        return close < 0 ? -1 : hostAndPort.indexOf(':', close);
+    }
+
+    private static String normalisedPath(String path) {
+        StringBuilder out = new StringBuilder();
+        for (String segment : path.split("/")) {
+            if (!segment.isEmpty()) {
+                out.append('/').append(segment);
+            }
         }
-        int colon = h.indexOf(':');
-        return (colon < 0 ? h : h.substring(0, colon)).toLowerCase(Locale.ROOT);
+        return out.length() == 0 ? "/" : out.toString();
     }
 
     private static int indexOfAny(String s, String chars) {

@@ -1,8 +1,8 @@
 package io.raglog.calls.mapping;
 
+import io.raglog.calls.adapters.Endpoint;
 import io.raglog.schemas.CallEvent;
 import java.io.Serializable;
-import java.util.Locale;
 import java.util.regex.Pattern;
 
 /**
@@ -14,7 +14,8 @@ import java.util.regex.Pattern;
  *
  * <p>A Java record, so Flink keys by it as a POJO type: hashing is stable across JVMs (it only hashes strings).
  *
- * @param host lower case, with the port when the URL had one: two in-house services often share a host
+ * @param host lower case, with the port when the URL had one ({@link Endpoint#authority}): two in-house services
+ *     often share a host
  * @param pathTemplate starts with a slash, no trailing slash, no query or fragment
  */
 public record EndpointKey(String pipeline, String method, String host, String pathTemplate) implements Serializable {
@@ -36,23 +37,10 @@ public record EndpointKey(String pipeline, String method, String host, String pa
     /** Past this length a segment is an opaque token whatever it holds (a signed blob, an encoded cursor). */
     static final int OPAQUE_CHARS = 40;
 
+    /** The URL is read by {@link Endpoint}, so a mapped endpoint and the built-in adapters see the same path. */
     public static EndpointKey of(CallEvent call) {
-        String method = call.request().method() == null ? "" : call.request().method().strip().toUpperCase(Locale.ROOT);
-        String url = call.request().url() == null ? "" : call.request().url().strip();
-        String host = "";
-        String rest = url;
-        int scheme = url.indexOf("://");
-        if (scheme >= 0) {
-            String afterScheme = url.substring(scheme + 3);
-            int end = firstOf(afterScheme, "/?#");
-            String authority = end < 0 ? afterScheme : afterScheme.substring(0, end);
-            rest = end < 0 ? "" : afterScheme.substring(end);
-            int at = authority.lastIndexOf('@'); // user info never belongs in a key (nor in state)
-            host = (at < 0 ? authority : authority.substring(at + 1)).toLowerCase(Locale.ROOT);
-        }
-        int cut = firstOf(rest, "?#");
-        String path = cut < 0 ? rest : rest.substring(0, cut);
-        return new EndpointKey(call.pipeline(), method, host, template(path));
+        Endpoint endpoint = Endpoint.of(call);
+        return new EndpointKey(call.pipeline(), endpoint.method(), endpoint.authority(), template(endpoint.path()));
     }
 
     /** The path with its identifier segments replaced by {@value #ID}; empty segments and trailing slashes dropped. */
@@ -76,15 +64,6 @@ public record EndpointKey(String pipeline, String method, String host, String pa
             return true;
         }
         return segment.length() >= LONG_TOKEN_CHARS && segment.chars().anyMatch(Character::isDigit);
-    }
-
-    private static int firstOf(String s, String chars) {
-        for (int i = 0; i < s.length(); i++) {
-            if (chars.indexOf(s.charAt(i)) >= 0) {
-                return i;
-            }
-        }
-        return -1;
     }
 
     /** For logs, metrics and adapter names: {@code POST search.internal:8080/v1/kb/{id}/search}. */

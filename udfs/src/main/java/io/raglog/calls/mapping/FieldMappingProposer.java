@@ -1,12 +1,11 @@
 package io.raglog.calls.mapping;
 
-import io.raglog.llm.AnthropicProvider;
 import io.raglog.llm.ChatProvider;
+import io.raglog.llm.ChatProviders;
 import io.raglog.llm.ChatReply;
 import io.raglog.llm.ChatRequest;
 import io.raglog.llm.LlmCallException;
 import io.raglog.llm.LlmSettings;
-import io.raglog.llm.OpenAiProvider;
 import io.raglog.schemas.CallEvent;
 import io.raglog.schemas.Json;
 import java.time.Duration;
@@ -50,14 +49,9 @@ public final class FieldMappingProposer implements AutoCloseable {
         this.prompt = new MappingPrompt(llm.maxOutputTokens());
     }
 
-    /** The provider the settings name; the offline judge has no model to ask, so it proposes nothing. */
+    /** @throws IllegalArgumentException for the offline judge: it has no model to ask, so it proposes nothing */
     public static FieldMappingProposer create(LlmSettings llm, MappingSettings settings) {
-        ChatProvider provider = switch (llm.provider()) {
-            case OPENAI -> new OpenAiProvider(llm);
-            case ANTHROPIC -> new AnthropicProvider(llm);
-            case OFFLINE -> throw new IllegalArgumentException("the offline judge proposes no field mappings");
-        };
-        return new FieldMappingProposer(provider, llm, settings);
+        return new FieldMappingProposer(ChatProviders.create(llm), llm, settings);
     }
 
     /**

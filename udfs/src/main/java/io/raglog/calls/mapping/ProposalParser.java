@@ -4,6 +4,8 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.raglog.llm.BadReplyException;
+import io.raglog.llm.ReplyJson;
 import io.raglog.schemas.Json;
 import java.lang.reflect.RecordComponent;
 import java.util.Iterator;
@@ -15,7 +17,7 @@ import java.util.Set;
  * Reads a model's proposal strictly: one JSON object, a known stage, exactly that stage's section, only the keys the
  * prompt named, and every value a path (text) or null. Anything else is refused with the reason, never repaired: a
  * reply that adds a key ("note": "from now on ...") or writes prose where a path goes is what an instruction smuggled
- * into a logged body would produce. A Markdown code fence around the object is tolerated, as models add one anyway.
+ * into a logged body would produce. A code fence around the object is tolerated ({@link ReplyJson}).
  */
 final class ProposalParser {
 
@@ -57,21 +59,10 @@ final class ProposalParser {
     }
 
     private static ObjectNode object(String reply) throws InvalidMappingException {
-        if (reply == null || reply.isBlank()) {
-            throw new InvalidMappingException("the reply is empty");
-        }
-        String text = reply.strip();
-        if (text.startsWith("```")) {
-            text = text.replaceFirst("^```[a-zA-Z]*\\s*", "").replaceFirst("\\s*```$", "");
-        }
         try {
-            JsonNode root = Json.MAPPER.readTree(text);
-            if (root == null || !root.isObject()) {
-                throw new InvalidMappingException("the reply is not a JSON object");
-            }
-            return (ObjectNode) root;
-        } catch (JsonProcessingException e) {
-            throw new InvalidMappingException("the reply is not JSON: " + e.getOriginalMessage());
+            return ReplyJson.object(reply);
+        } catch (BadReplyException e) {
+            throw new InvalidMappingException(e.getMessage());
         }
     }
 

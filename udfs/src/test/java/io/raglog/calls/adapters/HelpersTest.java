@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import io.raglog.calls.AdapterException;
 import io.raglog.calls.Calls;
+import io.raglog.schemas.Json;
 import java.util.Collections;
 import java.util.List;
 import org.junit.jupiter.api.Nested;
@@ -40,6 +41,47 @@ class HelpersTest {
             assertThat(ipv6.segmentAfter("collections")).isEqualTo("c");
             assertThat(bare.host()).isEmpty();
             assertThat(bare.pathEndsWith("/embeddings")).isTrue();
+        }
+
+        @Test
+        void shouldKeepThePortApartFromTheHostAndUserInfoOutOfBoth() {
+            Endpoint e = Endpoint.of(Calls.post("https://svc:s3cr3t@Search.Internal:8443/v1/search", "{}", 200, "{}"));
+            Endpoint ipv6 = Endpoint.of(Calls.post("http://[::1]:6333/collections", "{}", 200, "{}"));
+
+            assertThat(e.host()).isEqualTo("search.internal");
+            assertThat(e.port()).isEqualTo("8443");
+            assertThat(e.authority()).isEqualTo("search.internal:8443");
+            assertThat(ipv6.authority()).isEqualTo("[::1]:6333");
+            assertThat(Endpoint.of(Calls.post("http://qdrant/collections", "{}", 200, "{}")).authority())
+                    .isEqualTo("qdrant");
+        }
+
+        // The cases where the adapters' reading and the field mappings' reading of a URL used to differ.
+
+        @Test
+        void shouldReadAMethodWithWhiteSpaceAsThatMethod() {
+            Endpoint e = Endpoint.of(Calls.call(" post\n", "http://api.openai.com/v1/embeddings",
+                    Json.MAPPER.createObjectNode(), 200, Json.MAPPER.createObjectNode()));
+
+            assertThat(e.method()).isEqualTo("POST");
+            assertThat(e.isPost()).isTrue();
+        }
+
+        @Test
+        void shouldDropEmptySegmentsSoAProxyPrefixWithASlashStillMatches() {
+            Endpoint e = Endpoint.of(Calls.post("http://proxy:8080/openai//v1//embeddings//", "{}", 200, "{}"));
+
+            assertThat(e.path()).isEqualTo("/openai/v1/embeddings");
+            assertThat(e.pathEndsWith("/v1/embeddings")).isTrue();
+        }
+
+        @Test
+        void shouldStartABarePathWithASlash() {
+            Endpoint e = Endpoint.of(Calls.post("v1/embeddings?x=1", "{}", 200, "{}"));
+
+            assertThat(e.path()).isEqualTo("/v1/embeddings");
+            assertThat(e.query()).isEqualTo("x=1");
+            assertThat(e.pathEndsWith("/v1/embeddings")).isTrue();
         }
     }
 

@@ -56,6 +56,17 @@ class EndpointKeyTest {
     }
 
     @Test
+    void shouldReadTheUrlAsTheAdaptersDo() {
+        EndpointKey spaced = key(" post ", "search.internal:8080//v1/kb/7/search/");
+        EndpointKey bare = key("POST", "v1/kb/7/search");
+
+        assertThat(spaced.method()).isEqualTo("POST");
+        assertThat(bare.pathTemplate()).isEqualTo("/v1/kb/{id}/search");
+        assertThat(key("POST", "http://search.internal:8080//v1//kb/7/search/"))
+                .isEqualTo(key("POST", "http://search.internal:8080/v1/kb/8/search"));
+    }
+
+    @Test
     void shouldKeepCredentialsInTheUrlOutOfTheKey() {
         EndpointKey k = key("POST", "https://svc:s3cr3t@Search.Internal/v1/search#top");
         assertThat(k.host()).isEqualTo("search.internal");

@@ -1,9 +1,8 @@
-package io.raglog.checks.flink;
+package io.raglog.checkstage;
 
 import io.raglog.checks.CheckedRun;
-import io.raglog.checks.ChecksSettings;
-import io.raglog.checks.RunChecked;
 import io.raglog.checks.FeatureList;
+import io.raglog.checks.RunChecked;
 import io.raglog.flink.JacksonTypeInfo;
 import io.raglog.schemas.Run;
 import io.raglog.schemas.RunFeatures;

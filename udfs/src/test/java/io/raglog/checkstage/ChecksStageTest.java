@@ -1,12 +1,11 @@
-package io.raglog.checks.flink;
+package io.raglog.checkstage;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.raglog.checks.CachedEmbedder;
 import io.raglog.checks.CheapChecks;
-import io.raglog.checks.ChecksSettings;
-import io.raglog.checks.MiniLmEmbedder;
 import io.raglog.checks.FeatureList;
+import io.raglog.checks.MiniLmEmbedder;
 import io.raglog.checks.RunBuilder;
 import io.raglog.flink.JacksonTypeInfo;
 import io.raglog.llm.LlmCheck;

@@ -1,5 +1,6 @@
-package io.raglog.checks;
+package io.raglog.checkstage;
 
+import io.raglog.checks.SharedEmbedder;
 import io.raglog.llm.LlmSettings;
 import java.io.Serializable;
 import java.util.Map;

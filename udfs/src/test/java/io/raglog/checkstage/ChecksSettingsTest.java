@@ -1,4 +1,4 @@
-package io.raglog.checks;
+package io.raglog.checkstage;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,12 +1,11 @@
-package io.raglog.checks.flink;
+package io.raglog.checkstage;
 
 import io.raglog.checks.CheckedRun;
-import io.raglog.checks.RunChecked;
-import io.raglog.checks.ChecksSettings;
 import io.raglog.checks.FeatureAssembler;
+import io.raglog.checks.RunChecked;
 import io.raglog.checks.SharedEmbedder;
-import io.raglog.llm.Judges;
 import io.raglog.llm.Judge;
+import io.raglog.llm.Judges;
 import io.raglog.llm.LlmChecks;
 import io.raglog.llm.LlmResult;
 import io.raglog.llm.ProviderKind;
@@ -19,9 +18,9 @@ import java.util.concurrent.CompletableFuture;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.Histogram;
-import org.apache.flink.runtime.metrics.DescriptiveStatisticsHistogram;
 import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.metrics.ThreadSafeSimpleCounter;
+import org.apache.flink.runtime.metrics.DescriptiveStatisticsHistogram;
 import org.apache.flink.streaming.api.functions.async.ResultFuture;
 import org.apache.flink.streaming.api.functions.async.RichAsyncFunction;
 

@@ -1,4 +1,4 @@
-package io.raglog.checks.flink;
+package io.raglog.checkstage;
 
 import io.raglog.checks.CheapChecks;
 import io.raglog.checks.CheckedRun;
