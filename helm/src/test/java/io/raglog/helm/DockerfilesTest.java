@@ -35,11 +35,11 @@ class DockerfilesTest {
 
     @Test
     void shouldBuildAndShipTheJobAloneNotTheTools() {
-        Matcher build = Pattern.compile("mvn [^\n]*-pl (\S+)").matcher(JOB);
+        Matcher build = Pattern.compile("mvn [^\\n]*-pl (\\S+)").matcher(JOB);
         assertThat(build.find()).as("Dockerfile.job builds with Maven").isTrue();
         assertThat(build.group(1)).as("the modules it builds (with what they need)").isEqualTo("job");
 
-        Matcher copied = Pattern.compile("COPY --from=build \S+ (\S+) ").matcher(JOB);
+        Matcher copied = Pattern.compile("COPY --from=build \\S+ (\\S+) ").matcher(JOB);
         int copies = 0;
         while (copied.find()) {
             copies++;
