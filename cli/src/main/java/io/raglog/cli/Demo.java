@@ -1,6 +1,7 @@
 package io.raglog.cli;
 
 import io.raglog.cli.io.EmbeddedKafka;
+import io.raglog.esnode.ElasticsearchProcess;
 import io.raglog.job.ElasticsearchOutputs;
 import io.raglog.job.JobSettings;
 import io.raglog.job.KafkaConnection;
@@ -18,7 +19,7 @@ import io.raglog.simulator.Simulator;
 import io.raglog.simulator.SimulatorOptions;
 import io.raglog.simulator.corpus.ArticleSplits;
 import io.raglog.simulator.output.KafkaSink;
-import io.raglog.sink.elasticsearch.ElasticsearchProcess;
+import io.raglog.sink.elasticsearch.ElasticsearchConnection;
 import io.raglog.sink.elasticsearch.IndexTemplates;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -90,8 +91,8 @@ public final class Demo {
             JobSettings settings = JobSettings.defaults();
             KafkaConnection local = new KafkaConnection(kafka.bootstrapServers(), topics, "raglog-demo", true,
                     DeliveryGuarantee.AT_LEAST_ONCE, new Properties());
-            RaglogPipeline.Sinks sinks = es == null ? local.sinks() : local.sinks()
-                    .and(ElasticsearchOutputs.installed(es.connection(), IndexTemplates.FAULTS, IndexTemplates.FAULT_RATES));
+            RaglogPipeline.Sinks sinks = es == null ? local.sinks() : local.sinks().and(
+                    ElasticsearchOutputs.installed(connection(es), IndexTemplates.FAULTS, IndexTemplates.FAULT_RATES));
             RaglogPipeline.wire(local.sources(env, settings.topology()), sinks, settings);
             long start = System.nanoTime();
             // the local cluster shuts down with the job, so progress is polled on the result, not the job status
@@ -200,7 +201,7 @@ public final class Demo {
     }
 
     private static long documents(ElasticsearchProcess es, String index) throws IOException {
-        try (var client = es.connection().openClient()) {
+        try (var client = connection(es).openClient()) {
             client.performRequest(new org.elasticsearch.client.Request("POST", "/" + index + "/_refresh"));
             var response = client.performRequest(new org.elasticsearch.client.Request("GET", "/" + index + "/_count"));
             return Json.MAPPER.readTree(response.getEntity().getContent()).path("count").asLong();
@@ -261,5 +262,9 @@ public final class Demo {
         } catch (IOException ignored) {
             // a temp directory left behind is not worth failing the demo for
         }
+    }
+
+    private static ElasticsearchConnection connection(ElasticsearchProcess es) {
+        return ElasticsearchConnection.builder().setHosts(es.url()).build();
     }
 }

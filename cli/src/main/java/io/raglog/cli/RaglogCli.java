@@ -3,8 +3,8 @@ package io.raglog.cli;
 import io.raglog.job.RunCommand;
 import io.raglog.proxy.ProxyCommand;
 import io.raglog.simulator.SimulateCommand;
-import picocli.CommandLine.Command;
 import picocli.CommandLine;
+import picocli.CommandLine.Command;
 
 /** The {@code raglog} command line. */
 @Command(name = "raglog",

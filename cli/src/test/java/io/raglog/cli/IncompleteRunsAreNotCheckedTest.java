@@ -1,13 +1,13 @@
 package io.raglog.cli;
 
-import io.raglog.job.JobSettings;
-import io.raglog.job.TopologySettings;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.raglog.assemble.IncompleteRuns;
 import io.raglog.calls.CallClassifier;
 import io.raglog.calls.Classification;
 import io.raglog.checks.ChecksSettings;
+import io.raglog.job.JobSettings;
+import io.raglog.job.TopologySettings;
 import io.raglog.llm.LlmSettings;
 import io.raglog.llm.LlmTestServer;
 import io.raglog.schemas.CallEvent;

@@ -1,13 +1,14 @@
 package io.raglog.cli;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.raglog.cli.io.EmbeddedKafka;
+import io.raglog.esnode.ElasticsearchProcess;
 import io.raglog.job.ElasticsearchOutputs;
 import io.raglog.job.JobSettings;
 import io.raglog.job.KafkaConnection;
 import io.raglog.job.RaglogPipeline;
 import io.raglog.job.Topics;
-import static org.assertj.core.api.Assertions.assertThat;
-
-import io.raglog.cli.io.EmbeddedKafka;
 import io.raglog.monitor.SamplingPolicy;
 import io.raglog.schemas.DeadLetter;
 import io.raglog.schemas.FaultRate;
@@ -19,7 +20,7 @@ import io.raglog.schemas.Verdict;
 import io.raglog.simulator.Simulator;
 import io.raglog.simulator.SimulatorOptions;
 import io.raglog.simulator.output.KafkaSink;
-import io.raglog.sink.elasticsearch.ElasticsearchProcess;
+import io.raglog.sink.elasticsearch.ElasticsearchConnection;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.HashMap;
@@ -157,9 +158,9 @@ class KafkaPipelineTest {
             KafkaConnection queue = new KafkaConnection(kafka.bootstrapServers(), topics, "queue", true,
                     DeliveryGuarantee.EXACTLY_ONCE, new Properties());
             JobSettings settings = JobSettings.defaults();
-            RaglogPipeline.wire(queue.sources(env, settings.topology()),
-                    queue.sinks().and(ElasticsearchOutputs.installed(es.connection(), "queue-faults", "queue-fault-rates")),
-                    settings);
+            RaglogPipeline.Sinks sinks = queue.sinks()
+                    .and(ElasticsearchOutputs.installed(connection(es), "queue-faults", "queue-fault-rates"));
+            RaglogPipeline.wire(queue.sources(env, settings.topology()), sinks, settings);
             env.execute("debugging queue");
             assertIndexHoldsExactly(es, "queue-faults",
                     Demo.read(kafka.bootstrapServers(), topics.faults(), Verdict.class).stream().map(Verdict::runId)
@@ -203,7 +204,7 @@ class KafkaPipelineTest {
     /** The index holds one document per flagged run, keyed by run id: no duplicates, none missing. */
     private static void assertIndexHoldsExactly(ElasticsearchProcess es, String index, List<String> runIds)
             throws Exception {
-        try (var client = es.connection().openClient()) {
+        try (var client = connection(es).openClient()) {
             client.performRequest(new org.elasticsearch.client.Request("POST", "/" + index + "/_refresh"));
             var search = new org.elasticsearch.client.Request("GET", "/" + index + "/_search");
             search.setJsonEntity("{\"size\": 10000, \"_source\": false}");
@@ -255,5 +256,9 @@ class KafkaPipelineTest {
                 .satisfies(l -> assertThat(java.util.Base64.getDecoder().decode(l.payloadBase64()))
                         .containsExactly('{', (byte) 0xC3, (byte) 0x28, '}'));
         assertThat(Demo.readAll(kafka.bootstrapServers(), topics.runs())).isEmpty();
+    }
+
+    private static ElasticsearchConnection connection(ElasticsearchProcess es) {
+        return ElasticsearchConnection.builder().setHosts(es.url()).build();
     }
 }

@@ -1,10 +1,10 @@
 package io.raglog.cli;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.raglog.job.DefaultBundle;
 import io.raglog.job.JobSettings;
 import io.raglog.job.TopologySettings;
-import static org.assertj.core.api.Assertions.assertThat;
-
 import io.raglog.schemas.DeadLetter;
 import io.raglog.schemas.Json;
 import io.raglog.schemas.Passage;

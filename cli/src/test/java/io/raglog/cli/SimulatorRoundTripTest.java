@@ -1,8 +1,8 @@
 package io.raglog.cli;
 
-import io.raglog.job.TopologySettings;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.raglog.job.TopologySettings;
 import io.raglog.schemas.Json;
 import io.raglog.schemas.Label;
 import io.raglog.schemas.Passage;

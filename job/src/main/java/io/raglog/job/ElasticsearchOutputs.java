@@ -36,7 +36,7 @@ public final class ElasticsearchOutputs {
         return b.build();
     }
 
-    /** Installs the index templates (idempotent, at wiring time so a bad connection fails the start), then the sinks. */
+    /** Installs the index templates (idempotent; at wiring time, so a bad connection fails the start), then sinks. */
     public static RaglogPipeline.Sinks installed(ElasticsearchConnection connection, String faultsIndex,
             String faultRatesIndex) {
         IndexTemplates.installAll(connection, TEMPLATE_PATIENCE);

@@ -42,7 +42,8 @@ public record KafkaConnection(String bootstrap, Topics topics, String groupId, b
         return new RaglogPipeline.Sinks() {
             @Override
             public void runs(DataStream<Run> runs) {
-                runs.sinkTo(KafkaIO.<Run>sink(bootstrap, topics.runs(), Run::runId, guarantee, txn("runs"), properties()))
+                runs.sinkTo(KafkaIO.<Run>sink(bootstrap, topics.runs(), Run::runId, guarantee, txn("runs"),
+                                properties()))
                         .uid("sink-runs").name("kafka " + topics.runs());
             }
 

@@ -2,17 +2,22 @@ package io.raglog.job;
 
 import io.raglog.assemble.AssembleRunsFunction;
 import io.raglog.assemble.AssemblySettings;
+import io.raglog.calls.CallClassifier;
 import io.raglog.calls.ClassifiedCall;
 import io.raglog.calls.mapping.UnknownEndpoints;
 import io.raglog.checks.RunChecked;
 import io.raglog.checks.flink.ChecksStage;
 import io.raglog.flink.JacksonTypeInfo;
+import io.raglog.ingest.ClassifyCallsFunction;
 import io.raglog.ingest.DeadLetters;
+import io.raglog.ingest.DecodeCallsFunction;
+import io.raglog.ingest.DecodeOtlpFunction;
 import io.raglog.ingest.RawMessage;
 import io.raglog.llm.LlmSettings;
 import io.raglog.llm.ProviderKind;
 import io.raglog.monitor.SampleRunsFunction;
 import io.raglog.monitor.SamplingPolicy;
+import io.raglog.schemas.CallEvent;
 import io.raglog.schemas.DeadLetter;
 import io.raglog.schemas.FaultRate;
 import io.raglog.schemas.Run;
@@ -28,12 +33,12 @@ import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
  * raglog from top to bottom: every call from the moment it is read to the outputs it ends in.
  *
  * <pre>
- * calls ─ decode ─ classify ─┐                   ┌─────────────────────────────┐
+ * calls ─ decode ─ classify ─┐                  ┌─────────────────────────────┐
  * otlp  ─ decode ─ classify ─┴─ unknown endpoints (LLM mapping) ─┴─ keyBy(pipeline, run hint) ─ assemble ─▶ runs
  *          └──────── bad input, unreadable bodies, late calls ──────────────────────────────────────▶ dead letters
  * runs ─ sample ─┬─ checks (rules + vectors, [tiered: gate,] then LLM async) ─ score ─▶ verdicts (flagged: faults)
  *                └─ not sampled ─────────────────────────────────────┐
- *                              verdicts ─ stage outcomes ─────────────┴─ keyBy(pipeline × stage) ─ window ─▶ fault rates
+ *                              verdicts ─ stage outcomes ────────────┴─ keyBy(pipeline × stage) ─ window ─▶ fault rates
  * </pre>
  *
  * <p>Where the calls come from and where the results go is the caller's: Kafka ({@link KafkaConnection}, for
@@ -134,9 +139,9 @@ public final class RaglogPipeline {
 
     /** Wires the whole job between {@code from} and {@code to}; the caller executes it. */
     public static void wire(Sources from, Sinks to, JobSettings settings) {
-        // decode and classify each input in one chain: a call crosses no network edge before it has its stage
-        IngestedCalls proxyCalls = IngestedCalls.classify(IngestedCalls.decodeProxyCalls(from.calls()), "classify-calls");
-        IngestedCalls otlpCalls = IngestedCalls.classify(IngestedCalls.decodeOtlpSpans(from.otlp()), "classify-spans");
+        // each input decoded and classified in one chain: a call crosses no network edge before it has its stage
+        IngestedCalls proxyCalls = classify(decodeProxyCalls(from.calls()), "classify-calls");
+        IngestedCalls otlpCalls = classify(decodeOtlpSpans(from.otlp()), "classify-spans");
         IngestedCalls calls = proxyCalls.and(otlpCalls);
         DataStream<ClassifiedCall> staged = withUnknownEndpointsMapped(calls, settings.topology().endpointMapping());
 
@@ -165,6 +170,34 @@ public final class RaglogPipeline {
         to.faultRates(faultRates);
     }
 
+    /** raglog.call/v1 JSON, as the proxy writes it; bad input becomes a dead letter. Null for no input. */
+    private static SingleOutputStreamOperator<CallEvent> decodeProxyCalls(DataStream<RawMessage> messages) {
+        return messages == null ? null : messages
+                .process(new DecodeCallsFunction(), JacksonTypeInfo.of(CallEvent.class))
+                .uid("decode-calls").name("decode raglog.call/v1");
+    }
+
+    /** OTLP trace messages (protobuf or JSON) into the same CallEvents the proxy writes. Null for no input. */
+    private static SingleOutputStreamOperator<CallEvent> decodeOtlpSpans(DataStream<RawMessage> messages) {
+        return messages == null ? null : messages
+                .process(new DecodeOtlpFunction(DecodeOtlpFunction.AUTO), JacksonTypeInfo.of(CallEvent.class))
+                .uid("decode-otlp").name("decode OTLP traces");
+    }
+
+    /** Each call's stage, by the adapters raglog ships; calls to an endpoint none knows go aside unclassified. */
+    private static IngestedCalls classify(SingleOutputStreamOperator<CallEvent> decoded, String uid) {
+        if (decoded == null) {
+            return IngestedCalls.NONE;
+        }
+        SingleOutputStreamOperator<ClassifiedCall> classified = decoded
+                .process(new ClassifyCallsFunction(CallClassifier.withBuiltInAdapters()),
+                        JacksonTypeInfo.of(ClassifiedCall.class))
+                .uid(uid).name("classify stage");
+        return new IngestedCalls(classified, classified.getSideOutput(ClassifyCallsFunction.UNCLASSIFIED),
+                decoded.getSideOutput(DecodeCallsFunction.DEAD_LETTERS)
+                        .union(classified.getSideOutput(DecodeCallsFunction.DEAD_LETTERS)));
+    }
+
     /** With a real LLM configured, it is asked once per pipeline + endpoint where an unknown API's fields are. */
     private static DataStream<ClassifiedCall> withUnknownEndpointsMapped(IngestedCalls calls, LlmSettings mapping) {
         if (mapping.provider() == ProviderKind.OFFLINE) {
@@ -174,7 +207,8 @@ public final class RaglogPipeline {
     }
 
     /** A run closes on event time, its generator call's end plus a grace; calls left over leave as incomplete runs. */
-    private static SingleOutputStreamOperator<Run> assemble(DataStream<ClassifiedCall> calls, AssemblySettings settings) {
+    private static SingleOutputStreamOperator<Run> assemble(DataStream<ClassifiedCall> calls,
+            AssemblySettings settings) {
         return calls
                 .keyBy(ClassifiedCall::runKey)
                 .process(new AssembleRunsFunction(settings), JacksonTypeInfo.of(Run.class))

@@ -53,7 +53,7 @@ public final class BoundedRun {
             (spoiled.get(i).kind().deadLetter() ? mustDeadLetter : mayDeadLetter).add(id);
         }
 
-        ElasticsearchConnection es = s.elasticsearch() ? rig.elasticsearch().connection() : null;
+        ElasticsearchConnection es = s.elasticsearch() ? rig.elasticsearchConnection() : null;
         ChaosJob job = ChaosJob.submit(rig.cluster(), ChaosJob.configuration(rig.work().resolve(name),
                 ChaosJob.Recovery.DEFAULT), s.parallelism(), name, null,
                 env -> rig.wire(env, topics, name, true, s.job(), es, name));

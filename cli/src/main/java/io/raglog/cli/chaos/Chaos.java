@@ -2,9 +2,9 @@ package io.raglog.cli.chaos;
 
 import io.raglog.checks.ChecksSettings;
 import io.raglog.cli.io.EmbeddedKafka;
+import io.raglog.esnode.ElasticsearchProcess;
 import io.raglog.job.JobSettings;
 import io.raglog.monitor.SamplingPolicy;
-import io.raglog.sink.elasticsearch.ElasticsearchProcess;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;

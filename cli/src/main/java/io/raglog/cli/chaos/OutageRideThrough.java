@@ -48,7 +48,7 @@ public final class OutageRideThrough {
             deadLetters.add(Audit.identity(s.spoiled().get(i).value(), landed.get(i)));
         }
 
-        ElasticsearchConnection es = s.es() != null ? s.es() : rig.elasticsearch().connection();
+        ElasticsearchConnection es = s.es() != null ? s.es() : rig.elasticsearchConnection();
         Elastic elastic = new Elastic(es);
         String faultsIndex = Rig.faultsIndex(name);
         ChaosJob job = ChaosJob.submit(rig.cluster(), ChaosJob.configuration(rig.work().resolve(name),

@@ -1,13 +1,13 @@
 package io.raglog.cli.chaos;
 
 import io.raglog.cli.io.EmbeddedKafka;
+import io.raglog.esnode.ElasticsearchProcess;
 import io.raglog.job.ElasticsearchOutputs;
 import io.raglog.job.JobSettings;
 import io.raglog.job.KafkaConnection;
 import io.raglog.job.RaglogPipeline;
 import io.raglog.job.Topics;
 import io.raglog.sink.elasticsearch.ElasticsearchConnection;
-import io.raglog.sink.elasticsearch.ElasticsearchProcess;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.Deque;
@@ -57,6 +57,11 @@ public final class Rig {
 
     public EmbeddedKafka broker() {
         return broker;
+    }
+
+    /** A connection to the rig's node, for the sinks and the audit. */
+    public ElasticsearchConnection elasticsearchConnection() {
+        return ElasticsearchConnection.builder().setHosts(elasticsearch.url()).build();
     }
 
     public ElasticsearchProcess elasticsearch() {

@@ -40,7 +40,7 @@ public final class TaskManagerLoss {
         String name = "task-manager-loss-" + Long.toHexString(System.nanoTime());
         Topics topics = rig.topics(name);
         Kafka kafka = rig.kafka();
-        ElasticsearchConnection es = s.elasticsearch() ? rig.elasticsearch().connection() : null;
+        ElasticsearchConnection es = s.elasticsearch() ? rig.elasticsearchConnection() : null;
         ChaosJob job = ChaosJob.submit(rig.cluster(), ChaosJob.configuration(rig.work().resolve(name),
                 ChaosJob.Recovery.DEFAULT), s.parallelism(), name, null,
                 env -> rig.wire(env, topics, name, false, s.job(), es, name));

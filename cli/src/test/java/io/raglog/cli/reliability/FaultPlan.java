@@ -1,8 +1,8 @@
 package io.raglog.cli.reliability;
 
+import io.raglog.llm.LlmTestServer;
 import io.raglog.llm.LlmTestServer.Fault;
 import io.raglog.llm.LlmTestServer.Received;
-import io.raglog.llm.LlmTestServer;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.IdentityHashMap;

@@ -1,7 +1,7 @@
 package io.raglog.cli.reliability;
 
 import io.raglog.cli.io.EmbeddedKafka;
-import io.raglog.sink.elasticsearch.ElasticsearchProcess;
+import io.raglog.esnode.ElasticsearchProcess;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

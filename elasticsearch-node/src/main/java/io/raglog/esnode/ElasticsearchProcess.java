@@ -1,4 +1,4 @@
-package io.raglog.sink.elasticsearch;
+package io.raglog.esnode;
 
 import java.io.BufferedReader;
 import java.io.File;
@@ -29,7 +29,7 @@ import org.slf4j.LoggerFactory;
  * A real single-node Elasticsearch in a JVM of its own, for the tests and {@code ./raglog demo --elasticsearch}: the
  * node's Lucene, Jackson and Netty never meet the job's classpath.
  *
- * <p>It runs {@code io.raglog.esnode.ElasticsearchNodeMain} from {@code elasticsearch-node/target/classes} and
+ * <p>It runs {@link ElasticsearchNodeMain} from {@code elasticsearch-node/target/classes} and
  * {@code elasticsearch-node/target/lib} (built by Maven with the rest of the project), found from the working
  * directory or from where this class was loaded, so it works from a module directory (Maven's tests) and from the
  * repository root ({@code ./raglog}). System property {@value #NODE_HOME_PROPERTY} or environment variable
@@ -49,9 +49,10 @@ public final class ElasticsearchProcess implements AutoCloseable {
     /** The node's heap; 512 MB holds raglog's indices with room to spare. */
     public static final String HEAP_PROPERTY = "raglog.elasticsearch.node.heap";
 
+    // by name and by a constant (inlined by the compiler): this JVM never loads the node's classes, only the forked
+    // one does, with Elasticsearch's own jars beside them
     private static final String MAIN_CLASS = "io.raglog.esnode.ElasticsearchNodeMain";
-    /** Must match {@code ElasticsearchNodeMain.READY_LINE_PREFIX}; the node module is not on this classpath. */
-    private static final String READY_LINE_PREFIX = "raglog-elasticsearch-node ready ";
+    private static final String READY_LINE_PREFIX = ElasticsearchNodeMain.READY_LINE_PREFIX;
     private static final Duration START_TIMEOUT = Duration.ofMinutes(2);
     private static final Duration STOP_TIMEOUT = Duration.ofSeconds(30);
 
@@ -92,11 +93,6 @@ public final class ElasticsearchProcess implements AutoCloseable {
 
     public Path directory() {
         return dir;
-    }
-
-    /** A connection to this node, for the sink and {@link IndexTemplates}. */
-    public ElasticsearchConnection connection() {
-        return ElasticsearchConnection.builder().setHosts(url).build();
     }
 
     public boolean isRunning() {

@@ -1,4 +1,4 @@
-package io.raglog.sink.elasticsearch;
+package io.raglog.esnode;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 /** The launcher finds the node's classpath from wherever raglog runs: a module, the repository root, deeper. */
 class ElasticsearchProcessTest {
 
-    /** Maven runs these tests in udfs/; the repository root is its parent. */
+    /** Maven runs these tests in elasticsearch-node/; the repository root is its parent. */
     private static final Path REPOSITORY = Path.of(System.getProperty("user.dir")).toAbsolutePath().getParent();
     private static final Path NODE_TARGET = REPOSITORY.resolve("elasticsearch-node").resolve("target");
 
