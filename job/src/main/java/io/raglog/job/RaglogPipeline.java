@@ -48,93 +48,6 @@ import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
  */
 public final class RaglogPipeline {
 
-    /**
-     * What the pipeline reads. Inputs carry their event time and watermarks from their sources (Kafka: per partition,
-     * from record timestamps; files in batch mode: none needed, every timer fires at the end of the input).
-     *
-     * @param calls captured calls (raglog.call/v1), or null when the deployment reads only traces
-     * @param otlp OTLP trace messages, or null when the deployment reads only proxy calls
-     */
-    public record Sources(DataStream<RawMessage> calls, DataStream<RawMessage> otlp) {
-        public Sources {
-            if (calls == null && otlp == null) {
-                throw new IllegalArgumentException("the pipeline needs calls, OTLP traces, or both");
-            }
-        }
-    }
-
-    /** Where the pipeline writes; an output a destination does not take is not written there. */
-    public interface Sinks {
-
-        /**
-         * False when only runs and dead letters are wanted (a replay that assembles): then no run is sampled,
-         * checked or scored, and no LLM is asked anything.
-         */
-        default boolean wantsVerdicts() {
-            return true;
-        }
-
-        default void runs(DataStream<Run> runs) {}
-
-        default void deadLetters(DataStream<DeadLetter> deadLetters) {}
-
-        default void features(DataStream<RunFeatures> features) {}
-
-        default void verdicts(DataStream<Verdict> verdicts) {}
-
-        /** The flagged verdicts only: the debugging queue. */
-        default void faults(DataStream<Verdict> faults) {}
-
-        default void faultRates(DataStream<FaultRate> faultRates) {}
-
-        /** These destinations, then {@code more}, output by output (Kafka, then Elasticsearch). */
-        default Sinks and(Sinks more) {
-            Sinks first = this;
-            return new Sinks() {
-                @Override
-                public boolean wantsVerdicts() {
-                    return first.wantsVerdicts() || more.wantsVerdicts();
-                }
-
-                @Override
-                public void runs(DataStream<Run> runs) {
-                    first.runs(runs);
-                    more.runs(runs);
-                }
-
-                @Override
-                public void deadLetters(DataStream<DeadLetter> deadLetters) {
-                    first.deadLetters(deadLetters);
-                    more.deadLetters(deadLetters);
-                }
-
-                @Override
-                public void features(DataStream<RunFeatures> features) {
-                    first.features(features);
-                    more.features(features);
-                }
-
-                @Override
-                public void verdicts(DataStream<Verdict> verdicts) {
-                    first.verdicts(verdicts);
-                    more.verdicts(verdicts);
-                }
-
-                @Override
-                public void faults(DataStream<Verdict> faults) {
-                    first.faults(faults);
-                    more.faults(faults);
-                }
-
-                @Override
-                public void faultRates(DataStream<FaultRate> faultRates) {
-                    first.faultRates(faultRates);
-                    more.faultRates(faultRates);
-                }
-            };
-        }
-    }
-
     private RaglogPipeline() {}
 
     /** Wires the whole job between {@code from} and {@code to}; the caller executes it. */
@@ -252,5 +165,50 @@ public final class RaglogPipeline {
     /** A flagged stage or a knowledge gap: the content's owner reads the queue too (queue_reasons says whose it is). */
     private static DataStream<Verdict> flagged(DataStream<Verdict> verdicts) {
         return verdicts.filter(Verdict::queued).name("flagged runs").uid("flagged-runs");
+    }
+
+    /**
+     * What the pipeline reads. Inputs carry their event time and watermarks from their sources (Kafka: per partition,
+     * from record timestamps; files in batch mode: none needed, every timer fires at the end of the input).
+     *
+     * @param calls captured calls (raglog.call/v1), or null when the deployment reads only traces
+     * @param otlp OTLP trace messages, or null when the deployment reads only proxy calls
+     */
+    public record Sources(DataStream<RawMessage> calls, DataStream<RawMessage> otlp) {
+        public Sources {
+            if (calls == null && otlp == null) {
+                throw new IllegalArgumentException("the pipeline needs calls, OTLP traces, or both");
+            }
+        }
+    }
+
+    /** Where the pipeline writes; an output a destination does not take is not written there. */
+    public interface Sinks {
+
+        /**
+         * False when only runs and dead letters are wanted (a replay that assembles): then no run is sampled,
+         * checked or scored, and no LLM is asked anything.
+         */
+        default boolean wantsVerdicts() {
+            return true;
+        }
+
+        default void runs(DataStream<Run> runs) {}
+
+        default void deadLetters(DataStream<DeadLetter> deadLetters) {}
+
+        default void features(DataStream<RunFeatures> features) {}
+
+        default void verdicts(DataStream<Verdict> verdicts) {}
+
+        /** The flagged verdicts only: the debugging queue. */
+        default void faults(DataStream<Verdict> faults) {}
+
+        default void faultRates(DataStream<FaultRate> faultRates) {}
+
+        /** These destinations, then {@code more}, output by output (Kafka, then Elasticsearch). */
+        default Sinks and(Sinks more) {
+            return new BothSinks(this, more);
+        }
     }
 }
