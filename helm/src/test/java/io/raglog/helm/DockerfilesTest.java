@@ -34,6 +34,21 @@ class DockerfilesTest {
     }
 
     @Test
+    void shouldBuildAndShipTheJobAloneNotTheTools() {
+        Matcher build = Pattern.compile("mvn [^\\n]*-pl (\\S+)").matcher(JOB);
+        assertThat(build.find()).as("Dockerfile.job builds with Maven").isTrue();
+        assertThat(build.group(1)).as("the modules it builds (with what they need)").isEqualTo("job");
+
+        Matcher copied = Pattern.compile("COPY --from=build \\S+ (\\S+) ").matcher(JOB);
+        int copies = 0;
+        while (copied.find()) {
+            copies++;
+            assertThat(copied.group(1)).as("what the image gets from the build").startsWith("/src/job/target/");
+        }
+        assertThat(copies).isEqualTo(2);
+    }
+
+    @Test
     void shouldRunTheClassTheFlinkDeploymentNames() {
         String entryClass = Chart.render().flinkDeployment().path("spec").path("job").path("entryClass").asText();
 

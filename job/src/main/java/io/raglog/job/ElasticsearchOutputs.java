@@ -9,6 +9,7 @@ import io.raglog.sink.elasticsearch.IndexTemplates;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
+import org.apache.flink.streaming.api.datastream.DataStream;
 
 /**
  * The debugging queue and the fault rates in Elasticsearch, beside Kafka: one document per flagged run (id = run
@@ -35,20 +36,29 @@ public final class ElasticsearchOutputs {
         return b.build();
     }
 
-    /** Installs the index templates (idempotent), then attaches the two sinks. */
-    public static void attach(ScoredTopology.Streams streams, ElasticsearchConnection connection, String faultsIndex,
+    /** Installs the index templates (idempotent; at wiring time, so a bad connection fails the start), then sinks. */
+    public static RaglogPipeline.Sinks installed(ElasticsearchConnection connection, String faultsIndex,
             String faultRatesIndex) {
         IndexTemplates.installAll(connection, TEMPLATE_PATIENCE);
-        streams.faults().sinkTo(ElasticsearchSink.<Verdict>builder()
-                        .setConnection(connection)
-                        .setEmitter(ElasticsearchEmitter.json(faultsIndex, Verdict::runId))
-                        .build())
-                .uid("es-faults").name("elasticsearch " + faultsIndex);
-        streams.faultRates().sinkTo(ElasticsearchSink.<FaultRate>builder()
-                        .setConnection(connection)
-                        .setEmitter(ElasticsearchEmitter.json(faultRatesIndex, FaultRate::documentId))
-                        .build())
-                .uid("es-fault-rates").name("elasticsearch " + faultRatesIndex);
+        return new RaglogPipeline.Sinks() {
+            @Override
+            public void faults(DataStream<Verdict> faults) {
+                faults.sinkTo(ElasticsearchSink.<Verdict>builder()
+                                .setConnection(connection)
+                                .setEmitter(ElasticsearchEmitter.json(faultsIndex, Verdict::runId))
+                                .build())
+                        .uid("es-faults").name("elasticsearch " + faultsIndex);
+            }
+
+            @Override
+            public void faultRates(DataStream<FaultRate> faultRates) {
+                faultRates.sinkTo(ElasticsearchSink.<FaultRate>builder()
+                                .setConnection(connection)
+                                .setEmitter(ElasticsearchEmitter.json(faultRatesIndex, FaultRate::documentId))
+                                .build())
+                        .uid("es-fault-rates").name("elasticsearch " + faultRatesIndex);
+            }
+        };
     }
 
     private static String required(Map<String, String> env, String variable) {

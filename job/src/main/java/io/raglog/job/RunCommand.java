@@ -40,17 +40,21 @@ public final class RunCommand implements Callable<Integer> {
         }
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(flinkConfiguration(cfg));
         env.setParallelism(cfg.flink().parallelism());
-        ScoredTopology.Streams streams = KafkaJob.wire(env, connection(cfg), jobSettings(cfg, System.getenv()));
+        JobSettings settings = jobSettings(cfg, System.getenv());
+        KafkaConnection kafka = connection(cfg);
+        RaglogPipeline.Sinks sinks = kafka.sinks();
         if (cfg.elasticsearch().enabled()) {
-            ElasticsearchOutputs.attach(streams, ElasticsearchOutputs.connection(cfg.elasticsearch(), System.getenv()),
-                    cfg.elasticsearch().faultsIndex(), cfg.elasticsearch().faultRatesIndex());
+            sinks = sinks.and(ElasticsearchOutputs.installed(
+                    ElasticsearchOutputs.connection(cfg.elasticsearch(), System.getenv()),
+                    cfg.elasticsearch().faultsIndex(), cfg.elasticsearch().faultRatesIndex()));
         }
+        RaglogPipeline.wire(kafka.sources(env, settings.topology()), sinks, settings);
         env.execute("raglog");
         return 0;
     }
 
-    static KafkaJob.Connection connection(RaglogConfig cfg) {
-        return new KafkaJob.Connection(cfg.kafka().bootstrap(), cfg.kafka().topics(), cfg.kafka().groupId(), false,
+    static KafkaConnection connection(RaglogConfig cfg) {
+        return new KafkaConnection(cfg.kafka().bootstrap(), cfg.kafka().topics(), cfg.kafka().groupId(), false,
                 cfg.kafka().exactlyOnce() ? DeliveryGuarantee.EXACTLY_ONCE : DeliveryGuarantee.AT_LEAST_ONCE,
                 cfg.kafka().clientProperties());
     }

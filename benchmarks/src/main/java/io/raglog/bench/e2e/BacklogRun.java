@@ -1,8 +1,8 @@
 package io.raglog.bench.e2e;
 
 import io.raglog.checkstage.ChecksSettings;
+import io.raglog.cli.io.EmbeddedKafka;
 import io.raglog.job.Topics;
-import io.raglog.job.io.EmbeddedKafka;
 import io.raglog.simulator.Simulator;
 import io.raglog.simulator.SimulatorOptions;
 import io.raglog.simulator.output.KafkaSink;

@@ -2,8 +2,8 @@ package io.raglog.bench.e2e;
 
 import io.raglog.bench.BenchResults;
 import io.raglog.checkstage.ChecksSettings;
+import io.raglog.cli.io.EmbeddedKafka;
 import io.raglog.job.Topics;
-import io.raglog.job.io.EmbeddedKafka;
 import io.raglog.llm.LlmMode;
 import io.raglog.schemas.Json;
 import io.raglog.schemas.Run;

@@ -2,10 +2,10 @@ package io.raglog.bench.e2e;
 
 import io.raglog.checks.SharedEmbedder;
 import io.raglog.checkstage.ChecksSettings;
+import io.raglog.cli.io.EmbeddedKafka;
 import io.raglog.job.JobSettings;
-import io.raglog.job.KafkaJob;
+import io.raglog.job.KafkaConnection;
 import io.raglog.job.Topics;
-import io.raglog.job.io.EmbeddedKafka;
 import io.raglog.llm.LlmMode;
 import io.raglog.llm.LlmSettings;
 import java.time.Duration;
@@ -57,8 +57,8 @@ final class JobRuns {
         SharedEmbedder.forgetVectors();
         Topics t = outputs(variant);
         StreamExecutionEnvironment env = environment(parallelism, conf);
-        KafkaJob.wire(env, new KafkaJob.Connection(kafka.bootstrapServers(), t, "bench-" + variant, true,
-                DeliveryGuarantee.AT_LEAST_ONCE, new Properties()), JobSettings.defaults().withChecks(checks));
+        new KafkaConnection(kafka.bootstrapServers(), t, "bench-" + variant, true, DeliveryGuarantee.AT_LEAST_ONCE,
+                new Properties()).wire(env, JobSettings.defaults().withChecks(checks));
         env.execute("raglog bench " + variant);
         return t;
     }

@@ -2,13 +2,13 @@ package io.raglog.bench.e2e;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.raglog.assemble.AssemblySettings;
-import io.raglog.checkstage.ChecksSettings;
-import io.raglog.job.JobSettings;
-import io.raglog.job.KafkaJob;
-import io.raglog.job.TopologySettings;
-import io.raglog.job.Topics;
-import io.raglog.job.io.EmbeddedKafka;
 import io.raglog.bench.Machine;
+import io.raglog.checkstage.ChecksSettings;
+import io.raglog.cli.io.EmbeddedKafka;
+import io.raglog.job.JobSettings;
+import io.raglog.job.KafkaConnection;
+import io.raglog.job.Topics;
+import io.raglog.job.TopologySettings;
 import io.raglog.schemas.CallEvent;
 import io.raglog.schemas.Json;
 import io.raglog.schemas.Label;
@@ -72,8 +72,8 @@ final class LatencyRun {
         JobSettings base = JobSettings.defaults().withChecks(checks);
         JobSettings settings = new JobSettings(topology, base.checks(), base.bundle(), base.sampling(),
                 base.faultRateWindow());
-        KafkaJob.wire(env, new KafkaJob.Connection(kafka.bootstrapServers(), topics, "bench-latency", false,
-                DeliveryGuarantee.AT_LEAST_ONCE, new Properties()), settings);
+        new KafkaConnection(kafka.bootstrapServers(), topics, "bench-latency", false, DeliveryGuarantee.AT_LEAST_ONCE,
+                new Properties()).wire(env, settings);
         JobClient job = env.executeAsync("raglog bench latency");
         try {
             awaitRunning(job);

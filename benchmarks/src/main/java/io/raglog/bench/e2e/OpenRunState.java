@@ -1,11 +1,13 @@
 package io.raglog.bench.e2e;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.raglog.job.RaglogTopology;
+import io.raglog.cli.io.EmbeddedKafka;
+import io.raglog.job.JobSettings;
+import io.raglog.job.RaglogPipeline;
 import io.raglog.job.TopologySettings;
-import io.raglog.job.io.EmbeddedKafka;
 import io.raglog.job.io.KafkaIO;
 import io.raglog.schemas.CallEvent;
+import io.raglog.schemas.DeadLetter;
 import io.raglog.schemas.Label;
 import io.raglog.schemas.Run;
 import io.raglog.simulator.Simulator;
@@ -23,6 +25,7 @@ import java.util.Set;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.connector.base.DeliveryGuarantee;
 import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
 
@@ -53,10 +56,24 @@ final class OpenRunState {
         var calls = KafkaIO.source(env, kafka.bootstrapServers(), TOPIC, GROUP, false,
                 KafkaIO.recordTimeWatermarks(TopologySettings.DEFAULTS.maxOutOfOrder(),
                         TopologySettings.DEFAULTS.sourceIdleness()), new Properties());
-        RaglogTopology.Streams out = RaglogTopology.build(calls, null, TopologySettings.DEFAULTS);
-        out.runs().sinkTo(KafkaIO.<Run>sink(kafka.bootstrapServers(), "state.runs", Run::runId,
-                DeliveryGuarantee.AT_LEAST_ONCE, "bench-state", new Properties())).uid("sink-state-runs");
-        out.deadLetters().sinkTo(new DiscardingSink<>()).uid("sink-state-dlq");
+        // the assembly alone: the sinks want no verdicts, so nothing is sampled, checked or scored
+        RaglogPipeline.wire(new RaglogPipeline.Sources(calls, null), new RaglogPipeline.Sinks() {
+            @Override
+            public boolean wantsVerdicts() {
+                return false;
+            }
+
+            @Override
+            public void runs(DataStream<Run> runs) {
+                runs.sinkTo(KafkaIO.<Run>sink(kafka.bootstrapServers(), "state.runs", Run::runId,
+                        DeliveryGuarantee.AT_LEAST_ONCE, "bench-state", new Properties())).uid("sink-state-runs");
+            }
+
+            @Override
+            public void deadLetters(DataStream<DeadLetter> deadLetters) {
+                deadLetters.sinkTo(new DiscardingSink<>()).uid("sink-state-dlq");
+            }
+        }, JobSettings.defaults());
         JobClient job = env.executeAsync("raglog bench open-run state");
         try {
             long empty = awaitCheckpoints(checkpoints, 2);

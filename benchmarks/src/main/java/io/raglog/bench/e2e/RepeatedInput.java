@@ -1,7 +1,7 @@
 package io.raglog.bench.e2e;
 
+import io.raglog.cli.io.EmbeddedKafka;
 import io.raglog.job.Topics;
-import io.raglog.job.io.EmbeddedKafka;
 import io.raglog.job.io.KafkaIO;
 import java.util.ArrayList;
 import java.util.List;

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.raglog.esnode.ElasticsearchProcess;
 import io.raglog.schemas.Json;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -58,7 +59,7 @@ class ElasticsearchSinkIntegrationTest {
     static void startElasticsearch() throws Exception {
         elasticsearch = ElasticsearchProcess.start(work.resolve("elasticsearch"));
         node = new NodeHttp(elasticsearch.url());
-        IndexTemplates.installAll(elasticsearch.connection(), Duration.ofSeconds(30));
+        IndexTemplates.installAll(connection(), Duration.ofSeconds(30));
     }
 
     @AfterAll
@@ -210,7 +211,7 @@ class ElasticsearchSinkIntegrationTest {
 
     @Test
     void shouldInstallTemplatesThatMapIdsAsKeywordsTextsAsTextAndInstantsAsDates() throws Exception {
-        IndexTemplates.installAll(elasticsearch.connection(), Duration.ofSeconds(10)); // again: idempotent
+        IndexTemplates.installAll(connection(), Duration.ofSeconds(10)); // again: idempotent
         node.json("PUT", "/raglog-faults/_doc/run-1?refresh=true", "{\"schema\":\"raglog.verdict/v1\","
                 + "\"run_id\":\"run-1\",\"pipeline\":\"support-bot\",\"flagged_stages\":[\"retrieve\"],"
                 + "\"question\":\"What was Acme's cash flow in 2023?\",\"answer\":\"$120M\","
@@ -267,7 +268,7 @@ class ElasticsearchSinkIntegrationTest {
 
     private static ElasticsearchSink.Builder<TestRun> sinkInto(String index) {
         return ElasticsearchSink.<TestRun>builder()
-                .setConnection(elasticsearch.connection())
+                .setConnection(connection())
                 .setEmitter(ElasticsearchEmitter.json(index, r -> r.runId))
                 .setMaxBatchSize(50)
                 .setMaxTimeInBuffer(Duration.ofMillis(100))
@@ -370,5 +371,9 @@ class ElasticsearchSinkIntegrationTest {
             }
             return run;
         }
+    }
+
+    private static ElasticsearchConnection connection() {
+        return ElasticsearchConnection.builder().setHosts(elasticsearch.url()).build();
     }
 }

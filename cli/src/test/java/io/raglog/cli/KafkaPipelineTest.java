@@ -1,0 +1,264 @@
+package io.raglog.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.raglog.cli.io.EmbeddedKafka;
+import io.raglog.esnode.ElasticsearchProcess;
+import io.raglog.job.ElasticsearchOutputs;
+import io.raglog.job.JobSettings;
+import io.raglog.job.KafkaConnection;
+import io.raglog.job.RaglogPipeline;
+import io.raglog.job.Topics;
+import io.raglog.monitor.SamplingPolicy;
+import io.raglog.schemas.DeadLetter;
+import io.raglog.schemas.FaultRate;
+import io.raglog.schemas.Json;
+import io.raglog.schemas.Label;
+import io.raglog.schemas.Run;
+import io.raglog.schemas.Stage;
+import io.raglog.schemas.Verdict;
+import io.raglog.simulator.Simulator;
+import io.raglog.simulator.SimulatorOptions;
+import io.raglog.simulator.output.KafkaSink;
+import io.raglog.sink.elasticsearch.ElasticsearchConnection;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.connector.base.DeliveryGuarantee;
+import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/** The job between real Kafka topics on a real KRaft broker, on a Flink MiniCluster with RocksDB and checkpoints. */
+class KafkaPipelineTest {
+
+    @RegisterExtension
+    static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
+            .setNumberTaskManagers(1)
+            .setNumberSlotsPerTaskManager(2)
+            .build());
+
+    private static EmbeddedKafka kafka;
+
+    @BeforeAll
+    static void startBroker() throws Exception {
+        kafka = EmbeddedKafka.start(Path.of(System.getProperty("java.io.tmpdir"), "kafka-" + System.nanoTime()));
+    }
+
+    @AfterAll
+    static void stopBroker() throws Exception {
+        kafka.close();
+    }
+
+    static StreamExecutionEnvironment environment(Path checkpoints) {
+        Configuration conf = new Configuration();
+        conf.setString("state.backend.type", "rocksdb");
+        conf.setString("execution.checkpointing.incremental", "true");
+        conf.setString("execution.checkpointing.interval", "500 ms");
+        conf.setString("execution.checkpointing.dir", checkpoints.toUri().toString());
+        conf.setString("restart-strategy.type", "none");
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
+        env.setParallelism(2);
+        return env;
+    }
+
+    private static Topics freshTopics(String name) throws Exception {
+        Topics topics = Topics.prefixed(name);
+        kafka.createTopics(topics.all(), 2);
+        return topics;
+    }
+
+    private static void send(String topic, List<byte[]> values) {
+        Properties props = new Properties();
+        props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+        props.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
+        props.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(props)) {
+            values.forEach(v -> producer.send(new ProducerRecord<>(topic, v)));
+        }
+    }
+
+    /** Simulated traffic produced the way the proxy and the Collector write it; returns the ground truth. */
+    private static List<Label> simulate(Topics topics, int runs, long seed) throws Exception {
+        String labelsTopic = topics.runs() + ".labels";
+        kafka.createTopics(List.of(labelsTopic), 1);
+        try (KafkaSink sink = KafkaSink.connect(kafka.bootstrapServers(),
+                new KafkaSink.Topics(topics.calls(), topics.otlp(), labelsTopic))) {
+            new Simulator(SimulatorOptions.of("all", runs, seed)).run(sink);
+        }
+        return Demo.read(kafka.bootstrapServers(), labelsTopic, Label.class);
+    }
+
+    @Test
+    void shouldAssembleAThousandInterleavedRunsIntoAThousandRuns() throws Exception {
+        Topics topics = freshTopics("thousand");
+        List<Label> labels = simulate(topics, 1000, 3);
+
+        StreamExecutionEnvironment env = environment(Path.of(System.getProperty("java.io.tmpdir"), "cp-thousand"));
+        // checks are exercised elsewhere; here every run is assembled and counted, and only the always-check ones
+        // (HTTP errors) are scored
+        JobSettings settings = JobSettings.defaults().withSampling(new SamplingPolicy(0.0, Map.of()));
+        new KafkaConnection(kafka.bootstrapServers(), topics, "thousand", true, DeliveryGuarantee.EXACTLY_ONCE,
+                new Properties()).wire(env, settings);
+        env.execute("thousand runs");
+
+        List<Run> runs = Demo.read(kafka.bootstrapServers(), topics.runs(), Run.class);
+        Map<String, Run> byId = new HashMap<>();
+        runs.forEach(r -> byId.put(r.runId(), r));
+        assertThat(runs).hasSize(1000);
+        assertThat(byId).hasSize(1000);
+        // a profile's stages: a label is null where the profile has no such stage, and also where a stage is
+        // present but unlabeled (retrieval for an unanswerable question)
+        Map<String, java.util.Set<Stage>> profileStages = SimulatorLabels.stagesByProfile(labels);
+        for (Label label : labels) {
+            Run run = byId.get(label.runId());
+            assertThat(run).as("run of label %s (%s)", label.runId(), label.profile()).isNotNull();
+            assertThat(run.incomplete()).isFalse();
+            assertThat(run.question()).isEqualTo(label.question());
+            assertThat(run.stages().generate().answer()).isEqualTo(label.answer());
+            for (Stage stage : Stage.values()) {
+                assertThat(run.has(stage)).as("%s of %s", stage, label.profile())
+                        .isEqualTo(profileStages.get(label.profile()).contains(stage));
+            }
+        }
+        assertThat(Demo.count(kafka.bootstrapServers(), topics.deadLetters())).isZero();
+
+        long presentStages = runs.stream().mapToLong(r -> java.util.Arrays.stream(Stage.values()).filter(r::has).count())
+                .sum();
+        List<FaultRate> rates = Demo.read(kafka.bootstrapServers(), topics.faultRates(), FaultRate.class);
+        // every run also counts once in its pipeline's knowledge_gap series
+        assertThat(rates.stream().mapToLong(FaultRate::runsSeen).sum()).isEqualTo(presentStages + runs.size());
+        List<Verdict> verdicts = Demo.read(kafka.bootstrapServers(), topics.verdicts(), Verdict.class);
+        assertThat(verdicts).allSatisfy(v -> assertThat(byId.get(v.runId()).httpErrors()).isNotEmpty());
+        assertThat(rates.stream().mapToLong(FaultRate::runsChecked).sum())
+                .isEqualTo(verdicts.stream().mapToLong(v -> java.util.Arrays.stream(Stage.values())
+                        .filter(s -> v.stages().get(s).present()).count()).sum() + verdicts.size());
+    }
+
+    @Test
+    void shouldPutExactlyTheFlaggedRunsInTheDebuggingQueue() throws Exception {
+        Topics topics = freshTopics("queue");
+        simulate(topics, 80, 5);
+
+        StreamExecutionEnvironment env = environment(Path.of(System.getProperty("java.io.tmpdir"), "cp-queue"));
+        try (ElasticsearchProcess es = ElasticsearchProcess.start(
+                Path.of(System.getProperty("java.io.tmpdir"), "es-queue-" + System.nanoTime()))) {
+            KafkaConnection queue = new KafkaConnection(kafka.bootstrapServers(), topics, "queue", true,
+                    DeliveryGuarantee.EXACTLY_ONCE, new Properties());
+            JobSettings settings = JobSettings.defaults();
+            RaglogPipeline.Sinks sinks = queue.sinks()
+                    .and(ElasticsearchOutputs.installed(connection(es), "queue-faults", "queue-fault-rates"));
+            RaglogPipeline.wire(queue.sources(env, settings.topology()), sinks, settings);
+            env.execute("debugging queue");
+            assertIndexHoldsExactly(es, "queue-faults",
+                    Demo.read(kafka.bootstrapServers(), topics.faults(), Verdict.class).stream().map(Verdict::runId)
+                            .toList());
+        }
+
+        List<Verdict> verdicts = Demo.read(kafka.bootstrapServers(), topics.verdicts(), Verdict.class);
+        List<Verdict> faults = Demo.read(kafka.bootstrapServers(), topics.faults(), Verdict.class);
+        assertThat(verdicts).hasSize(80);
+        assertThat(verdicts).extracting(Verdict::runId).doesNotHaveDuplicates();
+        assertThat(faults).extracting(Verdict::runId)
+                .containsExactlyInAnyOrderElementsOf(verdicts.stream().filter(Verdict::queued).map(Verdict::runId)
+                        .toList());
+        assertThat(faults).isNotEmpty().allSatisfy(v -> {
+            assertThat(v.queueReasons()).isNotEmpty();
+            if (v.knowledgeGap().flagged()) {
+                assertThat(v.knowledgeGap().repairHint()).startsWith("Add content about");
+            }
+            for (Stage s : v.flaggedStages()) {
+                assertThat(v.stages().get(s).evidence()).isNotEmpty();
+                assertThat(v.stages().get(s).repairHint()).isNotBlank();
+            }
+        });
+
+        List<FaultRate> rates = Demo.read(kafka.bootstrapServers(), topics.faultRates(), FaultRate.class);
+        for (Stage stage : Stage.values()) {
+            long flagged = verdicts.stream().filter(v -> v.stages().get(stage).flagged()).count();
+            long checked = verdicts.stream().filter(v -> v.stages().get(stage).present()).count();
+            assertThat(rates.stream().filter(r -> r.stage().equals(stage.id())).mapToLong(FaultRate::runsFlagged)
+                    .sum()).as("flagged %s", stage).isEqualTo(flagged);
+            assertThat(rates.stream().filter(r -> r.stage().equals(stage.id())).mapToLong(FaultRate::runsChecked)
+                    .sum()).as("checked %s", stage).isEqualTo(checked);
+        }
+        assertThat(rates.stream().filter(r -> r.stage().equals(Verdict.KNOWLEDGE_GAP))
+                .mapToLong(FaultRate::runsFlagged).sum()).as("knowledge gaps")
+                .isEqualTo(verdicts.stream().filter(v -> v.knowledgeGap().flagged()).count());
+        assertThat(rates).allSatisfy(r -> assertThat(r.rate())
+                .isEqualTo(r.runsChecked() == 0 ? null : r.runsFlagged() / (double) r.runsChecked()));
+    }
+
+    /** The index holds one document per flagged run, keyed by run id: no duplicates, none missing. */
+    private static void assertIndexHoldsExactly(ElasticsearchProcess es, String index, List<String> runIds)
+            throws Exception {
+        try (var client = connection(es).openClient()) {
+            client.performRequest(new org.elasticsearch.client.Request("POST", "/" + index + "/_refresh"));
+            var search = new org.elasticsearch.client.Request("GET", "/" + index + "/_search");
+            search.setJsonEntity("{\"size\": 10000, \"_source\": false}");
+            var hits = Json.MAPPER.readTree(client.performRequest(search).getEntity().getContent()).path("hits");
+            List<String> ids = new java.util.ArrayList<>();
+            hits.path("hits").forEach(h -> ids.add(h.path("_id").asText()));
+            assertThat(hits.path("total").path("value").asLong()).isEqualTo(runIds.size());
+            assertThat(ids).containsExactlyInAnyOrderElementsOf(runIds);
+        }
+    }
+
+    @Test
+    void shouldSendEveryMalformedMessageToTheDeadLetterTopicWithAReason() throws Exception {
+        Topics topics = freshTopics("malformed");
+        List<byte[]> bad = List.of(
+                "not json at all".getBytes(StandardCharsets.UTF_8),
+                "{\"schema\":\"raglog.call/v1\",\"event_id\":".getBytes(StandardCharsets.UTF_8),
+                "{}".getBytes(StandardCharsets.UTF_8),
+                "[1,2,3]".getBytes(StandardCharsets.UTF_8),
+                new byte[] {'{', (byte) 0xC3, (byte) 0x28, '}'},
+                ("{\"schema\":\"raglog.call/v2\",\"event_id\":\"e\",\"pipeline\":\"p\",\"started_at\":\"2026-01-01T00:00:00Z\","
+                        + "\"ended_at\":\"2026-01-01T00:00:01Z\",\"request\":{\"method\":\"POST\",\"url\":\"http://x/v1/embeddings\"},"
+                        + "\"response\":{\"status\":200},\"source\":\"proxy\"}").getBytes(StandardCharsets.UTF_8),
+                ("{\"schema\":\"raglog.call/v1\",\"event_id\":\"e\",\"pipeline\":\"p\",\"started_at\":\"yesterday\","
+                        + "\"ended_at\":\"2026-01-01T00:00:01Z\",\"request\":{\"method\":\"POST\",\"url\":\"http://x\"},"
+                        + "\"response\":{\"status\":\"200\"},\"source\":\"proxy\"}").getBytes(StandardCharsets.UTF_8));
+        send(topics.calls(), bad);
+        send(topics.otlp(), List.of(new byte[] {1, 2, 3, 4}));
+
+        StreamExecutionEnvironment env = environment(Path.of(System.getProperty("java.io.tmpdir"), "cp-malformed"));
+        new KafkaConnection(kafka.bootstrapServers(), topics, "malformed-test", true, DeliveryGuarantee.AT_LEAST_ONCE,
+                new Properties()).wire(env, JobSettings.defaults());
+        env.execute("malformed");
+
+        List<DeadLetter> letters = Demo.readAll(kafka.bootstrapServers(), topics.deadLetters()).stream()
+                .map(v -> Json.read(v, DeadLetter.class)).toList();
+        assertThat(letters).hasSize(bad.size() + 1);
+        assertThat(letters).allSatisfy(l -> {
+            assertThat(l.reason()).isNotBlank();
+            assertThat(l.partition()).isBetween(0, 1);
+            assertThat(l.offset()).isGreaterThanOrEqualTo(0);
+        });
+        assertThat(letters).extracting(DeadLetter::reason).anySatisfy(r -> assertThat(r).startsWith("not JSON"))
+                .anySatisfy(r -> assertThat(r).isEqualTo("not valid UTF-8"))
+                .anySatisfy(r -> assertThat(r).contains("expected 'raglog.call/v1'"))
+                .anySatisfy(r -> assertThat(r).contains("started_at is not an RFC 3339 date-time")
+                        .contains("response.status must be an integer"));
+        assertThat(letters).filteredOn(l -> l.payload() == null).singleElement()
+                .satisfies(l -> assertThat(java.util.Base64.getDecoder().decode(l.payloadBase64()))
+                        .containsExactly('{', (byte) 0xC3, (byte) 0x28, '}'));
+        assertThat(Demo.readAll(kafka.bootstrapServers(), topics.runs())).isEmpty();
+    }
+
+    private static ElasticsearchConnection connection(ElasticsearchProcess es) {
+        return ElasticsearchConnection.builder().setHosts(es.url()).build();
+    }
+}

@@ -1,0 +1,130 @@
+package io.raglog.cli.io;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.raglog.job.io.KafkaIO;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
+import org.apache.flink.connector.kafka.sink.internal.FlinkKafkaInternalProducer;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.TransactionDescription;
+import org.apache.kafka.clients.admin.TransactionState;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.errors.ProducerFencedException;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * What docs/reliability.md says of the KafkaCommitter's "already fenced … signals data loss" ERROR after a failover,
+ * against a real broker (transactions version 2, as Kafka 4 formats new clusters): the committer re-commits a
+ * restored transaction from the producer id and epoch its checkpoint holds, the way flink-connector-kafka does. When
+ * the commit had gone through before the failure, the broker has bumped the epoch and refuses the re-commit as
+ * fenced, yet the records are committed, once. When this test fails after a connector or client upgrade, the
+ * message's cause has changed: update the page.
+ */
+class RecommitAfterFailoverTest {
+
+    @TempDir
+    static Path dir;
+    private static EmbeddedKafka kafka;
+
+    @BeforeAll
+    static void start() throws Exception {
+        kafka = EmbeddedKafka.start(dir.resolve("kafka"));
+        kafka.createTopics(List.of("out"), 1);
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        kafka.close();
+    }
+
+    @Test
+    void shouldRefuseAsFencedTheReCommitOfATransactionCommittedBeforeTheFailureAndLoseNothing() throws Exception {
+        Checkpointed txn = writeAndCheckpoint("raglog-faults-1-62", "committed-before-the-failure");
+        txn.writer.commitTransaction(); // the commit that went through before the task manager was lost
+
+        try (FlinkKafkaInternalProducer<byte[], byte[]> recovered = new FlinkKafkaInternalProducer<>(props(), txn.id)) {
+            recovered.resumeTransaction(txn.producerId, txn.epoch);
+            assertThatThrownBy(recovered::commitTransaction).isInstanceOf(ProducerFencedException.class);
+        } finally {
+            txn.writer.close(Duration.ZERO);
+        }
+
+        TransactionDescription state = describe(txn.id);
+        assertThat(state.state()).isEqualTo(TransactionState.COMPLETE_COMMIT);
+        assertThat(state.producerEpoch()).as("version 2 bumps the epoch at the commit").isGreaterThan(txn.epoch);
+        assertThat(committed()).containsOnlyOnce("committed-before-the-failure");
+    }
+
+    @Test
+    void shouldCommitOnRecoveryATransactionTheFailureInterrupted() throws Exception {
+        Checkpointed txn = writeAndCheckpoint("raglog-faults-0-62", "interrupted-by-the-failure");
+
+        try (FlinkKafkaInternalProducer<byte[], byte[]> recovered = new FlinkKafkaInternalProducer<>(props(), txn.id)) {
+            recovered.resumeTransaction(txn.producerId, txn.epoch);
+            recovered.commitTransaction();
+        } finally {
+            txn.writer.close(Duration.ZERO);
+        }
+
+        assertThat(describe(txn.id).state()).isEqualTo(TransactionState.COMPLETE_COMMIT);
+        assertThat(committed()).containsOnlyOnce("interrupted-by-the-failure");
+    }
+
+    /** A transaction written and flushed, with what a checkpoint keeps of it; not yet committed. */
+    private record Checkpointed(String id, FlinkKafkaInternalProducer<byte[], byte[]> writer, long producerId,
+            short epoch) {}
+
+    private static Checkpointed writeAndCheckpoint(String id, String value) {
+        FlinkKafkaInternalProducer<byte[], byte[]> writer = new FlinkKafkaInternalProducer<>(props(), id);
+        writer.initTransactions();
+        writer.beginTransaction();
+        writer.send(new ProducerRecord<>("out", value.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+        writer.flush();
+        return new Checkpointed(id, writer, writer.getProducerId(), writer.getEpoch());
+    }
+
+    private static Properties props() {
+        Properties p = KafkaIO.producerConfig(new Properties());
+        p.setProperty("bootstrap.servers", kafka.bootstrapServers());
+        p.setProperty("key.serializer", ByteArraySerializer.class.getName());
+        p.setProperty("value.serializer", ByteArraySerializer.class.getName());
+        return p;
+    }
+
+    private static TransactionDescription describe(String id) throws Exception {
+        try (Admin admin = kafka.admin()) {
+            return admin.describeTransactions(List.of(id)).description(id).get();
+        }
+    }
+
+    /** Everything committed to the topic so far, as a read_committed consumer sees it. */
+    private static List<String> committed() {
+        Properties c = new Properties();
+        c.setProperty("bootstrap.servers", kafka.bootstrapServers());
+        c.setProperty("isolation.level", "read_committed");
+        c.setProperty("auto.offset.reset", "earliest");
+        c.setProperty("group.id", "audit-" + System.nanoTime());
+        c.setProperty("key.deserializer", StringDeserializer.class.getName());
+        c.setProperty("value.deserializer", StringDeserializer.class.getName());
+        List<String> out = new ArrayList<>();
+        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(c)) {
+            consumer.subscribe(List.of("out"));
+            long end = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+            while (System.nanoTime() < end) {
+                consumer.poll(Duration.ofMillis(200)).forEach(r -> out.add(r.value()));
+            }
+        }
+        return out;
+    }
+}

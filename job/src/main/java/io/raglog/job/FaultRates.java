@@ -1,0 +1,41 @@
+package io.raglog.job;
+
+import io.raglog.flink.JacksonTypeInfo;
+import io.raglog.monitor.FaultRateCounts;
+import io.raglog.monitor.FaultRateWindow;
+import io.raglog.monitor.StageOutcome;
+import io.raglog.schemas.FaultRate;
+import io.raglog.schemas.Run;
+import io.raglog.schemas.Verdict;
+import java.time.Duration;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.windowing.assigners.TumblingEventTimeWindows;
+import org.apache.flink.util.Collector;
+
+/**
+ * Fault rates per pipeline × stage in event-time tumbling windows. Runs not sampled count too, as not checked, so a
+ * rate says how much of the traffic it rests on.
+ */
+final class FaultRates {
+
+    private FaultRates() {}
+
+    static DataStream<FaultRate> perPipelineAndStage(DataStream<Verdict> verdicts, DataStream<Run> notSampled,
+            Duration window) {
+        DataStream<StageOutcome> checked = verdicts
+                .flatMap((Verdict v, Collector<StageOutcome> out) -> StageOutcome.of(v).forEach(out::collect),
+                        TypeInformation.of(StageOutcome.class))
+                .uid("checked-outcomes").name("checked stage outcomes");
+        DataStream<StageOutcome> unchecked = notSampled
+                .flatMap((Run r, Collector<StageOutcome> out) -> StageOutcome.notChecked(r).forEach(out::collect),
+                        TypeInformation.of(StageOutcome.class))
+                .uid("unchecked-outcomes").name("unchecked stage outcomes");
+        return checked.union(unchecked)
+                .keyBy(StageOutcome::key)
+                .window(TumblingEventTimeWindows.of(window))
+                .aggregate(new FaultRateCounts(), new FaultRateWindow(), TypeInformation.of(long[].class),
+                        TypeInformation.of(long[].class), JacksonTypeInfo.of(FaultRate.class))
+                .uid("fault-rates").name("fault rates per pipeline x stage");
+    }
+}

@@ -1,0 +1,27 @@
+package io.raglog.job;
+
+import io.raglog.calls.ClassifiedCall;
+import io.raglog.schemas.CallEvent;
+import io.raglog.schemas.DeadLetter;
+import org.apache.flink.streaming.api.datastream.DataStream;
+
+/**
+ * Calls on their way in, decoded and given their stage, with what could not be: calls to an endpoint no adapter
+ * knows (unclassified) and input that could not be read (dead letters). A missing input (a deployment that reads only
+ * proxy calls, or only traces) is {@link #NONE}.
+ */
+record IngestedCalls(DataStream<ClassifiedCall> classified, DataStream<CallEvent> unclassified,
+        DataStream<DeadLetter> deadLetters) {
+
+    static final IngestedCalls NONE = new IngestedCalls(null, null, null);
+
+    /** Both inputs' calls as one. */
+    IngestedCalls and(IngestedCalls other) {
+        return new IngestedCalls(union(classified, other.classified), union(unclassified, other.unclassified),
+                union(deadLetters, other.deadLetters));
+    }
+
+    private static <T> DataStream<T> union(DataStream<T> a, DataStream<T> b) {
+        return a == null ? b : b == null ? a : a.union(b);
+    }
+}

@@ -1,0 +1,87 @@
+package io.raglog.job;
+
+import io.raglog.job.io.KafkaIO;
+import io.raglog.schemas.DeadLetter;
+import io.raglog.schemas.FaultRate;
+import io.raglog.schemas.Run;
+import io.raglog.schemas.Verdict;
+import java.util.Properties;
+import org.apache.flink.connector.base.DeliveryGuarantee;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+
+/**
+ * How the job talks to Kafka, and the pipeline's Kafka ends: what {@code run} deploys and the demo runs in process.
+ *
+ * @param bounded read the input topics up to their current end, then finish (demo, tests)
+ * @param guarantee for the debugging queue and the verdicts; exactly-once needs checkpointing
+ * @param clientProperties passed to every Kafka client (security.protocol, sasl.*, ssl.*)
+ */
+public record KafkaConnection(String bootstrap, Topics topics, String groupId, boolean bounded,
+        DeliveryGuarantee guarantee, Properties clientProperties) {
+
+    private Properties properties() {
+        return clientProperties == null ? new Properties() : clientProperties;
+    }
+
+    /** The whole pipeline from these topics to these topics. */
+    public void wire(StreamExecutionEnvironment env, JobSettings settings) {
+        RaglogPipeline.wire(sources(env, settings.topology()), sinks(), settings);
+    }
+
+    /** The calls and trace topics, event time from record timestamps with watermarks per partition. */
+    public RaglogPipeline.Sources sources(StreamExecutionEnvironment env, TopologySettings settings) {
+        var watermarks = KafkaIO.recordTimeWatermarks(settings.maxOutOfOrder(), settings.sourceIdleness());
+        return new RaglogPipeline.Sources(
+                KafkaIO.source(env, bootstrap, topics.calls(), groupId, bounded, watermarks, properties()),
+                KafkaIO.source(env, bootstrap, topics.otlp(), groupId, bounded, watermarks, properties()));
+    }
+
+    /** Every output to its topic, keyed so that a run's records share a partition. */
+    public RaglogPipeline.Sinks sinks() {
+        return new RaglogPipeline.Sinks() {
+            @Override
+            public void runs(DataStream<Run> runs) {
+                runs.sinkTo(KafkaIO.<Run>sink(bootstrap, topics.runs(), Run::runId, guarantee, txn("runs"),
+                                properties()))
+                        .uid("sink-runs").name("kafka " + topics.runs());
+            }
+
+            @Override
+            public void deadLetters(DataStream<DeadLetter> deadLetters) {
+                deadLetters.sinkTo(KafkaIO.<DeadLetter>sink(bootstrap, topics.deadLetters(), DeadLetter::origin,
+                                guarantee, txn("dlq"), properties()))
+                        .uid("sink-dead-letters").name("kafka " + topics.deadLetters());
+            }
+
+            @Override
+            public void verdicts(DataStream<Verdict> verdicts) {
+                verdicts.sinkTo(KafkaIO.<Verdict>sink(bootstrap, topics.verdicts(), Verdict::runId, guarantee,
+                                txn("verdicts"), properties()))
+                        .uid("sink-verdicts").name("kafka " + topics.verdicts());
+            }
+
+            @Override
+            public void faults(DataStream<Verdict> faults) {
+                faults.sinkTo(KafkaIO.<Verdict>sink(bootstrap, topics.faults(), Verdict::runId, guarantee,
+                                txn("faults"), properties()))
+                        .uid("sink-faults").name("kafka " + topics.faults() + " (debugging queue)");
+            }
+
+            @Override
+            public void faultRates(DataStream<FaultRate> faultRates) {
+                faultRates.sinkTo(KafkaIO.<FaultRate>sink(bootstrap, topics.faultRates(), FaultRate::pipeline,
+                                guarantee, txn("fault-rates"), properties()))
+                        .uid("sink-fault-rates").name("kafka " + topics.faultRates());
+            }
+        };
+    }
+
+    /**
+     * Transactional ids are per job (its consumer group) and sink: two raglog jobs on one Kafka cluster must not
+     * fence each other's transactions.
+     */
+    private String txn(String sink) {
+        return groupId + "-" + sink;
+    }
+}

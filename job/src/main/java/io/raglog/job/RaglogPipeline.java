@@ -1,0 +1,228 @@
+package io.raglog.job;
+
+import io.raglog.assemble.AssembleRunsFunction;
+import io.raglog.assemble.AssemblySettings;
+import io.raglog.calls.CallClassifier;
+import io.raglog.calls.ClassifiedCall;
+import io.raglog.calls.mapping.UnknownEndpoints;
+import io.raglog.checks.RunChecked;
+import io.raglog.checkstage.ChecksStage;
+import io.raglog.flink.JacksonTypeInfo;
+import io.raglog.ingest.ClassifyCallsFunction;
+import io.raglog.ingest.DeadLetters;
+import io.raglog.ingest.DecodeCallsFunction;
+import io.raglog.ingest.DecodeOtlpFunction;
+import io.raglog.ingest.RawMessage;
+import io.raglog.knowledge.KnownPassagesFunction;
+import io.raglog.llm.LlmSettings;
+import io.raglog.llm.ProviderKind;
+import io.raglog.monitor.SampleRunsFunction;
+import io.raglog.monitor.SamplingPolicy;
+import io.raglog.schemas.CallEvent;
+import io.raglog.schemas.DeadLetter;
+import io.raglog.schemas.FaultRate;
+import io.raglog.schemas.Run;
+import io.raglog.schemas.RunFeatures;
+import io.raglog.schemas.Verdict;
+import io.raglog.score.ScoringInput;
+import io.raglog.score.flink.BundleLocation;
+import io.raglog.score.flink.ScoreRunsFunction;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
+
+/**
+ * raglog from top to bottom: every call from the moment it is read to the outputs it ends in.
+ *
+ * <pre>
+ * calls ─ decode ─ classify ─┐                  ┌─────────────────────────────┐
+ * otlp  ─ decode ─ classify ─┴─ unknown endpoints (LLM mapping) ─┴─ keyBy(pipeline, run hint) ─ assemble ─▶ runs
+ *          └──────── bad input, unreadable bodies, late calls ──────────────────────────────────────▶ dead letters
+ * runs ─ keyBy(pipeline) ─ known passages ─ sample ─┬─ checks (rules + vectors, [tiered: gate,] then LLM async)
+ *                                                   │    ─ score ─▶ verdicts (flagged: faults)
+ *                                                   └─ not sampled ──────────────────────────┐
+ *                              verdicts ─ stage outcomes ────────────────────────────────────┴─ keyBy(pipeline × stage)
+ *                                                                                               ─ window ─▶ fault rates
+ * </pre>
+ *
+ * <p>Where the calls come from and where the results go is the caller's: Kafka ({@link KafkaConnection}, for
+ * {@code run} and the demo), files in batch mode ({@code replay}), a test's own streams. Every operator keeps its uid
+ * and name from release to release: savepoints find their state by the uids, and dashboards group by the names
+ * ({@code PipelineOperatorsTest} holds them).
+ */
+public final class RaglogPipeline {
+
+    private RaglogPipeline() {}
+
+    /** Wires the whole job between {@code from} and {@code to}; the caller executes it. */
+    public static void wire(Sources from, Sinks to, JobSettings settings) {
+        // each input decoded and classified in one chain: a call crosses no network edge before it has its stage
+        IngestedCalls proxyCalls = classify(decodeProxyCalls(from.calls()), "classify-calls");
+        IngestedCalls otlpCalls = classify(decodeOtlpSpans(from.otlp()), "classify-spans");
+        IngestedCalls calls = proxyCalls.and(otlpCalls);
+        DataStream<ClassifiedCall> staged = withUnknownEndpointsMapped(calls, settings.topology().endpointMapping());
+
+        SingleOutputStreamOperator<Run> runs = assemble(staged, settings.topology().assembly());
+        DataStream<DeadLetter> deadLetters = calls.deadLetters().union(lateCalls(runs));
+        if (!to.wantsVerdicts()) {
+            to.runs(runs);
+            to.deadLetters(deadLetters);
+            return;
+        }
+
+        SingleOutputStreamOperator<Run> sampled = sample(withKnownPassages(runs), settings.sampling());
+        // in tiered mode the bundle's tier gate decides which runs skip the LLM checks
+        DataStream<RunChecked> checked = ChecksStage.checked(sampled, settings.checks(), settings.bundle());
+        DataStream<RunFeatures> features = features(checked);
+        DataStream<Verdict> verdicts = score(checked, settings.bundle());
+        DataStream<FaultRate> faultRates = FaultRates.perPipelineAndStage(verdicts,
+                sampled.getSideOutput(SampleRunsFunction.NOT_SAMPLED), settings.faultRateWindow());
+        DataStream<Verdict> faults = flagged(verdicts);
+
+        to.runs(runs);
+        to.deadLetters(deadLetters);
+        to.features(features);
+        to.verdicts(verdicts);
+        to.faults(faults);
+        to.faultRates(faultRates);
+    }
+
+    /** raglog.call/v1 JSON, as the proxy writes it; bad input becomes a dead letter. Null for no input. */
+    private static SingleOutputStreamOperator<CallEvent> decodeProxyCalls(DataStream<RawMessage> messages) {
+        return messages == null ? null : messages
+                .process(new DecodeCallsFunction(), JacksonTypeInfo.of(CallEvent.class))
+                .uid("decode-calls").name("decode raglog.call/v1");
+    }
+
+    /** OTLP trace messages (protobuf or JSON) into the same CallEvents the proxy writes. Null for no input. */
+    private static SingleOutputStreamOperator<CallEvent> decodeOtlpSpans(DataStream<RawMessage> messages) {
+        return messages == null ? null : messages
+                .process(new DecodeOtlpFunction(DecodeOtlpFunction.AUTO), JacksonTypeInfo.of(CallEvent.class))
+                .uid("decode-otlp").name("decode OTLP traces");
+    }
+
+    /** Each call's stage, by the adapters raglog ships; calls to an endpoint none knows go aside unclassified. */
+    private static IngestedCalls classify(SingleOutputStreamOperator<CallEvent> decoded, String uid) {
+        if (decoded == null) {
+            return IngestedCalls.NONE;
+        }
+        SingleOutputStreamOperator<ClassifiedCall> classified = decoded
+                .process(new ClassifyCallsFunction(CallClassifier.withBuiltInAdapters()),
+                        JacksonTypeInfo.of(ClassifiedCall.class))
+                .uid(uid).name("classify stage");
+        return new IngestedCalls(classified, classified.getSideOutput(ClassifyCallsFunction.UNCLASSIFIED),
+                decoded.getSideOutput(DecodeCallsFunction.DEAD_LETTERS)
+                        .union(classified.getSideOutput(DecodeCallsFunction.DEAD_LETTERS)));
+    }
+
+    /** With a real LLM configured, it is asked once per pipeline + endpoint where an unknown API's fields are. */
+    private static DataStream<ClassifiedCall> withUnknownEndpointsMapped(IngestedCalls calls, LlmSettings mapping) {
+        if (mapping.provider() == ProviderKind.OFFLINE) {
+            return calls.classified(); // the offline judge maps nothing: unknown endpoints stay unclassified, counted
+        }
+        return calls.classified().union(UnknownEndpoints.apply(calls.unclassified(), mapping));
+    }
+
+    /** A run closes on event time, its generator call's end plus a grace; calls left over leave as incomplete runs. */
+    private static SingleOutputStreamOperator<Run> assemble(DataStream<ClassifiedCall> calls,
+            AssemblySettings settings) {
+        return calls
+                .keyBy(ClassifiedCall::runKey)
+                .process(new AssembleRunsFunction(settings), JacksonTypeInfo.of(Run.class))
+                .uid("assemble-runs").name("assemble runs");
+    }
+
+    private static DataStream<DeadLetter> lateCalls(SingleOutputStreamOperator<Run> runs) {
+        return runs.getSideOutput(AssembleRunsFunction.LATE)
+                .map(c -> DeadLetters.ofCall("assembly", c.event(),
+                        "late: the call arrived after its run (" + c.event().pipeline() + ", hint "
+                                + c.event().runHint() + ") was closed"), JacksonTypeInfo.of(DeadLetter.class))
+                .uid("late-calls").name("late calls");
+    }
+
+    /**
+     * A second opinion on each run's retrieval, from the passages the pipeline's other runs were handed: keyed by
+     * pipeline, since that is the knowledge base a run's retrieval searched.
+     */
+    private static DataStream<Run> withKnownPassages(DataStream<Run> runs) {
+        return runs
+                .keyBy(Run::pipeline)
+                .process(new KnownPassagesFunction(), JacksonTypeInfo.of(Run.class))
+                .uid("known-passages").name("known passages per pipeline");
+    }
+
+    /** Runs not sampled leave by a side output, to be counted as not checked; incomplete runs are never checked. */
+    private static SingleOutputStreamOperator<Run> sample(DataStream<Run> runs, SamplingPolicy policy) {
+        return runs
+                .process(new SampleRunsFunction(policy), JacksonTypeInfo.of(Run.class))
+                .uid("sample-runs").name("sample runs");
+    }
+
+    private static DataStream<RunFeatures> features(DataStream<RunChecked> checked) {
+        return checked
+                .map(RunChecked::features, JacksonTypeInfo.of(RunFeatures.class))
+                .uid("features").name("feature vectors");
+    }
+
+    /** Per-stage ensembles, thresholds and the reassignment rule, with evidence and a repair hint per flag. */
+    private static DataStream<Verdict> score(DataStream<RunChecked> checked, BundleLocation bundle) {
+        return checked
+                .map(RaglogPipeline::scoringInput, JacksonTypeInfo.of(ScoringInput.class))
+                .uid("scoring-input").name("scoring input")
+                .map(new ScoreRunsFunction(bundle), JacksonTypeInfo.of(Verdict.class))
+                .uid("score-runs").name("score stages");
+    }
+
+    private static ScoringInput scoringInput(RunChecked checked) {
+        return ScoringInput.of(checked.run(), checked.features());
+    }
+
+    /** A flagged stage or a knowledge gap: the content's owner reads the queue too (queue_reasons says whose it is). */
+    private static DataStream<Verdict> flagged(DataStream<Verdict> verdicts) {
+        return verdicts.filter(Verdict::queued).name("flagged runs").uid("flagged-runs");
+    }
+
+    /**
+     * What the pipeline reads. Inputs carry their event time and watermarks from their sources (Kafka: per partition,
+     * from record timestamps; files in batch mode: none needed, every timer fires at the end of the input).
+     *
+     * @param calls captured calls (raglog.call/v1), or null when the deployment reads only traces
+     * @param otlp OTLP trace messages, or null when the deployment reads only proxy calls
+     */
+    public record Sources(DataStream<RawMessage> calls, DataStream<RawMessage> otlp) {
+        public Sources {
+            if (calls == null && otlp == null) {
+                throw new IllegalArgumentException("the pipeline needs calls, OTLP traces, or both");
+            }
+        }
+    }
+
+    /** Where the pipeline writes; an output a destination does not take is not written there. */
+    public interface Sinks {
+
+        /**
+         * False when only runs and dead letters are wanted (a replay that assembles): then no run is sampled,
+         * checked or scored, and no LLM is asked anything.
+         */
+        default boolean wantsVerdicts() {
+            return true;
+        }
+
+        default void runs(DataStream<Run> runs) {}
+
+        default void deadLetters(DataStream<DeadLetter> deadLetters) {}
+
+        default void features(DataStream<RunFeatures> features) {}
+
+        default void verdicts(DataStream<Verdict> verdicts) {}
+
+        /** The flagged verdicts only: the debugging queue. */
+        default void faults(DataStream<Verdict> faults) {}
+
+        default void faultRates(DataStream<FaultRate> faultRates) {}
+
+        /** These destinations, then {@code more}, output by output (Kafka, then Elasticsearch). */
+        default Sinks and(Sinks more) {
+            return new BothSinks(this, more);
+        }
+    }
+}
