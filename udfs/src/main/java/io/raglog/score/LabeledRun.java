@@ -34,16 +34,12 @@ public record LabeledRun(ScoringInput input, Label label) {
     }
 
     /**
-     * The stages a model is trained on: the scored ones, less retrieval on a knowledge-gap run it did not fail. Its
-     * passages hold no answer because none exists, which no feature can tell from a retrieval miss; the knowledge-gap
-     * rule owns that case, so the retrieval model is not taught that "no passage answers" is sometimes sound.
+     * The stages a model is trained on: the scored ones. Retrieval is trained on knowledge-gap runs too, as sound
+     * unless it also failed: their passages hold no answer because none exists, and the known-passages features
+     * (nothing the pipeline is known to hold matches the question better) are what teach the model that case.
      */
     public Set<Stage> trainedStages() {
-        Set<Stage> out = scoredStages();
-        if (label.knowledgeGap() && !faulty(Stage.RETRIEVE)) {
-            out.remove(Stage.RETRIEVE);
-        }
-        return out;
+        return scoredStages();
     }
 
     public boolean faulty(Stage stage) {

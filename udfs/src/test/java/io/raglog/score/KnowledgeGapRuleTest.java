@@ -52,6 +52,24 @@ class KnowledgeGapRuleTest {
     }
 
     @Test
+    void shouldLeaveRetrievalFlaggedWhenTheKnowledgeBaseHoldsABetterPassage() {
+        RunFeatures missed = run(90.0, 1.0, 1, 0.0, 5.0);
+        Map<String, Double> f = new LinkedHashMap<>(missed.features());
+        f.put(FeatureList.RETRIEVE_UNRETURNED_MATCH_GAIN, 0.4);
+        RunFeatures withBetterPassage = new RunFeatures(missed.schema(), missed.runId(), missed.pipeline(),
+                missed.question(), missed.featureListVersion(), f, missed.llm(), missed.evidenceFlow(),
+                missed.findings());
+
+        KnowledgeGapRule.Outcome out = KnowledgeGapRule.apply(EnumSet.of(Stage.RETRIEVE, Stage.GENERATE),
+                withBetterPassage);
+
+        assertThat(out.gap().flagged()).isTrue();
+        assertThat(out.gap().clearedRetrieve()).isFalse();
+        assertThat(out.flagged()).containsExactlyInAnyOrder(Stage.RETRIEVE, Stage.GENERATE);
+        assertThat(out.gap().evidence()).anySatisfy(e -> assertThat(e).contains("retrieval's flag stands"));
+    }
+
+    @Test
     void shouldNotDecideAGapWhenTheAnswerDidNotRefuse() {
         // an answer made up without any passage is the generator's fault to flag; no refusal, no gap decided
         KnowledgeGapRule.Outcome out = KnowledgeGapRule.apply(EnumSet.of(Stage.RETRIEVE, Stage.GENERATE),
