@@ -1,45 +1,54 @@
 """Counts mis-assembled runs and orphan calls of a replay against the simulator's labels.
-usage: count.py calls.jsonl labels.jsonl runs.jsonl [truth_calls.jsonl]
-truth_calls: the calls before the hints were stripped (run_hint = the run); without it, a run is judged by its
-label alone (exists, complete, has every stage its profile has)."""
-import json, sys, hashlib, collections
-calls_f, labels_f, runs_f = sys.argv[1:4]
-truth_f = sys.argv[4] if len(sys.argv) > 4 else None
+usage: count.py calls.jsonl labels.jsonl runs.jsonl truth_calls.jsonl
+calls: what was replayed; truth_calls: the same calls before their run hints were stripped (a hint names its run).
+A run is mis-assembled when it is missing, incomplete, lacks a stage its profile has (retrieval aside: dropping the
+retrieval calls leaves it reconstructed), or, for a profile that sends hints, holds other calls than its own."""
+import collections
+import hashlib
+import json
+import sys
 
-def run_id(pipeline, hint, anchor):
-    basis = pipeline + "\x1fhint\x1f" + hint if hint else pipeline + "\x1fcall\x1f" + anchor
-    return "run-" + hashlib.sha256(basis.encode()).hexdigest()[:24]
+calls_f, labels_f, runs_f, truth_f = sys.argv[1:5]
+
+
+def run_id(pipeline, anchor):
+    """raglog's run id of a run linked by content: the pipeline and its generator call (RunIds.of)."""
+    return "run-" + hashlib.sha256((pipeline + "\x1fcall\x1f" + anchor).encode()).hexdigest()[:24]
+
 
 labels = [json.loads(l) for l in open(labels_f) if l.strip()]
 runs = {}
-for l in open(runs_f):
-    r = json.loads(l); runs[r["run_id"]] = r
-truth = collections.defaultdict(set)
+for line in open(runs_f):
+    r = json.loads(line)
+    runs[r["run_id"]] = r
+by_hint = {r["run_hint"]: r for r in runs.values() if r.get("run_hint")}
 present = {json.loads(l)["event_id"] for l in open(calls_f)}
-if truth_f:
-    for l in open(truth_f):
-        c = json.loads(l)
-        if c.get("run_hint") and c["event_id"] in present: truth[c["run_hint"]].add(c["event_id"])
-stage_by_profile = collections.defaultdict(set)
+truth = collections.defaultdict(set)
+for line in open(truth_f):
+    c = json.loads(line)
+    if c.get("run_hint") and c["event_id"] in present:
+        truth[c["run_hint"]].add(c["event_id"])
+stages = collections.defaultdict(set)
 for lb in labels:
-    for s, v in lb["stages"].items():
-        if v is not None: stage_by_profile[lb["profile"]].add(s)
-by_fault = collections.Counter(); bad_by_fault = collections.Counter(); no_embed = collections.Counter()
-mis = 0
+    stages[lb["profile"]].update(s for s, v in lb["stages"].items() if v is not None)
+
+reasons = collections.Counter()
 for lb in labels:
-    rid = run_id(lb["pipeline"], None if truth_f else lb["run_hint"], lb["generator_event_id"])
-    r = runs.get(rid)
-    fault = lb["fault_type"] if lb["fault_stage"] == "embed" else "other/none"
-    by_fault[fault] += 1
-    if truth_f:
-        ok = r is not None and not r["incomplete"] and set(r["call_ids"]) == truth[lb["run_hint"]]
+    r = runs.get(run_id(lb["pipeline"], lb["generator_event_id"])) or by_hint.get(lb["run_hint"])
+    if r is None:
+        reason = "no run"
+    elif r["incomplete"]:
+        reason = "incomplete"
+    elif any(s != "retrieve" and not r["stages"][s]["present"] for s in stages[lb["profile"]]):
+        reason = "a stage missing"
+    elif lb["run_hint"] and truth.get(lb["run_hint"]) and set(r["call_ids"]) != truth[lb["run_hint"]]:
+        reason = "other calls than its own"
     else:
-        ok = r is not None and not r["incomplete"] and all(r["stages"][s]["present"] for s in stage_by_profile[lb["profile"]] if s != "retrieve")
-    if r is None or not r["stages"]["embed"]["present"]: no_embed[fault] += 1
-    if not ok:
-        mis += 1; bad_by_fault[fault] += 1
+        continue
+    fault = lb["fault_type"] if lb["fault_stage"] == "embed" else "no embed fault"
+    reasons[(lb["profile"], fault, reason)] += 1
 incomplete = [r for r in runs.values() if r["incomplete"]]
-orphan_calls = sum(len(r["call_ids"]) for r in incomplete)
-print(f"{len(labels)} runs, {len(runs)} assembled, {len(incomplete)} incomplete ({orphan_calls} calls), {mis} mis-assembled")
-for f in sorted(by_fault):
-    print(f"  {f:24s} {by_fault[f]:4d} runs  {bad_by_fault[f]:4d} mis-assembled  {no_embed[f]:4d} without an embed stage")
+print(f"{len(labels)} runs, {len(runs)} assembled, {sum(reasons.values())} mis-assembled, {len(incomplete)} incomplete "
+      f"({sum(len(r['call_ids']) for r in incomplete)} orphan calls)")
+for (profile, fault, reason), n in sorted(reasons.items()):
+    print(f"  {profile:28s} {fault:22s} {reason:26s} {n}")

@@ -1,22 +1,20 @@
 #!/usr/bin/env bash
-# Mis-assembled runs and orphan calls of unhinted runs with every embed fault, before/after a linking change:
-# simulate all-faulty runs, strip the run hints (the hints are the truth of which call is whose), drop the retrieval
-# calls (an in-process vector store: no query vector links the embedding), replay, count against the labels.
-# usage: scripts/linking/measure-unhinted-linking.sh OUT_DIR   (uses ./raglog of this checkout)
+# The linking goal of issue #23: 1,000 all-faulty runs of every training profile (the in-process-store
+# `langchain-memory` and the OTLP `otel-llamaindex` among them), interleaved, their run hints stripped (the hints are
+# the truth of which call is whose), replayed twice: as recorded, and with every retrieval call dropped (as if each
+# pipeline kept its vectors in process, so no query vector links the embedding). Counts runs that are missing,
+# incomplete, lack a stage their profile has, or hold other calls than their own; and orphan calls (incomplete runs).
+# usage: scripts/linking/measure-unhinted-linking.sh OUT_DIR   (uses ./raglog of this checkout; ~5 min on 2 cores)
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"; root="$here/../.."; out="$1"; mkdir -p "$out"
 cd "$root"
-./raglog simulate --profile tei-pinecone-anthropic,elastic-voyage-responses --runs 400 --seed 11 --fault-rate 1.0 --out "$out/unhinted"
-./raglog simulate --profile ollama-jina-vllm,openai-qdrant-cohere --runs 400 --seed 12 --fault-rate 1.0 --out "$out/hinted"
-python3 "$here/strip.py" "$out/hinted/calls.jsonl" "$out/hinted/calls.stripped.jsonl"
-python3 "$here/strip.py" "$out/hinted/calls.jsonl" "$out/hinted/calls.inproc.jsonl" --no-retrieval
-python3 "$here/strip.py" "$out/unhinted/calls.jsonl" "$out/unhinted/calls.inproc.jsonl" --no-retrieval
-for f in unhinted/calls unhinted/calls.inproc hinted/calls.stripped hinted/calls.inproc; do
-  n="${f//\//_}"
-  ./raglog replay --calls "$out/$f.jsonl" --runs-out "$out/$n.runs.jsonl" --dlq-out "$out/$n.dlq.jsonl" >/dev/null
-  echo "-- $f"
-  case "$f" in
-    hinted/*) python3 "$here/count.py" "$out/$f.jsonl" "$out/hinted/labels.jsonl" "$out/$n.runs.jsonl" "$out/hinted/calls.jsonl" ;;
-    *) python3 "$here/count.py" "$out/$f.jsonl" "$out/unhinted/labels.jsonl" "$out/$n.runs.jsonl" ;;
-  esac
+./raglog simulate --profile all --runs 1000 --seed 31 --fault-rate 1.0 --out "$out/sim"
+python3 "$here/strip.py" "$out/sim/calls.jsonl" "$out/sim/calls.stripped.jsonl"
+python3 "$here/strip.py" "$out/sim/calls.jsonl" "$out/sim/calls.inproc.jsonl" --no-retrieval
+for variant in stripped inproc; do
+  ./raglog replay --calls "$out/sim/calls.$variant.jsonl" --otlp "$out/sim/traces.otlp.jsonl" \
+    --runs-out "$out/$variant.runs.jsonl" --dlq-out "$out/$variant.dlq.jsonl" >/dev/null
+  echo "-- $variant"
+  python3 "$here/count.py" "$out/sim/calls.$variant.jsonl" "$out/sim/labels.jsonl" "$out/$variant.runs.jsonl" \
+    "$out/sim/calls.jsonl"
 done

@@ -32,6 +32,8 @@ final class NearText {
     static final double WRAPPED_AT_END = 0.9;
     /** Two content words in order make a source specific enough to recognise inside another text. */
     private static final int MIN_WRAPPED_CONTENT_WORDS = 2;
+    /** How far from its source word's position a garbled word may stand (words added or dropped before it). */
+    private static final int GARBLED_SHIFT = 2;
     /** Instruction prefixes tried off one after another. */
     private static final int MAX_PREFIXES = 2;
     /** An instruction prefix is a short phrase before a colon near the start. */
@@ -148,6 +150,19 @@ final class NearText {
                 }
             }
         }
+        // a word garbled past a near miss ("p7blidh", "Jze" for "Jade") still stands where its source word stood
+        for (int i = 0; i < embedded.size(); i++) {
+            if (matchedAt[i] >= 0) {
+                continue;
+            }
+            for (int j = Math.max(0, i - GARBLED_SHIFT); j < Math.min(source.size(), i + GARBLED_SHIFT + 1); j++) {
+                if (!used[j] && garbled(embedded.get(i), source.get(j))) {
+                    used[j] = true;
+                    matchedAt[i] = j;
+                    break;
+                }
+            }
+        }
         double matchedWeight = 0;
         double embeddedWeight = 0;
         double matchedContent = 0;
@@ -220,6 +235,19 @@ final class NearText {
         // two edits from four letters on, as the embed rule checks count a near miss: a swapped pair ("naem",
         // "wrod") is two edits, and typos hit short words as often as long ones
         int limit = shorter < 4 ? 1 : 2;
+        return Terms.editDistance(a, b, limit) <= limit;
+    }
+
+    /**
+     * The same word garbled by several slips: the same first letter, and at most half the longer word's letters
+     * edited. "beta" and "alpha", two entities of one template, share neither; a word shifted by an insertion or two
+     * is still found near its place ({@link #GARBLED_SHIFT}).
+     */
+    private static boolean garbled(String a, String b) {
+        if (a.length() < 3 || b.length() < 3 || a.charAt(0) != b.charAt(0)) {
+            return false;
+        }
+        int limit = (Math.max(a.length(), b.length()) + 1) / 2;
         return Terms.editDistance(a, b, limit) <= limit;
     }
 
