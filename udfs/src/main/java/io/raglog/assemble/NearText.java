@@ -34,6 +34,8 @@ final class NearText {
     private static final int MIN_WRAPPED_CONTENT_WORDS = 2;
     /** How far from its source word's position a garbled word may stand (words added or dropped before it). */
     private static final int GARBLED_SHIFT = 2;
+    /** Words of the embedded text matched as equal or near before a garbled one may be read beside them. */
+    private static final int MIN_GARBLED_ANCHORS = 3;
     /** Instruction prefixes tried off one after another. */
     private static final int MAX_PREFIXES = 2;
     /** An instruction prefix is a short phrase before a colon near the start. */
@@ -150,8 +152,13 @@ final class NearText {
                 }
             }
         }
-        // a word garbled past a near miss ("p7blidh", "Jze" for "Jade") still stands where its source word stood
-        for (int i = 0; i < embedded.size(); i++) {
+        // a word garbled past a near miss ("p7blidh", "Jze" for "Jade") still stands where its source word stood:
+        // read so only among words already matched around it, or any short text would find a partner somewhere
+        int anchored = 0;
+        for (int m : matchedAt) {
+            anchored += m >= 0 ? 1 : 0;
+        }
+        for (int i = 0; i < embedded.size() && anchored >= MIN_GARBLED_ANCHORS; i++) {
             if (matchedAt[i] >= 0) {
                 continue;
             }
@@ -239,12 +246,13 @@ final class NearText {
     }
 
     /**
-     * The same word garbled by several slips: the same first letter, and at most half the longer word's letters
-     * edited. "beta" and "alpha", two entities of one template, share neither; a word shifted by an insertion or two
+     * The same content word garbled by several slips: the same first letter, and at most half the longer word's
+     * letters edited. "beta" and "alpha", two entities of one template, share neither; a word shifted by an insertion or two
      * is still found near its place ({@link #GARBLED_SHIFT}).
      */
     private static boolean garbled(String a, String b) {
-        if (a.length() < 3 || b.length() < 3 || a.charAt(0) != b.charAt(0)) {
+        if (a.length() < 3 || b.length() < 3 || a.charAt(0) != b.charAt(0) || !Terms.isContentWord(a)
+                || !Terms.isContentWord(b)) {
             return false;
         }
         int limit = (Math.max(a.length(), b.length()) + 1) / 2;

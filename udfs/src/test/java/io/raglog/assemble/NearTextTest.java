@@ -102,6 +102,8 @@ class NearTextTest {
                 "What medicine can lead to a decline in fungi?")).isGreaterThan(NearText.FLOOR);
         assertThat(score("What liberal succeeded Joeph Willard as prseiednt?",
                 "What liberal succeeded Joseph Willard as president?")).isGreaterThan(NearText.FLOOR);
+        // ... but a short text finds no garbled partner without words matched around it
+        assertThat(score("jze mirror", "Who wrote the Jade Mirror?")).isLessThan(NearText.FLOOR);
     }
 
     @Test
