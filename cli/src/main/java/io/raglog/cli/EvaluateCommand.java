@@ -2,11 +2,11 @@ package io.raglog.cli;
 
 import io.raglog.job.DefaultBundle;
 import io.raglog.schemas.Json;
-import io.raglog.score.EvaluationReport;
-import io.raglog.score.Evaluator;
-import io.raglog.score.LabeledRun;
 import io.raglog.score.ModelBundle;
 import io.raglog.score.Scorer;
+import io.raglog.training.EvaluationReport;
+import io.raglog.training.Evaluator;
+import io.raglog.training.LabeledRun;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.nio.file.Files;

@@ -2,7 +2,7 @@ package io.raglog.cli;
 
 import io.raglog.job.DefaultBundle;
 import io.raglog.score.ModelBundle;
-import io.raglog.score.ThresholdSuggester;
+import io.raglog.training.ThresholdSuggester;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;

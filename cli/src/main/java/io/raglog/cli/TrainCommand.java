@@ -1,8 +1,9 @@
 package io.raglog.cli;
 
 import io.raglog.score.ModelBundle;
-import io.raglog.score.TierValidation;
-import io.raglog.score.Trainer;
+import io.raglog.training.BundleReports;
+import io.raglog.training.TierValidation;
+import io.raglog.training.Trainer;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.Locale;
@@ -50,7 +51,7 @@ public final class TrainCommand implements Callable<Integer> {
         bundle.save(out);
         System.out.println("bundle " + bundle.id() + " -> " + out);
         if (bundle.manifest().tierGate() != null) {
-            TierValidation v = bundle.manifest().tierGate().validation();
+            TierValidation v = BundleReports.tierValidation(bundle);
             System.out.printf(Locale.ROOT, "tier gate (%d runs that chose its bounds): skips %.1f%% of runs, %.1f%% "
                     + "of LLM calls; stage F1 %.4f tiered vs %.4f default (loss %.4f, budget %.4f), run FPR %.3f vs "
                     + "%.3f; loss charged for harm only (no credit where the gate beats default mode) at the %.0f%% "
@@ -60,7 +61,7 @@ public final class TrainCommand implements Callable<Integer> {
             System.out.println("tier gate bounds (cheap-only probability: clearly healthy below / clearly faulty "
                     + "from): " + bundle.manifest().tierGate().bounds());
         }
-        System.out.println(bundle.evaluation().toTable());
+        System.out.println(BundleReports.evaluation(bundle).toTable());
         return 0;
     }
 }

@@ -10,8 +10,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The job's runtime classpath is what helm/Dockerfile.job copies into the cluster's usrlib. The broker, the simulator,
- * the proxy and the command line are tools: they run beside the job ({@code cli/}), never inside it, where they would
- * only add classes that can clash with Flink's and the connector's.
+ * the proxy, model training and the command line are tools: they run beside the job ({@code cli/}), never inside it,
+ * where they would only add classes that can clash with Flink's and the connector's.
  */
 class JobRuntimeClasspathTest {
 
@@ -21,6 +21,7 @@ class JobRuntimeClasspathTest {
     private static final List<String> TOOLS_ONLY = List.of("org.apache.kafka:kafka_2.13:",
             "org.apache.kafka:kafka-storage:", "org.apache.kafka:kafka-test-common-runtime:",
             "io.raglog:raglog-simulator:", "io.raglog:raglog-proxy:", "io.raglog:raglog-cli:",
+            "io.raglog:raglog-training:",
             "io.raglog:raglog-elasticsearch-node:", "org.elasticsearch:elasticsearch:");
 
     @Test

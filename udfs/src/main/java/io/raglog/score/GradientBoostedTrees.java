@@ -1,24 +1,22 @@
 package io.raglog.score;
 
-import java.util.LinkedHashMap;
-import java.util.Map;
 import ml.dmlc.xgboost4j.java.Booster;
-import ml.dmlc.xgboost4j.java.DMatrix;
 import ml.dmlc.xgboost4j.java.XGBoost;
 import ml.dmlc.xgboost4j.java.XGBoostError;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Gradient-boosted trees through xgboost4j. Reads raw rows: NaN is XGBoost's missing value, and each split learned
- * which way missing values go, so no imputation. Stored as UBJSON, XGBoost's own portable model format. Holds a
- * native handle: {@link #close()} frees it.
+ * Gradient-boosted trees as scoring uses them: loaded from the bundle, predicted. Reads raw rows: NaN is XGBoost's
+ * missing value, and each split learned which way missing values go, so no imputation. Stored as UBJSON, XGBoost's
+ * own portable model format. Holds a native handle: {@link #close()} frees it.
  *
- * <p>XGBoost trains and saves; predictions walk the same trees in Java ({@link BoostedTreesWalk}), about 6 µs a row
- * where a call through JNI costs about 100 µs (measured on the shipped bundle's models, one row at a time as scoring
- * asks). Margins are XGBoost's to the bit; a probability can differ from XGBoost's by one float ulp (Java's
- * {@code exp} against the C library's {@code expf}; 11 rows in 20,000). A model the walk cannot read is predicted
- * by XGBoost itself.
+ * <p>XGBoost trains ({@code io.raglog.training.GradientBoostedTreesFit}) and saves; predictions walk the same trees
+ * in Java ({@link BoostedTreesWalk}), about 6 µs a row where a call through JNI costs about 100 µs (measured on the
+ * shipped bundle's models, one row at a time as scoring asks). Margins are XGBoost's to the bit; a probability can
+ * differ from XGBoost's by one float ulp (Java's {@code exp} against the C library's {@code expf}; 11 rows in
+ * 20,000). A model the walk cannot read is predicted by XGBoost itself, which is also why loading needs XGBoost: the
+ * walk reads the JSON form that XGBoost makes of the stored UBJSON.
  */
 public final class GradientBoostedTrees implements AutoCloseable {
 
@@ -26,36 +24,6 @@ public final class GradientBoostedTrees implements AutoCloseable {
 
     /** The bundle stores the model in this XGBoost format. */
     public static final String FORMAT = "ubj";
-
-    /**
-     * @param rounds boosting rounds
-     * @param threads XGBoost's {@code nthread} while training; serving always uses one thread (see {@link #load})
-     */
-    public record Settings(int rounds, int maxDepth, double learningRate, double minChildWeight, double l2,
-            int threads, long seed) {
-
-        public static Settings defaults(long seed) {
-            return new Settings(150, 4, 0.1, 1.0, 1.0, 1, seed);
-        }
-
-        Map<String, Object> params() {
-            Map<String, Object> p = new LinkedHashMap<>();
-            p.put("objective", "binary:logistic");
-            p.put("eval_metric", "logloss");
-            p.put("tree_method", "hist");
-            p.put("max_depth", maxDepth);
-            p.put("eta", learningRate);
-            p.put("min_child_weight", minChildWeight);
-            p.put("lambda", l2);
-            // No row or column subsampling: with them off, training is deterministic whatever the seed.
-            p.put("subsample", 1.0);
-            p.put("colsample_bytree", 1.0);
-            p.put("nthread", threads);
-            p.put("seed", seed);
-            p.put("verbosity", 0);
-            return p;
-        }
-    }
 
     private final Booster booster;
     private final int width;
@@ -73,26 +41,16 @@ public final class GradientBoostedTrees implements AutoCloseable {
         }
     }
 
-    /** @param x raw rows, NaN for missing; @param y 1 faulty, 0 sound */
-    public static GradientBoostedTrees fit(double[][] x, int[] y, Settings settings) {
-        int width = x[0].length;
-        float[] labels = new float[y.length];
-        for (int i = 0; i < y.length; i++) {
-            labels[i] = y[i];
-        }
-        DMatrix train = null;
+    /**
+     * Wraps a booster just trained (it takes it over: {@link #close()} frees it). Predictions use one thread, like a
+     * loaded model's.
+     */
+    public static GradientBoostedTrees of(Booster booster, int width) {
         try {
-            train = new DMatrix(flatten(x, width), x.length, width, Float.NaN);
-            train.setLabel(labels);
-            Booster booster = XGBoost.train(train, settings.params(), settings.rounds(), Map.of(), null, null);
             booster.setParam("nthread", 1);
             return new GradientBoostedTrees(booster, width);
         } catch (XGBoostError e) {
-            throw new IllegalStateException("XGBoost training failed: " + e.getMessage(), e);
-        } finally {
-            if (train != null) {
-                train.dispose();
-            }
+            throw new IllegalStateException("cannot use the XGBoost model: " + e.getMessage(), e);
         }
     }
 
@@ -155,7 +113,7 @@ public final class GradientBoostedTrees implements AutoCloseable {
     }
 
     /** Rows as XGBoost reads them: one row-major float array. */
-    static float[] flatten(double[][] x, int width) {
+    public static float[] flatten(double[][] x, int width) {
         float[] flat = new float[x.length * width];
         for (int i = 0; i < x.length; i++) {
             if (x[i].length != width) {

@@ -1,13 +1,9 @@
 package io.raglog.score;
 
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.List;
-
 /**
  * Missing values for the two models that cannot read NaN (logistic regression, extra-trees): each missing value
- * becomes the feature's training median, and every feature that was missing in at least one training row gets a
- * 0/1 missing-indicator column appended.
+ * becomes the feature's training median ({@code io.raglog.training.ImputerFit} finds them), and every feature that
+ * was missing in at least one training row gets a 0/1 missing-indicator column appended.
  *
  * <p>Why the median: the features are counts, shares and 0-100 confidences with long tails; the median is a value
  * the feature actually takes and is not pulled by the tail. Why the indicator: here missing is information, not
@@ -19,25 +15,6 @@ import java.util.List;
  * @param indicators raw feature indices that get a missing-indicator column, in that order after the raw features
  */
 public record Imputer(double[] medians, int[] indicators) {
-
-    public static Imputer fit(double[][] rows, int width) {
-        double[] medians = new double[width];
-        List<Integer> indicators = new ArrayList<>();
-        double[] column = new double[rows.length];
-        for (int f = 0; f < width; f++) {
-            int n = 0;
-            for (double[] row : rows) {
-                if (!Double.isNaN(row[f])) {
-                    column[n++] = row[f];
-                }
-            }
-            medians[f] = median(column, n);
-            if (n < rows.length) {
-                indicators.add(f);
-            }
-        }
-        return new Imputer(medians, indicators.stream().mapToInt(Integer::intValue).toArray());
-    }
 
     /** Width of an imputed row: the raw features plus one indicator per feature that can be missing. */
     public int width() {
@@ -61,14 +38,5 @@ public record Imputer(double[] medians, int[] indicators) {
             out[i] = apply(raw[i]);
         }
         return out;
-    }
-
-    private static double median(double[] values, int n) {
-        if (n == 0) {
-            return 0.0;
-        }
-        double[] sorted = Arrays.copyOf(values, n);
-        Arrays.sort(sorted);
-        return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2.0;
     }
 }

@@ -1,5 +1,6 @@
 package io.raglog.score;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.raglog.schemas.Json;
 import io.raglog.schemas.Stage;
 import java.io.IOException;
@@ -44,7 +45,7 @@ public final class ModelBundle implements AutoCloseable {
     /** The manifest: {@code bundle.json}. */
     public record Manifest(String format, String id, String name, Instant createdAt, FeatureSpace featureSpace,
             String judge, Map<String, Double> thresholds, Weights ensemble, Map<String, StageFiles> files,
-            TrainingSummary training, EvaluationReport evaluation, List<String> notes, GateManifest tierGate) {}
+            JsonNode training, JsonNode evaluation, List<String> notes, GateManifest tierGate) {}
 
     /**
      * The tier gate's part of the manifest.
@@ -52,10 +53,10 @@ public final class ModelBundle implements AutoCloseable {
      * @param version the gate's rule and layout, {@link TierGate#VERSION}
      * @param featureSpace the cheap features its models read
      * @param bounds per stage id, where its cheap-only probability is clearly healthy or clearly faulty
-     * @param validation what the bounds reached on the runs that chose them
+     * @param validation what the bounds reached on the runs that chose them (training's {@code TierValidation})
      */
     public record GateManifest(String version, FeatureSpace featureSpace, Map<String, TierGate.Bounds> bounds,
-            Map<String, StageFiles> files, TierValidation validation) {}
+            Map<String, StageFiles> files, JsonNode validation) {}
 
     public record Weights(double logisticRegression, double gradientBoostedTrees, double extraTrees) {
 
@@ -96,17 +97,21 @@ public final class ModelBundle implements AutoCloseable {
         this.gate = gate;
     }
 
-    /** A new bundle around freshly trained models; it takes them over (closing it closes them). */
-    static ModelBundle create(String name, Instant createdAt, FeatureSpace featureSpace, String judge,
-            Map<Stage, Double> thresholds, Map<Stage, StageModel> models, TrainingSummary training,
-            EvaluationReport evaluation) {
+    /**
+     * A new bundle around freshly trained models; it takes them over (closing it closes them). The training summary
+     * and the evaluation report are the training module's records: the bundle stores them as the JSON they write to,
+     * for people and tools to read; scoring never does.
+     */
+    public static ModelBundle create(String name, Instant createdAt, FeatureSpace featureSpace, String judge,
+            Map<Stage, Double> thresholds, Map<Stage, ? extends StageModel> models, Object training,
+            Object evaluation) {
         return create(name, createdAt, featureSpace, judge, thresholds, models, training, evaluation, null, null);
     }
 
-    /** The same with a tier gate (null: none); the bundle takes the gate over too. */
-    static ModelBundle create(String name, Instant createdAt, FeatureSpace featureSpace, String judge,
-            Map<Stage, Double> thresholds, Map<Stage, StageModel> models, TrainingSummary training,
-            EvaluationReport evaluation, TierGate gate, TierValidation gateValidation) {
+    /** The same with a tier gate (null: none) and what its bounds reached; the bundle takes the gate over too. */
+    public static ModelBundle create(String name, Instant createdAt, FeatureSpace featureSpace, String judge,
+            Map<Stage, Double> thresholds, Map<Stage, ? extends StageModel> models, Object training,
+            Object evaluation, TierGate gate, Object gateValidation) {
         Map<String, byte[]> files = new LinkedHashMap<>();
         Map<String, StageFiles> names = writeModels(models, StageFiles::of, files);
         GateManifest gateManifest = null;
@@ -118,16 +123,21 @@ public final class ModelBundle implements AutoCloseable {
                 bounds.put(stage.id(), gate.bounds().get(stage));
             }
             Map<String, StageFiles> gateNames = writeModels(gateModels, StageFiles::gateOf, files);
-            gateManifest = new GateManifest(TierGate.VERSION, gate.features(), bounds, gateNames, gateValidation);
+            gateManifest = new GateManifest(TierGate.VERSION, gate.features(), bounds, gateNames, tree(gateValidation));
         }
         Map<String, Double> byId = thresholdsById(thresholds);
         String id = name + "@" + hash(featureSpace, judge, byId, files, gateManifest);
         Manifest manifest = new Manifest(FORMAT, id, name, createdAt, featureSpace, judge, byId, Weights.fixed(),
-                names, training, evaluation, List.of(), gateManifest);
+                names, tree(training), tree(evaluation), List.of(), gateManifest);
         return new ModelBundle(manifest, new EnumMap<>(models), files, gate);
     }
 
-    private static Map<String, StageFiles> writeModels(Map<Stage, StageModel> models,
+    /** A report as the JSON it writes to; null stays null (absent from the manifest as before). */
+    private static JsonNode tree(Object report) {
+        return report == null ? null : Json.MAPPER.valueToTree(report);
+    }
+
+    private static Map<String, StageFiles> writeModels(Map<Stage, ? extends StageModel> models,
             java.util.function.Function<Stage, StageFiles> naming, Map<String, byte[]> files) {
         Map<String, StageFiles> names = new LinkedHashMap<>();
         for (Stage stage : Stage.values()) {
@@ -144,16 +154,21 @@ public final class ModelBundle implements AutoCloseable {
         return names;
     }
 
-    /** The same models with the evaluation report attached (the report is not part of the id). */
-    ModelBundle withEvaluation(EvaluationReport evaluation) {
+    /**
+     * The same models with the evaluation report attached (the report is not part of the id): training's
+     * {@code EvaluationReport}, stored as its JSON.
+     */
+    public ModelBundle withEvaluation(Object evaluation) {
         Manifest m = manifest;
         return fromFiles(new Manifest(m.format(), m.id(), m.name(), m.createdAt(), m.featureSpace(), m.judge(),
-                m.thresholds(), m.ensemble(), m.files(), m.training(), evaluation, m.notes(), m.tierGate()), files);
+                m.thresholds(), m.ensemble(), m.files(), m.training(), tree(evaluation), m.notes(), m.tierGate()),
+                files);
     }
 
     /**
-     * The same models with other thresholds, e.g. from {@link ThresholdSuggester}: a new bundle with a new id (its
-     * decisions differ), independent of this one. The evaluation report predates the new thresholds; the note says so.
+     * The same models with other thresholds, e.g. from {@code io.raglog.training.ThresholdSuggester}: a new bundle
+     * with a new id (its decisions differ), independent of this one. The evaluation report predates the new
+     * thresholds; the note says so.
      */
     public ModelBundle withThresholds(Map<Stage, Double> thresholds, String why) {
         Map<String, Double> byId = thresholdsById(thresholds);
@@ -309,11 +324,13 @@ public final class ModelBundle implements AutoCloseable {
         return models.get(stage);
     }
 
-    public TrainingSummary training() {
+    /** The training summary as stored; {@code io.raglog.training.BundleReports} reads it as its record. */
+    public JsonNode training() {
         return manifest.training();
     }
 
-    public EvaluationReport evaluation() {
+    /** The evaluation report as stored, or null; {@code io.raglog.training.BundleReports} reads it as its record. */
+    public JsonNode evaluation() {
         return manifest.evaluation();
     }
 

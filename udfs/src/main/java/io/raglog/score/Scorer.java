@@ -103,7 +103,7 @@ public final class Scorer {
     /**
      * The run's decision: the stages flagged, whether the reassignment rule fired, and the knowledge-gap decision.
      */
-    record Decision(Set<Stage> flagged, boolean fired, KnowledgeGap gap) {}
+    public record Decision(Set<Stage> flagged, boolean fired, KnowledgeGap gap) {}
 
     /**
      * The decision alone, shared with threshold selection so thresholds are tuned on exactly what the job does: a
@@ -112,7 +112,7 @@ public final class Scorer {
      *
      * @param features the run's features, null when the rules cannot apply (a tier-skipped run)
      */
-    static Decision decide(Map<Stage, Double> probability, Map<Stage, Double> thresholds, Set<Stage> present,
+    public static Decision decide(Map<Stage, Double> probability, Map<Stage, Double> thresholds, Set<Stage> present,
             RunFeatures features) {
         Set<Stage> flagged = EnumSet.noneOf(Stage.class);
         for (Map.Entry<Stage, Double> e : probability.entrySet()) {

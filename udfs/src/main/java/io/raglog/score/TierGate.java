@@ -18,9 +18,9 @@ import java.util.Set;
  * A run is decided without the LLM when every present stage is clearly healthy (below its {@code healthyBelow}), or
  * exactly one is clearly faulty (at or above its {@code faultyFrom}) and the others clearly healthy. The gate's
  * models then also give that run's verdict: the bounds were chosen on exactly that decision (see
- * {@link TierGateSearch}), so the F1 the search validated is the F1 the job gets. The bounds are per stage: the
- * search places them at two log-odds distances, shared by every stage, from each stage's default threshold, so that
- * they follow each stage's operating point (a reranker flagged from 0.43, a rewrite from 0.25) instead of one
+ * {@code io.raglog.training.TierGateSearch}), so the F1 the search validated is the F1 the job gets. The bounds are
+ * per stage: the search places them at two log-odds distances, shared by every stage, from each stage's default
+ * threshold, so that they follow each stage's operating point (a reranker flagged from 0.43, a rewrite from 0.25) instead of one
  * probability for all.
  *
  * <p>Why cheap-only models rather than the stage models with the LLM features missing: the gate needs cheap-only
@@ -35,9 +35,9 @@ public final class TierGate implements AutoCloseable {
     public static final String VERSION = "raglog.tier-gate/v1";
 
     /** A bound no ensemble probability reaches: with it a stage is never "clearly faulty" (see ThresholdSearch). */
-    static final double NEVER_FAULTY = 1.0;
+    public static final double NEVER_FAULTY = 1.0;
     /** A bound no probability is below: with it a stage is never "clearly healthy". */
-    static final double NEVER_HEALTHY = 0.0;
+    public static final double NEVER_HEALTHY = 0.0;
 
     /**
      * One stage's bounds on its cheap-only probability.
@@ -76,7 +76,7 @@ public final class TierGate implements AutoCloseable {
     private final Map<Stage, StageModel> models;
     private final Map<Stage, Bounds> bounds;
 
-    TierGate(FeatureSpace features, Map<Stage, StageModel> models, Map<Stage, Bounds> bounds) {
+    public TierGate(FeatureSpace features, Map<Stage, ? extends StageModel> models, Map<Stage, Bounds> bounds) {
         for (Stage stage : Stage.values()) {
             if (models.get(stage) == null || bounds.get(stage) == null) {
                 throw new IllegalArgumentException("a tier gate needs a model and bounds for every stage; "
@@ -89,7 +89,7 @@ public final class TierGate implements AutoCloseable {
     }
 
     /** The cheap features of a feature list: every rule and vector feature of it, in its order. */
-    static FeatureSpace cheapFeatures(FeatureSpace all) {
+    public static FeatureSpace cheapFeatures(FeatureSpace all) {
         List<String> cheap = new ArrayList<>();
         for (String name : all.names()) {
             if (FeatureList.contains(name) && FeatureList.get(name).kind() != FeatureList.Kind.LLM) {
@@ -166,7 +166,7 @@ public final class TierGate implements AutoCloseable {
     }
 
     /** {@link #flaggedIfSkipped}'s answer for a run the LLM must check. */
-    static final int CHECK = -1;
+    public static final int CHECK = -1;
 
     private static final Stage[] STAGES = Stage.values();
 
@@ -174,7 +174,7 @@ public final class TierGate implements AutoCloseable {
      * The rule on arrays indexed by stage ordinal, shared with the bound search (which runs it millions of times):
      * {@link #CHECK} when the LLM must check the run, else the bit mask of the stages it flags (0: none).
      */
-    static int flaggedIfSkipped(double[] p, int presentMask, double[] healthyBelow, double[] faultyFrom) {
+    public static int flaggedIfSkipped(double[] p, int presentMask, double[] healthyBelow, double[] faultyFrom) {
         if (presentMask == 0) {
             return CHECK;
         }

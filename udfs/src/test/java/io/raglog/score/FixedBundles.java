@@ -23,6 +23,8 @@ import ml.dmlc.xgboost4j.java.XGBoost;
 final class FixedBundles {
 
     static final String VERSION = "fixed/v1";
+    /** The judge the fixed bundle was "trained" with, the offline one. */
+    static final String JUDGE = "offline-judge/v1";
     static final double SIGMOID_ONE = 1.0 / (1.0 + Math.exp(-1.0));
     static final double P_AT_ONE = SIGMOID_ONE / 3 + 0.75 / 2 + 0.9 / 6;
 
@@ -43,7 +45,7 @@ final class FixedBundles {
                     new ExtraTrees(List.of(new ExtraTrees.Tree(new int[] {0, -1, -1}, new double[] {0.5, 0, 0},
                             new int[] {1, -1, -1}, new int[] {2, -1, -1}, new double[] {0.6, 0.2, 0.9})))));
         }
-        return ModelBundle.create("fixed", Instant.parse("2026-11-29T00:00:00Z"), space, SyntheticRuns.JUDGE,
+        return ModelBundle.create("fixed", Instant.parse("2026-11-29T00:00:00Z"), space, JUDGE,
                 thresholds, models, null, null);
     }
 
@@ -90,8 +92,7 @@ final class FixedBundles {
                         m.extraTrees()));
             }
             return ModelBundle.create("fixed", Instant.parse("2026-11-29T00:00:00Z"), plain.features(),
-                    SyntheticRuns.JUDGE, thresholds, models, null, null, gate,
-                    new TierValidation(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0.01, 0.9, 0.0));
+                    JUDGE, thresholds, models, null, null, gate, null);
         }
     }
 
@@ -130,7 +131,7 @@ final class FixedBundles {
         values.put(FeatureList.RERANK_INPUT_COUNT, 20.0);
         values.put(FeatureList.RERANK_OUTPUT_COUNT, 5.0);
         return new RunFeatures(RunFeatures.SCHEMA_V1, runId, "support-bot", "What was the operating cash flow in 2023?",
-                VERSION, values, new LlmUsage(5, 2400, 310, 0.0021, false, List.of(), SyntheticRuns.JUDGE), flow,
+                VERSION, values, new LlmUsage(5, 2400, 310, 0.0021, false, List.of(), JUDGE), flow,
                 List.of());
     }
 

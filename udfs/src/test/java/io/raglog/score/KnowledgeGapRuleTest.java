@@ -32,7 +32,7 @@ class KnowledgeGapRuleTest {
         f.put(FeatureList.LLM_SUPPORT_UNSUPPORTED, unsupported);
         f.put(FeatureList.LLM_RETRIEVE_OFF_TOPIC, offTopic);
         return new RunFeatures(RunFeatures.SCHEMA_V1, "run-1", "docs-qa", "What did the Normans export to Iceland?",
-                FeatureList.VERSION, f, new LlmUsage(5, 0, 0, 0.0, false, List.of(), SyntheticRuns.JUDGE),
+                FeatureList.VERSION, f, new LlmUsage(5, 0, 0, 0.0, false, List.of(), FixedBundles.JUDGE),
                 NOWHERE, List.of());
     }
 

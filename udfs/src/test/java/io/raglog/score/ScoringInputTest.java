@@ -20,7 +20,7 @@ class ScoringInputTest {
     @Test
     void shouldTakeStagePresenceAndTheAnswerFromTheAssembledRun() {
         Run run = RunBuilder.healthy().noRewrite().noRerank().answer("It was $4.1 billion.").build();
-        ScoringInput input = ScoringInput.of(run, SyntheticRuns.generate(1, 40).get(0).input().features());
+        ScoringInput input = ScoringInput.of(run, FixedBundles.features("run-1", 0.5, null));
         assertThat(input.present()).containsExactlyInAnyOrder(Stage.EMBED, Stage.RETRIEVE, Stage.GENERATE);
         assertThat(input.answer()).isEqualTo("It was $4.1 billion.");
         assertThat(ScoringInput.of(RunBuilder.healthy().noGenerate().build(), input.features()).answer()).isNull();
@@ -28,8 +28,8 @@ class ScoringInputTest {
 
     @Test
     void shouldCrossFlinkOperatorsAsTheirJson() throws Exception {
-        LabeledRun run = SyntheticRuns.generate(3, 41).get(2);
-        assertThat(roundTrip(ScoringInput.class, run.input())).isEqualTo(run.input());
+        ScoringInput input = TestBundles.scoringInputs(3, 41).get(2);
+        assertThat(roundTrip(ScoringInput.class, input)).isEqualTo(input);
         try (ModelBundle bundle = FixedBundles.withThresholds(FixedBundles.thresholds(0.5, 0.5, 0.5, 0.5, 0.5))) {
             ScoringInput fixed = new ScoringInput(FixedBundles.features("run-j", 1.0, null),
                     EnumSet.of(Stage.EMBED, Stage.RETRIEVE, Stage.GENERATE), "x");

@@ -45,7 +45,7 @@ class TierGateTest {
         RunFeatures base = FixedBundles.features("run-1", 1.0, null);
         RunFeatures f = new RunFeatures(base.schema(), base.runId(), base.pipeline(), base.question(),
                 base.featureListVersion(), values, tier == null ? base.llm()
-                        : new LlmUsage(0, 0, 0, 0.0, false, List.of(), SyntheticRuns.JUDGE, tier), null, List.of());
+                        : new LlmUsage(0, 0, 0, 0.0, false, List.of(), FixedBundles.JUDGE, tier), null, List.of());
         return new ScoringInput(f, present, "answer");
     }
 

@@ -36,7 +36,7 @@ class ScoreRunsFunctionTest {
     @Test
     void shouldTurnEachRunsFeaturesIntoTheVerdictTheScorerGives(@TempDir Path dir) throws Exception {
         List<ScoringInput> inputs = TestBundles.scoringInputs(20, 31);
-        try (ModelBundle bundle = TestBundles.trainedBundle()) {
+        try (ModelBundle bundle = TestBundles.fixedBundle()) {
             bundle.save(dir);
             ScoreRunsFunction function = new ScoreRunsFunction(BundleLocation.directory(dir),
                     Clock.fixed(NOW, ZoneOffset.UTC));
@@ -59,7 +59,7 @@ class ScoreRunsFunctionTest {
 
     @Test
     void shouldWarnOnceAndKeepScoringWhenTheFeaturesComeFromAnotherJudge(@TempDir Path dir) throws Exception {
-        try (ModelBundle bundle = TestBundles.trainedBundle()) {
+        try (ModelBundle bundle = TestBundles.fixedBundle()) {
             bundle.save(dir);
             ScoringInput input = TestBundles.scoringInputs(1, 32).get(0);
             RunFeatures f = input.features();

@@ -1,0 +1,157 @@
+package io.raglog.training;
+
+import io.raglog.schemas.Stage;
+import io.raglog.schemas.StageVerdict.ModelProbabilities;
+import io.raglog.score.Ensemble;
+import io.raglog.score.ModelBundle;
+import io.raglog.score.Scorer;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Per-stage thresholds from a team's own hand-labeled runs, for a false-positive rate they accept.
+ *
+ * <p>The rate is the run-level one: the share of sound runs (no faulty stage) with at least one flagged stage,
+ * because that is what a team sees in its debugging queue and what the issue's goal (&le; 5 %) measures. A per-stage
+ * rate would not do: five stages each allowed 5 % compound to far more than 5 % of runs. Within that budget the
+ * thresholds maximise the pooled stage-level F1 on the hand-labeled runs, searched together exactly as in training
+ * ({@link ThresholdSearch}), starting from the bundle's thresholds and keeping them where nothing does better.
+ * What too little data cannot measure is not moved: with fewer than 1 / maxFpr sound runs nothing changes, and a
+ * stage with fewer than {@link #MIN_PER_CLASS} faulty or sound instances keeps its threshold. Each case is noted.
+ */
+public final class ThresholdSuggester {
+
+    /** Fewest faulty and fewest sound instances of a stage before its threshold is moved. */
+    public static final int MIN_PER_CLASS = 5;
+
+    private ThresholdSuggester() {}
+
+    /**
+     * @param sound the stage's sound, present, labeled instances
+     * @param falsePositiveRate the stage's own rate at the suggested threshold, before the reassignment rule
+     * @param recall of the stage's faulty instances at the suggested threshold, before the reassignment rule
+     */
+    public record StageSuggestion(double current, double suggested, int sound, int faulty, double falsePositiveRate,
+            double recall, boolean changed, String note) {}
+
+    /** @param before and @param after the full decision (rule included) with the bundle's and the suggested thresholds */
+    public record Suggestion(String modelBundle, double maxRunFpr, int runs, Map<String, StageSuggestion> stages,
+            MethodReport before, MethodReport after, List<String> notes) {
+
+        public Map<Stage, Double> thresholds() {
+            Map<Stage, Double> out = new EnumMap<>(Stage.class);
+            stages.forEach((id, s) -> out.put(Stage.of(id), s.suggested()));
+            return out;
+        }
+
+        public String toTable() {
+            StringBuilder out = new StringBuilder(String.format(Locale.ROOT,
+                    "Thresholds for a run-level false-positive rate <= %.1f%% from %d hand-labeled runs (bundle %s)%n",
+                    100 * maxRunFpr, runs, modelBundle));
+            out.append(String.format(Locale.ROOT, "%-9s %8s %10s %6s %7s %10s %8s  %s%n", "stage", "current",
+                    "suggested", "sound", "faulty", "stage FPR", "recall", "note"));
+            stages.forEach((id, s) -> out.append(String.format(Locale.ROOT,
+                    "%-9s %8.3f %10.3f %6d %7d %9.1f%% %7.1f%%  %s%n", id, s.current(), s.suggested(), s.sound(),
+                    s.faulty(), 100 * s.falsePositiveRate(), 100 * s.recall(), s.note())));
+            out.append(String.format(Locale.ROOT, "stage F1 %.3f -> %.3f, run-level FPR %.1f%% -> %.1f%% (%d sound runs)%n",
+                    before.pooled().f1(), after.pooled().f1(), 100 * before.runs().falsePositiveRate(),
+                    100 * after.runs().falsePositiveRate(), after.runs().soundRuns()));
+            notes.forEach(n -> out.append("note: ").append(n).append(System.lineSeparator()));
+            return out.toString();
+        }
+    }
+
+    public static Suggestion suggest(ModelBundle bundle, List<LabeledRun> handLabeled, double maxRunFpr) {
+        if (!(maxRunFpr > 0 && maxRunFpr < 1)) {
+            throw new IllegalArgumentException("max FPR must be in (0, 1), was " + maxRunFpr);
+        }
+        Scorer scorer = new Scorer(bundle);
+        List<ThresholdSearch.ScoredRun> scored = new ArrayList<>(handLabeled.size());
+        int soundRuns = 0;
+        for (LabeledRun run : handLabeled) {
+            Map<Stage, Double> p = new EnumMap<>(Stage.class);
+            for (Map.Entry<Stage, ModelProbabilities> e : scorer.probabilities(run.input()).entrySet()) {
+                p.put(e.getKey(), Ensemble.combine(e.getValue()));
+            }
+            scored.add(new ThresholdSearch.ScoredRun(run, p));
+            soundRuns += run.label().faulty() ? 0 : 1;
+        }
+        Map<Stage, Double> current = bundle.thresholds();
+        List<String> notes = new ArrayList<>();
+        Map<Stage, String> kept = new EnumMap<>(Stage.class);
+        int neededSound = (int) Math.ceil(1.0 / maxRunFpr - 1e-9);
+        if (soundRuns < neededSound) {
+            notes.add("all thresholds kept: " + soundRuns + " sound runs, at least " + neededSound
+                    + " are needed to measure a run-level rate of " + percent(maxRunFpr));
+            for (Stage stage : Stage.values()) {
+                kept.put(stage, "kept: too few sound runs");
+            }
+        }
+        Set<Stage> tunable = EnumSet.noneOf(Stage.class);
+        for (Stage stage : Stage.values()) {
+            int[] counts = counts(scored, stage);
+            if (!kept.containsKey(stage) && (counts[0] < MIN_PER_CLASS || counts[1] < MIN_PER_CLASS)) {
+                kept.put(stage, "kept: " + counts[1] + " faulty and " + counts[0] + " sound instances, at least "
+                        + MIN_PER_CLASS + " of each are needed");
+            }
+            if (!kept.containsKey(stage)) {
+                tunable.add(stage);
+            }
+        }
+        Map<Stage, Double> suggested = tunable.isEmpty() ? current
+                : ThresholdSearch.search(scored, maxRunFpr, current, tunable).thresholds();
+        MethodReport after = ThresholdSearch.measure(scored, suggested);
+        if (after.runs().falsePositiveRate() > maxRunFpr) {
+            notes.add("the run-level rate is still " + percent(after.runs().falsePositiveRate())
+                    + ": the stages that could be tuned cannot bring it within " + percent(maxRunFpr) + " alone");
+        }
+
+        Map<String, StageSuggestion> stages = new LinkedHashMap<>();
+        for (Stage stage : Stage.values()) {
+            List<Double> sound = new ArrayList<>();
+            List<Double> faulty = new ArrayList<>();
+            for (ThresholdSearch.ScoredRun s : scored) {
+                if (s.run().scoredStages().contains(stage)) {
+                    (s.run().faulty(stage) ? faulty : sound).add(s.probability().get(stage));
+                }
+            }
+            double was = current.get(stage);
+            double now = suggested.get(stage);
+            String note = kept.getOrDefault(stage,
+                    now < was ? "lowered: more faults caught within the budget"
+                            : now > was ? "raised: fewer false flags" : "unchanged: nothing did better");
+            stages.put(stage.id(), new StageSuggestion(was, now, sound.size(), faulty.size(), rate(sound, now),
+                    rate(faulty, now), now != was, note));
+        }
+        return new Suggestion(bundle.id(), maxRunFpr, handLabeled.size(), stages,
+                ThresholdSearch.measure(scored, current), after, List.copyOf(notes));
+    }
+
+    /** [sound, faulty] instances of a stage. */
+    private static int[] counts(List<ThresholdSearch.ScoredRun> scored, Stage stage) {
+        int[] counts = new int[2];
+        for (ThresholdSearch.ScoredRun s : scored) {
+            if (s.run().scoredStages().contains(stage)) {
+                counts[s.run().faulty(stage) ? 1 : 0]++;
+            }
+        }
+        return counts;
+    }
+
+    private static double rate(List<Double> probabilities, double threshold) {
+        if (probabilities.isEmpty()) {
+            return 0.0;
+        }
+        return (double) probabilities.stream().filter(p -> p >= threshold).count() / probabilities.size();
+    }
+
+    private static String percent(double rate) {
+        return String.format(Locale.ROOT, "%.1f%%", 100 * rate);
+    }
+}

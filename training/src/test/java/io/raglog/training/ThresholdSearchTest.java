@@ -1,0 +1,99 @@
+package io.raglog.training;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.raglog.checks.FeatureList;
+import io.raglog.schemas.Label;
+import io.raglog.schemas.LabelStages;
+import io.raglog.schemas.LlmUsage;
+import io.raglog.schemas.RunFeatures;
+import io.raglog.schemas.SchemaIds;
+import io.raglog.schemas.Stage;
+import io.raglog.score.ScoringInput;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class ThresholdSearchTest {
+
+    /**
+     * The trap of coordinate ascent under a hard budget. Rewrite, tuned first, can catch its 10 faults only by also
+     * flagging 5 sound runs, the whole 5 % budget; the generator's 40 faults cost the same 5 sound runs. Once the
+     * rewriter has spent the budget, flagging the generator breaks it and unflagging the rewriter alone costs F1, so
+     * plain coordinate ascent stops at F1 0.31. Pricing the run-level rate lets the generator win the budget: 0.84.
+     */
+    @Test
+    void shouldGiveTheBudgetToTheStageThatCatchesMostWhenAnEarlierStageSpentItFirst() {
+        List<ThresholdSearch.ScoredRun> runs = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            runs.add(run("rewrite-fault-" + i, Stage.REWRITE, 0.70, 0.05));
+        }
+        for (int i = 0; i < 40; i++) {
+            runs.add(run("generate-fault-" + i, Stage.GENERATE, 0.05, 0.90));
+        }
+        for (int i = 0; i < 100; i++) {
+            double rewrite = i < 5 ? 0.75 : 0.05;
+            double generate = i >= 5 && i < 10 ? 0.95 : 0.05;
+            runs.add(run("sound-" + i, null, rewrite, generate));
+        }
+        Map<Stage, Double> nothing = new EnumMap<>(Stage.class);
+        for (Stage stage : Stage.values()) {
+            nothing.put(stage, ThresholdSearch.FLAG_NOTHING);
+        }
+
+        ThresholdSearch.Result greedy = ThresholdSearch.search(runs, 0.05, nothing, EnumSet.allOf(Stage.class));
+        ThresholdSearch.Result result = ThresholdSearch.search(runs, 0.05);
+
+        assertThat(greedy.f1()).isLessThan(0.35);
+        assertThat(result.runFpr()).isLessThanOrEqualTo(0.05);
+        assertThat(result.f1()).isGreaterThan(0.83);
+        assertThat(result.thresholds().get(Stage.GENERATE)).isLessThan(0.90);
+        assertThat(result.thresholds().get(Stage.REWRITE)).isGreaterThan(0.75);
+    }
+
+    @Test
+    void shouldNeverDoWorseThanPlainCoordinateAscentAndStayWithinTheBudget() {
+        List<LabeledRun> labeled = SyntheticRuns.generate(300, 7);
+        List<ThresholdSearch.ScoredRun> runs = new ArrayList<>();
+        java.util.Random random = new java.util.Random(3);
+        for (LabeledRun run : labeled) {
+            Map<Stage, Double> p = new EnumMap<>(Stage.class);
+            for (Stage stage : run.input().present()) {
+                double base = run.faulty(stage) ? 0.6 : 0.2;
+                p.put(stage, Math.max(0, Math.min(1, base + 0.25 * random.nextGaussian())));
+            }
+            runs.add(new ThresholdSearch.ScoredRun(run, p));
+        }
+        Map<Stage, Double> nothing = new EnumMap<>(Stage.class);
+        for (Stage stage : Stage.values()) {
+            nothing.put(stage, ThresholdSearch.FLAG_NOTHING);
+        }
+
+        ThresholdSearch.Result greedy = ThresholdSearch.search(runs, 0.05, nothing, EnumSet.allOf(Stage.class));
+        ThresholdSearch.Result result = ThresholdSearch.search(runs, 0.05);
+
+        assertThat(result.runFpr()).isLessThanOrEqualTo(0.05);
+        assertThat(result.f1()).isGreaterThanOrEqualTo(greedy.f1());
+    }
+
+    /** A run with a rewriter and a generator only; {@code faulty} is its one faulty stage, or null when sound. */
+    private static ThresholdSearch.ScoredRun run(String id, Stage faulty, double rewrite, double generate) {
+        EnumSet<Stage> present = EnumSet.of(Stage.REWRITE, Stage.GENERATE);
+        RunFeatures features = new RunFeatures(RunFeatures.SCHEMA_V1, id, "test-pipeline", "q", FeatureList.VERSION,
+                Map.of(), new LlmUsage(0, 0, 0, 0.0, false, List.of(), "offline-judge/v2"), null, List.of());
+        LabelStages stages = new LabelStages(faulty == Stage.REWRITE ? 1 : 0, null, null, null,
+                faulty == Stage.GENERATE ? 1 : 0);
+        Label label = new Label(SchemaIds.LABEL_V1, id, "test-pipeline", "test-profile", "q-" + id, "q", null,
+                "evt-" + id, stages, faulty == null ? null : faulty.id(), null,
+                faulty == null ? null : Label.ORIGIN_INJECTED, null, faulty == null, true, "a", "a", List.of(),
+                Instant.EPOCH);
+        Map<Stage, Double> p = new EnumMap<>(Stage.class);
+        p.put(Stage.REWRITE, rewrite);
+        p.put(Stage.GENERATE, generate);
+        return new ThresholdSearch.ScoredRun(new LabeledRun(new ScoringInput(features, present, "a"), label), p);
+    }
+}
