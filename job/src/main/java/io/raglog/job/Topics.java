@@ -16,11 +16,22 @@ public record Topics(String calls, String otlp, String runs, String deadLetters,
     public static final Topics DEFAULTS = new Topics("raglog.calls", "raglog.otlp", "raglog.runs", "raglog.dlq",
             "raglog.verdicts", "raglog.faults", "raglog.fault-rates", "raglog.drift");
 
+    /** A configuration written before the drift topic existed names it beside the fault rates. */
+    public Topics {
+        if (drift == null) {
+            drift = driftBeside(faultRates);
+        }
+    }
+
     /** The topics before the drift topic existed: it is named beside the fault rates ({@code <prefix>.drift}). */
     public Topics(String calls, String otlp, String runs, String deadLetters, String verdicts, String faults,
             String faultRates) {
-        this(calls, otlp, runs, deadLetters, verdicts, faults, faultRates, faultRates.endsWith(".fault-rates")
-                ? faultRates.substring(0, faultRates.length() - ".fault-rates".length()) + ".drift" : "raglog.drift");
+        this(calls, otlp, runs, deadLetters, verdicts, faults, faultRates, null);
+    }
+
+    private static String driftBeside(String faultRates) {
+        return faultRates != null && faultRates.endsWith(".fault-rates")
+                ? faultRates.substring(0, faultRates.length() - ".fault-rates".length()) + ".drift" : "raglog.drift";
     }
 
     /** Topics named after a prefix, for tests that must not share topics. */
