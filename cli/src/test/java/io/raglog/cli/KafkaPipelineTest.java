@@ -11,12 +11,14 @@ import io.raglog.job.RaglogPipeline;
 import io.raglog.job.Topics;
 import io.raglog.monitor.SamplingPolicy;
 import io.raglog.schemas.DeadLetter;
+import io.raglog.schemas.EmbeddingDrift;
 import io.raglog.schemas.FaultRate;
 import io.raglog.schemas.Json;
 import io.raglog.schemas.Label;
 import io.raglog.schemas.Run;
 import io.raglog.schemas.Stage;
 import io.raglog.schemas.Verdict;
+import io.raglog.simulator.EmbeddingPlan;
 import io.raglog.simulator.Simulator;
 import io.raglog.simulator.SimulatorOptions;
 import io.raglog.simulator.output.KafkaSink;
@@ -92,11 +94,15 @@ class KafkaPipelineTest {
 
     /** Simulated traffic produced the way the proxy and the Collector write it; returns the ground truth. */
     private static List<Label> simulate(Topics topics, int runs, long seed) throws Exception {
+        return simulate(topics, SimulatorOptions.of("all", runs, seed));
+    }
+
+    private static List<Label> simulate(Topics topics, SimulatorOptions options) throws Exception {
         String labelsTopic = topics.runs() + ".labels";
         kafka.createTopics(List.of(labelsTopic), 1);
         try (KafkaSink sink = KafkaSink.connect(kafka.bootstrapServers(),
                 new KafkaSink.Topics(topics.calls(), topics.otlp(), labelsTopic))) {
-            new Simulator(SimulatorOptions.of("all", runs, seed)).run(sink);
+            new Simulator(options).run(sink);
         }
         return Demo.read(kafka.bootstrapServers(), labelsTopic, Label.class);
     }
@@ -145,6 +151,33 @@ class KafkaPipelineTest {
         assertThat(rates.stream().mapToLong(FaultRate::runsChecked).sum())
                 .isEqualTo(verdicts.stream().mapToLong(v -> java.util.Arrays.stream(Stage.values())
                         .filter(s -> v.stages().get(s).present()).count()).sum() + verdicts.size());
+    }
+
+    @Test
+    void shouldFlagRunsQueryingAnIndexBuiltWithAnotherModelAndWriteTheDriftTopic() throws Exception {
+        Topics topics = freshTopics("drift");
+        List<Label> labels = simulate(topics, SimulatorOptions.of("elastic-voyage-responses", 40, 13).withIndexEvery(5)
+                .withEmbeddingPlan(EmbeddingPlan.none().withIndex("search-answers:text-embedding-ada-002")));
+
+        StreamExecutionEnvironment env = environment(Path.of(System.getProperty("java.io.tmpdir"), "cp-drift"));
+        new KafkaConnection(kafka.bootstrapServers(), topics, "drift", true, DeliveryGuarantee.EXACTLY_ONCE,
+                new Properties()).wire(env, JobSettings.defaults());
+        env.execute("embedding drift");
+
+        List<EmbeddingDrift> drift = Demo.read(kafka.bootstrapServers(), topics.drift(), EmbeddingDrift.class);
+        assertThat(drift).singleElement().satisfies(d -> {
+            assertThat(d.kind()).isEqualTo(EmbeddingDrift.INDEX_MISMATCH);
+            assertThat(d.pipeline()).isEqualTo("search-answers");
+            assertThat(d.before().model()).isEqualTo("text-embedding-ada-002");
+            assertThat(d.after().model()).isEqualTo("text-embedding-3-small");
+        });
+        // the first index-building batch comes after the pipeline's fifth run: every run after it is flagged
+        List<Verdict> verdicts = Demo.read(kafka.bootstrapServers(), topics.verdicts(), Verdict.class);
+        List<Verdict> embedFlagged = verdicts.stream().filter(v -> v.stages().embed().flagged()
+                && v.stages().embed().repairHint().startsWith("Re-embed the index")).toList();
+        assertThat(embedFlagged).hasSizeGreaterThanOrEqualTo(labels.size() - 6);
+        assertThat(embedFlagged).allSatisfy(v -> assertThat(v.stages().embed().evidence().get(0))
+                .contains("text-embedding-ada-002").contains("text-embedding-3-small"));
     }
 
     @Test

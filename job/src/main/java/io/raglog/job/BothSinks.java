@@ -1,6 +1,7 @@
 package io.raglog.job;
 
 import io.raglog.schemas.DeadLetter;
+import io.raglog.schemas.EmbeddingDrift;
 import io.raglog.schemas.FaultRate;
 import io.raglog.schemas.Run;
 import io.raglog.schemas.RunFeatures;
@@ -49,5 +50,11 @@ record BothSinks(RaglogPipeline.Sinks first, RaglogPipeline.Sinks second) implem
     public void faultRates(DataStream<FaultRate> faultRates) {
         first.faultRates(faultRates);
         second.faultRates(faultRates);
+    }
+
+    @Override
+    public void drift(DataStream<EmbeddingDrift> drift) {
+        first.drift(drift);
+        second.drift(drift);
     }
 }

@@ -1,5 +1,6 @@
 package io.raglog.job;
 
+import io.raglog.schemas.EmbeddingDrift;
 import io.raglog.schemas.FaultRate;
 import io.raglog.schemas.Verdict;
 import io.raglog.sink.elasticsearch.ElasticsearchConnection;
@@ -12,8 +13,10 @@ import java.util.Map;
 import org.apache.flink.streaming.api.datastream.DataStream;
 
 /**
- * The debugging queue and the fault rates in Elasticsearch, beside Kafka: one document per flagged run (id = run
- * id) and one per pipeline × stage × window, so a replay after a failure overwrites and never duplicates.
+ * The debugging queue, the fault rates and the embedding drift records in Elasticsearch, beside Kafka: one document
+ * per flagged run (id = run id), one per pipeline × stage × window, and one per drift event (pipeline, index, kind,
+ * confirming run; index {@code raglog-drift} beside {@code raglog-faults}), so a replay after a failure overwrites
+ * and never duplicates.
  */
 public final class ElasticsearchOutputs {
 
@@ -58,7 +61,23 @@ public final class ElasticsearchOutputs {
                                 .build())
                         .uid("es-fault-rates").name("elasticsearch " + faultRatesIndex);
             }
+
+            @Override
+            public void drift(DataStream<EmbeddingDrift> drift) {
+                String index = driftIndex(faultsIndex);
+                drift.sinkTo(ElasticsearchSink.<EmbeddingDrift>builder()
+                                .setConnection(connection)
+                                .setEmitter(ElasticsearchEmitter.json(index, EmbeddingDrift::documentId))
+                                .build())
+                        .uid("es-drift").name("elasticsearch " + index);
+            }
         };
+    }
+
+    /** The drift index, named beside the faults index: {@code raglog-faults} gives {@code raglog-drift}. */
+    static String driftIndex(String faultsIndex) {
+        return faultsIndex.endsWith("faults") ? faultsIndex.substring(0, faultsIndex.length() - "faults".length())
+                + "drift" : faultsIndex + "-drift";
     }
 
     private static String required(Map<String, String> env, String variable) {

@@ -2,6 +2,7 @@ package io.raglog.job;
 
 import io.raglog.job.io.KafkaIO;
 import io.raglog.schemas.DeadLetter;
+import io.raglog.schemas.EmbeddingDrift;
 import io.raglog.schemas.FaultRate;
 import io.raglog.schemas.Run;
 import io.raglog.schemas.Verdict;
@@ -73,6 +74,13 @@ public record KafkaConnection(String bootstrap, Topics topics, String groupId, b
                 faultRates.sinkTo(KafkaIO.<FaultRate>sink(bootstrap, topics.faultRates(), FaultRate::pipeline,
                                 guarantee, txn("fault-rates"), properties()))
                         .uid("sink-fault-rates").name("kafka " + topics.faultRates());
+            }
+
+            @Override
+            public void drift(DataStream<EmbeddingDrift> drift) {
+                drift.sinkTo(KafkaIO.<EmbeddingDrift>sink(bootstrap, topics.drift(), EmbeddingDrift::pipeline,
+                                guarantee, txn("drift"), properties()))
+                        .uid("sink-drift").name("kafka " + topics.drift());
             }
         };
     }

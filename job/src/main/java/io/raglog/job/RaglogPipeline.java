@@ -7,6 +7,8 @@ import io.raglog.calls.ClassifiedCall;
 import io.raglog.calls.mapping.UnknownEndpoints;
 import io.raglog.checks.RunChecked;
 import io.raglog.checkstage.ChecksStage;
+import io.raglog.drift.EmbeddingDriftFunction;
+import io.raglog.drift.IndexEmbedding;
 import io.raglog.flink.JacksonTypeInfo;
 import io.raglog.ingest.ClassifyCallsFunction;
 import io.raglog.ingest.DeadLetters;
@@ -20,6 +22,7 @@ import io.raglog.monitor.SampleRunsFunction;
 import io.raglog.monitor.SamplingPolicy;
 import io.raglog.schemas.CallEvent;
 import io.raglog.schemas.DeadLetter;
+import io.raglog.schemas.EmbeddingDrift;
 import io.raglog.schemas.FaultRate;
 import io.raglog.schemas.Run;
 import io.raglog.schemas.RunFeatures;
@@ -27,7 +30,9 @@ import io.raglog.schemas.Verdict;
 import io.raglog.score.ScoringInput;
 import io.raglog.score.flink.BundleLocation;
 import io.raglog.score.flink.ScoreRunsFunction;
+import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.datastream.DataStreamUtils;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 
 /**
@@ -37,7 +42,7 @@ import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
  * calls ─ decode ─ classify ─┐                  ┌─────────────────────────────┐
  * otlp  ─ decode ─ classify ─┴─ unknown endpoints (LLM mapping) ─┴─ keyBy(pipeline, run hint) ─ assemble ─▶ runs
  *          └──────── bad input, unreadable bodies, late calls ──────────────────────────────────────▶ dead letters
- * runs ─ keyBy(pipeline) ─ known passages ─ sample ─┬─ checks (rules + vectors, [tiered: gate,] then LLM async)
+ * runs ─ keyBy(pipeline) ─ known passages ─ embedding drift (+ index-building calls) ─▶ drift ─ sample ─┬─ checks (rules + vectors, [tiered: gate,] then LLM async)
  *                                                   │    ─ score ─▶ verdicts (flagged: faults)
  *                                                   └─ not sampled ──────────────────────────┐
  *                              verdicts ─ stage outcomes ────────────────────────────────────┴─ keyBy(pipeline × stage)
@@ -69,7 +74,9 @@ public final class RaglogPipeline {
             return;
         }
 
-        SingleOutputStreamOperator<Run> sampled = sample(withKnownPassages(runs), settings.sampling());
+        SingleOutputStreamOperator<Run> checkedForDrift = withEmbeddingDrift(withKnownPassages(runs),
+                calls.indexEmbeddings());
+        SingleOutputStreamOperator<Run> sampled = sample(checkedForDrift, settings.sampling());
         // in tiered mode the bundle's tier gate decides which runs skip the LLM checks
         DataStream<RunChecked> checked = ChecksStage.checked(sampled, settings.checks(), settings.bundle());
         DataStream<RunFeatures> features = features(checked);
@@ -84,6 +91,7 @@ public final class RaglogPipeline {
         to.verdicts(verdicts);
         to.faults(faults);
         to.faultRates(faultRates);
+        to.drift(checkedForDrift.getSideOutput(EmbeddingDriftFunction.DRIFT));
     }
 
     /** raglog.call/v1 JSON, as the proxy writes it; bad input becomes a dead letter. Null for no input. */
@@ -111,7 +119,8 @@ public final class RaglogPipeline {
                 .uid(uid).name("classify stage");
         return new IngestedCalls(classified, classified.getSideOutput(ClassifyCallsFunction.UNCLASSIFIED),
                 decoded.getSideOutput(DecodeCallsFunction.DEAD_LETTERS)
-                        .union(classified.getSideOutput(DecodeCallsFunction.DEAD_LETTERS)));
+                        .union(classified.getSideOutput(DecodeCallsFunction.DEAD_LETTERS)),
+                classified.getSideOutput(ClassifyCallsFunction.INDEX_EMBEDDINGS));
     }
 
     /** With a real LLM configured, it is asked once per pipeline + endpoint where an unknown API's fields are. */
@@ -148,6 +157,20 @@ public final class RaglogPipeline {
                 .keyBy(Run::pipeline)
                 .process(new KnownPassagesFunction(), JacksonTypeInfo.of(Run.class))
                 .uid("known-passages").name("known passages per pipeline");
+    }
+
+    /**
+     * The embedding model and dimension of each index (from index-building calls) against each run's query embedding,
+     * keyed by pipeline: a run whose query model is not its index's carries the mismatch (scoring flags its embed
+     * stage); model changes, retrieval score shifts and mismatches leave as drift records.
+     */
+    private static SingleOutputStreamOperator<Run> withEmbeddingDrift(DataStream<Run> runs,
+            DataStream<IndexEmbedding> indexEmbeddings) {
+        // the known passages already partitioned the runs by pipeline: no second shuffle, the two chain
+        return DataStreamUtils.reinterpretAsKeyedStream(runs, Run::pipeline, Types.STRING)
+                .connect(indexEmbeddings.keyBy(IndexEmbedding::pipeline))
+                .process(new EmbeddingDriftFunction(), JacksonTypeInfo.of(Run.class))
+                .uid("embedding-drift").name("embedding drift per pipeline");
     }
 
     /** Runs not sampled leave by a side output, to be counted as not checked; incomplete runs are never checked. */
@@ -219,6 +242,9 @@ public final class RaglogPipeline {
         default void faults(DataStream<Verdict> faults) {}
 
         default void faultRates(DataStream<FaultRate> faultRates) {}
+
+        /** Embedding model changes, retrieval score shifts and index/query model mismatches (raglog.drift/v1). */
+        default void drift(DataStream<EmbeddingDrift> drift) {}
 
         /** These destinations, then {@code more}, output by output (Kafka, then Elasticsearch). */
         default Sinks and(Sinks more) {

@@ -8,20 +8,39 @@ import java.util.List;
  *
  * @param faults the debugging queue: flagged runs only
  * @param verdicts every verdict, flagged or not
+ * @param drift embedding model changes, retrieval score shifts and index/query model mismatches (raglog.drift/v1)
  */
 public record Topics(String calls, String otlp, String runs, String deadLetters, String verdicts, String faults,
-        String faultRates) implements Serializable {
+        String faultRates, String drift) implements Serializable {
 
     public static final Topics DEFAULTS = new Topics("raglog.calls", "raglog.otlp", "raglog.runs", "raglog.dlq",
-            "raglog.verdicts", "raglog.faults", "raglog.fault-rates");
+            "raglog.verdicts", "raglog.faults", "raglog.fault-rates", "raglog.drift");
+
+    /** A configuration written before the drift topic existed names it beside the fault rates. */
+    public Topics {
+        if (drift == null) {
+            drift = driftBeside(faultRates);
+        }
+    }
+
+    /** The topics before the drift topic existed: it is named beside the fault rates ({@code <prefix>.drift}). */
+    public Topics(String calls, String otlp, String runs, String deadLetters, String verdicts, String faults,
+            String faultRates) {
+        this(calls, otlp, runs, deadLetters, verdicts, faults, faultRates, null);
+    }
+
+    private static String driftBeside(String faultRates) {
+        return faultRates != null && faultRates.endsWith(".fault-rates")
+                ? faultRates.substring(0, faultRates.length() - ".fault-rates".length()) + ".drift" : "raglog.drift";
+    }
 
     /** Topics named after a prefix, for tests that must not share topics. */
     public static Topics prefixed(String prefix) {
         return new Topics(prefix + ".calls", prefix + ".otlp", prefix + ".runs", prefix + ".dlq",
-                prefix + ".verdicts", prefix + ".faults", prefix + ".fault-rates");
+                prefix + ".verdicts", prefix + ".faults", prefix + ".fault-rates", prefix + ".drift");
     }
 
     public List<String> all() {
-        return List.of(calls, otlp, runs, deadLetters, verdicts, faults, faultRates);
+        return List.of(calls, otlp, runs, deadLetters, verdicts, faults, faultRates, drift);
     }
 }

@@ -14,6 +14,8 @@ import java.util.List;
  * @param httpErrors calls of this run answered with an error status (retried or not)
  * @param knownPassages the pipeline's known passages that match the question, beside what retrieval returned; set by
  *     the job before the checks (null on the runs topic, in runs written before it existed and when nothing is known)
+ * @param embeddingMismatch the run's query embedding does not match its index's model or dimension; set by the job's
+ *     embedding-drift operator before the checks (null on the runs topic and when nothing is wrong or known)
  */
 public record Run(
         String schema,
@@ -28,19 +30,33 @@ public record Run(
         List<String> callIds,
         List<HttpError> httpErrors,
         RunStages stages,
-        @JsonInclude(JsonInclude.Include.NON_NULL) KnownPassages knownPassages) {
+        @JsonInclude(JsonInclude.Include.NON_NULL) KnownPassages knownPassages,
+        @JsonInclude(JsonInclude.Include.NON_NULL) EmbeddingMismatch embeddingMismatch) {
 
     /** A run as assembled, before the knowledge base's second opinion. */
     public Run(String schema, String runId, String pipeline, String runHint, String question, Instant startedAt,
             Instant endedAt, boolean incomplete, String incompleteReason, List<String> callIds,
             List<HttpError> httpErrors, RunStages stages) {
         this(schema, runId, pipeline, runHint, question, startedAt, endedAt, incomplete, incompleteReason, callIds,
-                httpErrors, stages, null);
+                httpErrors, stages, null, null);
+    }
+
+    /** A run with the knowledge base's second opinion, before the embedding check (the shape before it existed). */
+    public Run(String schema, String runId, String pipeline, String runHint, String question, Instant startedAt,
+            Instant endedAt, boolean incomplete, String incompleteReason, List<String> callIds,
+            List<HttpError> httpErrors, RunStages stages, KnownPassages knownPassages) {
+        this(schema, runId, pipeline, runHint, question, startedAt, endedAt, incomplete, incompleteReason, callIds,
+                httpErrors, stages, knownPassages, null);
     }
 
     public Run withKnownPassages(KnownPassages known) {
         return new Run(schema, runId, pipeline, runHint, question, startedAt, endedAt, incomplete, incompleteReason,
-                callIds, httpErrors, stages, known);
+                callIds, httpErrors, stages, known, embeddingMismatch);
+    }
+
+    public Run withEmbeddingMismatch(EmbeddingMismatch mismatch) {
+        return new Run(schema, runId, pipeline, runHint, question, startedAt, endedAt, incomplete, incompleteReason,
+                callIds, httpErrors, stages, knownPassages, mismatch);
     }
 
     public boolean has(Stage stage) {

@@ -89,6 +89,17 @@ public final class SimulateCommand implements Callable<Integer> {
             description = "Mix in one index-building batch every N runs of a profile; 0 for none.")
     int indexEvery;
 
+    @Option(names = "--switch-embedding-model", paramLabel = "PIPELINE:RUNS:MODEL",
+            description = "Plant a query embedding model switch: after RUNS runs of PIPELINE its questions are embedded "
+                    + "with MODEL while its index keeps the old model (support-assistant, search-answers or "
+                    + "helpdesk-langchain). The runs after the switch are labeled embed.model_mismatch.")
+    String switchEmbeddingModel;
+
+    @Option(names = "--index-embedding-model", paramLabel = "PIPELINE:MODEL",
+            description = "Plant an index built with another model: PIPELINE's index-building calls name MODEL while "
+                    + "its questions keep the profile's model; every run of it is labeled embed.model_mismatch.")
+    String indexEmbeddingModel;
+
     @Option(names = "--calls-topic", defaultValue = "raglog.calls", paramLabel = "TOPIC")
     String callsTopic;
 
@@ -117,6 +128,12 @@ public final class SimulateCommand implements Callable<Integer> {
         if (questions != null) {
             options = questions.split != null ? options.withSplit(questions.split)
                     : options.withArticles(questions.articles);
+        }
+        if (switchEmbeddingModel != null || indexEmbeddingModel != null) {
+            EmbeddingPlan plan = switchEmbeddingModel != null ? EmbeddingPlan.switchAt(switchEmbeddingModel)
+                    : EmbeddingPlan.none();
+            options = options.withEmbeddingPlan(indexEmbeddingModel != null ? plan.withIndex(indexEmbeddingModel)
+                    : plan);
         }
         if (start != null) {
             options = options.withClockStart(start);

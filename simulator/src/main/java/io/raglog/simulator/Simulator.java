@@ -110,7 +110,8 @@ public final class Simulator {
             if (options.indexEvery() > 0 && ofProfile % options.indexEvery() == options.indexEvery() - 1) {
                 SplittableRandom indexRng = Rand.forRun(options.seed(), STREAM_INDEXING, i);
                 int batchNumber = ofProfile / options.indexEvery();
-                emit(merger, profile.renderIndexing(batch(index, batchNumber), index, arrival, indexRng), summary);
+                emit(merger, options.embeddingPlan().indexing(profile.pipeline(),
+                        profile.renderIndexing(batch(index, batchNumber), index, arrival, indexRng)), summary);
                 summary.addIndexBatch();
             }
 
@@ -126,9 +127,10 @@ public final class Simulator {
                 injectAt = Rand.pick(rng, RagEngine.injectable(profile.shape(), q));
             }
             RunOutcome outcome = engine.run(q, profile.shape(), index, injectAt, profile.style(), rng);
-            Rendered rendered = profile.renderRun(outcome, arrival, rng);
+            Rendered rendered = options.embeddingPlan().run(profile.pipeline(), ofProfile,
+                    profile.renderRun(outcome, arrival, rng));
             emit(merger, rendered, summary);
-            Label label = label(profile, outcome, rendered, arrival);
+            Label label = options.embeddingPlan().label(label(profile, outcome, rendered, arrival), ofProfile);
             sink.label(label);
             summary.add(label, outcome.injectionSkipped());
             merger.releaseUpTo(arrival);

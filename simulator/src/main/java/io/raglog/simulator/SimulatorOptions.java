@@ -20,10 +20,12 @@ import java.util.List;
  * @param split the name of the question split drawn from ({@link ArticleSplits}), {@code custom} for a list of
  *     articles, null for every question of the corpus
  * @param articles the articles whose questions are drawn (the knowledge base stays the whole corpus); null for all
+ * @param embeddingPlan embedding-model faults planted on top ({@link EmbeddingPlan}: a query model switched
+ *     mid-stream, an index built with another model than its queries); {@link EmbeddingPlan#none()} by default
  */
 public record SimulatorOptions(String profiles, int runs, long seed, double faultRate, Path corpus,
         double arrivalRatePerSecond, Instant clockStart, int indexEvery, Double paceRunsPerSecond, String split,
-        List<String> articles) {
+        List<String> articles, EmbeddingPlan embeddingPlan) {
 
     public static final String CUSTOM_SPLIT = "custom";
 
@@ -33,6 +35,9 @@ public record SimulatorOptions(String profiles, int runs, long seed, double faul
     public static final int DEFAULT_INDEX_EVERY = 50;
 
     public SimulatorOptions {
+        if (embeddingPlan == null) {
+            embeddingPlan = EmbeddingPlan.none();
+        }
         if (runs < 0) {
             throw new IllegalArgumentException("runs must be >= 0, was " + runs);
         }
@@ -63,7 +68,7 @@ public record SimulatorOptions(String profiles, int runs, long seed, double faul
     public SimulatorOptions(String profiles, int runs, long seed, double faultRate, Path corpus,
             double arrivalRatePerSecond, Instant clockStart, int indexEvery, Double paceRunsPerSecond) {
         this(profiles, runs, seed, faultRate, corpus, arrivalRatePerSecond, clockStart, indexEvery, paceRunsPerSecond,
-                null, null);
+                null, null, null);
     }
 
     public static SimulatorOptions of(String profiles, int runs, long seed) {
@@ -73,39 +78,45 @@ public record SimulatorOptions(String profiles, int runs, long seed, double faul
 
     public SimulatorOptions withFaultRate(double rate) {
         return new SimulatorOptions(profiles, runs, seed, rate, corpus, arrivalRatePerSecond, clockStart, indexEvery,
-                paceRunsPerSecond, split, articles);
+                paceRunsPerSecond, split, articles, embeddingPlan);
     }
 
     public SimulatorOptions withCorpus(Path path) {
         return new SimulatorOptions(profiles, runs, seed, faultRate, path, arrivalRatePerSecond, clockStart,
-                indexEvery, paceRunsPerSecond, split, articles);
+                indexEvery, paceRunsPerSecond, split, articles, embeddingPlan);
     }
 
     /** Paces the wall clock and, so that event time keeps step with it, makes questions arrive at the same rate. */
     public SimulatorOptions withPace(double runsPerSecond) {
         return new SimulatorOptions(profiles, runs, seed, faultRate, corpus, runsPerSecond, clockStart, indexEvery,
-                runsPerSecond, split, articles);
+                runsPerSecond, split, articles, embeddingPlan);
     }
 
     public SimulatorOptions withClockStart(Instant start) {
         return new SimulatorOptions(profiles, runs, seed, faultRate, corpus, arrivalRatePerSecond, start, indexEvery,
-                paceRunsPerSecond, split, articles);
+                paceRunsPerSecond, split, articles, embeddingPlan);
     }
 
     public SimulatorOptions withIndexEvery(int every) {
         return new SimulatorOptions(profiles, runs, seed, faultRate, corpus, arrivalRatePerSecond, clockStart, every,
-                paceRunsPerSecond, split, articles);
+                paceRunsPerSecond, split, articles, embeddingPlan);
     }
 
     /** Draws questions only from the named split's articles ({@link ArticleSplits}: train, test, unseen, lockbox). */
     public SimulatorOptions withSplit(String name) {
         return new SimulatorOptions(profiles, runs, seed, faultRate, corpus, arrivalRatePerSecond, clockStart,
-                indexEvery, paceRunsPerSecond, name, ArticleSplits.articles(name));
+                indexEvery, paceRunsPerSecond, name, ArticleSplits.articles(name), embeddingPlan);
     }
 
     /** Draws questions only from these articles (titles as the corpus spells them, e.g. {@code Steam_engine}). */
     public SimulatorOptions withArticles(List<String> titles) {
         return new SimulatorOptions(profiles, runs, seed, faultRate, corpus, arrivalRatePerSecond, clockStart,
-                indexEvery, paceRunsPerSecond, CUSTOM_SPLIT, titles);
+                indexEvery, paceRunsPerSecond, CUSTOM_SPLIT, titles, embeddingPlan);
+    }
+
+    /** Plants embedding-model faults ({@link EmbeddingPlan}) on top of the usual ones. */
+    public SimulatorOptions withEmbeddingPlan(EmbeddingPlan plan) {
+        return new SimulatorOptions(profiles, runs, seed, faultRate, corpus, arrivalRatePerSecond, clockStart,
+                indexEvery, paceRunsPerSecond, split, articles, plan);
     }
 }

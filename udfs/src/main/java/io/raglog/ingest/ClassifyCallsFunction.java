@@ -4,6 +4,8 @@ import io.raglog.calls.CallClassifier;
 import io.raglog.calls.Classification;
 import io.raglog.calls.ClassifiedCall;
 import io.raglog.calls.NotARunCall;
+import io.raglog.drift.IndexEmbedding;
+import io.raglog.drift.IndexEmbeddings;
 import io.raglog.flink.JacksonTypeInfo;
 import io.raglog.schemas.CallEvent;
 import org.apache.flink.api.common.functions.OpenContext;
@@ -15,7 +17,8 @@ import org.apache.flink.util.OutputTag;
 /**
  * Classifies each call's stage with the adapters' rules. Calls that are not part of a run (index building, admin)
  * and calls to endpoints no adapter knows are counted, not forwarded; a known endpoint with an unreadable body is
- * malformed input and goes to the dead-letter side output.
+ * malformed input and goes to the dead-letter side output. Index-building embedding calls leave their model and
+ * dimension by {@link #INDEX_EMBEDDINGS}, for the embedding-drift check.
  */
 public class ClassifyCallsFunction extends ProcessFunction<CallEvent, ClassifiedCall> {
 
@@ -24,6 +27,10 @@ public class ClassifyCallsFunction extends ProcessFunction<CallEvent, Classified
     /** Calls no adapter knows, for the unknown-endpoint mapping (an LLM proposes where their fields are). */
     public static final OutputTag<CallEvent> UNCLASSIFIED =
             new OutputTag<>("unclassified-calls", JacksonTypeInfo.of(CallEvent.class));
+
+    /** The model and dimension of each index-building embedding call (the calls themselves stay uncounted as runs). */
+    public static final OutputTag<IndexEmbedding> INDEX_EMBEDDINGS =
+            new OutputTag<>("index-embeddings", JacksonTypeInfo.of(IndexEmbedding.class));
 
     private final CallClassifier classifier;
 
@@ -51,6 +58,10 @@ public class ClassifyCallsFunction extends ProcessFunction<CallEvent, Classified
         if (result instanceof Classification.Classified c) {
             if (c.call().stage() == null || c.call().detail() instanceof NotARunCall) {
                 notARunCall.inc();
+                IndexEmbedding index = IndexEmbeddings.read(c.call());
+                if (index != null) {
+                    ctx.output(INDEX_EMBEDDINGS, index);
+                }
             } else {
                 classified.inc();
                 out.collect(c.call());

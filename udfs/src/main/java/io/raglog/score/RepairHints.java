@@ -143,4 +143,16 @@ public final class RepairHints {
         }
         return false;
     }
+
+    /**
+     * A flagged embed stage's evidence when its query model does not match its index's: that sentence first, then what
+     * the checks found (if they flagged it too).
+     */
+    public static java.util.List<String> withMismatch(io.raglog.schemas.EmbeddingMismatch mismatch,
+            java.util.List<String> found) {
+        java.util.List<String> out = new java.util.ArrayList<>();
+        out.add(mismatch.text());
+        out.addAll(found);
+        return java.util.List.copyOf(out);
+    }
 }

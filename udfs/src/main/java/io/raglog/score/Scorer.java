@@ -1,5 +1,6 @@
 package io.raglog.score;
 
+import io.raglog.schemas.EmbeddingMismatch;
 import io.raglog.schemas.KnowledgeGap;
 import io.raglog.schemas.LlmUsage;
 import io.raglog.schemas.RunFeatures;
@@ -59,6 +60,7 @@ public final class Scorer {
         Map<Stage, Double> thresholds = skipped ? gateThresholds() : bundle.thresholds();
         // a skipped run has no evidence flow and no judge's checks, so neither rule can fire on it
         Decision decision = decide(probability, thresholds, input.present(), skipped ? null : features);
+        EmbeddingMismatch mismatch = input.has(Stage.EMBED) ? input.embeddingMismatch() : null;
 
         Map<Stage, StageVerdict> stages = new EnumMap<>(Stage.class);
         List<Stage> flaggedStages = new ArrayList<>();
@@ -72,7 +74,14 @@ public final class Scorer {
             boolean flagged = decision.flagged().contains(stage);
             List<String> evidence = List.of();
             String hint = null;
-            if (flagged) {
+            if (stage == Stage.EMBED && mismatch != null) {
+                // the index and its queries use different embedding models: no model's probability can say that
+                flagged = true;
+                flaggedStages.add(stage);
+                evidence = RepairHints.withMismatch(mismatch, decision.flagged().contains(stage)
+                        ? Evidence.forStage(stage, features, p, t) : List.of());
+                hint = mismatch.repairHint();
+            } else if (flagged) {
                 flaggedStages.add(stage);
                 evidence = Evidence.forStage(stage, features, p, t);
                 hint = RepairHints.forStage(stage, features, decision.fired());

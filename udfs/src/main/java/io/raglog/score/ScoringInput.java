@@ -1,5 +1,6 @@
 package io.raglog.score;
 
+import io.raglog.schemas.EmbeddingMismatch;
 import io.raglog.schemas.Run;
 import io.raglog.schemas.RunFeatures;
 import io.raglog.schemas.Stage;
@@ -15,11 +16,18 @@ import java.util.Set;
  *
  * @param present the stages the run had (rewrite and rerank are optional)
  * @param answer the generator's answer, null when the run had none
+ * @param embeddingMismatch the run's query embedding does not match its index's model (the drift operator's
+ *     finding), null when it matches or nothing is known; it flags the embed stage whatever the models say
  */
-public record ScoringInput(RunFeatures features, Set<Stage> present, String answer) {
+public record ScoringInput(RunFeatures features, Set<Stage> present, String answer,
+        EmbeddingMismatch embeddingMismatch) {
 
     public ScoringInput {
         present = present == null || present.isEmpty() ? EnumSet.noneOf(Stage.class) : EnumSet.copyOf(present);
+    }
+
+    public ScoringInput(RunFeatures features, Set<Stage> present, String answer) {
+        this(features, present, answer, null);
     }
 
     /** The usual way in: the assembled run says which stages were present and what the answer was. */
@@ -31,7 +39,7 @@ public record ScoringInput(RunFeatures features, Set<Stage> present, String answ
             }
         }
         String answer = run.has(Stage.GENERATE) ? run.stages().generate().answer() : null;
-        return new ScoringInput(features, present, answer);
+        return new ScoringInput(features, present, answer, run.embeddingMismatch());
     }
 
     public boolean has(Stage stage) {

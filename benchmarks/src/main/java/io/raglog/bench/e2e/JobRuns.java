@@ -40,7 +40,8 @@ final class JobRuns {
     Topics outputs(String variant) throws Exception {
         Topics t = new Topics(input.calls(), input.otlp(), variant + ".runs", variant + ".dlq", variant + ".verdicts",
                 variant + ".faults", variant + ".fault-rates");
-        kafka.createTopics(java.util.List.of(t.runs(), t.deadLetters(), t.verdicts(), t.faults(), t.faultRates()), 2);
+        kafka.createTopics(java.util.List.of(t.runs(), t.deadLetters(), t.verdicts(), t.faults(), t.faultRates(),
+                t.drift()), 2);
         return t;
     }
 

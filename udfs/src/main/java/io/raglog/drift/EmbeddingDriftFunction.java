@@ -1,0 +1,80 @@
+package io.raglog.drift;
+
+import io.raglog.flink.JacksonTypeInfo;
+import io.raglog.schemas.EmbeddingDrift;
+import io.raglog.schemas.Json;
+import io.raglog.schemas.Run;
+import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.api.common.state.ValueState;
+import org.apache.flink.api.common.state.ValueStateDescriptor;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.metrics.Counter;
+import org.apache.flink.streaming.api.functions.co.KeyedCoProcessFunction;
+import org.apache.flink.util.Collector;
+import org.apache.flink.util.OutputTag;
+
+/**
+ * Keyed by pipeline: the embedding model and dimension each index was built with (from index-building calls, the
+ * second input) and the model the pipeline's questions are embedded with (each run's embed stage, the first input).
+ * Every run passes through, with an {@link io.raglog.schemas.EmbeddingMismatch} set when its query model does not
+ * match its index's; drift events ({@code raglog.drift/v1}) leave by {@link #DRIFT}. The rules are
+ * {@link EmbeddingDriftTracker}'s; the state ({@link DriftState}, one JSON value per pipeline) is bounded at about 2 KB.
+ *
+ * <p>Metrics ({@code raglog.drift}): {@code runs_embedding_mismatch}, {@code drift_events},
+ * {@code index_embeddings_seen}.
+ */
+public class EmbeddingDriftFunction extends KeyedCoProcessFunction<String, Run, IndexEmbedding, Run> {
+
+    private static final long serialVersionUID = 1L;
+
+    public static final OutputTag<EmbeddingDrift> DRIFT =
+            new OutputTag<>("embedding-drift", JacksonTypeInfo.of(EmbeddingDrift.class));
+
+    private transient ValueState<String> state;
+    private transient Counter mismatches;
+    private transient Counter events;
+    private transient Counter indexCalls;
+
+    @Override
+    public void open(OpenContext openContext) {
+        state = getRuntimeContext().getState(new ValueStateDescriptor<>("embedding-drift", Types.STRING));
+        var group = getRuntimeContext().getMetricGroup().addGroup("raglog").addGroup("drift");
+        mismatches = group.counter("runs_embedding_mismatch");
+        events = group.counter("drift_events");
+        indexCalls = group.counter("index_embeddings_seen");
+    }
+
+    @Override
+    public void processElement1(Run run, Context ctx, Collector<Run> out) throws Exception {
+        if (run.incomplete() || run.stages() == null || !run.stages().embed().present()) {
+            out.collect(run);
+            return;
+        }
+        DriftState s = load();
+        EmbeddingDriftTracker.Outcome outcome = EmbeddingDriftTracker.run(s, run);
+        state.update(Json.MAPPER.writeValueAsString(s));
+        for (EmbeddingDrift d : outcome.drift()) {
+            events.inc();
+            ctx.output(DRIFT, d);
+        }
+        if (outcome.mismatch() != null) {
+            mismatches.inc();
+            out.collect(run.withEmbeddingMismatch(outcome.mismatch()));
+        } else {
+            out.collect(run);
+        }
+    }
+
+    @Override
+    public void processElement2(IndexEmbedding call, Context ctx, Collector<Run> out) throws Exception {
+        DriftState s = load();
+        EmbeddingDriftTracker.index(s, call);
+        state.update(Json.MAPPER.writeValueAsString(s));
+        indexCalls.inc();
+    }
+
+    private DriftState load() throws Exception {
+        String json = state.value();
+        return json == null ? new DriftState() : Json.MAPPER.readValue(json, DriftState.class);
+    }
+}

@@ -1,0 +1,76 @@
+package io.raglog.drift;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.raglog.calls.AdapterException;
+import io.raglog.calls.ClassifiedCall;
+import io.raglog.calls.NotARunCall;
+import io.raglog.calls.adapters.Bodies;
+import io.raglog.calls.adapters.Vectors;
+import io.raglog.schemas.CallEvent;
+
+/**
+ * Reads the model and dimension of an index-building embedding call (OpenAI-compatible {@code data[].embedding},
+ * array or base64; Cohere {@code embeddings} or {@code embeddings.float}; Ollama {@code embeddings}; TEI's bare array
+ * of vectors). Calls the adapters classified as index building only; anything else, or a call that names neither a
+ * model nor a dimension, is null. Vector-store writes (upserts) are not read: they name a collection but no model.
+ */
+public final class IndexEmbeddings {
+
+    private static final String[] INDEX_FIELDS = {"collection", "collection_name", "namespace", "index", "index_name"};
+
+    private IndexEmbeddings() {}
+
+    public static IndexEmbedding read(ClassifiedCall call) {
+        if (!(call.detail() instanceof NotARunCall n) || n.adapter() == null || !n.adapter().contains("embed")
+                || n.reason() == null || !n.reason().startsWith("index building")) {
+            return null;
+        }
+        CallEvent e = call.event();
+        if (e.failed()) {
+            return null;
+        }
+        JsonNode request = Bodies.request(e);
+        JsonNode reply = Bodies.response(e);
+        String model = Bodies.label(request, "model");
+        if (model == null) {
+            model = Bodies.label(reply, "model");
+        }
+        Integer dimensions = firstVectorLength(reply);
+        if (dimensions == null && request != null && request.path("dimensions").isInt()) {
+            dimensions = request.get("dimensions").intValue();
+        }
+        if (model == null && dimensions == null) {
+            return null;
+        }
+        String index = null;
+        for (String field : INDEX_FIELDS) {
+            index = index != null ? index : Bodies.label(request, field);
+        }
+        return new IndexEmbedding(e.pipeline(), index, model, dimensions, e.endedAt());
+    }
+
+    static Integer firstVectorLength(JsonNode reply) {
+        if (reply == null || reply.isMissingNode() || reply.isNull()) {
+            return null;
+        }
+        JsonNode first = null;
+        if (reply.path("data").isArray() && reply.get("data").size() > 0) {
+            first = reply.get("data").get(0).get("embedding");
+        } else if (reply.path("embeddings").isArray() && reply.get("embeddings").size() > 0) {
+            first = reply.get("embeddings").get(0);
+        } else if (reply.path("embeddings").path("float").isArray() && reply.get("embeddings").get("float").size() > 0) {
+            first = reply.get("embeddings").get("float").get(0);
+        } else if (reply.isArray() && reply.size() > 0) {
+            first = reply.get(0);
+        }
+        if (first == null) {
+            return null;
+        }
+        try {
+            int length = Vectors.decode(first, "embedding").length;
+            return length > 0 ? length : null;
+        } catch (AdapterException e) {
+            return null;
+        }
+    }
+}
