@@ -45,7 +45,7 @@ class EmbeddingMismatchScoringTest {
     @Test
     void shouldCarryTheRunsMismatchIntoTheScoringInput() {
         Run run = RunBuilder.healthy().build().withEmbeddingMismatch(MISMATCH);
-        ScoringInput input = ScoringInput.of(run, SyntheticRuns.generate(1, 40).get(0).input().features());
+        ScoringInput input = ScoringInput.of(run, FixedBundles.features(run.runId(), 0.0, null));
         assertThat(input.embeddingMismatch()).isEqualTo(MISMATCH);
         assertThat(run.withKnownPassages(null).embeddingMismatch()).isEqualTo(MISMATCH);
     }
