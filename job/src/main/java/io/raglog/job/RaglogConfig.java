@@ -54,11 +54,11 @@ public final class RaglogConfig {
 
     /** @param file null for the defaults */
     public static RaglogConfig load(Path file, Map<String, String> env) throws IOException {
-        return read(file == null ? "" : Files.readString(file), file == null ? null : "raglog.yaml " + file, env);
+        return read(file == null ? "" : Files.readString(file), file == null ? null : "YAML " + file, env);
     }
 
     static RaglogConfig parse(String yaml, Map<String, String> env) throws IOException {
-        return read(yaml, "raglog.yaml", env);
+        return read(yaml, "YAML", env);
     }
 
     private static RaglogConfig read(String yaml, String fileName, Map<String, String> env) throws IOException {
@@ -139,7 +139,7 @@ public final class RaglogConfig {
         return configuration;
     }
 
-    /** Where {@code option}'s value came from: {@link #DEFAULT}, raglog.yaml (with its path) or the variable's name. */
+    /** Where {@code option}'s value came from: {@link #DEFAULT}, {@code YAML} and the file's path, or the variable. */
     public String source(RaglogOption<?> option) {
         return sources.getOrDefault(option.key(), DEFAULT);
     }

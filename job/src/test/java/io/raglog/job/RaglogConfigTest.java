@@ -44,7 +44,7 @@ class RaglogConfigTest {
             assertThat((Object) option.get(fromExample.configuration())).as(option.key())
                     .isEqualTo(option.get(empty.configuration()));
         }
-        assertThat(fromExample.source(KafkaOptions.BOOTSTRAP)).startsWith("raglog.yaml");
+        assertThat(fromExample.source(KafkaOptions.BOOTSTRAP)).isEqualTo("YAML ../raglog.example.yaml");
         assertThat(empty.source(KafkaOptions.BOOTSTRAP)).isEqualTo(RaglogConfig.DEFAULT);
         assertThat(fromExample.jobSettings()).isEqualTo(empty.jobSettings());
         assertThat(fromExample.kafka().guarantee()).isEqualTo(DeliveryGuarantee.EXACTLY_ONCE);
@@ -249,7 +249,7 @@ class RaglogConfigTest {
                 """, Map.of("RAGLOG_LLM_API_KEY", "sk-very-secret", "RAGLOG_EMBEDDING_THREADS", "2")).describe();
         assertThat(printed).doesNotContain("sk-very-secret").doesNotContain("secret-jaas")
                 .contains("llm.api_key = ****    (RAGLOG_LLM_API_KEY)")
-                .contains("kafka.group_id = prod    (raglog.yaml)")
+                .contains("kafka.group_id = prod    (YAML)")
                 .contains("checks.embedding_threads = 2    (RAGLOG_EMBEDDING_THREADS)")
                 .contains("kafka.bootstrap = localhost:9092    (default)")
                 .contains("llm.model = (unset)    (default)")
