@@ -1,5 +1,6 @@
 package io.raglog.llm;
 
+import io.raglog.config.RaglogOption;
 import java.io.IOException;
 import java.io.Serializable;
 import java.io.UncheckedIOException;
@@ -7,7 +8,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
-import io.raglog.config.RaglogOption;
 import org.apache.flink.configuration.ReadableConfig;
 
 /**
