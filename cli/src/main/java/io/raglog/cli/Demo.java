@@ -54,11 +54,22 @@ public final class Demo {
     private final int runs;
     private final long seed;
     private final boolean elasticsearch;
+    private final JobSettings settings;
 
+    /** With the settings {@code run} reads from this process's environment (no raglog.yaml). */
     public Demo(int runs, long seed, boolean elasticsearch) {
+        this(runs, seed, elasticsearch, JobSettings.defaults());
+    }
+
+    /**
+     * @param settings the job's settings as {@code run} builds them from raglog.yaml and the environment; the demo's
+     *     own broker, topics and parallelism replace the file's Kafka, Elasticsearch and Flink sections
+     */
+    public Demo(int runs, long seed, boolean elasticsearch, JobSettings settings) {
         this.runs = runs;
         this.seed = seed;
         this.elasticsearch = elasticsearch;
+        this.settings = settings;
     }
 
     public int run(PrintStream out) throws Exception {
@@ -88,7 +99,6 @@ public final class Demo {
             StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
             env.setRuntimeMode(RuntimeExecutionMode.STREAMING);
             env.setParallelism(2);
-            JobSettings settings = JobSettings.defaults();
             KafkaConnection local = new KafkaConnection(kafka.bootstrapServers(), topics, "raglog-demo", true,
                     DeliveryGuarantee.AT_LEAST_ONCE, new Properties());
             RaglogPipeline.Sinks sinks = es == null ? local.sinks() : local.sinks().and(

@@ -1,5 +1,7 @@
 package io.raglog.cli;
 
+import io.raglog.job.RaglogConfig;
+import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -19,8 +21,15 @@ public final class DemoCommand implements Callable<Integer> {
             description = "Also start a local Elasticsearch node and index the flagged runs and fault rates.")
     boolean elasticsearch;
 
+    @Option(names = "--config", paramLabel = "FILE",
+            description = "raglog.yaml whose checks, LLM, mapping, assembly, sampling and bundle settings the demo's "
+                    + "job uses (environment variables override it, as for run); its Kafka, Elasticsearch and Flink "
+                    + "sections are replaced by the demo's own.")
+    Path config;
+
     @Override
     public Integer call() throws Exception {
-        return new Demo(runs, seed, elasticsearch).run(System.out);
+        return new Demo(runs, seed, elasticsearch, RaglogConfig.load(config, System.getenv()).jobSettings())
+                .run(System.out);
     }
 }

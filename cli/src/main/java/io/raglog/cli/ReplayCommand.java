@@ -3,6 +3,7 @@ package io.raglog.cli;
 import io.raglog.cli.io.FileInputs;
 import io.raglog.cli.io.JsonLinesFileSink;
 import io.raglog.job.JobSettings;
+import io.raglog.job.RaglogConfig;
 import io.raglog.job.RaglogPipeline;
 import io.raglog.job.TopologySettings;
 import io.raglog.monitor.SamplingPolicy;
@@ -63,6 +64,12 @@ public final class ReplayCommand implements Callable<Integer> {
             description = "Model bundle for --verdicts-out (default: the bundle raglog ships).")
     Path bundle;
 
+    @Option(names = "--config", paramLabel = "FILE",
+            description = "raglog.yaml whose checks, LLM, mapping, assembly and bundle settings the replay uses "
+                    + "(environment variables override it, as for run); every run is checked, and runs close on "
+                    + "event time alone.")
+    Path config;
+
     @Option(names = "--parallelism", defaultValue = "2", description = "Flink parallelism (default: ${DEFAULT-VALUE}).")
     int parallelism;
 
@@ -84,12 +91,12 @@ public final class ReplayCommand implements Callable<Integer> {
             return 2;
         }
         Path dlq = dlqOut != null ? dlqOut : Path.of(first + ".dlq.jsonl");
-        JobSettings scoring = JobSettings.defaults();
+        JobSettings scoring = RaglogConfig.load(config, System.getenv()).jobSettings();
         if (bundle != null) {
             scoring = scoring.withBundle(BundleLocation.directory(bundle));
         }
         Outputs outputs = new Outputs(runsOut, dlq, featuresOut, verdictsOut, scoring);
-        Summary summary = replay(calls, otlp, outputs, parallelism, TopologySettings.fromEnv(System.getenv()));
+        Summary summary = replay(calls, otlp, outputs, parallelism, scoring.topology());
         summary.print(System.out);
         return 0;
     }

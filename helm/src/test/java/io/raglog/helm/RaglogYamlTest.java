@@ -5,32 +5,26 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
- * raglog.yaml is read with FAIL_ON_UNKNOWN_PROPERTIES: one misspelt key and the job does not start. The keys the chart
- * writes are checked against the records of {@code io.raglog.job.RaglogConfig} (its source: this module builds
- * without the job).
+ * raglog.yaml is read strictly: one misspelt key and the job does not start. The keys the chart writes are checked
+ * against the configuration reference in docs/operations.md, which the job's ConfigurationReferenceTest keeps equal to
+ * its options (this module builds without the job).
  */
 class RaglogYamlTest {
 
-    /** Which record reads the map at each path; maps not listed here are free-form (client properties, rates). */
-    private static final Map<String, String> RECORD_AT = Map.of(
-            "", "RaglogConfig", "kafka", "Kafka", "kafka.topics", "Topics", "elasticsearch", "Elasticsearch",
-            "llm", "Llm", "sampling", "Sampling", "assembly", "Assembly", "fault_rates", "FaultRates",
-            "flink", "Flink");
+    /** Options whose value is a map of the user's own keys (client properties, rates). */
     private static final Set<String> FREE_FORM = Set.of("kafka.properties", "sampling.pipelines");
 
     @Test
     void shouldWriteOnlyKeysTheJobReads() {
-        Map<String, Set<String>> known = recordKeys();
+        Set<String> known = documentedKeys();
         Rendered everything = Chart.render(values(
                 "raglog.elasticsearch.enabled", "true", "raglog.elasticsearch.auth.username", "raglog",
                 "raglog.elasticsearch.auth.passwordSecret.name", "es", "raglog.elasticsearch.caSecret.name", "es-ca",
@@ -41,7 +35,8 @@ class RaglogYamlTest {
         List<String> unknown = new ArrayList<>();
         collectUnknown(everything.raglogYaml(), "", known, unknown);
 
-        assertThat(known).containsKeys("RaglogConfig", "Kafka", "Topics", "Llm", "Flink");
+        assertThat(known).contains("kafka.bootstrap", "kafka.topics.calls", "llm.provider", "flink.parallelism",
+                "elasticsearch.password_env", "sampling.pipelines", "bundle");
         assertThat(unknown).isEmpty();
         assertThat(everything.raglogYaml().path("elasticsearch").path("password_env").asText())
                 .isEqualTo("RAGLOG_ES_PASSWORD");
@@ -61,38 +56,30 @@ class RaglogYamlTest {
         assertThat(rendered.path("kafka").path("exactly_once").asBoolean()).isTrue();
     }
 
-    private static void collectUnknown(JsonNode node, String path, Map<String, Set<String>> known, List<String> out) {
-        if (!node.isObject() || FREE_FORM.contains(path)) {
-            return;
-        }
-        String record = RECORD_AT.get(path);
-        assertThat(record).as("the chart writes a map at '%s' that no RaglogConfig record reads", path).isNotNull();
-        node.fieldNames().forEachRemaining(key -> {
-            if (!known.get(record).contains(key)) {
-                out.add((path.isEmpty() ? "" : path + ".") + key);
+    private static void collectUnknown(JsonNode node, String path, Set<String> known, List<String> out) {
+        node.fieldNames().forEachRemaining(name -> {
+            String key = path.isEmpty() ? name : path + "." + name;
+            JsonNode value = node.path(name);
+            if (known.contains(key)) {
+                return; // a value (a map of the user's own keys for FREE_FORM options)
             }
-            collectUnknown(node.path(key), path.isEmpty() ? key : path + "." + key, known, out);
+            if (value.isObject() && !FREE_FORM.contains(key)
+                    && known.stream().anyMatch(k -> k.startsWith(key + "."))) {
+                collectUnknown(value, key, known, out);
+            } else {
+                out.add(key);
+            }
         });
     }
 
-    /** Record name → its components in snake_case, from RaglogConfig.java and Topics.java. */
-    private static Map<String, Set<String>> recordKeys() {
-        String source = Repo.read("job/src/main/java/io/raglog/job/RaglogConfig.java")
-                + Repo.read("job/src/main/java/io/raglog/job/Topics.java");
-        Matcher m = Pattern.compile("record\\s+(\\w+)\\s*\\(([^)]*)\\)").matcher(source);
-        Map<String, Set<String>> out = new HashMap<>();
+    /** The keys of the configuration reference: the first column of its table. */
+    private static Set<String> documentedKeys() {
+        Matcher m = Pattern.compile("(?m)^\\| `([a-z_.]+)` \\| `RAGLOG_[A-Z_]+` \\|")
+                .matcher(Repo.read("docs/operations.md"));
+        Set<String> keys = new LinkedHashSet<>();
         while (m.find()) {
-            Set<String> keys = new LinkedHashSet<>();
-            for (String component : m.group(2).split(",")) {
-                String[] words = component.trim().split("\\s+");
-                keys.add(snakeCase(words[words.length - 1]));
-            }
-            out.put(m.group(1), keys);
+            keys.add(m.group(1));
         }
-        return out;
-    }
-
-    private static String snakeCase(String camel) {
-        return camel.replaceAll("([a-z0-9])([A-Z])", "$1_$2").toLowerCase();
+        return keys;
     }
 }

@@ -10,6 +10,7 @@ import io.raglog.sink.elasticsearch.IndexTemplates;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
+import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.streaming.api.datastream.DataStream;
 
 /**
@@ -25,18 +26,31 @@ public final class ElasticsearchOutputs {
 
     private ElasticsearchOutputs() {}
 
-    /** Builds the connection from the config; secrets come from the environment variables the config names. */
-    public static ElasticsearchConnection connection(RaglogConfig.Elasticsearch cfg, Map<String, String> env) {
-        ElasticsearchConnection.Builder b = ElasticsearchConnection.builder().setHosts(cfg.hosts());
-        if (cfg.apiKeyEnv() != null) {
-            b.setApiKey(required(env, cfg.apiKeyEnv()));
-        } else if (cfg.username() != null) {
-            b.setBasicAuth(cfg.username(), required(env, cfg.passwordEnv()));
+    /**
+     * Builds the connection from the configuration ({@link ElasticsearchOutputOptions}); secrets come from the
+     * environment variables it names.
+     */
+    public static ElasticsearchConnection connection(ReadableConfig c, Map<String, String> env) {
+        ElasticsearchConnection.Builder b = ElasticsearchConnection.builder()
+                .setHosts(ElasticsearchOutputOptions.HOSTS.get(c));
+        String apiKeyEnv = ElasticsearchOutputOptions.API_KEY_ENV.get(c);
+        String username = ElasticsearchOutputOptions.USERNAME.get(c);
+        if (apiKeyEnv != null) {
+            b.setApiKey(required(env, apiKeyEnv));
+        } else if (username != null) {
+            b.setBasicAuth(username, required(env, ElasticsearchOutputOptions.PASSWORD_ENV.get(c)));
         }
-        if (cfg.caCertificate() != null) {
-            b.setCaCertificate(Path.of(cfg.caCertificate()));
+        String ca = ElasticsearchOutputOptions.CA_CERTIFICATE.get(c);
+        if (ca != null) {
+            b.setCaCertificate(Path.of(ca));
         }
         return b.build();
+    }
+
+    /** Both indices, connected as the configuration says. */
+    public static RaglogPipeline.Sinks installed(ReadableConfig c, Map<String, String> env) {
+        return installed(connection(c, env), ElasticsearchOutputOptions.FAULTS_INDEX.get(c),
+                ElasticsearchOutputOptions.FAULT_RATES_INDEX.get(c));
     }
 
     /** Installs the index templates (idempotent; at wiring time, so a bad connection fails the start), then sinks. */

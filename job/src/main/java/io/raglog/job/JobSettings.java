@@ -3,8 +3,13 @@ package io.raglog.job;
 import io.raglog.checkstage.ChecksSettings;
 import io.raglog.monitor.SamplingPolicy;
 import io.raglog.score.flink.BundleLocation;
+import java.io.IOException;
 import java.io.Serializable;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Map;
+import org.apache.flink.configuration.ReadableConfig;
 
 /**
  * Everything the whole job needs beyond its inputs and outputs.
@@ -16,11 +21,30 @@ public record JobSettings(TopologySettings topology, ChecksSettings checks, Bund
 
     public static final Duration DEFAULT_FAULT_RATE_WINDOW = Duration.ofMinutes(1);
 
-    /** The embedded default: offline judge (unless RAGLOG_LLM_* says otherwise), shipped bundle, check every run. */
+    /**
+     * The embedded default with this process's environment applied, as {@code run} would read it without a
+     * raglog.yaml: offline judge, shipped bundle, every run checked, unless a {@code RAGLOG_*} variable says otherwise.
+     */
     public static JobSettings defaults() {
-        return new JobSettings(TopologySettings.DEFAULTS, ChecksSettings.fromEnv(System.getenv()),
-                BundleLocation.classpath(DefaultBundle.RESOURCE), SamplingPolicy.CHECK_EVERYTHING,
-                DEFAULT_FAULT_RATE_WINDOW);
+        return fromEnvironment(System.getenv());
+    }
+
+    /** The defaults overridden by {@code env} (the documented variables of {@link RaglogConfig#OPTIONS}). */
+    public static JobSettings fromEnvironment(Map<String, String> env) {
+        try {
+            return RaglogConfig.load(null, env).jobSettings();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e); // no file is read
+        }
+    }
+
+    /** From the job's configuration (see {@link RaglogConfig}). */
+    public static JobSettings from(ReadableConfig c) {
+        String bundle = JobOptions.BUNDLE.get(c);
+        return new JobSettings(TopologySettings.from(c), ChecksSettings.from(c),
+                bundle == null ? BundleLocation.classpath(DefaultBundle.RESOURCE)
+                        : BundleLocation.directory(Path.of(bundle)),
+                SamplingPolicy.from(c), JobOptions.FAULT_RATE_WINDOW.get(c));
     }
 
     public JobSettings withBundle(BundleLocation location) {

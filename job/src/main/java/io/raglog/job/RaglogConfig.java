@@ -1,185 +1,188 @@
 package io.raglog.job;
 
-import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
-import io.raglog.checkstage.ChecksSettings;
+import io.raglog.assemble.AssemblyOptions;
+import io.raglog.calls.mapping.MappingOptions;
+import io.raglog.checkstage.ChecksOptions;
+import io.raglog.config.RaglogOption;
+import io.raglog.llm.LlmOptions;
+import io.raglog.monitor.SamplingOptions;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
+import java.util.Optional;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.configuration.Configuration;
 
 /**
- * {@code raglog.yaml}: the production job's configuration. Every section has defaults, so an empty file is a valid
- * config; environment variables override the settings operators change per deployment (listed on {@link #ENV}).
- * Secrets are never in the file: it names the environment variable or file that holds them.
+ * The job's configuration, read once: the defaults of every option ({@link #OPTIONS}), then {@code raglog.yaml}
+ * (keys as in the file: {@code assembly.generator_wait}), then environment variables (each option's
+ * {@link RaglogOption#variable()}: {@code RAGLOG_} + the key in upper case, dots as underscores, unless the option
+ * keeps an older name). The later wins. The settings records ({@link JobSettings}, {@link KafkaConnection}, the
+ * Elasticsearch outputs) are built from the resulting Flink {@link Configuration}, and {@link #source} says where
+ * each value came from. Secrets are never in the file: it names the environment variable or file that holds them.
  */
-public record RaglogConfig(Kafka kafka, Elasticsearch elasticsearch, Llm llm, Sampling sampling, Assembly assembly,
-        FaultRates faultRates, Flink flink, String bundle) {
+public final class RaglogConfig {
 
-    /** Environment overrides, documented here and in {@code raglog --help run}. */
-    public static final List<String> ENV = List.of("RAGLOG_KAFKA_BOOTSTRAP", "RAGLOG_KAFKA_GROUP_ID",
-            "RAGLOG_ES_HOSTS", "RAGLOG_ES_ENABLED", "RAGLOG_SAMPLING_RATE", "RAGLOG_BUNDLE", "RAGLOG_PARALLELISM",
-            "RAGLOG_CHECKPOINT_DIR", "RAGLOG_LLM_* (provider, base URL, model, key or key file, mode, capacity, "
-                    + "timeout, retries, requests per second)");
+    /** Every option, in the order of raglog.example.yaml and the reference in docs/operations.md. */
+    public static final List<RaglogOption<?>> OPTIONS = Stream.of(KafkaOptions.ALL, ElasticsearchOutputOptions.ALL,
+            LlmOptions.ALL, ChecksOptions.ALL, MappingOptions.ALL, SamplingOptions.ALL, AssemblyOptions.ALL,
+            JobOptions.ALL).flatMap(List::stream).toList();
 
-    public record Kafka(String bootstrap, String groupId, Topics topics, Map<String, String> properties,
-            boolean exactlyOnce) {
-        public Kafka {
-            bootstrap = bootstrap == null ? "localhost:9092" : bootstrap;
-            groupId = groupId == null ? "raglog" : groupId;
-            topics = topics == null ? Topics.DEFAULTS : topics;
-            properties = properties == null ? Map.of() : Map.copyOf(properties);
-        }
+    /** Where a value came from, when neither the file nor the environment set it. */
+    public static final String DEFAULT = "default";
 
-        Properties clientProperties() {
-            Properties p = new Properties();
-            p.putAll(properties);
-            return p;
-        }
+    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+    private static final Pattern SECRET_PROPERTY = Pattern.compile("(?i).*(password|secret|jaas|token|key).*");
+
+    private final Configuration configuration;
+    private final Map<String, String> sources;
+
+    private RaglogConfig(Configuration configuration, Map<String, String> sources) {
+        this.configuration = configuration;
+        this.sources = sources;
     }
 
-    /**
-     * @param apiKeyEnv the environment variable holding an API key ({@code Authorization: ApiKey ...})
-     * @param passwordEnv with {@code username}: the environment variable holding the basic-auth password
-     * @param caCertificate a PEM file to trust for https, else the JVM's trust store
-     */
-    public record Elasticsearch(boolean enabled, List<String> hosts, String faultsIndex, String faultRatesIndex,
-            String apiKeyEnv, String username, String passwordEnv, String caCertificate) {
-        public Elasticsearch {
-            hosts = hosts == null || hosts.isEmpty() ? List.of("http://localhost:9200") : List.copyOf(hosts);
-            faultsIndex = faultsIndex == null ? "raglog-faults" : faultsIndex;
-            faultRatesIndex = faultRatesIndex == null ? "raglog-fault-rates" : faultRatesIndex;
-        }
-    }
-
-    /** Mirrors the {@code RAGLOG_LLM_*} variables; the environment wins over the file. */
-    /** @param mode default, economy or tiered ({@code RAGLOG_LLM_MODE}); {@code economy: true} is the older form */
-    public record Llm(String provider, String baseUrl, String model, String apiKeyFile, String mode, Boolean economy,
-            Integer capacity, Long timeoutMs, Integer retries, Double requestsPerSecond) {
-
-        Map<String, String> asEnvironment() {
-            Map<String, String> env = new HashMap<>();
-            put(env, "RAGLOG_LLM_PROVIDER", provider);
-            put(env, "RAGLOG_LLM_BASE_URL", baseUrl);
-            put(env, "RAGLOG_LLM_MODEL", model);
-            put(env, "RAGLOG_LLM_API_KEY_FILE", apiKeyFile);
-            put(env, "RAGLOG_LLM_MODE", mode);
-            put(env, "RAGLOG_LLM_ECONOMY", economy);
-            put(env, "RAGLOG_LLM_CAPACITY", capacity);
-            put(env, "RAGLOG_LLM_TIMEOUT_MS", timeoutMs);
-            put(env, "RAGLOG_LLM_RETRIES", retries);
-            put(env, "RAGLOG_LLM_REQUESTS_PER_SECOND", requestsPerSecond);
-            return env;
-        }
-
-        private static void put(Map<String, String> env, String key, Object value) {
-            if (value != null) {
-                env.put(key, value.toString());
-            }
-        }
-    }
-
-    public record Sampling(Double defaultRate, Map<String, Double> pipelines) {
-        public Sampling {
-            defaultRate = defaultRate == null ? 1.0 : defaultRate;
-            pipelines = pipelines == null ? Map.of() : Map.copyOf(pipelines);
-        }
-    }
-
-    /**
-     * @param generatorWait how long after a live generator call arrives its run closes (processing time); PT0S closes
-     *     at once, and a negative value turns the prompt path off (event time only)
-     * @param generatorWaitMaxLag only generator calls whose record is at most this old on arrival take the prompt path
-     */
-    public record Assembly(Duration grace, Duration runTimeout, Duration maxOutOfOrder, Duration sourceIdleness,
-            Duration generatorWait, Duration generatorWaitMaxLag) {}
-
-    public record FaultRates(Duration window) {
-        public FaultRates {
-            window = window == null ? JobSettings.DEFAULT_FAULT_RATE_WINDOW : window;
-        }
-    }
-
-    /**
-     * @param checkpointDir durable storage for checkpoints (s3://, hdfs://, file://); RocksDB keeps state locally
-     */
-    public record Flink(Integer parallelism, Duration checkpointInterval, String checkpointDir,
-            Integer prometheusPort) {
-        public Flink {
-            parallelism = parallelism == null ? 2 : parallelism;
-            checkpointInterval = checkpointInterval == null ? Duration.ofSeconds(30) : checkpointInterval;
-            prometheusPort = prometheusPort == null ? 9249 : prometheusPort;
-        }
-    }
-
-    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory())
-            .setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
-            .registerModule(new com.fasterxml.jackson.datatype.jsr310.JavaTimeModule())
-            .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES); // a typo in a key must not pass silently
-
-    public RaglogConfig {
-        kafka = kafka == null ? new Kafka(null, null, null, null, true) : kafka;
-        elasticsearch = elasticsearch == null
-                ? new Elasticsearch(false, null, null, null, null, null, null, null) : elasticsearch;
-        llm = llm == null ? new Llm(null, null, null, null, null, null, null, null, null, null) : llm;
-        sampling = sampling == null ? new Sampling(null, null) : sampling;
-        assembly = assembly == null ? new Assembly(null, null, null, null, null, null) : assembly;
-        faultRates = faultRates == null ? new FaultRates(null) : faultRates;
-        flink = flink == null ? new Flink(null, null, null, null) : flink;
-    }
-
+    /** @param file null for the defaults */
     public static RaglogConfig load(Path file, Map<String, String> env) throws IOException {
-        RaglogConfig fromFile = file == null ? YAML.readValue("{}", RaglogConfig.class)
-                : YAML.readValue(file.toFile(), RaglogConfig.class);
-        return fromFile.withEnvironment(env);
+        return read(file == null ? "" : Files.readString(file), file == null ? null : "YAML " + file, env);
     }
 
     static RaglogConfig parse(String yaml, Map<String, String> env) throws IOException {
-        return YAML.readValue(yaml.isBlank() ? "{}" : yaml, RaglogConfig.class).withEnvironment(env);
+        return read(yaml, "YAML", env);
     }
 
-    RaglogConfig withEnvironment(Map<String, String> env) {
-        Kafka k = new Kafka(env.getOrDefault("RAGLOG_KAFKA_BOOTSTRAP", kafka.bootstrap()),
-                env.getOrDefault("RAGLOG_KAFKA_GROUP_ID", kafka.groupId()), kafka.topics(), kafka.properties(),
-                kafka.exactlyOnce());
-        Elasticsearch e = elasticsearch;
-        if (env.containsKey("RAGLOG_ES_HOSTS") || env.containsKey("RAGLOG_ES_ENABLED")) {
-            List<String> hosts = env.containsKey("RAGLOG_ES_HOSTS")
-                    ? new ArrayList<>(List.of(env.get("RAGLOG_ES_HOSTS").split(","))) : e.hosts();
-            boolean enabled = env.containsKey("RAGLOG_ES_ENABLED") ? Boolean.parseBoolean(env.get("RAGLOG_ES_ENABLED"))
-                    : true;
-            e = new Elasticsearch(enabled, hosts, e.faultsIndex(), e.faultRatesIndex(), e.apiKeyEnv(), e.username(),
-                    e.passwordEnv(), e.caCertificate());
-        }
-        Sampling s = env.containsKey("RAGLOG_SAMPLING_RATE")
-                ? new Sampling(Double.parseDouble(env.get("RAGLOG_SAMPLING_RATE")), sampling.pipelines()) : sampling;
-        Flink f = new Flink(env.containsKey("RAGLOG_PARALLELISM") ? Integer.valueOf(env.get("RAGLOG_PARALLELISM"))
-                : flink.parallelism(), flink.checkpointInterval(),
-                env.getOrDefault("RAGLOG_CHECKPOINT_DIR", flink.checkpointDir()), flink.prometheusPort());
-        return new RaglogConfig(k, e, llm, s, assembly, faultRates, f, env.getOrDefault("RAGLOG_BUNDLE", bundle));
-    }
-
-    /**
-     * What the checks' settings are read from: the file's LLM section, overridden by any {@code RAGLOG_LLM_*}
-     * variable, and the checks' own variables (the embedding model's cache and threads, the vector checks' switch),
-     * which have no key in the file. Anything else in the environment is not the checks'.
-     */
-    Map<String, String> checksEnvironment(Map<String, String> env) {
-        Map<String, String> merged = llm.asEnvironment();
-        env.forEach((k, v) -> {
-            if (k.startsWith("RAGLOG_LLM_") || CHECKS_VARIABLES.contains(k)) {
-                merged.put(k, v);
+    private static RaglogConfig read(String yaml, String fileName, Map<String, String> env) throws IOException {
+        Map<String, RaglogOption<?>> byKey = new LinkedHashMap<>();
+        OPTIONS.forEach(o -> byKey.put(o.key(), o));
+        Configuration conf = new Configuration();
+        Map<String, String> sources = new LinkedHashMap<>();
+        JsonNode root = yaml.isBlank() ? null : YAML.readTree(yaml);
+        if (root != null && !root.isNull() && !root.isMissingNode()) {
+            if (!root.isObject()) {
+                throw new IllegalArgumentException(fileName + " must be a mapping of sections, not " + root);
             }
-        });
-        return merged;
+            readYaml(root, "", byKey, conf, sources, fileName);
+        }
+        for (RaglogOption<?> o : OPTIONS) {
+            String v = env.get(o.variable());
+            if (v != null && !v.isBlank()) {
+                o.setText(conf, v);
+                sources.put(o.key(), o.variable());
+            }
+        }
+        // naming the hosts in the environment turns Elasticsearch on, unless the environment also says otherwise
+        RaglogOption<?> enabled = ElasticsearchOutputOptions.ENABLED;
+        if (ElasticsearchOutputOptions.HOSTS.variable().equals(sources.get(ElasticsearchOutputOptions.HOSTS.key()))
+                && !enabled.variable().equals(sources.get(enabled.key()))) {
+            conf.set(ElasticsearchOutputOptions.ENABLED.option(), true);
+            sources.put(enabled.key(), ElasticsearchOutputOptions.HOSTS.variable());
+        }
+        RaglogConfig config = new RaglogConfig(conf, sources);
+        OPTIONS.forEach(o -> o.get(conf)); // every value parses now, naming its key, not when a task first reads it
+        return config;
     }
 
-    private static final List<String> CHECKS_VARIABLES = List.of(ChecksSettings.EMBEDDING_CACHE,
-            ChecksSettings.EMBEDDING_THREADS, ChecksSettings.VECTOR_CHECKS);
+    private static void readYaml(JsonNode node, String prefix, Map<String, RaglogOption<?>> byKey, Configuration conf,
+            Map<String, String> sources, String fileName) {
+        Iterator<Map.Entry<String, JsonNode>> fields = node.fields();
+        while (fields.hasNext()) {
+            Map.Entry<String, JsonNode> field = fields.next();
+            String key = prefix + field.getKey();
+            JsonNode value = field.getValue();
+            RaglogOption<?> option = byKey.get(key);
+            if (option == null && value.isObject() && byKey.keySet().stream().anyMatch(k -> k.startsWith(key + "."))) {
+                readYaml(value, key + ".", byKey, conf, sources, fileName);
+                continue;
+            }
+            if (option == null) { // a typo in a key must not pass silently
+                throw new IllegalArgumentException("unknown key '" + key + "' in " + fileName
+                        + "; the keys are listed in raglog.example.yaml and docs/operations.md");
+            }
+            if (option.secret()) {
+                throw new IllegalArgumentException(key + " is a secret and never goes in " + fileName + ": set "
+                        + option.variable() + " (or name a file holding it)");
+            }
+            if (value.isNull()) {
+                continue;
+            }
+            if (option.isMap()) {
+                Map<String, String> map = new LinkedHashMap<>();
+                value.fields().forEachRemaining(e -> map.put(e.getKey(), e.getValue().asText()));
+                @SuppressWarnings("unchecked")
+                ConfigOption<Map<String, String>> mapOption = (ConfigOption<Map<String, String>>) option.option();
+                conf.set(mapOption, map);
+            } else if (value.isArray()) {
+                List<String> items = new ArrayList<>();
+                value.forEach(item -> items.add(item.asText()));
+                option.setList(conf, items);
+            } else if (value.isContainerNode()) {
+                throw new IllegalArgumentException(key + " in " + fileName + " must be a single value, not " + value);
+            } else {
+                option.setText(conf, value.asText());
+            }
+            sources.put(key, fileName);
+        }
+    }
+
+    /** The typed configuration every settings record is built from. */
+    public Configuration configuration() {
+        return configuration;
+    }
+
+    /** Where {@code option}'s value came from: {@link #DEFAULT}, {@code YAML} and the file's path, or the variable. */
+    public String source(RaglogOption<?> option) {
+        return sources.getOrDefault(option.key(), DEFAULT);
+    }
+
+    public JobSettings jobSettings() {
+        return JobSettings.from(configuration);
+    }
+
+    public KafkaConnection kafka() {
+        return KafkaOptions.connection(configuration);
+    }
+
+    public boolean elasticsearchEnabled() {
+        return ElasticsearchOutputOptions.ENABLED.get(configuration);
+    }
+
+    public int parallelism() {
+        return JobOptions.PARALLELISM.get(configuration);
+    }
+
+    /** One line per option: the key, its effective value (secrets masked) and where it came from. */
+    public String describe() {
+        StringBuilder out = new StringBuilder();
+        for (RaglogOption<?> o : OPTIONS) {
+            out.append(o.key()).append(" = ").append(shown(o)).append("    (").append(source(o)).append(")\n");
+        }
+        return out.toString().stripTrailing();
+    }
+
+    private String shown(RaglogOption<?> o) {
+        Optional<?> value = configuration.getOptional(o.option());
+        Object effective = value.isPresent() ? value.get() : o.option().hasDefaultValue() ? o.option().defaultValue() : null;
+        if (effective == null) {
+            return "(unset)";
+        }
+        if (o.secret()) {
+            return "****";
+        }
+        if (effective instanceof Map<?, ?> map) {
+            Map<Object, Object> masked = new LinkedHashMap<>();
+            map.forEach((k, v) -> masked.put(k, SECRET_PROPERTY.matcher(String.valueOf(k)).matches() ? "****" : v));
+            return masked.toString();
+        }
+        return RaglogOption.text(effective);
+    }
 }

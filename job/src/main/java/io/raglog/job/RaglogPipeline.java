@@ -16,7 +16,6 @@ import io.raglog.ingest.DecodeCallsFunction;
 import io.raglog.ingest.DecodeOtlpFunction;
 import io.raglog.ingest.RawMessage;
 import io.raglog.knowledge.KnownPassagesFunction;
-import io.raglog.llm.LlmSettings;
 import io.raglog.llm.ProviderKind;
 import io.raglog.monitor.SampleRunsFunction;
 import io.raglog.monitor.SamplingPolicy;
@@ -64,7 +63,7 @@ public final class RaglogPipeline {
         IngestedCalls proxyCalls = classify(decodeProxyCalls(from.calls()), "classify-calls");
         IngestedCalls otlpCalls = classify(decodeOtlpSpans(from.otlp()), "classify-spans");
         IngestedCalls calls = proxyCalls.and(otlpCalls);
-        DataStream<ClassifiedCall> staged = withUnknownEndpointsMapped(calls, settings.topology().endpointMapping());
+        DataStream<ClassifiedCall> staged = withUnknownEndpointsMapped(calls, settings.topology());
 
         SingleOutputStreamOperator<Run> runs = assemble(staged, settings.topology().assembly());
         DataStream<DeadLetter> deadLetters = calls.deadLetters().union(lateCalls(runs));
@@ -124,11 +123,11 @@ public final class RaglogPipeline {
     }
 
     /** With a real LLM configured, it is asked once per pipeline + endpoint where an unknown API's fields are. */
-    private static DataStream<ClassifiedCall> withUnknownEndpointsMapped(IngestedCalls calls, LlmSettings mapping) {
-        if (mapping.provider() == ProviderKind.OFFLINE) {
+    private static DataStream<ClassifiedCall> withUnknownEndpointsMapped(IngestedCalls calls, TopologySettings t) {
+        if (t.endpointMapping().provider() == ProviderKind.OFFLINE) {
             return calls.classified(); // the offline judge maps nothing: unknown endpoints stay unclassified, counted
         }
-        return calls.classified().union(UnknownEndpoints.apply(calls.unclassified(), mapping));
+        return calls.classified().union(UnknownEndpoints.apply(calls.unclassified(), t.endpointMapping(), t.mapping()));
     }
 
     /** A run closes on event time, its generator call's end plus a grace; calls left over leave as incomplete runs. */

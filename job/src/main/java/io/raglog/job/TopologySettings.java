@@ -1,9 +1,12 @@
 package io.raglog.job;
 
+import io.raglog.assemble.AssemblyOptions;
 import io.raglog.assemble.AssemblySettings;
+import io.raglog.calls.mapping.MappingSettings;
 import io.raglog.llm.LlmSettings;
 import java.io.Serializable;
 import java.time.Duration;
+import org.apache.flink.configuration.ReadableConfig;
 
 /**
  * Settings of the topology itself.
@@ -13,20 +16,27 @@ import java.time.Duration;
  * @param sourceIdleness a partition with no calls for this long stops holding the watermark back
  * @param endpointMapping the LLM asked, once per pipeline + endpoint, where an unknown API's fields are; with the
  *     offline judge unknown endpoints stay unclassified and are counted
+ * @param mapping how hard that LLM is asked, and what is held meanwhile
  */
 public record TopologySettings(Duration maxOutOfOrder, Duration sourceIdleness, AssemblySettings assembly,
-        LlmSettings endpointMapping) implements Serializable {
+        LlmSettings endpointMapping, MappingSettings mapping) implements Serializable {
 
     public static final TopologySettings DEFAULTS = new TopologySettings(Duration.ofSeconds(5), Duration.ofSeconds(30),
-            AssemblySettings.DEFAULTS, LlmSettings.defaults());
+            AssemblySettings.DEFAULTS, LlmSettings.defaults(), MappingSettings.DEFAULTS);
 
-    public TopologySettings withAssembly(AssemblySettings a) {
-        return new TopologySettings(maxOutOfOrder, sourceIdleness, a, endpointMapping);
+    /** With the endpoint mapping's limits at their defaults. */
+    public TopologySettings(Duration maxOutOfOrder, Duration sourceIdleness, AssemblySettings assembly,
+            LlmSettings endpointMapping) {
+        this(maxOutOfOrder, sourceIdleness, assembly, endpointMapping, MappingSettings.DEFAULTS);
     }
 
-    /** The defaults, with the LLM that maps unknown endpoints taken from {@code RAGLOG_LLM_*}. */
-    public static TopologySettings fromEnv(java.util.Map<String, String> env) {
-        return new TopologySettings(DEFAULTS.maxOutOfOrder(), DEFAULTS.sourceIdleness(), DEFAULTS.assembly(),
-                LlmSettings.fromEnv(env));
+    public TopologySettings withAssembly(AssemblySettings a) {
+        return new TopologySettings(maxOutOfOrder, sourceIdleness, a, endpointMapping, mapping);
+    }
+
+    /** From the job's configuration ({@link AssemblyOptions}, the LLM and mapping options). */
+    public static TopologySettings from(ReadableConfig c) {
+        return new TopologySettings(AssemblyOptions.MAX_OUT_OF_ORDER.get(c), AssemblyOptions.SOURCE_IDLENESS.get(c),
+                AssemblySettings.from(c), LlmSettings.from(c), MappingSettings.from(c));
     }
 }

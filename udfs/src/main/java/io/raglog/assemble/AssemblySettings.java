@@ -2,6 +2,7 @@ package io.raglog.assemble;
 
 import java.io.Serializable;
 import java.time.Duration;
+import org.apache.flink.configuration.ReadableConfig;
 
 /**
  * How long run assembly waits.
@@ -49,6 +50,20 @@ public record AssemblySettings(Duration grace, Duration runTimeout, Duration max
             Duration stateTtl) {
         this(grace, runTimeout, maxRunDuration, closedRunMemory, stateTtl, DEFAULT_GENERATOR_WAIT,
                 DEFAULT_GENERATOR_WAIT_MAX_LAG);
+    }
+
+    /**
+     * From the job's configuration ({@link AssemblyOptions}); a run timeout above the default maximum run duration
+     * raises it too, and a negative generator wait turns the prompt path off.
+     */
+    public static AssemblySettings from(ReadableConfig c) {
+        AssemblySettings d = DEFAULTS;
+        Duration timeout = AssemblyOptions.RUN_TIMEOUT.get(c);
+        Duration wait = AssemblyOptions.generatorWait(c);
+        return new AssemblySettings(AssemblyOptions.GRACE.get(c), timeout,
+                timeout.compareTo(d.maxRunDuration()) > 0 ? timeout : d.maxRunDuration(), d.closedRunMemory(),
+                d.stateTtl(), wait.isNegative() ? null : wait,
+                wait.isNegative() ? null : AssemblyOptions.GENERATOR_WAIT_MAX_LAG.get(c));
     }
 
     /** Event time only: every run waits for the watermark (the behaviour before the prompt path). */

@@ -1,9 +1,13 @@
 package io.raglog.checkstage;
 
-import io.raglog.checks.SharedEmbedder;
+import io.raglog.config.RaglogOption;
+import io.raglog.llm.LlmOptions;
 import io.raglog.llm.LlmSettings;
 import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
+import org.apache.flink.configuration.ReadableConfig;
 
 /**
  * Settings of the checks stage.
@@ -18,9 +22,9 @@ import java.util.Map;
 public record ChecksSettings(LlmSettings llm, long embeddingCacheEntries, boolean vectorChecks, int embeddingThreads)
         implements Serializable {
 
-    public static final String EMBEDDING_CACHE = "RAGLOG_EMBEDDING_CACHE_ENTRIES";
-    public static final String VECTOR_CHECKS = "RAGLOG_VECTOR_CHECKS";
-    public static final String EMBEDDING_THREADS = "RAGLOG_EMBEDDING_THREADS";
+    public static final String EMBEDDING_CACHE = ChecksOptions.EMBEDDING_CACHE_ENTRIES.variable();
+    public static final String VECTOR_CHECKS = ChecksOptions.VECTOR_CHECKS.variable();
+    public static final String EMBEDDING_THREADS = ChecksOptions.EMBEDDING_THREADS.variable();
 
     public ChecksSettings {
         if (embeddingThreads < 1) {
@@ -36,18 +40,17 @@ public record ChecksSettings(LlmSettings llm, long embeddingCacheEntries, boolea
         return fromEnv(Map.of());
     }
 
+    /** From environment variables alone (tests, tools): the same options as raglog.yaml, by their variables. */
     public static ChecksSettings fromEnv(Map<String, String> env) {
-        String cache = env.get(EMBEDDING_CACHE);
-        String threads = env.get(EMBEDDING_THREADS);
-        int embeddingThreads;
-        try {
-            embeddingThreads = threads == null || threads.isBlank() ? 1 : Integer.parseInt(threads.strip());
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(EMBEDDING_THREADS + " must be a whole number, got '" + threads + "'");
-        }
-        return new ChecksSettings(LlmSettings.fromEnv(env),
-                cache == null || cache.isBlank() ? SharedEmbedder.DEFAULT_CACHE_ENTRIES : Long.parseLong(cache.strip()),
-                Boolean.parseBoolean(env.getOrDefault(VECTOR_CHECKS, "true").strip()), embeddingThreads);
+        List<RaglogOption<?>> options = new ArrayList<>(LlmOptions.ALL);
+        options.addAll(ChecksOptions.ALL);
+        return from(RaglogOption.fromEnvironment(env, options));
+    }
+
+    /** From the job's configuration ({@link ChecksOptions}, {@link LlmOptions}). */
+    public static ChecksSettings from(ReadableConfig c) {
+        return new ChecksSettings(LlmSettings.from(c), ChecksOptions.EMBEDDING_CACHE_ENTRIES.get(c),
+                ChecksOptions.VECTOR_CHECKS.get(c), ChecksOptions.EMBEDDING_THREADS.get(c));
     }
 
     public ChecksSettings withVectorChecks(boolean on) {

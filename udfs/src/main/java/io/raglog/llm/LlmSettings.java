@@ -1,5 +1,6 @@
 package io.raglog.llm;
 
+import io.raglog.config.RaglogOption;
 import java.io.IOException;
 import java.io.Serializable;
 import java.io.UncheckedIOException;
@@ -7,10 +8,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
+import org.apache.flink.configuration.ReadableConfig;
 
 /**
- * How the LLM checks are answered and how hard the endpoint may be pushed. Built from environment variables (a map,
- * so tests pass their own); the YAML layer feeds the same names.
+ * How the LLM checks are answered and how hard the endpoint may be pushed. Built from the job's configuration
+ * ({@link LlmOptions}: raglog.yaml's {@code llm} section and the {@code RAGLOG_LLM_*} variables).
  *
  * @param apiKey null for endpoints that take none (a local vLLM or Ollama)
  * @param mode default, economy (no support check) or tiered (the bundle's tier gate skips the LLM for runs the cheap
@@ -40,24 +42,24 @@ public record LlmSettings(
         Double inputPricePerMTok,
         Double outputPricePerMTok) implements Serializable {
 
-    public static final String PROVIDER = "RAGLOG_LLM_PROVIDER";
-    public static final String BASE_URL = "RAGLOG_LLM_BASE_URL";
-    public static final String MODEL = "RAGLOG_LLM_MODEL";
-    public static final String API_KEY = "RAGLOG_LLM_API_KEY";
-    public static final String API_KEY_FILE = "RAGLOG_LLM_API_KEY_FILE";
-    public static final String MODE = "RAGLOG_LLM_MODE";
+    public static final String PROVIDER = LlmOptions.PROVIDER.variable();
+    public static final String BASE_URL = LlmOptions.BASE_URL.variable();
+    public static final String MODEL = LlmOptions.MODEL.variable();
+    public static final String API_KEY = LlmOptions.API_KEY.variable();
+    public static final String API_KEY_FILE = LlmOptions.API_KEY_FILE.variable();
+    public static final String MODE = LlmOptions.MODE.variable();
     /** Older switch for economy mode, still read: {@code true} means {@code RAGLOG_LLM_MODE=economy}. */
-    public static final String ECONOMY = "RAGLOG_LLM_ECONOMY";
-    public static final String CAPACITY = "RAGLOG_LLM_CAPACITY";
-    public static final String TIMEOUT_MS = "RAGLOG_LLM_TIMEOUT_MS";
-    public static final String RETRIES = "RAGLOG_LLM_RETRIES";
-    public static final String BACKOFF_MS = "RAGLOG_LLM_BACKOFF_MS";
-    public static final String MAX_BACKOFF_MS = "RAGLOG_LLM_MAX_BACKOFF_MS";
-    public static final String RUN_RETRIES = "RAGLOG_LLM_RUN_RETRIES";
-    public static final String RPS = "RAGLOG_LLM_REQUESTS_PER_SECOND";
-    public static final String MAX_OUTPUT_TOKENS = "RAGLOG_LLM_MAX_OUTPUT_TOKENS";
-    public static final String PRICE_INPUT = "RAGLOG_LLM_PRICE_INPUT_PER_MTOK";
-    public static final String PRICE_OUTPUT = "RAGLOG_LLM_PRICE_OUTPUT_PER_MTOK";
+    public static final String ECONOMY = LlmOptions.ECONOMY.variable();
+    public static final String CAPACITY = LlmOptions.CAPACITY.variable();
+    public static final String TIMEOUT_MS = LlmOptions.TIMEOUT_MS.variable();
+    public static final String RETRIES = LlmOptions.RETRIES.variable();
+    public static final String BACKOFF_MS = LlmOptions.BACKOFF_MS.variable();
+    public static final String MAX_BACKOFF_MS = LlmOptions.MAX_BACKOFF_MS.variable();
+    public static final String RUN_RETRIES = LlmOptions.RUN_RETRIES.variable();
+    public static final String RPS = LlmOptions.REQUESTS_PER_SECOND.variable();
+    public static final String MAX_OUTPUT_TOKENS = LlmOptions.MAX_OUTPUT_TOKENS.variable();
+    public static final String PRICE_INPUT = LlmOptions.PRICE_INPUT.variable();
+    public static final String PRICE_OUTPUT = LlmOptions.PRICE_OUTPUT.variable();
 
     public LlmSettings {
         if (provider != ProviderKind.OFFLINE) {
@@ -81,9 +83,15 @@ public record LlmSettings(
         return fromEnv(Map.of());
     }
 
+    /** From environment variables alone (tests, tools): the same options as raglog.yaml, by their variables. */
     public static LlmSettings fromEnv(Map<String, String> env) {
-        ProviderKind provider = ProviderKind.parse(env.getOrDefault(PROVIDER, "offline"));
-        String baseUrl = env.get(BASE_URL);
+        return from(RaglogOption.fromEnvironment(env, LlmOptions.ALL));
+    }
+
+    /** From the job's configuration ({@link LlmOptions}). */
+    public static LlmSettings from(ReadableConfig c) {
+        ProviderKind provider = ProviderKind.parse(LlmOptions.PROVIDER.get(c));
+        String baseUrl = LlmOptions.BASE_URL.get(c);
         if (baseUrl == null && provider == ProviderKind.OPENAI) {
             baseUrl = "https://api.openai.com/v1";
         } else if (baseUrl == null && provider == ProviderKind.ANTHROPIC) {
@@ -91,25 +99,25 @@ public record LlmSettings(
         }
         return new LlmSettings(provider,
                 baseUrl == null ? null : baseUrl.replaceAll("/+$", ""),
-                env.get(MODEL),
-                apiKey(env),
-                mode(env),
-                integer(env, CAPACITY, 16),
-                Duration.ofMillis(integer(env, TIMEOUT_MS, 60_000)),
-                integer(env, RETRIES, 3),
-                Duration.ofMillis(integer(env, BACKOFF_MS, 1_000)),
-                Duration.ofMillis(integer(env, MAX_BACKOFF_MS, 30_000)),
-                integer(env, RUN_RETRIES, 1),
-                Double.parseDouble(env.getOrDefault(RPS, "0")),
-                integer(env, MAX_OUTPUT_TOKENS, 1_024),
-                price(env, PRICE_INPUT),
-                price(env, PRICE_OUTPUT));
+                LlmOptions.MODEL.get(c),
+                apiKey(c),
+                mode(c),
+                LlmOptions.CAPACITY.get(c),
+                Duration.ofMillis(LlmOptions.TIMEOUT_MS.get(c)),
+                LlmOptions.RETRIES.get(c),
+                Duration.ofMillis(LlmOptions.BACKOFF_MS.get(c)),
+                Duration.ofMillis(LlmOptions.MAX_BACKOFF_MS.get(c)),
+                LlmOptions.RUN_RETRIES.get(c),
+                LlmOptions.REQUESTS_PER_SECOND.get(c),
+                LlmOptions.MAX_OUTPUT_TOKENS.get(c),
+                LlmOptions.PRICE_INPUT.get(c),
+                LlmOptions.PRICE_OUTPUT.get(c));
     }
 
-    /** {@code RAGLOG_LLM_MODE} wins; without it {@code RAGLOG_LLM_ECONOMY=true} still selects economy mode. */
-    private static LlmMode mode(Map<String, String> env) {
-        String mode = env.get(MODE);
-        boolean economy = Boolean.parseBoolean(env.getOrDefault(ECONOMY, "false").strip());
+    /** {@code llm.mode} decides; {@code llm.economy: true} (the older switch) still selects economy mode. */
+    private static LlmMode mode(ReadableConfig c) {
+        String mode = LlmOptions.MODE.get(c);
+        boolean economy = LlmOptions.ECONOMY.get(c);
         if (mode != null && !mode.isBlank()) {
             LlmMode parsed = LlmMode.parse(mode);
             // "default" is what a config file or chart writes when nobody chose: the older switch still means economy
@@ -136,12 +144,12 @@ public record LlmSettings(
                 maxBackoff, runRetries, requestsPerSecond, maxOutputTokens, inputPricePerMTok, outputPricePerMTok);
     }
 
-    private static Secret apiKey(Map<String, String> env) {
-        Secret direct = Secret.of(env.get(API_KEY));
+    private static Secret apiKey(ReadableConfig c) {
+        Secret direct = Secret.of(LlmOptions.API_KEY.get(c));
         if (direct != null) {
             return direct;
         }
-        String file = env.get(API_KEY_FILE);
+        String file = LlmOptions.API_KEY_FILE.get(c);
         if (file == null || file.isBlank()) {
             return null;
         }
@@ -151,20 +159,6 @@ public record LlmSettings(
             // The path is configuration, not the secret: safe to name.
             throw new UncheckedIOException("cannot read " + API_KEY_FILE + " " + file, e);
         }
-    }
-
-    private static int integer(Map<String, String> env, String name, int fallback) {
-        String v = env.get(name);
-        try {
-            return v == null || v.isBlank() ? fallback : Integer.parseInt(v.strip());
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(name + " must be an integer, not '" + v + "'", e);
-        }
-    }
-
-    private static Double price(Map<String, String> env, String name) {
-        String v = env.get(name);
-        return v == null || v.isBlank() ? null : Double.valueOf(v.strip());
     }
 
     /**

@@ -4,6 +4,7 @@ import io.raglog.schemas.Run;
 import java.io.Serializable;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
+import org.apache.flink.configuration.ReadableConfig;
 import java.util.zip.CRC32;
 
 /**
@@ -28,6 +29,20 @@ public record SamplingPolicy(double defaultRate, Map<String, Double> pipelineRat
         if (!(rate >= 0 && rate <= 1)) {
             throw new IllegalArgumentException("sampling rate for " + what + " must be within [0, 1], was " + rate);
         }
+    }
+
+    /** From the job's configuration ({@link SamplingOptions}). */
+    public static SamplingPolicy from(ReadableConfig c) {
+        Map<String, Double> rates = new java.util.TreeMap<>();
+        SamplingOptions.PIPELINES.get(c).forEach((pipeline, rate) -> {
+            try {
+                rates.put(pipeline, Double.valueOf(rate.strip()));
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException(SamplingOptions.PIPELINES.key() + "." + pipeline
+                        + " must be a number, not '" + rate + "'", e);
+            }
+        });
+        return new SamplingPolicy(SamplingOptions.DEFAULT_RATE.get(c), rates);
     }
 
     public double rate(String pipeline) {

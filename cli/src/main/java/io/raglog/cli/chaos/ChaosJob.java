@@ -1,6 +1,7 @@
 package io.raglog.cli.chaos;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.raglog.job.JobOptions;
 import io.raglog.schemas.Json;
 import java.io.IOException;
 import java.net.URI;
@@ -19,7 +20,9 @@ import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.apache.flink.api.common.JobID;
 import org.apache.flink.api.common.JobStatus;
+import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.core.execution.SavepointFormatType;
 import org.apache.flink.runtime.jobgraph.SavepointRestoreSettings;
 import org.apache.flink.runtime.jobmaster.JobResult;
@@ -54,18 +57,13 @@ public final class ChaosJob {
 
     /** The configuration of every chaos job; checkpoints (and savepoints) under {@code checkpoints}. */
     public static Configuration configuration(Path checkpoints, Recovery recovery) {
-        Configuration conf = new Configuration();
-        conf.setString("state.backend.type", "rocksdb");
-        conf.setString("execution.checkpointing.incremental", "true");
-        conf.setString("execution.checkpointing.interval", recovery.checkpointInterval().toMillis() + " ms");
-        conf.setString("execution.checkpointing.mode", "EXACTLY_ONCE");
-        conf.setString("execution.checkpointing.dir", checkpoints.toUri().toString());
-        conf.setString("execution.checkpointing.savepoint-dir", checkpoints.resolve("savepoints").toUri().toString());
+        Configuration conf = JobOptions.checkpointed(recovery.checkpointInterval(), checkpoints.toUri().toString());
+        conf.set(CheckpointingOptions.SAVEPOINT_DIRECTORY, checkpoints.resolve("savepoints").toUri().toString());
         // a failover while a checkpoint is in flight must not fail the job: it is what the scenarios provoke
-        conf.setString("execution.checkpointing.tolerable-failed-checkpoints", "1000");
-        conf.setString("restart-strategy.type", "fixed-delay");
-        conf.setString("restart-strategy.fixed-delay.attempts", String.valueOf(recovery.restartAttempts()));
-        conf.setString("restart-strategy.fixed-delay.delay", recovery.restartDelay().toMillis() + " ms");
+        conf.set(CheckpointingOptions.TOLERABLE_FAILURE_NUMBER, 1000);
+        conf.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
+        conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, recovery.restartAttempts());
+        conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, recovery.restartDelay());
         return conf;
     }
 

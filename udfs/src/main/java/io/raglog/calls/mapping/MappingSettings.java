@@ -1,12 +1,14 @@
 package io.raglog.calls.mapping;
 
+import io.raglog.config.RaglogOption;
 import java.io.Serializable;
 import java.time.Duration;
 import java.util.Map;
+import org.apache.flink.configuration.ReadableConfig;
 
 /**
  * How hard raglog tries to get a field mapping for an unknown endpoint, and what it holds meanwhile. Built from
- * environment variables (a map, so tests pass their own), like {@code LlmSettings}.
+ * the job's configuration ({@link MappingOptions}), like {@code LlmSettings}.
  *
  * @param maxAttempts proposals per endpoint before it is given up (its calls then stay unclassified, counted)
  * @param retryBackoff the wait after the first rejected proposal; doubles per rejection up to {@code maxRetryBackoff}
@@ -19,12 +21,12 @@ import java.util.Map;
 public record MappingSettings(int maxAttempts, Duration retryBackoff, Duration maxRetryBackoff, int maxBufferedCalls,
         Duration proposalTimeout, int sampleMaxChars) implements Serializable {
 
-    public static final String MAX_ATTEMPTS = "RAGLOG_MAPPING_MAX_ATTEMPTS";
-    public static final String RETRY_BACKOFF_MS = "RAGLOG_MAPPING_RETRY_BACKOFF_MS";
-    public static final String MAX_RETRY_BACKOFF_MS = "RAGLOG_MAPPING_MAX_RETRY_BACKOFF_MS";
-    public static final String MAX_BUFFERED_CALLS = "RAGLOG_MAPPING_MAX_BUFFERED_CALLS";
-    public static final String PROPOSAL_TIMEOUT_MS = "RAGLOG_MAPPING_PROPOSAL_TIMEOUT_MS";
-    public static final String SAMPLE_MAX_CHARS = "RAGLOG_MAPPING_SAMPLE_MAX_CHARS";
+    public static final String MAX_ATTEMPTS = MappingOptions.MAX_ATTEMPTS.variable();
+    public static final String RETRY_BACKOFF_MS = MappingOptions.RETRY_BACKOFF_MS.variable();
+    public static final String MAX_RETRY_BACKOFF_MS = MappingOptions.MAX_RETRY_BACKOFF_MS.variable();
+    public static final String MAX_BUFFERED_CALLS = MappingOptions.MAX_BUFFERED_CALLS.variable();
+    public static final String PROPOSAL_TIMEOUT_MS = MappingOptions.PROPOSAL_TIMEOUT_MS.variable();
+    public static final String SAMPLE_MAX_CHARS = MappingOptions.SAMPLE_MAX_CHARS.variable();
 
     public static final MappingSettings DEFAULTS = fromEnv(Map.of());
 
@@ -41,23 +43,20 @@ public record MappingSettings(int maxAttempts, Duration retryBackoff, Duration m
         }
     }
 
+    /** From environment variables alone (tests, tools): the same options as raglog.yaml, by their variables. */
     public static MappingSettings fromEnv(Map<String, String> env) {
-        return new MappingSettings(
-                integer(env, MAX_ATTEMPTS, 3),
-                Duration.ofMillis(integer(env, RETRY_BACKOFF_MS, 60_000)),
-                Duration.ofMillis(integer(env, MAX_RETRY_BACKOFF_MS, 30 * 60_000)),
-                integer(env, MAX_BUFFERED_CALLS, 200),
-                Duration.ofMillis(integer(env, PROPOSAL_TIMEOUT_MS, 120_000)),
-                integer(env, SAMPLE_MAX_CHARS, 12_000));
+        return from(RaglogOption.fromEnvironment(env, MappingOptions.ALL));
     }
 
-    private static int integer(Map<String, String> env, String name, int fallback) {
-        String v = env.get(name);
-        try {
-            return v == null || v.isBlank() ? fallback : Integer.parseInt(v.strip());
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(name + " must be an integer, not '" + v + "'", e);
-        }
+    /** From the job's configuration ({@link MappingOptions}). */
+    public static MappingSettings from(ReadableConfig c) {
+        return new MappingSettings(
+                MappingOptions.MAX_ATTEMPTS.get(c),
+                Duration.ofMillis(MappingOptions.RETRY_BACKOFF_MS.get(c)),
+                Duration.ofMillis(MappingOptions.MAX_RETRY_BACKOFF_MS.get(c)),
+                MappingOptions.MAX_BUFFERED_CALLS.get(c),
+                Duration.ofMillis(MappingOptions.PROPOSAL_TIMEOUT_MS.get(c)),
+                MappingOptions.SAMPLE_MAX_CHARS.get(c));
     }
 
     /** The wait after the {@code rejections}-th rejected proposal of an endpoint. */

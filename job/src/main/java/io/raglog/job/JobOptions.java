@@ -1,0 +1,78 @@
+package io.raglog.job;
+
+import io.raglog.config.RaglogOption;
+import java.time.Duration;
+import java.util.List;
+import org.apache.flink.configuration.CheckpointingOptions;
+import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.configuration.ConfigOptions;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.MetricOptions;
+import org.apache.flink.configuration.ReadableConfig;
+import org.apache.flink.configuration.RestartStrategyOptions;
+import org.apache.flink.configuration.StateBackendOptions;
+import org.apache.flink.core.execution.CheckpointingMode;
+
+/** raglog.yaml's {@code flink} and {@code fault_rates} sections and {@code bundle}; they fill {@link JobSettings}. */
+public final class JobOptions {
+
+    public static final RaglogOption<Integer> PARALLELISM = RaglogOption.of(ConfigOptions.key("flink.parallelism")
+            .intType().defaultValue(2)
+            .withDescription("Every operator's parallelism."))
+            .withVariable("RAGLOG_PARALLELISM");
+    public static final RaglogOption<Duration> CHECKPOINT_INTERVAL = RaglogOption.of(
+            ConfigOptions.key("flink.checkpoint_interval").durationType().defaultValue(Duration.ofSeconds(30))
+                    .withDescription("Checkpoints, and with exactly-once the Kafka transactions' commits."));
+    public static final RaglogOption<String> CHECKPOINT_DIR = RaglogOption.of(ConfigOptions.key("flink.checkpoint_dir")
+            .stringType().noDefaultValue()
+            .withDescription("Durable storage for checkpoints (s3://, hdfs://, file://); RocksDB keeps state "
+                    + "locally."))
+            .withVariable("RAGLOG_CHECKPOINT_DIR");
+    public static final RaglogOption<Integer> PROMETHEUS_PORT = RaglogOption.of(
+            ConfigOptions.key("flink.prometheus_port").intType().defaultValue(9249)
+                    .withDescription("Metrics (raglog.* groups) for Prometheus when run outside a cluster."));
+    public static final RaglogOption<Duration> FAULT_RATE_WINDOW = RaglogOption.of(
+            ConfigOptions.key("fault_rates.window").durationType().defaultValue(JobSettings.DEFAULT_FAULT_RATE_WINDOW)
+                    .withDescription("The event-time tumbling window fault rates are counted in."));
+    public static final RaglogOption<String> BUNDLE = RaglogOption.of(ConfigOptions.key("bundle")
+            .stringType().noDefaultValue()
+            .withDescription("A model bundle directory; unset: the bundle shipped in the job."));
+
+    public static final List<RaglogOption<?>> ALL = List.of(PARALLELISM, CHECKPOINT_INTERVAL, CHECKPOINT_DIR,
+            PROMETHEUS_PORT, FAULT_RATE_WINDOW, BUNDLE);
+
+    private static final ConfigOption<String> PROMETHEUS_REPORTER_PORT = ConfigOptions.key("port").stringType()
+            .noDefaultValue();
+
+    private JobOptions() {}
+
+    /**
+     * RocksDB with incremental, exactly-once checkpoints: exactly-once sinks commit on checkpoints, so they must
+     * complete. What {@code run} deploys and the failure drills reproduce.
+     *
+     * @param checkpointDir null to leave checkpoints where Flink keeps them
+     */
+    public static Configuration checkpointed(Duration interval, String checkpointDir) {
+        Configuration conf = new Configuration();
+        conf.set(StateBackendOptions.STATE_BACKEND, "rocksdb");
+        conf.set(CheckpointingOptions.INCREMENTAL_CHECKPOINTS, true);
+        conf.set(CheckpointingOptions.CHECKPOINTING_INTERVAL, interval);
+        conf.set(CheckpointingOptions.CHECKPOINTING_CONSISTENCY_MODE, CheckpointingMode.EXACTLY_ONCE);
+        if (checkpointDir != null) {
+            conf.set(CheckpointingOptions.CHECKPOINTS_DIRECTORY, checkpointDir);
+        }
+        return conf;
+    }
+
+    /** The production job's Flink configuration: checkpoints, a restart strategy, the Prometheus reporter. */
+    public static Configuration flinkConfiguration(ReadableConfig c) {
+        Configuration conf = checkpointed(CHECKPOINT_INTERVAL.get(c), CHECKPOINT_DIR.get(c));
+        conf.set(RestartStrategyOptions.RESTART_STRATEGY, "exponential-delay");
+        // raglog.* counters, gauges (fault rates per pipeline x stage) and histograms for Prometheus to scrape
+        Configuration prometheus = MetricOptions.forReporter(conf, "prom");
+        prometheus.set(MetricOptions.REPORTER_FACTORY_CLASS,
+                "org.apache.flink.metrics.prometheus.PrometheusReporterFactory");
+        prometheus.set(PROMETHEUS_REPORTER_PORT, String.valueOf(PROMETHEUS_PORT.get(c)));
+        return conf;
+    }
+}
