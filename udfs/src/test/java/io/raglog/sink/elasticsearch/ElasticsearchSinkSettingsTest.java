@@ -10,7 +10,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
-import org.apache.flink.configuration.Configuration;
 import org.apache.flink.util.InstantiationUtil;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -95,33 +94,6 @@ class ElasticsearchSinkSettingsTest {
                 .setCaCertificate(ca).build();
         assertThatThrownBy(broken::openClient).isInstanceOf(ElasticsearchSinkException.class)
                 .hasMessageContaining("cannot use the Elasticsearch CA certificate file");
-    }
-
-    @Test
-    void shouldReadTheConnectionAndSinkSettingsFromTypedOptions() throws Exception {
-        Configuration config = new Configuration();
-        assertThat(ElasticsearchOptions.isConfigured(config)).isFalse();
-        config.setString("elasticsearch.hosts", "https://es-1:9200;https://es-2:9200");
-        config.setString("elasticsearch.username", "raglog_writer");
-        config.setString("elasticsearch.password", "s3cret-Pa55");
-        config.setString("elasticsearch.sink.max-batch-size", "200");
-        config.setString("elasticsearch.sink.max-batch-bytes", "2mb");
-        config.setString("elasticsearch.sink.on-rejected", "FAIL_JOB");
-
-        ElasticsearchSink<String> sink = ElasticsearchOptions.applyTo(ElasticsearchSink.<String>builder()
-                .setEmitter(ElasticsearchEmitter.json("raglog-faults", s -> s)), config).build();
-
-        assertThat(ElasticsearchOptions.isConfigured(config)).isTrue();
-        assertThat(ElasticsearchOptions.connection(config).hosts())
-                .containsExactly("https://es-1:9200", "https://es-2:9200");
-        assertThat(sink.toString()).contains("basic auth as [raglog_writer]").doesNotContain("s3cret-Pa55");
-        config.setString("elasticsearch.api-key", "a2V5");
-        assertThatThrownBy(() -> ElasticsearchOptions.connection(config))
-                .hasMessageContaining("set either elasticsearch.api-key or elasticsearch.username");
-        config.removeKey("elasticsearch.api-key");
-        config.removeKey("elasticsearch.username");
-        assertThatThrownBy(() -> ElasticsearchOptions.connection(config))
-                .hasMessageContaining("elasticsearch.password is set but elasticsearch.username is not");
     }
 
     @Test
