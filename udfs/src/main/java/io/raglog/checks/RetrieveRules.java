@@ -9,7 +9,6 @@ import io.raglog.schemas.KnownPassages;
 import io.raglog.schemas.Passage;
 import io.raglog.schemas.Run;
 import io.raglog.schemas.Stage;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 
@@ -43,8 +42,7 @@ final class RetrieveRules {
             findings.add(Finding.of(CHECK, Fact.of(Stage.RETRIEVE, FactKind.MISSING_TERM, t.subject()),
                     "no retrieved passage mentions the " + t));
         }
-        Set<String> wanted = new LinkedHashSet<>();
-        Terms.contentWords(question).forEach(w -> wanted.add(Terms.stem(w)));
+        Set<String> wanted = Terms.contentStems(question);
         if (!wanted.isEmpty()) {
             double best = 0;
             for (Passage p : passages) {

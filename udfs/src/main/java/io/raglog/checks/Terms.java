@@ -121,6 +121,15 @@ public final class Terms {
         return words(text).stream().filter(Terms::isContentWord).toList();
     }
 
+    /** The distinct stems of a text's content words, in order: what a question asks about, or what a text holds. */
+    public static Set<String> contentStems(String text) {
+        Set<String> out = new LinkedHashSet<>();
+        for (String w : contentWords(text)) {
+            out.add(stem(w));
+        }
+        return out;
+    }
+
     public static boolean isContentWord(String lowerWord) {
         return lowerWord.length() > 1 && !STOPWORDS.contains(lowerWord);
     }

@@ -1,7 +1,6 @@
 package io.raglog.knowledge;
 
 import io.raglog.checks.Terms;
-import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Set;
 
@@ -24,11 +23,7 @@ final class QuestionMatch {
 
     /** The distinct stems of a text's content words: what a question asks about, or what a passage holds. */
     static Set<String> words(String text) {
-        Set<String> out = new LinkedHashSet<>();
-        for (String w : Terms.contentWords(text)) {
-            out.add(Terms.stem(w));
-        }
-        return out;
+        return Terms.contentStems(text);
     }
 
     /** Inverse document frequency of a word held by {@code holding} of {@code known} passages. */

@@ -398,9 +398,7 @@ public final class OfflineJudge implements Judge {
     }
 
     private static Set<String> stems(String text) {
-        Set<String> out = new LinkedHashSet<>();
-        Terms.contentWords(text).forEach(w -> out.add(Terms.stem(w)));
-        return out;
+        return Terms.contentStems(text);
     }
 
     /** Vectors come from the shared cached embedder: the cheap checks already embedded most of these texts. */
