@@ -1,10 +1,9 @@
 package io.raglog.cli;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import io.raglog.assemble.IncompleteRuns;
 import io.raglog.calls.CallClassifier;
 import io.raglog.calls.Classification;
+import io.raglog.calls.adapters.BuiltInAdapters;
 import io.raglog.checkstage.ChecksSettings;
 import io.raglog.job.JobSettings;
 import io.raglog.job.TopologySettings;
@@ -37,6 +36,8 @@ import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
+import static org.assertj.core.api.Assertions.assertThat;
+
 
 /**
  * Incomplete runs (one abandoned before its generator call, one made of calls no run claimed) are written to the runs
@@ -67,7 +68,7 @@ class IncompleteRunsAreNotCheckedTest {
         List<Label> labels = simulated.labels();
         Label abandoned = labels.get(0); // its generator call never came
         Label splitOff = labels.get(1); // its rewrite and generator calls never came: what is left has no question
-        CallClassifier classifier = CallClassifier.withBuiltInAdapters();
+        CallClassifier classifier = BuiltInAdapters.classifier();
         List<String> lines = new ArrayList<>();
         for (CallEvent e : events) {
             Stage stage = classifier.classify(e) instanceof Classification.Classified c ? c.call().stage() : null;

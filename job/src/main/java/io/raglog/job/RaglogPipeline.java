@@ -2,8 +2,8 @@ package io.raglog.job;
 
 import io.raglog.assemble.AssembleRunsFunction;
 import io.raglog.assemble.AssemblySettings;
-import io.raglog.calls.CallClassifier;
 import io.raglog.calls.ClassifiedCall;
+import io.raglog.calls.adapters.BuiltInAdapters;
 import io.raglog.calls.mapping.UnknownEndpoints;
 import io.raglog.checks.RunChecked;
 import io.raglog.checkstage.ChecksStage;
@@ -113,7 +113,7 @@ public final class RaglogPipeline {
             return IngestedCalls.NONE;
         }
         SingleOutputStreamOperator<ClassifiedCall> classified = decoded
-                .process(new ClassifyCallsFunction(CallClassifier.withBuiltInAdapters()),
+                .process(new ClassifyCallsFunction(BuiltInAdapters.classifier()),
                         JacksonTypeInfo.of(ClassifiedCall.class))
                 .uid(uid).name("classify stage");
         return new IngestedCalls(classified, classified.getSideOutput(ClassifyCallsFunction.UNCLASSIFIED),

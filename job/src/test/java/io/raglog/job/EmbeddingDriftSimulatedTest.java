@@ -1,13 +1,12 @@
 package io.raglog.job;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import io.raglog.assemble.AssembleRunsFunction;
 import io.raglog.assemble.AssemblySettings;
 import io.raglog.calls.CallClassifier;
 import io.raglog.calls.Classification;
 import io.raglog.calls.ClassifiedCall;
 import io.raglog.calls.NotARunCall;
+import io.raglog.calls.adapters.BuiltInAdapters;
 import io.raglog.drift.EmbeddingDriftFunction;
 import io.raglog.drift.IndexEmbedding;
 import io.raglog.drift.IndexEmbeddings;
@@ -31,6 +30,8 @@ import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.streaming.util.KeyedTwoInputStreamOperatorTestHarness;
 import org.apache.flink.streaming.util.ProcessFunctionTestHarnesses;
 import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
+
 
 /**
  * The drift operator on simulated traffic, as the job feeds it: the simulator's calls classified (index-building
@@ -48,7 +49,7 @@ class EmbeddingDriftSimulatedTest {
     private static Seen through(SimulatorOptions options) throws Exception {
         MemorySink simulated = new MemorySink();
         new Simulator(options).run(simulated);
-        CallClassifier classifier = CallClassifier.withBuiltInAdapters();
+        CallClassifier classifier = BuiltInAdapters.classifier();
         List<ClassifiedCall> calls = new ArrayList<>();
         List<IndexEmbedding> indexCalls = new ArrayList<>();
         List<CallEvent> events = new ArrayList<>(simulated.calls());

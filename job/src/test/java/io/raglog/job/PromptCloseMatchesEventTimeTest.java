@@ -1,13 +1,12 @@
 package io.raglog.job;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import io.raglog.assemble.AssembleRunsFunction;
 import io.raglog.assemble.AssemblySettings;
 import io.raglog.calls.CallClassifier;
 import io.raglog.calls.Classification;
 import io.raglog.calls.ClassifiedCall;
 import io.raglog.calls.NotARunCall;
+import io.raglog.calls.adapters.BuiltInAdapters;
 import io.raglog.schemas.CallEvent;
 import io.raglog.schemas.Label;
 import io.raglog.schemas.Run;
@@ -21,6 +20,8 @@ import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
 import org.apache.flink.streaming.util.ProcessFunctionTestHarnesses;
 import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
+
 
 /**
  * Simulated traffic of every proxy profile, arriving live in the order its calls end (as the proxy writes them): the
@@ -82,7 +83,7 @@ class PromptCloseMatchesEventTimeTest {
         MemorySink simulated = new MemorySink();
         new Simulator(SimulatorOptions.of("all", runs, seed)).run(simulated);
         List<CallEvent> events = simulated.calls();
-        CallClassifier classifier = CallClassifier.withBuiltInAdapters();
+        CallClassifier classifier = BuiltInAdapters.classifier();
         List<ClassifiedCall> out = new ArrayList<>();
         for (CallEvent e : events) {
             if (classifier.classify(e) instanceof Classification.Classified c && c.call().stage() != null

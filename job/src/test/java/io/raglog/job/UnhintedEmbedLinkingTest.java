@@ -1,7 +1,5 @@
 package io.raglog.job;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -12,6 +10,7 @@ import io.raglog.calls.CallClassifier;
 import io.raglog.calls.Classification;
 import io.raglog.calls.ClassifiedCall;
 import io.raglog.calls.NotARunCall;
+import io.raglog.calls.adapters.BuiltInAdapters;
 import io.raglog.schemas.CallEvent;
 import io.raglog.schemas.HttpRequest;
 import io.raglog.schemas.Label;
@@ -32,6 +31,8 @@ import java.util.TreeMap;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.streaming.util.ProcessFunctionTestHarnesses;
 import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
+
 
 /**
  * Unhinted runs with every embed fault, measured against the truth: the simulator's hinted profiles give each call its
@@ -60,7 +61,7 @@ class UnhintedEmbedLinkingTest {
 
         Map<String, Label> byHint = new HashMap<>();
         labels.forEach(l -> byHint.put(l.runHint(), l));
-        CallClassifier classifier = CallClassifier.withBuiltInAdapters();
+        CallClassifier classifier = BuiltInAdapters.classifier();
         Map<String, Set<String>> callsByHint = new HashMap<>();
         Set<String> prefixed = new HashSet<>();
         List<ClassifiedCall> calls = new ArrayList<>();

@@ -7,7 +7,8 @@ import java.util.List;
 
 /**
  * Decides which stage each call belongs to with rules: the first adapter that accepts the endpoint reads it.
- * Adapter order matters where endpoints overlap (a vendor-specific path before a generic OpenAI-compatible one).
+ * Adapter order matters where endpoints overlap (a vendor-specific path before a generic OpenAI-compatible one);
+ * {@code BuiltInAdapters.classifier()} is the one the job uses.
  */
 public final class CallClassifier implements Serializable {
 
@@ -17,10 +18,6 @@ public final class CallClassifier implements Serializable {
 
     public CallClassifier(List<ApiAdapter> adapters) {
         this.adapters = List.copyOf(adapters);
-    }
-
-    public static CallClassifier withBuiltInAdapters() {
-        return new CallClassifier(BuiltInAdapters.all());
     }
 
     public Classification classify(CallEvent call) {

@@ -13,8 +13,8 @@ import org.apache.flink.configuration.ReadableConfig;
  * Settings of the checks stage.
  *
  * @param embeddingCacheEntries passage vectors kept per task manager (passages repeat across runs)
- * @param vectorChecks false skips the embedding model entirely (its features are then missing): the benchmarks'
- *     switch for measuring the job without its most expensive cheap check
+ * @param vectorChecks false skips the embedding model entirely (its features are then missing, and a bundle's tier gate
+ *     stays off): for task managers without the memory or CPU for it, at a cost in detection
  * @param embeddingThreads intra-op threads of the embedding model's session, shared by every slot of a task manager
  *     (the first task to load the model decides). 1 by default: a slot usually owns one core. Where a slot has a
  *     spare core, 2 embed a SQuAD paragraph in 35–36 ms instead of 48–50 ms (measured on the project's machine)

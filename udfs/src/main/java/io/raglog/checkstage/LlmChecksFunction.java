@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.metrics.Counter;
+import org.apache.flink.metrics.Gauge;
 import org.apache.flink.metrics.Histogram;
 import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.metrics.ThreadSafeSimpleCounter;
@@ -77,6 +78,9 @@ public final class LlmChecksFunction extends RichAsyncFunction<CheckedRun, RunCh
             vectorStep = new VectorStep(settings.embeddingCacheEntries(), settings.embeddingThreads(),
                     "raglog-embed-" + getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(),
                     e -> cheapFailures.inc());
+            // texts the task manager's shared vector cache missed: what the embedding model was asked to embed. The
+            // cache-size advice in docs/operations.md reads this against the runs checked
+            group.gauge("embedding_vector_cache_misses", (Gauge<Long>) SharedEmbedder::misses);
         }
         if (gateBundle != null) {
             gate = TierGateStep.open(gateBundle, vectorStep != null, getRuntimeContext().getMetricGroup());

@@ -1,11 +1,7 @@
 package io.raglog.calls;
 
-import static io.raglog.calls.Calls.classified;
-import static io.raglog.calls.Calls.post;
-import static io.raglog.calls.Calls.unreadableReason;
-import static org.assertj.core.api.Assertions.assertThat;
-
 import com.fasterxml.jackson.databind.node.TextNode;
+import io.raglog.calls.adapters.BuiltInAdapters;
 import io.raglog.schemas.CallEvent;
 import io.raglog.schemas.Json;
 import io.raglog.schemas.Stage;
@@ -19,6 +15,11 @@ import java.nio.file.Path;
 import java.nio.file.Paths;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
+import static io.raglog.calls.Calls.classified;
+import static io.raglog.calls.Calls.post;
+import static io.raglog.calls.Calls.unreadableReason;
+import static org.assertj.core.api.Assertions.assertThat;
+
 
 /** Shapes the recorded fixtures do not show: variants, routing between look-alike endpoints, unreadable bodies. */
 class AdapterEdgeCasesTest {
@@ -55,7 +56,7 @@ class AdapterEdgeCasesTest {
 
         @Test
         void shouldLeaveAnUnknownEndpointUnclassified() {
-            Classification c = CallClassifier.withBuiltInAdapters().classify(
+            Classification c = BuiltInAdapters.classifier().classify(
                     post("https://api.example.com/v3/magic", "{'x':1}", 200, "{'y':2}"));
 
             assertThat(c).isInstanceOf(Classification.Unclassified.class);
@@ -277,7 +278,7 @@ class AdapterEdgeCasesTest {
     void shouldSurviveJavaSerializationAsFlinkShipsIt() throws Exception {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
-            out.writeObject(CallClassifier.withBuiltInAdapters());
+            out.writeObject(BuiltInAdapters.classifier());
         }
         CallClassifier copy;
         try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(bytes.toByteArray()))) {

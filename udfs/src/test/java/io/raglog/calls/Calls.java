@@ -2,6 +2,7 @@ package io.raglog.calls;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.TextNode;
+import io.raglog.calls.adapters.BuiltInAdapters;
 import io.raglog.schemas.CallEvent;
 import io.raglog.schemas.HttpRequest;
 import io.raglog.schemas.HttpResponse;
@@ -44,7 +45,7 @@ public final class Calls {
     }
 
     public static ClassifiedCall classified(CallEvent call) {
-        Classification c = CallClassifier.withBuiltInAdapters().classify(call);
+        Classification c = BuiltInAdapters.classifier().classify(call);
         if (!(c instanceof Classification.Classified classified)) {
             throw new AssertionError("expected a classified call, got " + c);
         }
@@ -52,7 +53,7 @@ public final class Calls {
     }
 
     public static String unreadableReason(CallEvent call) {
-        Classification c = CallClassifier.withBuiltInAdapters().classify(call);
+        Classification c = BuiltInAdapters.classifier().classify(call);
         if (!(c instanceof Classification.Unreadable unreadable)) {
             throw new AssertionError("expected an unreadable call, got " + c);
         }

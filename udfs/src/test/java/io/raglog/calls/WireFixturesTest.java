@@ -1,9 +1,7 @@
 package io.raglog.calls;
 
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.within;
-
 import com.fasterxml.jackson.databind.JsonNode;
+import io.raglog.calls.adapters.BuiltInAdapters;
 import io.raglog.schemas.CallEvent;
 import io.raglog.schemas.Json;
 import io.raglog.schemas.SchemaIds;
@@ -22,6 +20,9 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
 
 /**
  * Every recorded call under {@code wire/} goes through the built-in classifier and must come out as
@@ -51,7 +52,7 @@ class WireFixturesTest {
         CallEvent call = Json.read(Files.readAllBytes(WIRE.resolve(fixture)), CallEvent.class);
         assertThat(call.schema()).isEqualTo(SchemaIds.CALL_V1);
 
-        Classification result = CallClassifier.withBuiltInAdapters().classify(call);
+        Classification result = BuiltInAdapters.classifier().classify(call);
 
         assertThat(result).as("classification of %s", fixture).isInstanceOf(Classification.Classified.class);
         ClassifiedCall classified = ((Classification.Classified) result).call();

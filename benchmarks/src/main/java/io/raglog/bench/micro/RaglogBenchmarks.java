@@ -4,6 +4,7 @@ import io.raglog.assemble.AssemblySettings;
 import io.raglog.assemble.RunLinker;
 import io.raglog.calls.CallClassifier;
 import io.raglog.calls.Classification;
+import io.raglog.calls.adapters.BuiltInAdapters;
 import io.raglog.checks.CachedEmbedder;
 import io.raglog.checks.CheapChecks;
 import io.raglog.checks.CheckedRun;
@@ -65,7 +66,7 @@ public class RaglogBenchmarks {
         @Setup(Level.Trial)
         public void setUp() {
             traffic = SimulatedTraffic.generate(RUNS, SEED);
-            classifier = CallClassifier.withBuiltInAdapters();
+            classifier = BuiltInAdapters.classifier();
         }
 
         SimulatedTraffic.LinkedRun nextRun() {

@@ -6,6 +6,7 @@ import io.raglog.assemble.RunLinker;
 import io.raglog.calls.CallClassifier;
 import io.raglog.calls.Classification;
 import io.raglog.calls.ClassifiedCall;
+import io.raglog.calls.adapters.BuiltInAdapters;
 import io.raglog.schemas.CallEvent;
 import io.raglog.schemas.Json;
 import io.raglog.schemas.Label;
@@ -52,7 +53,7 @@ public final class SimulatedTraffic {
             @Override
             public void close() {}
         });
-        CallClassifier classifier = CallClassifier.withBuiltInAdapters();
+        CallClassifier classifier = BuiltInAdapters.classifier();
         Map<String, List<ClassifiedCall>> byKey = new LinkedHashMap<>();
         Map<String, ClassifiedCall> byEventId = new LinkedHashMap<>();
         for (CallEvent call : calls) {

@@ -3,6 +3,7 @@ package io.raglog.cli.reliability;
 import io.raglog.calls.CallClassifier;
 import io.raglog.calls.Classification;
 import io.raglog.calls.ClassifiedCall;
+import io.raglog.calls.adapters.BuiltInAdapters;
 import io.raglog.calls.otlp.OtlpDecoder;
 import io.raglog.calls.otlp.OtlpDecoding;
 import io.raglog.calls.otlp.SpanFilter;
@@ -30,7 +31,7 @@ final class InProcessIngest {
     /** What became of one message. */
     record Outcome(List<ClassifiedCall> calls, List<DeadLetter> deadLetters, int unclassified) {}
 
-    private final CallClassifier classifier = CallClassifier.withBuiltInAdapters();
+    private final CallClassifier classifier = BuiltInAdapters.classifier();
     private final OtlpDecoder json = OtlpDecoder.forEncoding(OtlpDecoder.OTLP_JSON, SpanFilter.stagesOnly());
     private final OtlpDecoder proto = OtlpDecoder.forEncoding(OtlpDecoder.OTLP_PROTO, SpanFilter.stagesOnly());
     private final JacksonSerializer<CallEvent> events = new JacksonSerializer<>(CallEvent.class);

@@ -1,24 +1,7 @@
-package io.raglog.calls;
+package io.raglog.calls.adapters;
 
-import io.raglog.calls.adapters.AdminCallsAdapter;
-import io.raglog.calls.adapters.AnthropicMessagesAdapter;
-import io.raglog.calls.adapters.ChromaAdapter;
-import io.raglog.calls.adapters.CohereEmbedAdapter;
-import io.raglog.calls.adapters.CohereRerankAdapter;
-import io.raglog.calls.adapters.ElasticsearchAdapter;
-import io.raglog.calls.adapters.JinaRerankAdapter;
-import io.raglog.calls.adapters.OllamaChatAdapter;
-import io.raglog.calls.adapters.OllamaEmbedAdapter;
-import io.raglog.calls.adapters.OpenAiChatAdapter;
-import io.raglog.calls.adapters.OpenAiCompletionsAdapter;
-import io.raglog.calls.adapters.OpenAiEmbeddingsAdapter;
-import io.raglog.calls.adapters.OpenAiResponsesAdapter;
-import io.raglog.calls.adapters.PineconeAdapter;
-import io.raglog.calls.adapters.QdrantAdapter;
-import io.raglog.calls.adapters.TeiEmbedAdapter;
-import io.raglog.calls.adapters.TeiRerankAdapter;
-import io.raglog.calls.adapters.VoyageRerankAdapter;
-import io.raglog.calls.adapters.WeaviateAdapter;
+import io.raglog.calls.ApiAdapter;
+import io.raglog.calls.CallClassifier;
 import io.raglog.calls.adapters.otlp.OtlpAdapters;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,6 +10,11 @@ import java.util.List;
 public final class BuiltInAdapters {
 
     private BuiltInAdapters() {}
+
+    /** A classifier that tries the adapters raglog ships, as the job does. */
+    public static CallClassifier classifier() {
+        return new CallClassifier(all());
+    }
 
     /**
      * Where two adapters could claim the same path, the more specific one comes first: Ollama's native
