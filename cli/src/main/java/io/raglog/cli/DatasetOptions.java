@@ -1,6 +1,9 @@
 package io.raglog.cli;
 
-import io.raglog.checkstage.ChecksSettings;
+import io.raglog.job.JobSettings;
+import io.raglog.job.RaglogConfig;
+import io.raglog.llm.LlmOptions;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -23,8 +26,14 @@ final class DatasetOptions {
     Path labels;
 
     @Option(names = "--judge", paramLabel = "offline|openai|anthropic",
-            description = "The LLM judge for the features (default: RAGLOG_LLM_PROVIDER, else offline).")
+            description = "The LLM judge for the features (default: llm.provider of --config or RAGLOG_LLM_PROVIDER, "
+                    + "else offline).")
     String judge;
+
+    @Option(names = "--config", paramLabel = "FILE",
+            description = "raglog.yaml whose checks and LLM settings compute the features, as the job computes them "
+                    + "(environment variables override it, as for run; --judge overrides both).")
+    Path config;
 
     @Option(names = "--work-dir", paramLabel = "DIR",
             description = "Where the replayed runs and features are kept (default: a temporary directory).")
@@ -38,13 +47,18 @@ final class DatasetOptions {
     @Option(names = "--parallelism", defaultValue = "2", description = "Flink parallelism (default: ${DEFAULT-VALUE}).")
     int parallelism;
 
+    /** How the job would check the runs: {@code --config}, then the environment, then {@code --judge}. */
+    JobSettings jobSettings(Map<String, String> environment) throws IOException {
+        Map<String, String> env = new HashMap<>(environment);
+        if (judge != null) {
+            env.put(LlmOptions.PROVIDER.variable(), judge);
+        }
+        return RaglogConfig.load(config, env).jobSettings();
+    }
+
     /** Also accepts a simulator output directory: calls.jsonl, traces.otlp.jsonl, labels.jsonl. */
     LabeledDataset.Joined load() throws Exception {
-        Map<String, String> env = new HashMap<>(System.getenv());
-        if (judge != null) {
-            env.put("RAGLOG_LLM_PROVIDER", judge);
-        }
-        ChecksSettings checks = ChecksSettings.fromEnv(env);
+        JobSettings job = jobSettings(System.getenv());
         if (reuseFeatures) {
             if (workDir == null || !Files.isRegularFile(workDir.resolve("runs.jsonl"))
                     || !Files.isRegularFile(workDir.resolve("features.jsonl"))) {
@@ -52,9 +66,9 @@ final class DatasetOptions {
                         + "features.jsonl from an earlier train or evaluate");
             }
             return LabeledDataset.join(workDir.resolve("runs.jsonl"), workDir.resolve("features.jsonl"), labels,
-                    checks.llm().judgeId());
+                    job.checks().llm().judgeId());
         }
         Path dir = workDir != null ? workDir : Files.createTempDirectory("raglog-dataset-");
-        return LabeledDataset.build(calls, otlp, labels, checks, dir, parallelism);
+        return LabeledDataset.build(calls, otlp, labels, job, dir, parallelism);
     }
 }

@@ -2,7 +2,6 @@ package io.raglog.cli;
 
 import io.raglog.checkstage.ChecksSettings;
 import io.raglog.job.JobSettings;
-import io.raglog.job.TopologySettings;
 import io.raglog.llm.LlmMode;
 import io.raglog.schemas.Json;
 import io.raglog.schemas.Label;
@@ -34,17 +33,18 @@ public final class LabeledDataset {
 
     private LabeledDataset() {}
 
-    public static Joined build(List<Path> calls, List<Path> otlp, Path labels, ChecksSettings checks, Path workDir,
+    /** Replays the calls as the job configured by {@code job} would assemble and check them, then joins the labels. */
+    public static Joined build(List<Path> calls, List<Path> otlp, Path labels, JobSettings job, Path workDir,
             int parallelism) throws Exception {
         Files.createDirectories(workDir);
         Path runsFile = workDir.resolve("runs.jsonl");
         Path featuresFile = workDir.resolve("features.jsonl");
         // Training and evaluation need every run's LLM features: tiered mode's figures are derived from them (a
         // skipped run saves the calls it made here), so the checks run untiered.
+        ChecksSettings checks = job.checks();
         ChecksSettings untiered = checks.llm().tiered() ? checks.withLlm(checks.llm().withMode(LlmMode.DEFAULT)) : checks;
         ReplayCommand.replay(calls, otlp, new ReplayCommand.Outputs(runsFile, workDir.resolve("dlq.jsonl"),
-                featuresFile, null, JobSettings.defaults().withChecks(untiered)), parallelism,
-                TopologySettings.DEFAULTS);
+                featuresFile, null, job.withChecks(untiered)), parallelism, job.topology());
         return join(runsFile, featuresFile, labels, checks.llm().judgeId());
     }
 
