@@ -1,5 +1,6 @@
 package io.raglog.knowledge;
 
+import io.raglog.checks.RunTexts;
 import io.raglog.schemas.KnownPassages;
 import io.raglog.schemas.Passage;
 import io.raglog.schemas.Run;
@@ -164,22 +165,11 @@ public class KnownPassagesFunction extends KeyedProcessFunction<String, Run, Run
     /** Every passage the run was handed, by id: retrieved, given to the reranker, kept by it, put in the prompt. */
     static Map<String, String> handed(Run run) {
         Map<String, String> out = new LinkedHashMap<>();
-        var s = run.stages();
-        add(out, s.retrieve().passages());
-        add(out, s.rerank().input());
-        add(out, s.rerank().output());
-        add(out, s.generate().context());
-        return out;
-    }
-
-    private static void add(Map<String, String> out, List<Passage> passages) {
-        if (passages == null) {
-            return;
-        }
-        for (Passage p : passages) {
+        for (Passage p : RunTexts.allPassages(run)) {
             if (p.id() != null && p.text() != null && !p.text().isBlank()) {
                 out.putIfAbsent(p.id(), p.text());
             }
         }
+        return out;
     }
 }
