@@ -11,7 +11,10 @@ public enum FactKind {
     /** A name, number or date of the question is missing: lost by the rewrite or the embedded text, in no retrieved
      * passage, in no passage the reranker kept. */
     MISSING_TERM,
-    /** No passage answers the question (retrieval), or the one that does never reached the generator (reranker). */
+    /**
+     * No passage answers the question (retrieval), or the one that does never reached the generator (reranker, or
+     * context assembly when it was handed on and cut or dropped before the prompt).
+     */
     MISSING_ANSWER,
     /** A name, number or date of the answer that its context does not hold. */
     UNSUPPORTED_TERM,
@@ -35,6 +38,8 @@ public enum FactKind {
     LOST_COVERAGE,
     /** A passage the pipeline's knowledge base is known to hold matches the question better than any retrieved. */
     BETTER_PASSAGE_KNOWN,
+    /** Context assembly cut or dropped passages handed on to the prompt (the context budget, the template). */
+    LOST_IN_ASSEMBLY,
     /** The answer declines to answer. */
     REFUSAL,
     /** A statement of the answer that the context does not back. */

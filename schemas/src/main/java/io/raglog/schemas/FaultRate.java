@@ -18,6 +18,8 @@ public record FaultRate(String schema, String pipeline, String stage, Instant wi
     public static final String SCHEMA_V1 = "raglog.fault-rate/v1";
     /** v2 adds the {@code knowledge_gap} series. */
     public static final String SCHEMA_V2 = "raglog.fault-rate/v2";
+    /** v3 adds the stage {@code assemble}. */
+    public static final String SCHEMA_V3 = "raglog.fault-rate/v3";
 
     /** A stage's series. */
     public FaultRate(String schema, String pipeline, Stage stage, Instant windowStart, Instant windowEnd,

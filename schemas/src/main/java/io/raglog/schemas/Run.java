@@ -5,7 +5,7 @@ import java.time.Instant;
 import java.util.List;
 
 /**
- * One question's harmonized run ({@code schemas/run.v1.json}): what every stage received and produced, whatever
+ * One question's harmonized run ({@code schemas/run.v2.json}; v1 runs are still read): what every stage received and produced, whatever
  * vendor APIs the pipeline called. Everything downstream (checks, scoring, sinks) reads this and nothing else.
  *
  * @param runId stable across replays of the same calls: derived from the pipeline and the run hint, or from the

@@ -3,9 +3,12 @@ package io.raglog.schemas;
 import com.fasterxml.jackson.annotation.JsonValue;
 import java.util.Locale;
 
-/** The five stages of a RAG run, in pipeline order. Rewrite and rerank are optional. */
+/**
+ * The stages of a RAG run, in pipeline order. Rewrite, rerank and assemble are optional; assemble (what of the passages
+ * handed on reached the generator's prompt) is present when a run shows both what was handed on and the prompt.
+ */
 public enum Stage {
-    REWRITE, EMBED, RETRIEVE, RERANK, GENERATE;
+    REWRITE, EMBED, RETRIEVE, RERANK, ASSEMBLE, GENERATE;
 
     @JsonValue
     public String id() {
@@ -17,6 +20,6 @@ public enum Stage {
     }
 
     public boolean optional() {
-        return this == REWRITE || this == RERANK;
+        return this == REWRITE || this == RERANK || this == ASSEMBLE;
     }
 }

@@ -6,7 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The scoring step's decision on one run ({@code schemas/verdict.v2.json}; v1 verdicts are still read): per stage the
+ * The scoring step's decision on one run ({@code schemas/verdict.v3.json}; v1 and v2 verdicts are still read): per stage the
  * ensemble's fault probability, the stage's threshold, whether it is flagged and, when it is, why and what to try; the
  * run's flagged stages; whether the reranker-reassignment rule moved a retrieval flag; whether the question asks what
  * the knowledge base lacks; what the LLM checks cost.
@@ -39,6 +39,8 @@ public record Verdict(
     public static final String KNOWLEDGE_GAP = "knowledge_gap";
     /** v2 adds {@code knowledge_gap} and {@code queue_reasons}. */
     public static final String SCHEMA_V2 = "raglog.verdict/v2";
+    /** v3 adds the stage {@code assemble}; v1 and v2 verdicts are still read (it is then absent). */
+    public static final String SCHEMA_V3 = "raglog.verdict/v3";
 
     public Verdict {
         if (knowledgeGap == null) {

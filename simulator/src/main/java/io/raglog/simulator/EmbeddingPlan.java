@@ -112,7 +112,7 @@ public record EmbeddingPlan(String switchPipeline, int switchAfter, String switc
                 ? "queries embedded with " + switched + " against an index built with the pipeline's earlier model"
                 : "index built with " + indexModel + ", queries embedded with another model";
         LabelStages s = label.stages();
-        LabelStages stages = new LabelStages(s.rewrite(), 1, s.retrieve(), s.rerank(), s.generate());
+        LabelStages stages = new LabelStages(s.rewrite(), 1, s.retrieve(), s.rerank(), s.assemble(), s.generate());
         boolean root = label.faultStage() == null;
         return new Label(label.schema(), label.runId(), label.pipeline(), label.profile(), label.questionId(),
                 label.question(), label.runHint(), label.generatorEventId(), stages,

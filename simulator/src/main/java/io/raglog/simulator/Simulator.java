@@ -187,7 +187,7 @@ public final class Simulator {
     }
 
     /**
-     * The run's label (v2). A question the corpus does not answer is a knowledge gap: the content's fault, not a
+     * The run's label (v3). A question the corpus does not answer is a knowledge gap: the content's fault, not a
      * stage's, so retrieval on it is sound unless a retrieval fault was injected (the engine leaves it null then).
      */
     static Label label(Profile profile, RunOutcome outcome, Rendered rendered, Instant arrival) {
@@ -198,9 +198,10 @@ public final class Simulator {
         boolean knowledgeGap = !q.answerable();
         LabelStages stages = outcome.verdict().stages();
         if (knowledgeGap && stages.retrieve() == null) {
-            stages = new LabelStages(stages.rewrite(), stages.embed(), 0, stages.rerank(), stages.generate());
+            stages = new LabelStages(stages.rewrite(), stages.embed(), 0, stages.rerank(), stages.assemble(),
+                    stages.generate());
         }
-        return new Label(SchemaIds.LABEL_V2,
+        return new Label(SchemaIds.LABEL_V3,
                 RunIds.of(profile.pipeline(), rendered.runHint(), rendered.generatorEventId()),
                 profile.pipeline(), profile.name(), q.questionId(), q.question(), rendered.runHint(),
                 rendered.generatorEventId(), stages,

@@ -5,6 +5,7 @@ import io.raglog.calls.ClassifiedCall;
 import io.raglog.calls.EmbedDetail;
 import io.raglog.calls.RerankDetail;
 import io.raglog.calls.RetrieveDetail;
+import io.raglog.schemas.AssembleStage;
 import io.raglog.schemas.CallEvent;
 import io.raglog.schemas.EmbedStage;
 import io.raglog.schemas.GenerateStage;
@@ -72,14 +73,15 @@ public final class RunBuilder {
         GenerateStage generate = generate(generatorCalls, rerank.present() ? rerank.output() : retrieved.passages(),
                 norm);
         RetrieveStage retrieve = retrieved.present() ? retrieved : reconstructRetrieval(rerank, generate);
+        AssembleStage assemble = assemble(retrieved, rerank, generatorCalls, generate, norm);
 
         String question = question(rewrite, generatorCalls, embed);
         Instant start = ordered.stream().map(c -> c.event().startedAt()).min(Instant::compareTo).orElse(null);
         Instant end = ordered.stream().map(c -> c.event().endedAt()).max(Instant::compareTo).orElse(null);
         List<String> callIds = ordered.stream().map(c -> c.event().eventId()).toList();
-        return new Run(SchemaIds.RUN_V1, RunIds.of(pipeline, runHint, anchor.event().eventId()), pipeline,
+        return new Run(SchemaIds.RUN_V2, RunIds.of(pipeline, runHint, anchor.event().eventId()), pipeline,
                 runHint, question, start, end, incompleteReason != null, incompleteReason, callIds, errors,
-                new RunStages(rewrite, embed, retrieve, rerank, generate));
+                new RunStages(rewrite, embed, retrieve, rerank, assemble, generate));
     }
 
     private static List<ClassifiedCall> succeeded(List<ClassifiedCall> calls) {
@@ -201,6 +203,30 @@ public final class RunBuilder {
         }
         return new GenerateStage(true, latency(calls), ids(calls), detail.model(), context, detail.promptText(),
                 ok.isEmpty() ? null : detail.output(), usage, detail.streamed());
+    }
+
+    /**
+     * What of the passages handed on reached the prompt. Retrieval rebuilt from the prompt itself (an in-process store
+     * and no reranker) shows nothing handed on but what arrived, so assembly is then not seen.
+     */
+    private static AssembleStage assemble(RetrieveStage retrieved, RerankStage rerank,
+            List<ClassifiedCall> generatorCalls, GenerateStage generate, NormalisedTexts norm) {
+        if (!generate.present()) {
+            return AssembleStage.absent();
+        }
+        List<ClassifiedCall> ok = succeeded(generatorCalls);
+        ChatDetail prompt = (ChatDetail) (ok.isEmpty() ? generatorCalls.get(generatorCalls.size() - 1)
+                : ok.get(ok.size() - 1)).detail();
+        Integer promptTokens = prompt.usage() == null ? null : prompt.usage().inputTokens();
+        if (rerank.present()) {
+            List<Passage> input = rerank.input() == null ? List.of() : rerank.input();
+            List<Passage> output = rerank.output() == null ? List.of() : rerank.output();
+            boolean scoredAll = !input.isEmpty() && output.size() >= input.size();
+            return ContextAssembly.of(output, AssembleStage.BY_RERANK, scoredAll, prompt, promptTokens, norm);
+        }
+        return retrieved.present()
+                ? ContextAssembly.of(retrieved.passages(), AssembleStage.BY_RETRIEVE, prompt, promptTokens, norm)
+                : AssembleStage.absent();
     }
 
     /** In-process vector store: no retrieval call was logged, so rebuild what it returned from what came after. */

@@ -17,6 +17,7 @@ public final class FeatureAssembler {
             EvidenceFlow evidenceFlow, LlmUsage usage) {
         FeatureVector vector = FeatureVector.of(cheap.features());
         llmFeatures.forEach(vector::put);
+        AssembleRules.fromEvidenceFlow(cheap.run(), evidenceFlow, vector);
         List<Finding> findings = new ArrayList<>(cheap.findings());
         findings.addAll(llmFindings);
         return new RunFeatures(RunFeatures.SCHEMA_V1, cheap.run().runId(), cheap.run().pipeline(),

@@ -13,13 +13,15 @@ import java.util.Map;
  */
 public final class FeatureList {
 
-    public static final String VERSION = "raglog.checks/v3";
+    public static final String VERSION = "raglog.checks/v4";
 
     /**
      * Lists that only add features to the one before (none redefined or removed), so a model trained on the earlier
-     * list still reads the later one's vectors: v3 added the known-passages features to v2.
+     * list still reads the later one's vectors: v3 added the known-passages features to v2, v4 the context-assembly
+     * stage's features and the reranker's own cut.
      */
-    private static final Map<String, String> ADDS_TO = Map.of("raglog.checks/v3", "raglog.checks/v2");
+    private static final Map<String, String> ADDS_TO = Map.of("raglog.checks/v4", "raglog.checks/v3",
+            "raglog.checks/v3", "raglog.checks/v2");
 
     /** Whether vectors of list {@code version} can be read by a model trained on list {@code trainedOn}. */
     public static boolean extendsList(String version, String trainedOn) {
@@ -80,6 +82,18 @@ public final class FeatureList {
     public static final String RETRIEVE_WEIGHTED_MATCH = "retrieve.rarity_weighted_match";
     public static final String RETRIEVE_UNRETURNED_MATCH_GAIN = "retrieve.unreturned_match_gain";
     public static final String RETRIEVE_UNRETURNED_ANSWER_GAIN = "retrieve.unreturned_answer_sentence_gain";
+    // v4: context assembly (what of the passages handed on reached the prompt), and the reranker's own cut apart
+    public static final String ASSEMBLE_HANDED_ON = "assemble.handed_on_count";
+    public static final String ASSEMBLE_CUT = "assemble.cut_count";
+    public static final String ASSEMBLE_DROPPED = "assemble.dropped_count";
+    public static final String ASSEMBLE_LOST_SHARE = "assemble.lost_text_share";
+    public static final String ASSEMBLE_LOST_ANSWER_MATCH = "assemble.lost_answer_sentence_match";
+    public static final String ASSEMBLE_LOST_ANSWER_GAP = "assemble.lost_answer_sentence_gap";
+    public static final String ASSEMBLE_ANSWER_DEPTH = "assemble.answer_passage_depth";
+    public static final String ASSEMBLE_WINDOW_SHARE = "assemble.prompt_window_share";
+    public static final String RERANK_CUT_ANSWER_GAP = "rerank.own_cut_answer_sentence_gap";
+    public static final String ASSEMBLE_LOST_SIM_GAP = "assemble.lost_similarity_gap";
+    public static final String ASSEMBLE_FLOW_LOST = "assemble.flow_lost_share";
 
     // Vector checks
     public static final String REWRITE_SIM_QUESTION = "rewrite.min_similarity_to_question";
@@ -131,7 +145,8 @@ public final class FeatureList {
      * out raised stage F1 on a profile never trained on (docs/model-card.md).
      */
     public static final List<String> PIPELINE_SHAPE = List.of(RETRIEVE_PASSAGE_COUNT, RERANK_INPUT_COUNT,
-            RERANK_OUTPUT_COUNT, RERANK_DROPPED_COUNT, GENERATE_CONTEXT_COUNT);
+            RERANK_OUTPUT_COUNT, RERANK_DROPPED_COUNT, GENERATE_CONTEXT_COUNT, ASSEMBLE_HANDED_ON, ASSEMBLE_CUT,
+            ASSEMBLE_DROPPED);
 
     private static final Map<String, Feature> FEATURES = new LinkedHashMap<>();
 
@@ -180,6 +195,20 @@ public final class FeatureList {
                 + " handed, minus the best handed passage's (absent until the pipeline has known passages)");
         rule(RETRIEVE_UNRETURNED_ANSWER_GAIN, Stage.RETRIEVE, "best sentence match to the question in the known"
                 + " passages the run was not handed, minus the best in the retrieved passages");
+        rule(ASSEMBLE_HANDED_ON, Stage.ASSEMBLE, "passages handed on to the prompt (the reranker's, else retrieval's)");
+        rule(ASSEMBLE_CUT, Stage.ASSEMBLE, "passages handed on that reached the prompt cut short");
+        rule(ASSEMBLE_DROPPED, Stage.ASSEMBLE, "passages handed on that did not reach the prompt at all");
+        rule(ASSEMBLE_LOST_SHARE, Stage.ASSEMBLE, "share of the handed-on text that did not reach the prompt");
+        rule(ASSEMBLE_LOST_ANSWER_MATCH, Stage.ASSEMBLE,
+                "best sentence match to the question in the text handed on that did not reach the prompt");
+        rule(ASSEMBLE_LOST_ANSWER_GAP, Stage.ASSEMBLE,
+                "that match minus the best sentence match in the prompt's passages");
+        rule(ASSEMBLE_ANSWER_DEPTH, Stage.ASSEMBLE, "how deep in the prompt's passages the best-matching one sits:"
+                + " 0 first or last, 1 in the very middle (absent below three passages)");
+        rule(ASSEMBLE_WINDOW_SHARE, Stage.ASSEMBLE,
+                "the prompt's tokens over the generator model's context window, where both are known");
+        rule(RERANK_CUT_ANSWER_GAP, Stage.RERANK, "best sentence match among the passages the reranker itself cut"
+                + " minus the best among those it handed on (context assembly's losses not counted)");
         rule(RERANK_DROPPED_ANSWER_GAP, Stage.RERANK,
                 "best sentence match among passages that never reached the generator minus the best in its context");
         rule(GENERATE_CONTEXT_ANSWER_MATCH, Stage.GENERATE, "best sentence match to the question in the context");
@@ -204,6 +233,8 @@ public final class FeatureList {
         vector(GENERATE_CONTEXT_TOP_SIM, Stage.GENERATE, "similarity of the context passage most similar to the question");
         vector(GENERATE_ANSWER_CONTEXT_SIM, Stage.GENERATE, "highest similarity of the answer to a context passage");
         vector(GENERATE_ANSWER_QUESTION_SIM, Stage.GENERATE, "similarity of the answer to the question");
+        vector(ASSEMBLE_LOST_SIM_GAP, Stage.ASSEMBLE, "similarity to the question of the handed-on passage most"
+                + " similar to it among those cut or dropped, minus the best of the prompt's passages");
         vector(REWRITE_SUBSTITUTED, Stage.REWRITE,
                 "words the rewrite put in place of lost question words that mean something else (not a variant)");
 
@@ -226,6 +257,8 @@ public final class FeatureList {
         llm(FLOW_MISSING_SHARE, Stage.RETRIEVE, "share of needed pieces found in no retrieved passage");
         llm(FLOW_DROPPED_SHARE, Stage.RERANK, "share of needed pieces found only in passages the generator never got");
         llm(FLOW_OMITTED_SHARE, Stage.GENERATE, "share of needed pieces in the context that the answer omits");
+        llm(ASSEMBLE_FLOW_LOST, Stage.ASSEMBLE, "share of needed pieces found only in passages handed on that were"
+                + " cut or dropped before the prompt (the evidence flow's judge, read against the assembly)");
         llm(FLOW_CONTRADICTED_SHARE, Stage.GENERATE, "share of needed pieces the answer contradicts");
     }
 

@@ -14,6 +14,8 @@ public final class RuleChecks {
         EmbedRules.apply(run, features, findings);
         RetrieveRules.apply(run, features, findings);
         RerankRules.apply(run, features, findings);
+        AssembleRules.apply(run, features, findings);
+        AssembleRules.rerankOwnCut(run, features);
         GenerateRules.apply(run, features, findings);
     }
 }

@@ -1,9 +1,12 @@
 package io.raglog.checks;
 
+import io.raglog.schemas.AssembleStage;
 import io.raglog.schemas.Passage;
+import io.raglog.schemas.PassageFate;
 import io.raglog.schemas.Run;
 import io.raglog.schemas.RunStages;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -90,6 +93,65 @@ public final class RunTexts {
             return candidates.values().stream().filter(p -> !kept.contains(p.id())).toList();
         }
         return candidates.values().stream().filter(p -> !inContext.contains(p.id())).toList();
+    }
+
+    /**
+     * The passages handed on to the prompt with what context assembly did to each, in the order handed on; empty when
+     * the run shows no assembly.
+     */
+    public static List<HandedOn> handedOn(Run run) {
+        AssembleStage a = run.stages().assemble();
+        if (!a.present()) {
+            return List.of();
+        }
+        Map<String, Passage> byId = new HashMap<>();
+        List<Passage> source = AssembleStage.BY_RERANK.equals(a.handedOnBy())
+                ? nonNull(run.stages().rerank().output()) : retrieved(run);
+        source.forEach(p -> byId.putIfAbsent(p.id(), p));
+        List<HandedOn> out = new ArrayList<>();
+        for (PassageFate fate : a.passages()) {
+            Passage p = byId.get(fate.passageId());
+            if (p != null) {
+                out.add(new HandedOn(p, fate));
+            }
+        }
+        return out;
+    }
+
+    /** A passage handed on to the prompt and its fate there. */
+    public record HandedOn(Passage passage, PassageFate fate) {
+
+        public boolean lost() {
+            return fate.fate() != PassageFate.Fate.WHOLE;
+        }
+
+        /**
+         * The text that did not reach the prompt: all of a dropped passage, the tail of a cut one (cut where the kept
+         * share of the normalised text ends), none of a whole one.
+         */
+        public String lostText() {
+            String text = passage.text() == null ? "" : passage.text();
+            return switch (fate.fate()) {
+                case WHOLE -> "";
+                case DROPPED -> text;
+                case CUT -> text.substring(keptLength(text));
+            };
+        }
+
+        /** The text that reached the prompt. */
+        public String keptText() {
+            String text = passage.text() == null ? "" : passage.text();
+            return switch (fate.fate()) {
+                case WHOLE -> text;
+                case DROPPED -> "";
+                case CUT -> text.substring(0, keptLength(text));
+            };
+        }
+
+        private int keptLength(String text) {
+            double share = fate.chars() == 0 ? 0 : (double) fate.keptChars() / fate.chars();
+            return Math.min(text.length(), (int) Math.round(share * text.length()));
+        }
     }
 
     /** The distinct passages of the run, by id, from every stage (for batch embedding). */

@@ -72,6 +72,18 @@ public final class VectorChecks {
             rerank(run, q, vec, v, findings);
         }
         List<Passage> context = RunTexts.context(run);
+        if (run.has(Stage.ASSEMBLE) && !context.isEmpty()) {
+            double bestLost = -2;
+            for (RunTexts.HandedOn h : RunTexts.handedOn(run)) {
+                if (h.lost()) {
+                    bestLost = Math.max(bestLost, Embedder.cosine(q, vec.of(h.passage().text())));
+                }
+            }
+            if (bestLost > -2) {
+                double bestKept = Embedder.cosine(q, vec.of(context.get(argmax(q, context, vec)).text()));
+                v.put(ASSEMBLE_LOST_SIM_GAP, bestLost - bestKept);
+            }
+        }
         if (run.has(Stage.GENERATE)) {
             if (!context.isEmpty()) {
                 v.put(GENERATE_CONTEXT_TOP_SIM, Embedder.cosine(q, vec.of(context.get(argmax(q, context, vec)).text())));

@@ -26,6 +26,7 @@ import static io.raglog.checks.FeatureList.REWRITE_LOST_DATES;
 import static io.raglog.checks.FeatureList.REWRITE_LOST_NAMES;
 import static io.raglog.checks.FeatureList.REWRITE_LOST_NUMBERS;
 
+import io.raglog.checks.FeatureList;
 import io.raglog.schemas.AnswerUse;
 import io.raglog.schemas.EvidenceLocation;
 import io.raglog.schemas.EvidencePiece;
@@ -183,6 +184,25 @@ public final class Evidence {
                 }
                 confident(facts, f, LLM_RERANK_ANSWER_DROPPED, Fact.of(stage, FactKind.MISSING_ANSWER, Fact.ANSWER),
                         "the reranker dropped a needed passage");
+            }
+            case ASSEMBLE -> {
+                Double flowLost = f.feature(FeatureList.ASSEMBLE_FLOW_LOST);
+                if (flowLost != null && flowLost > 0 && !facts.has(FactKind.MISSING_ANSWER)) {
+                    facts.state(Fact.of(stage, FactKind.MISSING_ANSWER, Fact.ANSWER), Source.LLM, String.format(
+                            Locale.ROOT, "%.0f%% of the information needed to answer was handed on to the prompt and"
+                                    + " cut or dropped before it", 100 * flowLost));
+                }
+                Double gap = f.feature(FeatureList.ASSEMBLE_LOST_SIM_GAP);
+                if (facts.isEmpty() && gap != null && gap > 0) {
+                    facts.state(Fact.of(stage, FactKind.LOST_IN_ASSEMBLY, "similarity"), Source.VECTORS,
+                            String.format(Locale.ROOT, "a passage cut or dropped before the prompt is %.2f more similar"
+                                    + " to the question than any passage the prompt kept", gap));
+                }
+                if (facts.isEmpty()) {
+                    facts.state(Fact.of(stage, FactKind.LOST_IN_ASSEMBLY, ""), Source.RULES, count(f,
+                            FeatureList.ASSEMBLE_CUT) + " passage(s) handed on were cut and " + count(f,
+                            FeatureList.ASSEMBLE_DROPPED) + " dropped before the prompt");
+                }
             }
             case GENERATE -> {
                 int statements = count(f, LLM_SUPPORT_STATEMENTS);

@@ -14,10 +14,12 @@ import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.EnumSet;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * A trained, versioned set of per-stage models with everything needed to use and judge them: the feature list
@@ -119,8 +121,10 @@ public final class ModelBundle implements AutoCloseable {
             Map<Stage, StageModel> gateModels = new EnumMap<>(Stage.class);
             Map<String, TierGate.Bounds> bounds = new LinkedHashMap<>();
             for (Stage stage : Stage.values()) {
-                gateModels.put(stage, gate.model(stage));
-                bounds.put(stage.id(), gate.bounds().get(stage));
+                if (gate.scores(stage)) {
+                    gateModels.put(stage, gate.model(stage));
+                    bounds.put(stage.id(), gate.bounds().get(stage));
+                }
             }
             Map<String, StageFiles> gateNames = writeModels(gateModels, StageFiles::gateOf, files);
             gateManifest = new GateManifest(TierGate.VERSION, gate.features(), bounds, gateNames, tree(gateValidation));
@@ -142,6 +146,9 @@ public final class ModelBundle implements AutoCloseable {
         Map<String, StageFiles> names = new LinkedHashMap<>();
         for (Stage stage : Stage.values()) {
             StageModel model = models.get(stage);
+            if (model == null && mayLack(stage)) {
+                continue;
+            }
             if (model == null) {
                 throw new IllegalArgumentException("a bundle needs a model for every stage; " + stage.id() + " has none");
             }
@@ -221,6 +228,9 @@ public final class ModelBundle implements AutoCloseable {
             Map<String, byte[]> files = new LinkedHashMap<>();
             for (Stage stage : Stage.values()) {
                 StageFiles f = manifest.files().get(stage.id());
+                if (f == null && mayLack(stage)) {
+                    continue;
+                }
                 if (f == null) {
                     throw new IllegalArgumentException(where + " has no models for stage " + stage.id());
                 }
@@ -235,6 +245,9 @@ public final class ModelBundle implements AutoCloseable {
                 }
                 for (Stage stage : Stage.values()) {
                     StageFiles f = gate.files().get(stage.id());
+                    if (f == null && mayLack(stage)) {
+                        continue;
+                    }
                     if (f == null) {
                         throw new IllegalArgumentException(where + " has no tier gate model for stage " + stage.id());
                     }
@@ -265,7 +278,9 @@ public final class ModelBundle implements AutoCloseable {
                 readModels(g.files(), g.featureSpace().size(), files, gateModels);
                 Map<Stage, TierGate.Bounds> bounds = new EnumMap<>(Stage.class);
                 for (Stage stage : Stage.values()) {
-                    bounds.put(stage, g.bounds().get(stage.id()));
+                    if (g.bounds().get(stage.id()) != null) {
+                        bounds.put(stage, g.bounds().get(stage.id()));
+                    }
                 }
                 gate = new TierGate(g.featureSpace(), gateModels, bounds);
             }
@@ -281,6 +296,9 @@ public final class ModelBundle implements AutoCloseable {
             Map<Stage, StageModel> into) {
         for (Stage stage : Stage.values()) {
             StageFiles f = names.get(stage.id());
+            if (f == null) {
+                continue; // a stage added after the bundle was trained (load checked that it may be missing)
+            }
             ImputedModels imputed = Json.read(files.get(f.models()), ImputedModels.class);
             into.put(stage, new StageModel(imputed.imputer(), imputed.logisticRegression(),
                     GradientBoostedTrees.load(files.get(f.boostedTrees()), width), imputed.extraTrees()));
@@ -312,9 +330,10 @@ public final class ModelBundle implements AutoCloseable {
         return t;
     }
 
+    /** The thresholds of the stages this bundle scores. */
     public Map<Stage, Double> thresholds() {
         Map<Stage, Double> out = new EnumMap<>(Stage.class);
-        for (Stage stage : Stage.values()) {
+        for (Stage stage : models.keySet()) {
             out.put(stage, threshold(stage));
         }
         return out;
@@ -322,6 +341,30 @@ public final class ModelBundle implements AutoCloseable {
 
     public StageModel model(Stage stage) {
         return models.get(stage);
+    }
+
+    /** Whether the bundle has a model for the stage: a bundle trained before a stage existed does not score it. */
+    public boolean scores(Stage stage) {
+        return models.containsKey(stage);
+    }
+
+    /** Of a run's present stages, those this bundle scores; the others are written as not scored. */
+    public Set<Stage> scored(Set<Stage> present) {
+        Set<Stage> out = EnumSet.noneOf(Stage.class);
+        for (Stage stage : present) {
+            if (scores(stage)) {
+                out.add(stage);
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Stages added after bundles were first trained: an older bundle has no model, threshold or gate bounds for them,
+     * loads as before (same id) and leaves them unscored. Context assembly came with {@code raglog.run/v2}.
+     */
+    static boolean mayLack(Stage stage) {
+        return stage == Stage.ASSEMBLE;
     }
 
     /** The training summary as stored; {@code io.raglog.training.BundleReports} reads it as its record. */
@@ -355,6 +398,9 @@ public final class ModelBundle implements AutoCloseable {
         Map<String, Double> byId = new LinkedHashMap<>();
         for (Stage stage : Stage.values()) {
             Double t = thresholds.get(stage);
+            if (t == null && mayLack(stage)) {
+                continue;
+            }
             if (t == null || t.isNaN() || t < 0 || t > 1) {
                 throw new IllegalArgumentException("threshold of " + stage.id() + " must be in [0, 1], was " + t);
             }
@@ -372,7 +418,9 @@ public final class ModelBundle implements AutoCloseable {
             digest.update(Json.writeBytes(featureSpace));
             digest.update(String.valueOf(judge).getBytes(StandardCharsets.UTF_8));
             for (Stage stage : Stage.values()) {
-                digest.update((stage.id() + "=" + thresholds.get(stage.id())).getBytes(StandardCharsets.UTF_8));
+                if (thresholds.containsKey(stage.id()) || !mayLack(stage)) { // an older bundle keeps its id
+                    digest.update((stage.id() + "=" + thresholds.get(stage.id())).getBytes(StandardCharsets.UTF_8));
+                }
             }
             for (Map.Entry<String, byte[]> file : files.entrySet()) {
                 digest.update(file.getKey().getBytes(StandardCharsets.UTF_8));

@@ -1,5 +1,9 @@
 package io.raglog.score;
 
+import static io.raglog.checks.FeatureList.ASSEMBLE_CUT;
+import static io.raglog.checks.FeatureList.ASSEMBLE_DROPPED;
+import static io.raglog.checks.FeatureList.ASSEMBLE_HANDED_ON;
+import static io.raglog.checks.FeatureList.ASSEMBLE_WINDOW_SHARE;
 import static io.raglog.checks.FeatureList.EMBED_ADDED_WORDS;
 import static io.raglog.checks.FeatureList.EMBED_LOST_KEY_TERMS;
 import static io.raglog.checks.FeatureList.EMBED_NEAR_MISS_WORDS;
@@ -24,6 +28,7 @@ import io.raglog.schemas.EvidenceLocation;
 import io.raglog.schemas.EvidencePiece;
 import io.raglog.schemas.RunFeatures;
 import io.raglog.schemas.Stage;
+import java.util.Locale;
 
 /**
  * What to try first for a flagged stage, in the spirit of Rectify's repair cards: one configuration-level change
@@ -41,6 +46,7 @@ public final class RepairHints {
             case EMBED -> embed(f);
             case RETRIEVE -> retrieve(f);
             case RERANK -> rerank(f, reassigned);
+            case ASSEMBLE -> assemble(f);
             case GENERATE -> generate(f);
         };
     }
@@ -107,6 +113,28 @@ public final class RepairHints {
         }
         return "Compare the reranker's order with the retriever's on this run; raise its top-n or try another "
                 + "reranker model.";
+    }
+
+    /** The knob is the pipeline's own: its context budget, how it fits passages into it, and their order. */
+    private static String assemble(RunFeatures f) {
+        int handed = Evidence.count(f, ASSEMBLE_HANDED_ON);
+        int cut = Evidence.count(f, ASSEMBLE_CUT);
+        int dropped = Evidence.count(f, ASSEMBLE_DROPPED);
+        Double window = f.feature(ASSEMBLE_WINDOW_SHARE);
+        String filled = window == null ? ""
+                : String.format(Locale.ROOT, " (the prompt filled %.0f%% of the model's context window)", 100 * window);
+        if (cut > 0) {
+            return "Raise the context budget" + filled + " or fit passages whole instead of cutting the last one: it cut "
+                    + cut + " of the " + handed + " passages handed on, and the passage holding the answer lost the "
+                    + "sentence that answers; check the chat history and template are not eating the budget.";
+        }
+        if (dropped > 0) {
+            return "Raise the context budget" + filled + " or hand on fewer, better passages: it dropped " + dropped
+                    + " of the " + handed + " passages handed on, among them the one holding the answer; check that "
+                    + "the prompt's ordering spends the budget on the reranker's best passages first.";
+        }
+        return "Compare the passages handed on with the prompt on this run: the passage holding the answer did not "
+                + "reach the model whole; check the context budget, the template and the order passages go in.";
     }
 
     private static String generate(RunFeatures f) {

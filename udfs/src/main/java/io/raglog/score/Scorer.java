@@ -44,7 +44,7 @@ public final class Scorer {
     public Map<Stage, ModelProbabilities> probabilities(ScoringInput input) {
         double[] raw = bundle.features().row(input.features());
         Map<Stage, ModelProbabilities> out = new EnumMap<>(Stage.class);
-        for (Stage stage : input.present()) {
+        for (Stage stage : bundle.scored(input.present())) {
             out.put(stage, bundle.model(stage).predict(raw));
         }
         return out;
@@ -59,13 +59,15 @@ public final class Scorer {
         parts.forEach((stage, p) -> probability.put(stage, Ensemble.combine(p)));
         Map<Stage, Double> thresholds = skipped ? gateThresholds() : bundle.thresholds();
         // a skipped run has no evidence flow and no judge's checks, so neither rule can fire on it
-        Decision decision = decide(probability, thresholds, input.present(), skipped ? null : features);
+        // the present stages the models scored: a bundle (or gate) trained before a stage existed leaves it unscored
+        Set<Stage> scored = parts.isEmpty() ? EnumSet.noneOf(Stage.class) : EnumSet.copyOf(parts.keySet());
+        Decision decision = decide(probability, thresholds, scored, skipped ? null : features);
         EmbeddingMismatch mismatch = input.has(Stage.EMBED) ? input.embeddingMismatch() : null;
 
         Map<Stage, StageVerdict> stages = new EnumMap<>(Stage.class);
         List<Stage> flaggedStages = new ArrayList<>();
         for (Stage stage : Stage.values()) {
-            if (!input.has(stage)) {
+            if (!scored.contains(stage)) {
                 stages.put(stage, StageVerdict.absent());
                 continue;
             }
@@ -85,6 +87,9 @@ public final class Scorer {
                 flaggedStages.add(stage);
                 evidence = Evidence.forStage(stage, features, p, t);
                 hint = RepairHints.forStage(stage, features, decision.fired());
+            } else if (decision.clearedForAssembly().contains(stage)) {
+                evidence = List.of("cleared: the passage holding the answer was handed on to the prompt, and context "
+                        + "assembly cut or dropped it");
             } else if (stage == Stage.RETRIEVE && decision.fired()) {
                 evidence = List.of(Evidence.clearedByReassignment(features));
             } else if (stage == Stage.RETRIEVE && decision.gap().clearedRetrieve()) {
@@ -93,10 +98,10 @@ public final class Scorer {
             }
             stages.put(stage, new StageVerdict(true, p, t, flagged, evidence, hint, parts.get(stage)));
         }
-        return new Verdict(Verdict.SCHEMA_V2, features.runId(), features.pipeline(), features.question(),
+        return new Verdict(Verdict.SCHEMA_V3, features.runId(), features.pipeline(), features.question(),
                 input.answer(),
                 new VerdictStages(stages.get(Stage.REWRITE), stages.get(Stage.EMBED), stages.get(Stage.RETRIEVE),
-                        stages.get(Stage.RERANK), stages.get(Stage.GENERATE)),
+                        stages.get(Stage.RERANK), stages.get(Stage.ASSEMBLE), stages.get(Stage.GENERATE)),
                 List.copyOf(flaggedStages), decision.fired(), decision.gap(),
                 features.llm() == null ? NO_USAGE : features.llm(),
                 bundle.id(), scoredAt);
@@ -112,7 +117,12 @@ public final class Scorer {
     /**
      * The run's decision: the stages flagged, whether the reassignment rule fired, and the knowledge-gap decision.
      */
-    public record Decision(Set<Stage> flagged, boolean fired, KnowledgeGap gap) {}
+    public record Decision(Set<Stage> flagged, boolean fired, KnowledgeGap gap, Set<Stage> clearedForAssembly) {
+
+        public Decision(Set<Stage> flagged, boolean fired, KnowledgeGap gap) {
+            this(flagged, fired, gap, Set.of());
+        }
+    }
 
     /**
      * The decision alone, shared with threshold selection so thresholds are tuned on exactly what the job does: a
@@ -133,7 +143,8 @@ public final class Scorer {
             return new Decision(flagged, false, KnowledgeGap.undecided());
         }
         ReassignmentRule.Outcome reassigned = ReassignmentRule.apply(flagged, present, features.evidenceFlow());
-        KnowledgeGapRule.Outcome gap = KnowledgeGapRule.apply(reassigned.flagged(), features);
-        return new Decision(gap.flagged(), reassigned.fired(), gap.gap());
+        ContextAssemblyRule.Outcome assembly = ContextAssemblyRule.apply(reassigned.flagged(), present, features);
+        KnowledgeGapRule.Outcome gap = KnowledgeGapRule.apply(assembly.flagged(), features);
+        return new Decision(gap.flagged(), reassigned.fired(), gap.gap(), assembly.cleared());
     }
 }

@@ -78,6 +78,9 @@ public final class TierGate implements AutoCloseable {
 
     public TierGate(FeatureSpace features, Map<Stage, ? extends StageModel> models, Map<Stage, Bounds> bounds) {
         for (Stage stage : Stage.values()) {
+            if (models.get(stage) == null && bounds.get(stage) == null && ModelBundle.mayLack(stage)) {
+                continue;
+            }
             if (models.get(stage) == null || bounds.get(stage) == null) {
                 throw new IllegalArgumentException("a tier gate needs a model and bounds for every stage; "
                         + stage.id() + " has none");
@@ -111,12 +114,19 @@ public final class TierGate implements AutoCloseable {
         return models.get(stage);
     }
 
+    /** Whether the gate has a model for the stage (one trained before a stage existed does not). */
+    public boolean scores(Stage stage) {
+        return models.containsKey(stage);
+    }
+
     /** The cheap-only models' probabilities for every present stage (LLM features, if any, are not read). */
     public Map<Stage, ModelProbabilities> probabilities(ScoringInput input) {
         double[] raw = features.row(input.features());
         Map<Stage, ModelProbabilities> out = new EnumMap<>(Stage.class);
         for (Stage stage : input.present()) {
-            out.put(stage, models.get(stage).predict(raw));
+            if (scores(stage)) {
+                out.put(stage, models.get(stage).predict(raw));
+            }
         }
         return out;
     }
@@ -125,16 +135,20 @@ public final class TierGate implements AutoCloseable {
     public Decision decide(Map<String, Double> cheapFeatures, Set<Stage> present) {
         double[] raw = features.row(cheapFeatures);
         Map<Stage, Double> p = new EnumMap<>(Stage.class);
+        Set<Stage> scored = EnumSet.noneOf(Stage.class);
         for (Stage stage : present) {
-            p.put(stage, Ensemble.combine(models.get(stage).predict(raw)));
+            if (scores(stage)) {
+                p.put(stage, Ensemble.combine(models.get(stage).predict(raw)));
+                scored.add(stage);
+            }
         }
-        return decide(p, present, bounds);
+        return decide(p, scored, bounds);
     }
 
     public Decision decide(ScoringInput input) {
         Map<Stage, Double> p = new EnumMap<>(Stage.class);
         probabilities(input).forEach((stage, parts) -> p.put(stage, Ensemble.combine(parts)));
-        return decide(p, input.present(), bounds);
+        return decide(p, p.keySet(), bounds);
     }
 
     /**
@@ -148,6 +162,9 @@ public final class TierGate implements AutoCloseable {
         int presentMask = 0;
         for (Stage stage : STAGES) {
             Bounds b = bounds.get(stage);
+            if (b == null) {
+                continue; // a stage the gate has no model for is not present to it
+            }
             healthyBelow[stage.ordinal()] = b.healthyBelow();
             faultyFrom[stage.ordinal()] = b.faultyFrom();
             if (present.contains(stage)) {

@@ -19,6 +19,10 @@ public enum FaultType {
     RETRIEVE_MISSING_EVIDENCE(Stage.RETRIEVE, "missing_evidence"),
     RETRIEVE_OFF_TOPIC(Stage.RETRIEVE, "off_topic"),
     RERANK_EVIDENCE_BELOW_CUTOFF(Stage.RERANK, "evidence_below_cutoff"),
+    /** The context budget cut the passage that holds the answer before the answer's sentence. */
+    ASSEMBLE_EVIDENCE_CUT(Stage.ASSEMBLE, "evidence_cut"),
+    /** The passage that holds the answer was handed on and dropped from the prompt whole. */
+    ASSEMBLE_EVIDENCE_DROPPED(Stage.ASSEMBLE, "evidence_dropped"),
     GENERATE_UNSUPPORTED_CLAIM(Stage.GENERATE, "unsupported_claim"),
     GENERATE_SWAPPED_FACT(Stage.GENERATE, "swapped_fact"),
     GENERATE_IGNORED_CONTEXT(Stage.GENERATE, "ignored_context"),

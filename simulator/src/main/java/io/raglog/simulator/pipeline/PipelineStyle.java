@@ -16,9 +16,20 @@ import java.util.List;
  * @param refusals what the generator says when it does not know, one drawn per refusal
  * @param wrongFieldRate share of runs in which the pipeline's code embeds the wrong field (the question with its chat
  *     history, the rewrite prompt) instead of the query: a natural embed fault
+ * @param contextBudget how the passages handed on are fitted into the prompt
  */
 public record PipelineStyle(Mix<RewriteStyle> rewrites, String embedPrefix, Integer embedTokenLimit,
-        Mix<AnswerStyle> answers, List<String> refusals, double wrongFieldRate) {
+        Mix<AnswerStyle> answers, List<String> refusals, double wrongFieldRate, ContextBudget contextBudget) {
+
+    /** A pipeline that puts every passage handed on into its prompt, best first. */
+    public PipelineStyle(Mix<RewriteStyle> rewrites, String embedPrefix, Integer embedTokenLimit,
+            Mix<AnswerStyle> answers, List<String> refusals, double wrongFieldRate) {
+        this(rewrites, embedPrefix, embedTokenLimit, answers, refusals, wrongFieldRate, ContextBudget.NONE);
+    }
+
+    public PipelineStyle withContextBudget(ContextBudget budget) {
+        return new PipelineStyle(rewrites, embedPrefix, embedTokenLimit, answers, refusals, wrongFieldRate, budget);
+    }
 
     public static final String E5 = "query: ";
     public static final String BGE = "Represent this sentence for searching relevant passages: ";
@@ -30,5 +41,6 @@ public record PipelineStyle(Mix<RewriteStyle> rewrites, String embedPrefix, Inte
             throw new IllegalArgumentException("a generator needs at least one way to say it does not know");
         }
         refusals = List.copyOf(refusals);
+        contextBudget = contextBudget == null ? ContextBudget.NONE : contextBudget;
     }
 }

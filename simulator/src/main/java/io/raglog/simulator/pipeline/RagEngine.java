@@ -49,6 +49,9 @@ public final class RagEngine {
         if (shape.reranks() && q.answerable()) {
             out.add(Stage.RERANK);
         }
+        if (q.answerable()) {
+            out.add(Stage.ASSEMBLE);
+        }
         out.add(Stage.GENERATE);
         return out;
     }
@@ -137,24 +140,54 @@ public final class RagEngine {
             retrieved.forEach(h -> context.add(h.chunk()));
         }
 
+        List<Chunk> handedOn = context;
+        List<Chunk> prompt = ContextAssembler.assemble(handedOn, style.contextBudget()).prompt();
+        if (injectAt == Stage.ASSEMBLE) {
+            Injection<List<Chunk>> i = ContextAssembler.loseAnswer(q, handedOn, evidence, style.contextBudget(), rng);
+            if (i == null) {
+                skipped = true;
+            } else {
+                prompt = i.output();
+                injected = i.fault();
+            }
+        }
+        Set<Chunk> promptEvidence = evidenceIn(q, prompt, evidence);
+
         Set<Chunk> topic = new HashSet<>();
         q.relevantDocIds().forEach(id -> topic.addAll(index.chunksOf(id)));
-        Answer answer = generator.answer(q, context, evidence, topic, shape.skill(), style.refusals(), rng);
+        Answer answer = generator.answer(q, prompt, promptEvidence, topic, shape.skill(), style.refusals(), rng);
         if (injectAt == Stage.GENERATE) {
-            Injection<Answer> i = generator.inject(q, answer, context, title, rng);
+            Injection<Answer> i = generator.inject(q, answer, prompt, title, rng);
             answer = i.output();
             injected = i.fault();
         }
         if (!answer.abstained()) {
             AnswerStyle dress = style.answers().draw(rng);
-            answer = new Answer(AnswerDress.dress(answer.text(), dress, q, context, rng), false, answer.naturalFault());
+            answer = new Answer(AnswerDress.dress(answer.text(), dress, q, prompt, rng), false, answer.naturalFault());
         }
 
-        Verdict verdict = label(q, shape, query, rewrite, embedNatural, retrieved, context, evidence, answer,
-                injected);
+        Verdict verdict = label(q, shape, query, rewrite, embedNatural, retrieved, handedOn, prompt, promptEvidence,
+                evidence, answer, injected);
         return new RunOutcome(q, title, rewrite, query, embedText, vector, List.copyOf(retrieved),
-                reranked == null ? null : List.copyOf(reranked), shape.topN(), List.copyOf(context), answer,
+                reranked == null ? null : List.copyOf(reranked), shape.topN(), List.copyOf(prompt), answer,
                 evidenceList, injected, skipped, verdict);
+    }
+
+    /**
+     * The prompt's passages that still hold the answer: an evidence chunk kept whole, or cut after the sentence
+     * that holds it.
+     */
+    private static Set<Chunk> evidenceIn(Question q, List<Chunk> prompt, Set<Chunk> evidence) {
+        Set<Chunk> out = new LinkedHashSet<>();
+        Set<String> evidenceIds = new HashSet<>();
+        evidence.forEach(c -> evidenceIds.add(c.chunkId()));
+        for (Chunk c : prompt) {
+            if (evidence.contains(c) || evidenceIds.contains(c.chunkId()) && q.answerable()
+                    && AnswerMatch.contains(c.text(), q.acceptableAnswers())) {
+                out.add(c);
+            }
+        }
+        return out;
     }
 
     /** The rewrite prompt a pipeline fills in (what it embeds when its code picks the wrong field). */
@@ -228,7 +261,8 @@ public final class RagEngine {
     }
 
     private Verdict label(Question q, StackShape shape, String query, String rewrite, Fault embedNatural,
-            List<ChunkIndex.Hit> retrieved, List<Chunk> context, Set<Chunk> evidence, Answer answer, Fault injected) {
+            List<ChunkIndex.Hit> retrieved, List<Chunk> context, List<Chunk> prompt, Set<Chunk> promptEvidence,
+            Set<Chunk> evidence, Answer answer, Fault injected) {
         List<Fault> natural = new ArrayList<>();
         Integer rewriteLabel = null;
         if (shape.rewrites()) {
@@ -259,12 +293,19 @@ public final class RagEngine {
             rerankLabel = f == null ? 0 : 1;
             addNatural(natural, f, injected);
         }
+        // assembly: the answer was handed on (context) and did not reach the prompt (cut before it, or dropped)
+        boolean evidenceHanded = context.stream().anyMatch(evidence::contains);
+        Fault assembleFault = injected != null && injected.type().stage() == Stage.ASSEMBLE ? injected
+                : q.answerable() && evidenceHanded && promptEvidence.isEmpty() ? lostByBudget(context, prompt, evidence)
+                        : null;
+        addNatural(natural, assembleFault, injected);
+
         Fault generateFault = injected != null && injected.type().stage() == Stage.GENERATE ? injected
                 : answer.naturalFault();
         addNatural(natural, generateFault, injected);
 
         LabelStages stages = new LabelStages(rewriteLabel, embedLabel, retrieveLabel(q, retrieveFault, injected),
-                rerankLabel, generateFault == null ? 0 : 1);
+                rerankLabel, assembleFault == null ? 0 : 1, generateFault == null ? 0 : 1);
         boolean correct = q.answerable()
                 ? !answer.abstained() && AnswerMatch.contains(answer.text(), q.acceptableAnswers())
                 : answer.abstained();
@@ -288,6 +329,17 @@ public final class RagEngine {
             return null;
         }
         return retrieveFault == null ? 0 : 1;
+    }
+
+    /** The pipeline's usual budget lost the answer: the passage holding it cut short of it, or not there at all. */
+    private static Fault lostByBudget(List<Chunk> handedOn, List<Chunk> prompt, Set<Chunk> evidence) {
+        Chunk holder = handedOn.stream().filter(evidence::contains).findFirst().orElseThrow();
+        int rank = handedOn.indexOf(holder) + 1;
+        boolean cut = prompt.stream().anyMatch(c -> c.chunkId().equals(holder.chunkId()));
+        return cut ? new Fault(FaultType.ASSEMBLE_EVIDENCE_CUT, "the context budget cut passage " + rank + " of "
+                + handedOn.size() + " (" + holder.chunkId() + ") before the answer")
+                : new Fault(FaultType.ASSEMBLE_EVIDENCE_DROPPED, "passage " + rank + " of " + handedOn.size() + " ("
+                        + holder.chunkId() + "), which holds the answer, did not fit the context budget");
     }
 
     private static void addNatural(List<Fault> natural, Fault f, Fault injected) {

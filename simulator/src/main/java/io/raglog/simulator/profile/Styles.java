@@ -1,6 +1,7 @@
 package io.raglog.simulator.profile;
 
 import io.raglog.simulator.pipeline.AnswerStyle;
+import io.raglog.simulator.pipeline.ContextBudget;
 import io.raglog.simulator.pipeline.Mix;
 import io.raglog.simulator.pipeline.PipelineStyle;
 import io.raglog.simulator.pipeline.RewriteStyle;
@@ -45,14 +46,16 @@ final class Styles {
             PipelineStyle.NONE, null,
             Mix.of(AnswerStyle.PLAIN, 0.4, AnswerStyle.PARAPHRASED, 0.2, AnswerStyle.VERBOSE, 0.15,
                     AnswerStyle.HEDGED, 0.1, AnswerStyle.CITED, 0.1, AnswerStyle.LIST, 0.05),
-            OPENAI_REFUSALS, 0.01);
+            OPENAI_REFUSALS, 0.01)
+            .withContextBudget(new ContextBudget(300, true, ContextBudget.Order.AS_HANDED));
 
     /** TEI serves a BGE model here, so queries carry BGE's retrieval instruction. */
     static final PipelineStyle TEI_PINECONE_ANTHROPIC = new PipelineStyle(
             Mix.of(RewriteStyle.KEYWORDS, 1.0), PipelineStyle.BGE, null,
             Mix.of(AnswerStyle.PLAIN, 0.25, AnswerStyle.PARAPHRASED, 0.2, AnswerStyle.VERBOSE, 0.25,
                     AnswerStyle.HEDGED, 0.15, AnswerStyle.CITED, 0.05, AnswerStyle.LIST, 0.1),
-            ANTHROPIC_REFUSALS, 0.01);
+            ANTHROPIC_REFUSALS, 0.01)
+            .withContextBudget(new ContextBudget(950, false, ContextBudget.Order.AS_HANDED));
 
     /**
      * Ollama's nomic-embed-text wants {@code search_query: }; the service's sentence-transformers-style client caps
@@ -64,7 +67,8 @@ final class Styles {
             PipelineStyle.NOMIC, 48,
             Mix.of(AnswerStyle.PLAIN, 0.45, AnswerStyle.PARAPHRASED, 0.15, AnswerStyle.VERBOSE, 0.15,
                     AnswerStyle.HEDGED, 0.15, AnswerStyle.LIST, 0.1),
-            LLAMA_REFUSALS, 0.02);
+            LLAMA_REFUSALS, 0.02)
+            .withContextBudget(new ContextBudget(320, true, ContextBudget.Order.AS_HANDED));
 
     static final PipelineStyle ELASTIC_VOYAGE_RESPONSES = new PipelineStyle(
             Mix.of(RewriteStyle.KEYWORDS, 0.3, RewriteStyle.PARAPHRASE, 0.3, RewriteStyle.EXPANSION, 0.3,
@@ -72,7 +76,8 @@ final class Styles {
             PipelineStyle.NONE, null,
             Mix.of(AnswerStyle.PLAIN, 0.3, AnswerStyle.PARAPHRASED, 0.2, AnswerStyle.VERBOSE, 0.1,
                     AnswerStyle.HEDGED, 0.1, AnswerStyle.CITED, 0.25, AnswerStyle.LIST, 0.05),
-            RESPONSES_REFUSALS, 0.01);
+            RESPONSES_REFUSALS, 0.01)
+            .withContextBudget(new ContextBudget(null, true, ContextBudget.Order.ENDS_FIRST));
 
     /** LangChain's defaults: a fluent multi-query-style rewrite more often than keywords, gpt-4o-mini answers. */
     static final PipelineStyle LANGCHAIN_MEMORY = new PipelineStyle(
@@ -81,7 +86,8 @@ final class Styles {
             PipelineStyle.NONE, null,
             Mix.of(AnswerStyle.PLAIN, 0.35, AnswerStyle.PARAPHRASED, 0.2, AnswerStyle.VERBOSE, 0.2,
                     AnswerStyle.HEDGED, 0.1, AnswerStyle.CITED, 0.05, AnswerStyle.LIST, 0.1),
-            OPENAI_REFUSALS, 0.015);
+            OPENAI_REFUSALS, 0.015)
+            .withContextBudget(new ContextBudget(290, true, ContextBudget.Order.BEST_LAST));
 
     /** LlamaIndex with OpenAI: its condense step writes fluent questions more than keywords. */
     static final PipelineStyle OTEL_LLAMAINDEX = new PipelineStyle(
@@ -90,5 +96,6 @@ final class Styles {
             PipelineStyle.NONE, null,
             Mix.of(AnswerStyle.PLAIN, 0.35, AnswerStyle.PARAPHRASED, 0.25, AnswerStyle.VERBOSE, 0.2,
                     AnswerStyle.HEDGED, 0.1, AnswerStyle.LIST, 0.1),
-            OPENAI_REFUSALS, 0.01);
+            OPENAI_REFUSALS, 0.01)
+            .withContextBudget(new ContextBudget(380, false, ContextBudget.Order.AS_HANDED));
 }

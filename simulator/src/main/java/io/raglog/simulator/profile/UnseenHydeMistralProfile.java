@@ -5,6 +5,7 @@ import io.raglog.schemas.CallEvent;
 import io.raglog.simulator.corpus.Chunk;
 import io.raglog.simulator.corpus.ChunkIndex;
 import io.raglog.simulator.pipeline.AnswerStyle;
+import io.raglog.simulator.pipeline.ContextBudget;
 import io.raglog.simulator.pipeline.GeneratorSkill;
 import io.raglog.simulator.pipeline.Mix;
 import io.raglog.simulator.pipeline.PipelineStyle;
@@ -57,7 +58,9 @@ public final class UnseenHydeMistralProfile implements Profile {
             Mix.of(RewriteStyle.HYDE, 0.8, RewriteStyle.PARAPHRASE, 0.2),
             PipelineStyle.NONE, null,
             Mix.of(AnswerStyle.VERBOSE, 0.45, AnswerStyle.CITED, 0.4, AnswerStyle.LIST, 0.1, AnswerStyle.HEDGED, 0.05),
-            REFUSALS, 0.01);
+            REFUSALS, 0.01)
+            // a 700-piece context budget that cuts the overflowing source, best source last (next to the question)
+            .withContextBudget(new ContextBudget(700, true, ContextBudget.Order.BEST_LAST));
 
     @Override
     public String name() {

@@ -1,0 +1,141 @@
+package io.raglog.simulator.pipeline;
+
+import io.raglog.simulator.corpus.Chunk;
+import io.raglog.simulator.corpus.Question;
+import io.raglog.simulator.text.AnswerMatch;
+import io.raglog.simulator.text.Sentences;
+import io.raglog.simulator.text.WordPieces;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.SplittableRandom;
+
+/**
+ * The pipeline's own code between the passages handed on and the prompt: the budget is spent best first, the passage
+ * that overflows is cut (or dropped), the rest dropped, and what is kept is put in the pipeline's order. A cut passage
+ * is a {@link Chunk} of the same id whose text is the prefix that fit, exactly what a prompt built from it holds.
+ */
+final class ContextAssembler {
+
+    /** The prompt's passages in prompt order, and the fault planted, if any. */
+    record Assembly(List<Chunk> prompt, Fault fault) {}
+
+    private ContextAssembler() {}
+
+    static Assembly assemble(List<Chunk> handedOn, ContextBudget budget) {
+        return new Assembly(order(fit(handedOn, budget.tokens(), budget.cuts()), budget.order()), null);
+    }
+
+    /**
+     * The assembly losing the answer: null when no passage handed on holds it (nothing to lose). Either a budget
+     * tighter than the pipeline's usual one (the chat history or a longer template took its share) cuts the passage
+     * that holds the answer before the answer's sentence, or the pipeline's ordering put that passage past the budget
+     * and it was dropped whole.
+     */
+    static Injection<List<Chunk>> loseAnswer(Question q, List<Chunk> handedOn, Set<Chunk> evidence,
+            ContextBudget budget, SplittableRandom rng) {
+        int at = -1;
+        for (int i = 0; i < handedOn.size(); i++) {
+            if (evidence.contains(handedOn.get(i)) && AnswerMatch.contains(handedOn.get(i).text(),
+                    q.acceptableAnswers())) {
+                at = i;
+                break;
+            }
+        }
+        if (at < 0 || handedOn.stream().filter(c -> AnswerMatch.contains(c.text(), q.acceptableAnswers())).count() > 1) {
+            return null; // nothing to lose, or a second passage would still answer
+        }
+        Chunk holder = handedOn.get(at);
+        int before = 0;
+        for (int i = 0; i < at; i++) {
+            before += WordPieces.count(handedOn.get(i).text());
+        }
+        int answerSentence = answerSentenceStart(q, holder.text());
+        int keptPieces = answerSentence <= 0 ? 0 : WordPieces.count(holder.text().substring(0, answerSentence));
+        boolean canCut = budget.cuts() && keptPieces >= 12 && rng.nextDouble() < 0.6;
+        if (canCut) {
+            // the budget ends somewhere in the sentences before the answer's
+            int tokens = before + 6 + rng.nextInt(Math.max(1, keptPieces - 6));
+            List<Chunk> kept = order(fit(handedOn, tokens, true), budget.order());
+            return new Injection<>(kept, new Fault(FaultType.ASSEMBLE_EVIDENCE_CUT, "the context budget ("
+                    + tokens + " tokens) cut passage " + (at + 1) + " of " + handedOn.size() + " ("
+                    + holder.chunkId() + ") before the sentence that holds the answer"));
+        }
+        // moved last (a sort on a stale score, the store's order restored) and the budget dropped it whole
+        List<Chunk> reordered = new ArrayList<>(handedOn);
+        reordered.remove(at);
+        List<Chunk> kept = order(fit(reordered, budget.tokens(), budget.cuts()), budget.order());
+        String why = at == handedOn.size() - 1 ? "was past the context budget and dropped"
+                : "was moved to the end by the prompt's ordering and dropped by the context budget";
+        return new Injection<>(kept, new Fault(FaultType.ASSEMBLE_EVIDENCE_DROPPED, "passage " + (at + 1) + " of "
+                + handedOn.size() + " (" + holder.chunkId() + "), which holds the answer, " + why));
+    }
+
+    /** Spends the budget best first; null tokens keep everything. */
+    static List<Chunk> fit(List<Chunk> handedOn, Integer tokens, boolean cuts) {
+        if (tokens == null) {
+            return List.copyOf(handedOn);
+        }
+        List<Chunk> out = new ArrayList<>();
+        int left = tokens;
+        for (Chunk c : handedOn) {
+            int pieces = WordPieces.count(c.text());
+            if (pieces <= left) {
+                out.add(c);
+                left -= pieces;
+                continue;
+            }
+            if (cuts && left > 0) {
+                String cut = WordPieces.cut(c.text(), left);
+                if (!cut.isBlank()) {
+                    out.add(new Chunk(c.chunkId(), c.index(), c.docId(), c.title(), c.ordinal(), c.start(), cut));
+                }
+            }
+            break;
+        }
+        return out;
+    }
+
+    static List<Chunk> order(List<Chunk> bestFirst, ContextBudget.Order order) {
+        List<Chunk> out = new ArrayList<>();
+        switch (order) {
+            case AS_HANDED -> out.addAll(bestFirst);
+            case BEST_LAST -> {
+                for (int i = bestFirst.size() - 1; i >= 0; i--) {
+                    out.add(bestFirst.get(i));
+                }
+            }
+            case ENDS_FIRST -> {
+                // 1st, 3rd, 5th ... from the front; 2nd, 4th ... from the back
+                Chunk[] slots = new Chunk[bestFirst.size()];
+                int front = 0;
+                int back = bestFirst.size() - 1;
+                for (int i = 0; i < bestFirst.size(); i++) {
+                    if (i % 2 == 0) {
+                        slots[front++] = bestFirst.get(i);
+                    } else {
+                        slots[back--] = bestFirst.get(i);
+                    }
+                }
+                out.addAll(List.of(slots));
+            }
+        }
+        return out;
+    }
+
+    /** Where the first sentence holding an accepted answer starts in {@code text}; -1 when none does. */
+    static int answerSentenceStart(Question q, String text) {
+        int from = 0;
+        for (String sentence : Sentences.of(text)) {
+            int at = text.indexOf(sentence, from);
+            if (at < 0) {
+                continue;
+            }
+            if (AnswerMatch.contains(sentence, q.acceptableAnswers())) {
+                return at;
+            }
+            from = at + sentence.length();
+        }
+        return -1;
+    }
+}

@@ -1,0 +1,53 @@
+package io.raglog.assemble;
+
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Context windows of generator models raglog knows, in tokens, by the model name's start (the most specific first):
+ * what a prompt's size is read against when the pipeline's own budget is not in its calls. An unknown model has
+ * none, and the prompt's size is then read against the run's other passages alone.
+ */
+final class ContextWindows {
+
+    private static final Map<String, Integer> BY_PREFIX = new LinkedHashMap<>();
+
+    static {
+        BY_PREFIX.put("gpt-4.1", 1_047_576);
+        BY_PREFIX.put("gpt-4o", 128_000);
+        BY_PREFIX.put("gpt-4-turbo", 128_000);
+        BY_PREFIX.put("gpt-4", 8_192);
+        BY_PREFIX.put("gpt-3.5-turbo", 16_385);
+        BY_PREFIX.put("o1", 200_000);
+        BY_PREFIX.put("o3", 200_000);
+        BY_PREFIX.put("o4-mini", 200_000);
+        BY_PREFIX.put("claude-", 200_000);
+        BY_PREFIX.put("mistral-large", 128_000);
+        BY_PREFIX.put("mistral-small", 32_000);
+        BY_PREFIX.put("llama3.1", 128_000);
+        BY_PREFIX.put("llama-3.1", 128_000);
+        BY_PREFIX.put("llama3", 8_192);
+        BY_PREFIX.put("llama-3", 8_192);
+    }
+
+    private ContextWindows() {}
+
+    /** The window of {@code model}, null when raglog does not know it. */
+    static Integer of(String model) {
+        if (model == null) {
+            return null;
+        }
+        String m = model.toLowerCase(Locale.ROOT);
+        int slash = m.lastIndexOf('/');
+        if (slash >= 0) {
+            m = m.substring(slash + 1); // "meta-llama/llama-3.1-8b-instruct"
+        }
+        for (Map.Entry<String, Integer> e : BY_PREFIX.entrySet()) {
+            if (m.startsWith(e.getKey())) {
+                return e.getValue();
+            }
+        }
+        return null;
+    }
+}

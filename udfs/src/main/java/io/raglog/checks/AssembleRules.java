@@ -1,0 +1,161 @@
+package io.raglog.checks;
+
+import static io.raglog.checks.FeatureList.*;
+
+import io.raglog.checks.RunTexts.HandedOn;
+import io.raglog.schemas.AssembleStage;
+import io.raglog.schemas.EvidenceFlow;
+import io.raglog.schemas.EvidenceLocation;
+import io.raglog.schemas.EvidencePiece;
+import io.raglog.schemas.Fact;
+import io.raglog.schemas.FactKind;
+import io.raglog.schemas.Finding;
+import io.raglog.schemas.Passage;
+import io.raglog.schemas.PassageFate;
+import io.raglog.schemas.Run;
+import io.raglog.schemas.Stage;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * Context assembly: what the passages handed on lost on their way into the prompt, and whether what they lost held
+ * the answer. A healthy pipeline often loses a weak last passage to its budget; losing the sentence that answers the
+ * question, while the prompt keeps nothing as good, is the fault.
+ */
+final class AssembleRules {
+
+    static final String CHECK = "assemble.context";
+
+    private AssembleRules() {}
+
+    static void apply(Run run, FeatureVector v, List<Finding> findings) {
+        if (!run.has(Stage.ASSEMBLE)) {
+            return;
+        }
+        AssembleStage stage = run.stages().assemble();
+        List<HandedOn> handed = RunTexts.handedOn(run);
+        long cut = handed.stream().filter(h -> h.fate().fate() == PassageFate.Fate.CUT).count();
+        long dropped = handed.stream().filter(h -> h.fate().fate() == PassageFate.Fate.DROPPED).count();
+        long chars = 0;
+        long lostChars = 0;
+        for (HandedOn h : handed) {
+            chars += h.fate().chars();
+            lostChars += h.fate().chars() - h.fate().keptChars();
+        }
+        v.put(ASSEMBLE_HANDED_ON, handed.size()).put(ASSEMBLE_CUT, cut).put(ASSEMBLE_DROPPED, dropped)
+                .put(ASSEMBLE_LOST_SHARE, chars == 0 ? 0 : (double) lostChars / chars);
+        if (stage.promptTokens() != null && stage.contextWindow() != null) {
+            v.put(ASSEMBLE_WINDOW_SHARE, (double) stage.promptTokens() / stage.contextWindow());
+        }
+        String question = RunTexts.question(run);
+        if (question == null) {
+            return;
+        }
+        AnswerSentences answers = AnswerSentences.forQuestion(question);
+        if (!answers.hasQuestion()) {
+            return;
+        }
+        List<Passage> context = RunTexts.context(run);
+        double keptBest = answers.bestIn(context);
+        HandedOn bestLost = null;
+        double lostBest = 0;
+        for (HandedOn h : handed) {
+            if (!h.lost()) {
+                continue;
+            }
+            double m = answers.bestIn(h.lostText());
+            if (m > lostBest) {
+                lostBest = m;
+                bestLost = h;
+            }
+        }
+        v.put(ASSEMBLE_LOST_ANSWER_MATCH, lostBest).put(ASSEMBLE_LOST_ANSWER_GAP, lostBest - keptBest);
+        if (context.size() >= 3) {
+            int best = 0;
+            double bestMatch = -1;
+            for (int i = 0; i < context.size(); i++) {
+                double m = answers.bestIn(context.get(i).text());
+                if (m > bestMatch) {
+                    bestMatch = m;
+                    best = i;
+                }
+            }
+            double half = (context.size() - 1) / 2.0;
+            v.put(ASSEMBLE_ANSWER_DEPTH, Math.min(best, context.size() - 1 - best) / half);
+        }
+        if (bestLost != null && lostBest >= AnswerSentences.ANSWERS && keptBest < AnswerSentences.ANSWERS) {
+            PassageFate f = bestLost.fate();
+            String what = f.fate() == PassageFate.Fate.CUT
+                    ? "cut it after " + f.keptChars() + " of its " + f.chars() + " characters, before the sentence that"
+                            + " answers the question"
+                    : "dropped it";
+            findings.add(Finding.of(CHECK, Fact.of(Stage.ASSEMBLE, FactKind.MISSING_ANSWER, Fact.ANSWER)
+                            .withPassages(List.of(f.passageId())),
+                    "passage " + f.handedRank() + " of " + handed.size() + " handed on by "
+                            + (stage.handedOnBy() == null ? "the stage before" : "the " + stage.handedOnBy()
+                                    .toLowerCase(Locale.ROOT)) + " (" + f.passageId() + ") holds the answer; context"
+                            + " assembly " + what + promptSize(stage)));
+        } else if (cut + dropped > 0) {
+            List<String> lost = handed.stream().filter(HandedOn::lost).map(h -> h.passage().id()).toList();
+            findings.add(Finding.of(CHECK, Fact.of(Stage.ASSEMBLE, FactKind.LOST_IN_ASSEMBLY, "").withPassages(lost),
+                    "context assembly cut " + cut + " and dropped " + dropped + " of the " + handed.size()
+                            + " passages handed on" + promptSize(stage)));
+        }
+    }
+
+    /** The reranker's own cut, apart from what assembly lost after it: what it was given and did not hand on. */
+    static void rerankOwnCut(Run run, FeatureVector v) {
+        if (!run.has(Stage.RERANK) || !run.has(Stage.ASSEMBLE)) {
+            return;
+        }
+        String question = RunTexts.question(run);
+        AnswerSentences answers = question == null ? null : AnswerSentences.forQuestion(question);
+        if (answers == null || !answers.hasQuestion()) {
+            return;
+        }
+        Set<String> handedIds = new HashSet<>();
+        List<Passage> handed = new ArrayList<>();
+        for (HandedOn h : RunTexts.handedOn(run)) {
+            handedIds.add(h.passage().id());
+            handed.add(h.passage());
+        }
+        List<Passage> cutByReranker = RunTexts.nonNull(run.stages().rerank().input()).stream()
+                .filter(p -> !handedIds.contains(p.id())).toList();
+        if (!cutByReranker.isEmpty()) {
+            v.put(RERANK_CUT_ANSWER_GAP, answers.bestIn(cutByReranker) - answers.bestIn(handed));
+        }
+    }
+
+    /**
+     * The judge's evidence flow read against the assembly: the share of needed pieces it found only in passages that
+     * were handed on and then cut or dropped (the judge sees a cut passage's id missing from the prompt).
+     */
+    static void fromEvidenceFlow(Run run, EvidenceFlow flow, FeatureVector v) {
+        if (!run.has(Stage.ASSEMBLE) || flow == null || flow.pieces() == null || flow.pieces().isEmpty()) {
+            return;
+        }
+        Set<String> lost = new HashSet<>();
+        RunTexts.handedOn(run).stream().filter(HandedOn::lost).forEach(h -> lost.add(h.passage().id()));
+        long inLost = 0;
+        for (EvidencePiece piece : flow.pieces()) {
+            if (piece.location() == EvidenceLocation.ONLY_DROPPED && piece.passageIds() != null
+                    && piece.passageIds().stream().anyMatch(lost::contains)) {
+                inLost++;
+            }
+        }
+        v.put(ASSEMBLE_FLOW_LOST, (double) inLost / flow.pieces().size());
+    }
+
+    private static String promptSize(AssembleStage stage) {
+        if (stage.promptTokens() == null) {
+            return "";
+        }
+        return stage.contextWindow() == null ? "; the prompt used " + String.format(Locale.ROOT, "%,d", stage
+                .promptTokens()) + " tokens"
+                : "; the prompt used " + String.format(Locale.ROOT, "%,d of %,d", stage.promptTokens(),
+                        stage.contextWindow()) + " tokens of the model's window";
+    }
+}
