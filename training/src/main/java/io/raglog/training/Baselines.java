@@ -1,5 +1,7 @@
 package io.raglog.training;
 
+import static io.raglog.checks.FeatureList.ASSEMBLE_LOST_ANSWER_GAP;
+import static io.raglog.checks.FeatureList.ASSEMBLE_LOST_ANSWER_MATCH;
 import static io.raglog.checks.FeatureList.EMBED_LOST_KEY_TERMS;
 import static io.raglog.checks.FeatureList.EMBED_NEAR_MISS_WORDS;
 import static io.raglog.checks.FeatureList.EMBED_TRUNCATED;
@@ -11,6 +13,7 @@ import static io.raglog.checks.FeatureList.REWRITE_LOST_DATES;
 import static io.raglog.checks.FeatureList.REWRITE_LOST_NAMES;
 import static io.raglog.checks.FeatureList.REWRITE_LOST_NUMBERS;
 
+import io.raglog.checks.AnswerSentences;
 import io.raglog.schemas.RunFeatures;
 import io.raglog.schemas.Stage;
 import java.util.EnumSet;
@@ -79,7 +82,7 @@ public final class Baselines {
         public String definition() {
             return "fixed lexical rules, no classifier: rewrite lost a name/number/date; embed lost a key term, "
                     + "near-miss word or truncated; retrieve misses a question name/number/date; rerank dropped one; "
-                    + "generate has a number/name not in the context";
+                    + "assembly cut or dropped the best answering sentence; generate has a number/name not in the context";
         }
 
         @Override
@@ -105,6 +108,8 @@ public final class Baselines {
                     || value(f, EMBED_TRUNCATED) == 1;
             case RETRIEVE -> value(f, RETRIEVE_KEY_TERMS_MISSING) >= 1;
             case RERANK -> value(f, RERANK_KEY_TERMS_LOST) >= 1;
+            case ASSEMBLE -> value(f, ASSEMBLE_LOST_ANSWER_MATCH) >= AnswerSentences.ANSWERS
+                    && value(f, ASSEMBLE_LOST_ANSWER_GAP) > 0;
             case GENERATE -> value(f, GENERATE_UNSUPPORTED_NUMBERS) + value(f, GENERATE_UNSUPPORTED_NAMES) >= 1;
         };
     }

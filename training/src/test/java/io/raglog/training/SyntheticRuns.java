@@ -161,7 +161,7 @@ final class SyntheticRuns {
         }
         return switch (fault) {
             case REWRITE, EMBED -> 0.6;
-            case RETRIEVE, RERANK -> 0.1;
+            case RETRIEVE, RERANK, ASSEMBLE -> 0.1;
             case GENERATE -> 0.2;
         };
     }

@@ -3,7 +3,6 @@ package io.raglog.simulator.pipeline;
 import io.raglog.simulator.corpus.Chunk;
 import io.raglog.simulator.corpus.Question;
 import io.raglog.simulator.text.AnswerMatch;
-import io.raglog.simulator.text.Sentences;
 import io.raglog.simulator.text.WordPieces;
 import java.util.ArrayList;
 import java.util.List;
@@ -50,16 +49,16 @@ final class ContextAssembler {
         for (int i = 0; i < at; i++) {
             before += WordPieces.count(handedOn.get(i).text());
         }
-        int answerSentence = answerSentenceStart(q, holder.text());
-        int keptPieces = answerSentence <= 0 ? 0 : WordPieces.count(holder.text().substring(0, answerSentence));
+        int answerAt = answerStart(q, holder.text());
+        int keptPieces = answerAt <= 0 ? 0 : WordPieces.count(holder.text().substring(0, answerAt));
         boolean canCut = budget.cuts() && keptPieces >= 12 && rng.nextDouble() < 0.6;
         if (canCut) {
-            // the budget ends somewhere in the sentences before the answer's
+            // the budget ends somewhere before the answer: in an earlier sentence, or in the answer's own
             int tokens = before + 6 + rng.nextInt(Math.max(1, keptPieces - 6));
             List<Chunk> kept = order(fit(handedOn, tokens, true), budget.order());
             return new Injection<>(kept, new Fault(FaultType.ASSEMBLE_EVIDENCE_CUT, "the context budget ("
                     + tokens + " tokens) cut passage " + (at + 1) + " of " + handedOn.size() + " ("
-                    + holder.chunkId() + ") before the sentence that holds the answer"));
+                    + holder.chunkId() + ") before the answer"));
         }
         // moved last (a sort on a stale score, the store's order restored) and the budget dropped it whole
         List<Chunk> reordered = new ArrayList<>(handedOn);
@@ -123,19 +122,16 @@ final class ContextAssembler {
         return out;
     }
 
-    /** Where the first sentence holding an accepted answer starts in {@code text}; -1 when none does. */
-    static int answerSentenceStart(Question q, String text) {
-        int from = 0;
-        for (String sentence : Sentences.of(text)) {
-            int at = text.indexOf(sentence, from);
-            if (at < 0) {
-                continue;
+    /** Where the first accepted answer starts in {@code text} (ignoring case); -1 when none is there. */
+    static int answerStart(Question q, String text) {
+        String lower = text.toLowerCase(java.util.Locale.ROOT);
+        int first = -1;
+        for (String answer : q.acceptableAnswers()) {
+            int at = answer.isBlank() ? -1 : lower.indexOf(answer.toLowerCase(java.util.Locale.ROOT));
+            if (at >= 0 && (first < 0 || at < first)) {
+                first = at;
             }
-            if (AnswerMatch.contains(sentence, q.acceptableAnswers())) {
-                return at;
-            }
-            from = at + sentence.length();
         }
-        return -1;
+        return first;
     }
 }
