@@ -7,6 +7,8 @@ import io.raglog.job.RaglogConfig;
 import io.raglog.job.RaglogPipeline;
 import io.raglog.job.TopologySettings;
 import io.raglog.monitor.SamplingPolicy;
+import io.raglog.otel.EvaluationEvents;
+import io.raglog.otel.OtlpJson;
 import io.raglog.schemas.DeadLetter;
 import io.raglog.schemas.Run;
 import io.raglog.schemas.RunFeatures;
@@ -14,6 +16,7 @@ import io.raglog.schemas.Verdict;
 import io.raglog.score.flink.BundleLocation;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -48,7 +51,7 @@ public final class ReplayCommand implements Callable<Integer> {
 
     @Option(names = "--dlq-out", paramLabel = "FILE",
             description = "Where to write dead letters (JSONL). Default: beside the first output asked for,"
-                    + " <runs-out|features-out|verdicts-out>.dlq.jsonl")
+                    + " <runs-out|features-out|verdicts-out|evaluations-out>.dlq.jsonl")
     Path dlqOut;
 
     @Option(names = "--features-out", paramLabel = "FILE",
@@ -60,8 +63,14 @@ public final class ReplayCommand implements Callable<Integer> {
             description = "Also check and score every run and write its verdict (raglog.verdict/v1 JSONL).")
     Path verdictsOut;
 
+    @Option(names = "--evaluations-out", paramLabel = "FILE",
+            description = "Also check and score every run and write its verdict as OpenTelemetry GenAI evaluation "
+                    + "events: OTLP/JSON, one ExportLogsServiceRequest per line, a gen_ai.evaluation.result log "
+                    + "record per present stage, on the stage's span when the input was OTLP.")
+    Path evaluationsOut;
+
     @Option(names = "--bundle", paramLabel = "DIR",
-            description = "Model bundle for --verdicts-out (default: the bundle raglog ships).")
+            description = "Model bundle for --verdicts-out and --evaluations-out (default: the bundle raglog ships).")
     Path bundle;
 
     @Option(names = "--config", paramLabel = "FILE",
@@ -85,9 +94,11 @@ public final class ReplayCommand implements Callable<Integer> {
                 return 2;
             }
         }
-        Path first = runsOut != null ? runsOut : featuresOut != null ? featuresOut : verdictsOut;
+        Path first = runsOut != null ? runsOut : featuresOut != null ? featuresOut
+                : verdictsOut != null ? verdictsOut : evaluationsOut;
         if (first == null) {
-            System.err.println("replay needs at least one output: --runs-out, --features-out or --verdicts-out");
+            System.err.println("replay needs at least one output: --runs-out, --features-out, --verdicts-out or "
+                    + "--evaluations-out");
             return 2;
         }
         Path dlq = dlqOut != null ? dlqOut : Path.of(first + ".dlq.jsonl");
@@ -95,7 +106,7 @@ public final class ReplayCommand implements Callable<Integer> {
         if (bundle != null) {
             scoring = scoring.withBundle(BundleLocation.directory(bundle));
         }
-        Outputs outputs = new Outputs(runsOut, dlq, featuresOut, verdictsOut, scoring);
+        Outputs outputs = new Outputs(runsOut, dlq, featuresOut, verdictsOut, evaluationsOut, scoring);
         Summary summary = replay(calls, otlp, outputs, parallelism, scoring.topology());
         summary.print(System.out);
         return 0;
@@ -106,22 +117,30 @@ public final class ReplayCommand implements Callable<Integer> {
      *
      * @param runs null to skip writing runs (then features or verdicts must be asked for)
      * @param features null to skip writing feature vectors
-     * @param verdicts null to skip writing verdicts; with neither, runs are not checked at all
+     * @param verdicts null to skip writing verdicts
+     * @param evaluations null to skip writing the verdicts as OTLP/JSON evaluation events; with none of features,
+     *     verdicts and evaluations, runs are not checked at all
      * @param scoring how to check and score runs (judge, bundle); every run is checked in a replay
      */
-    public record Outputs(Path runs, Path deadLetters, Path features, Path verdicts, JobSettings scoring) {
+    public record Outputs(Path runs, Path deadLetters, Path features, Path verdicts, Path evaluations,
+            JobSettings scoring) {
         public Outputs {
-            if (runs == null && features == null && verdicts == null) {
-                throw new IllegalArgumentException("a replay writes at least runs, features or verdicts");
+            if (runs == null && features == null && verdicts == null && evaluations == null) {
+                throw new IllegalArgumentException("a replay writes at least runs, features, verdicts or evaluations");
             }
         }
 
+        /** Outputs without evaluation events. */
+        public Outputs(Path runs, Path deadLetters, Path features, Path verdicts, JobSettings scoring) {
+            this(runs, deadLetters, features, verdicts, null, scoring);
+        }
+
         public static Outputs runsOnly(Path runs, Path deadLetters) {
-            return new Outputs(runs, deadLetters, null, null, null);
+            return new Outputs(runs, deadLetters, null, null, null, null);
         }
 
         boolean checks() {
-            return features != null || verdicts != null;
+            return features != null || verdicts != null || evaluations != null;
         }
 
         /** Each output asked for to its file, by one writer. */
@@ -157,13 +176,26 @@ public final class ReplayCommand implements Callable<Integer> {
                         JsonLinesFileSink.attach(stream, verdicts, "verdicts file");
                     }
                 }
+
+                @Override
+                public void evaluations(DataStream<Verdict> stream) {
+                    if (evaluations != null) {
+                        JsonLinesFileSink.attach(stream, evaluations, "evaluations file", ReplayCommand::otlpJson);
+                    }
+                }
             };
         }
     }
 
+    /** A verdict's evaluation events as one line of OTLP/JSON. */
+    static byte[] otlpJson(Verdict verdict) {
+        return OtlpJson.write(EvaluationEvents.of(verdict)).getBytes(StandardCharsets.UTF_8);
+    }
+
     /** What a replay wrote, counted from its output files. */
     public record Summary(Path runs, long runCount, long incompleteCount, Path deadLetters, long deadLetterCount,
-            Path features, long featureCount, Path verdicts, long verdictCount) {
+            Path features, long featureCount, Path verdicts, long verdictCount, Path evaluations,
+            long evaluationCount) {
         void print(PrintStream out) {
             if (runs != null) {
                 out.printf("%d runs (%d incomplete) -> %s%n", runCount, incompleteCount, runs);
@@ -174,6 +206,9 @@ public final class ReplayCommand implements Callable<Integer> {
             }
             if (verdicts != null) {
                 out.printf("%d verdicts -> %s%n", verdictCount, verdicts);
+            }
+            if (evaluations != null) {
+                out.printf("%d verdicts as OTLP evaluation events -> %s%n", evaluationCount, evaluations);
             }
         }
     }
@@ -208,7 +243,8 @@ public final class ReplayCommand implements Callable<Integer> {
         }
         return new Summary(outputs.runs(), runs, incomplete, outputs.deadLetters(), countLines(outputs.deadLetters()),
                 outputs.features(), outputs.features() == null ? 0 : countLines(outputs.features()),
-                outputs.verdicts(), outputs.verdicts() == null ? 0 : countLines(outputs.verdicts()));
+                outputs.verdicts(), outputs.verdicts() == null ? 0 : countLines(outputs.verdicts()),
+                outputs.evaluations(), outputs.evaluations() == null ? 0 : countLines(outputs.evaluations()));
     }
 
     private static long countLines(Path file) throws IOException {

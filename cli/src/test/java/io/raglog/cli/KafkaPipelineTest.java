@@ -204,6 +204,7 @@ class KafkaPipelineTest {
         List<Verdict> faults = Demo.read(kafka.bootstrapServers(), topics.faults(), Verdict.class);
         assertThat(verdicts).hasSize(80);
         assertThat(verdicts).extracting(Verdict::runId).doesNotHaveDuplicates();
+        assertEvaluationEventsOf(verdicts, Demo.readAll(kafka.bootstrapServers(), topics.evaluations()));
         assertThat(faults).extracting(Verdict::runId)
                 .containsExactlyInAnyOrderElementsOf(verdicts.stream().filter(Verdict::queued).map(Verdict::runId)
                         .toList());
@@ -232,6 +233,60 @@ class KafkaPipelineTest {
                 .isEqualTo(verdicts.stream().filter(v -> v.knowledgeGap().flagged()).count());
         assertThat(rates).allSatisfy(r -> assertThat(r.rate())
                 .isEqualTo(r.runsChecked() == 0 ? null : r.runsFlagged() / (double) r.runsChecked()));
+    }
+
+    /**
+     * The evaluations topic holds each verdict once as an {@code ExportLogsServiceRequest} in protobuf (what a
+     * Collector's kafka receiver decodes with {@code otlp_proto}): one {@code gen_ai.evaluation.result} per present
+     * stage, on the verdict's trace and stage span when its run came in as OTLP spans (the simulator's OTel profile).
+     */
+    private static void assertEvaluationEventsOf(List<Verdict> verdicts, List<byte[]> records) throws Exception {
+        Map<String, Verdict> byRun = new HashMap<>();
+        verdicts.forEach(v -> byRun.put(v.runId(), v));
+        assertThat(records).hasSameSizeAs(verdicts);
+        java.util.Set<String> seen = new java.util.HashSet<>();
+        for (byte[] value : records) {
+            var request = io.opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest.parseFrom(value);
+            var events = request.getResourceLogs(0).getScopeLogs(0).getLogRecordsList();
+            String runId = attribute(events.get(0), "raglog.run_id").getStringValue();
+            Verdict verdict = byRun.get(runId);
+            assertThat(verdict).as("verdict of run %s", runId).isNotNull();
+            assertThat(seen.add(runId)).as("one request per verdict").isTrue();
+            assertThat(request.getResourceLogs(0).getResource().getAttributes(0).getValue().getStringValue())
+                    .isEqualTo(verdict.pipeline());
+            List<Stage> present = java.util.Arrays.stream(Stage.values())
+                    .filter(s -> verdict.stages().get(s).present()).toList();
+            assertThat(events).hasSameSizeAs(present);
+            for (int i = 0; i < present.size(); i++) {
+                Stage stage = present.get(i);
+                var event = events.get(i);
+                assertThat(event.getEventName()).isEqualTo("gen_ai.evaluation.result");
+                assertThat(attribute(event, "gen_ai.evaluation.name").getStringValue())
+                        .isEqualTo("raglog." + stage.id());
+                assertThat(attribute(event, "gen_ai.evaluation.score.value").getDoubleValue())
+                        .isEqualTo(verdict.stages().get(stage).probability());
+                assertThat(attribute(event, "gen_ai.evaluation.score.label").getStringValue())
+                        .isEqualTo(verdict.stages().get(stage).flagged() ? "fault" : "sound");
+                String trace = java.util.HexFormat.of().formatHex(event.getTraceId().toByteArray());
+                String span = java.util.HexFormat.of().formatHex(event.getSpanId().toByteArray());
+                if (verdict.trace() == null) {
+                    assertThat(trace + span).as("no trace context for a run the proxy captured").isEmpty();
+                } else {
+                    assertThat(trace).isEqualTo(verdict.trace().traceId());
+                    String expected = verdict.trace().spanId(stage);
+                    assertThat(span).isEqualTo(expected == null ? "" : expected);
+                }
+            }
+        }
+        assertThat(verdicts).as("runs of the simulator's OTel profile carry their trace")
+                .anySatisfy(v -> assertThat(v.trace()).isNotNull())
+                .anySatisfy(v -> assertThat(v.trace()).isNull());
+    }
+
+    private static io.opentelemetry.proto.common.v1.AnyValue attribute(
+            io.opentelemetry.proto.logs.v1.LogRecord event, String key) {
+        return event.getAttributesList().stream().filter(kv -> kv.getKey().equals(key)).findFirst()
+                .orElseThrow(() -> new AssertionError("no attribute " + key)).getValue();
     }
 
     /** The index holds one document per flagged run, keyed by run id: no duplicates, none missing. */

@@ -2,9 +2,14 @@ package io.raglog.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest;
+import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
+import io.opentelemetry.proto.logs.v1.LogRecord;
+import io.opentelemetry.proto.logs.v1.ResourceLogs;
 import io.raglog.job.DefaultBundle;
 import io.raglog.job.JobSettings;
 import io.raglog.job.TopologySettings;
+import io.raglog.otel.OtlpJson;
 import io.raglog.schemas.DeadLetter;
 import io.raglog.schemas.Json;
 import io.raglog.schemas.Passage;
@@ -14,7 +19,9 @@ import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.Test;
@@ -133,6 +140,58 @@ class ReplayCommandTest {
             assertThat(files.map(f -> f.getFileName().toString()))
                     .containsExactlyInAnyOrder("verdicts.jsonl", "verdicts.jsonl.dlq.jsonl");
         }
+    }
+
+    @Test
+    void shouldWriteEachVerdictAsEvaluationEventsOnItsRunsTraceAndStageSpans() throws Exception {
+        Path openInference = resource("openinference-llamaindex-rag.otlp.jsonl");
+        Path genAi = resource("genai-semconv-rag.otlp.jsonl");
+        Path evaluations = dir.resolve("evaluations.otlp.jsonl");
+        int exit = new picocli.CommandLine(new ReplayCommand()).execute("--otlp", openInference.toString(),
+                genAi.toString(), "--evaluations-out", evaluations.toString());
+
+        assertThat(exit).isZero();
+        Map<String, String> inputSpans = new HashMap<>(); // span id -> its trace id, as the input carried them
+        for (Path input : List.of(openInference, genAi)) {
+            for (String line : Files.readAllLines(input)) {
+                OtlpJson.read(line, ExportTraceServiceRequest.newBuilder()).build().getResourceSpansList().stream()
+                        .flatMap(r -> r.getScopeSpansList().stream()).flatMap(s -> s.getSpansList().stream())
+                        .forEach(s -> inputSpans.put(hex(s.getSpanId()), hex(s.getTraceId())));
+            }
+        }
+        List<ExportLogsServiceRequest> requests = Files.readAllLines(evaluations).stream()
+                .map(l -> OtlpJson.read(l, ExportLogsServiceRequest.newBuilder()).build()).toList();
+        assertThat(requests).hasSize(2);
+        Map<String, Map<String, String>> spanByTraceAndEvaluation = new HashMap<>();
+        for (ExportLogsServiceRequest request : requests) {
+            ResourceLogs resource = request.getResourceLogs(0);
+            assertThat(resource.getScopeLogs(0).getScope().getName()).isEqualTo("raglog");
+            for (LogRecord event : resource.getScopeLogs(0).getLogRecordsList()) {
+                assertThat(event.getEventName()).isEqualTo("gen_ai.evaluation.result");
+                String span = hex(event.getSpanId());
+                assertThat(inputSpans).as("the event's span is one of the input's").containsKey(span);
+                assertThat(hex(event.getTraceId())).isEqualTo(inputSpans.get(span));
+                String name = event.getAttributesList().stream()
+                        .filter(kv -> kv.getKey().equals("gen_ai.evaluation.name")).findFirst().orElseThrow()
+                        .getValue().getStringValue();
+                spanByTraceAndEvaluation.computeIfAbsent(hex(event.getTraceId()), t -> new HashMap<>()).put(name, span);
+            }
+        }
+        // the OpenInference trace: each stage's result on the span of the call that made it
+        assertThat(spanByTraceAndEvaluation.get("0af7651916cd43dd8448eb211c80319c")).containsExactlyInAnyOrderEntriesOf(
+                Map.of("raglog.rewrite", "9f8e7d6c5b4a3921", "raglog.embed", "2e3f4a5b6c7d8e9f",
+                        "raglog.retrieve", "1d2c3b4a59687706", "raglog.rerank", "3a4b5c6d7e8f9012",
+                        "raglog.generate", "6d7e8f90a1b2c3d4"));
+        assertThat(spanByTraceAndEvaluation.get("5b8efff798038103d269b633813fc60c"))
+                .containsEntry("raglog.embed", "b2c3d4e5f6071829")
+                .containsEntry("raglog.retrieve", "c3d4e5f60718293a")
+                .containsEntry("raglog.generate", "d4e5f60718293a4b");
+        assertThat(requests).extracting(r -> r.getResourceLogs(0).getResource().getAttributes(0).getValue()
+                .getStringValue()).as("service.name: the pipeline").contains("acme-support-rag");
+    }
+
+    private static String hex(com.google.protobuf.ByteString id) {
+        return java.util.HexFormat.of().formatHex(id.toByteArray());
     }
 
     @Test

@@ -57,4 +57,10 @@ record BothSinks(RaglogPipeline.Sinks first, RaglogPipeline.Sinks second) implem
         first.drift(drift);
         second.drift(drift);
     }
+
+    @Override
+    public void evaluations(DataStream<Verdict> verdicts) {
+        first.evaluations(verdicts);
+        second.evaluations(verdicts);
+    }
 }

@@ -6,6 +6,7 @@ import io.raglog.schemas.EmbeddingDrift;
 import io.raglog.schemas.FaultRate;
 import io.raglog.schemas.Run;
 import io.raglog.schemas.Verdict;
+import io.raglog.sink.EvaluationRecordSerializer;
 import java.util.Properties;
 import org.apache.flink.connector.base.DeliveryGuarantee;
 import org.apache.flink.streaming.api.datastream.DataStream;
@@ -81,6 +82,13 @@ public record KafkaConnection(String bootstrap, Topics topics, String groupId, b
                 drift.sinkTo(KafkaIO.<EmbeddingDrift>sink(bootstrap, topics.drift(), EmbeddingDrift::pipeline,
                                 guarantee, txn("drift"), properties()))
                         .uid("sink-drift").name("kafka " + topics.drift());
+            }
+
+            @Override
+            public void evaluations(DataStream<Verdict> verdicts) {
+                verdicts.sinkTo(KafkaIO.sink(bootstrap, new EvaluationRecordSerializer(topics.evaluations()),
+                                guarantee, txn("evaluations"), properties()))
+                        .uid("sink-evaluations").name("kafka " + topics.evaluations() + " (otlp_proto)");
             }
         };
     }

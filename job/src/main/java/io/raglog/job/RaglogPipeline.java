@@ -88,6 +88,7 @@ public final class RaglogPipeline {
         to.deadLetters(deadLetters);
         to.features(features);
         to.verdicts(verdicts);
+        to.evaluations(verdicts);
         to.faults(faults);
         to.faultRates(faultRates);
         to.drift(checkedForDrift.getSideOutput(EmbeddingDriftFunction.DRIFT));
@@ -236,6 +237,12 @@ public final class RaglogPipeline {
         default void features(DataStream<RunFeatures> features) {}
 
         default void verdicts(DataStream<Verdict> verdicts) {}
+
+        /**
+         * Every verdict, for writing as OpenTelemetry GenAI evaluation events ({@code io.raglog.otel.EvaluationEvents}):
+         * one {@code gen_ai.evaluation.result} per present stage, on the run's trace and the stage's span when known.
+         */
+        default void evaluations(DataStream<Verdict> verdicts) {}
 
         /** The flagged verdicts only: the debugging queue. */
         default void faults(DataStream<Verdict> faults) {}

@@ -9,38 +9,52 @@ import java.util.List;
  * @param faults the debugging queue: flagged runs only
  * @param verdicts every verdict, flagged or not
  * @param drift embedding model changes, retrieval score shifts and index/query model mismatches (raglog.drift/v1)
+ * @param evaluations every verdict as OpenTelemetry GenAI evaluation events, one {@code ExportLogsServiceRequest} per
+ *     verdict in protobuf (what a Collector's Kafka receiver reads with encoding {@code otlp_proto})
  */
 public record Topics(String calls, String otlp, String runs, String deadLetters, String verdicts, String faults,
-        String faultRates, String drift) implements Serializable {
+        String faultRates, String drift, String evaluations) implements Serializable {
 
     public static final Topics DEFAULTS = new Topics("raglog.calls", "raglog.otlp", "raglog.runs", "raglog.dlq",
-            "raglog.verdicts", "raglog.faults", "raglog.fault-rates", "raglog.drift");
+            "raglog.verdicts", "raglog.faults", "raglog.fault-rates", "raglog.drift", "raglog.evaluations");
 
-    /** A configuration written before the drift topic existed names it beside the fault rates. */
+    /** A configuration written before the drift or evaluations topic existed names them beside the fault rates. */
     public Topics {
         if (drift == null) {
-            drift = driftBeside(faultRates);
+            drift = beside(faultRates, "drift");
         }
+        if (evaluations == null) {
+            evaluations = beside(faultRates, "evaluations");
+        }
+    }
+
+    /** The topics before the evaluations topic existed: it is named beside the fault rates. */
+    public Topics(String calls, String otlp, String runs, String deadLetters, String verdicts, String faults,
+            String faultRates, String drift) {
+        this(calls, otlp, runs, deadLetters, verdicts, faults, faultRates, drift, null);
     }
 
     /** The topics before the drift topic existed: it is named beside the fault rates ({@code <prefix>.drift}). */
     public Topics(String calls, String otlp, String runs, String deadLetters, String verdicts, String faults,
             String faultRates) {
-        this(calls, otlp, runs, deadLetters, verdicts, faults, faultRates, null);
+        this(calls, otlp, runs, deadLetters, verdicts, faults, faultRates, null, null);
     }
 
-    private static String driftBeside(String faultRates) {
+    /** {@code <prefix>.<name>} beside {@code <prefix>.fault-rates}, else {@code raglog.<name>}. */
+    private static String beside(String faultRates, String name) {
         return faultRates != null && faultRates.endsWith(".fault-rates")
-                ? faultRates.substring(0, faultRates.length() - ".fault-rates".length()) + ".drift" : "raglog.drift";
+                ? faultRates.substring(0, faultRates.length() - ".fault-rates".length()) + "." + name
+                : "raglog." + name;
     }
 
     /** Topics named after a prefix, for tests that must not share topics. */
     public static Topics prefixed(String prefix) {
         return new Topics(prefix + ".calls", prefix + ".otlp", prefix + ".runs", prefix + ".dlq",
-                prefix + ".verdicts", prefix + ".faults", prefix + ".fault-rates", prefix + ".drift");
+                prefix + ".verdicts", prefix + ".faults", prefix + ".fault-rates", prefix + ".drift",
+                prefix + ".evaluations");
     }
 
     public List<String> all() {
-        return List.of(calls, otlp, runs, deadLetters, verdicts, faults, faultRates, drift);
+        return List.of(calls, otlp, runs, deadLetters, verdicts, faults, faultRates, drift, evaluations);
     }
 }

@@ -1,5 +1,6 @@
 package io.raglog.schemas;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -18,6 +19,8 @@ import java.util.List;
  *     verdict is read with {@link KnowledgeGap#undecided()}
  * @param llm the LLM checks' usage for this run; {@code degraded} when a check could not be answered
  * @param modelBundle id of the model bundle that scored the run
+ * @param trace the run's trace and each stage's span, when its calls came in as OTLP spans; null (and not written)
+ *     otherwise, so a verdict of a proxy-captured run reads as before
  */
 public record Verdict(
         String schema,
@@ -31,7 +34,8 @@ public record Verdict(
         KnowledgeGap knowledgeGap,
         LlmUsage llm,
         String modelBundle,
-        Instant scoredAt) {
+        Instant scoredAt,
+        @JsonInclude(JsonInclude.Include.NON_NULL) TraceLink trace) {
 
     /** The {@code schema} value; kept here like {@link RunFeatures#SCHEMA_V1}, so {@link SchemaIds} stays untouched. */
     public static final String SCHEMA_V1 = "raglog.verdict/v1";
@@ -46,6 +50,19 @@ public record Verdict(
         if (knowledgeGap == null) {
             knowledgeGap = KnowledgeGap.undecided();
         }
+    }
+
+    /** A verdict without a trace: the run's calls were not spans (the shape before traces were linked). */
+    public Verdict(String schema, String runId, String pipeline, String question, String answer, VerdictStages stages,
+            List<Stage> flaggedStages, boolean reassigned, KnowledgeGap knowledgeGap, LlmUsage llm,
+            String modelBundle, Instant scoredAt) {
+        this(schema, runId, pipeline, question, answer, stages, flaggedStages, reassigned, knowledgeGap, llm,
+                modelBundle, scoredAt, null);
+    }
+
+    public Verdict withTrace(TraceLink link) {
+        return new Verdict(schema, runId, pipeline, question, answer, stages, flaggedStages, reassigned, knowledgeGap,
+                llm, modelBundle, scoredAt, link);
     }
 
     public boolean flagged() {

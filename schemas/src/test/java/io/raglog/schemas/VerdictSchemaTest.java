@@ -60,6 +60,19 @@ class VerdictSchemaTest {
     }
 
     @Test
+    void aTracedVerdictValidatesRoundTripsAndAnUntracedOneHasNoTraceKey() throws Exception {
+        Verdict traced = reassignedRun().withTrace(new TraceLink("5b8efff798038103d269b633813fc60c",
+                java.util.Map.of("rerank", "eee19b7ec3c1b174")));
+
+        assertThat(validate(traced)).isEmpty();
+        assertThat(Json.read(Json.write(traced), Verdict.class)).isEqualTo(traced);
+        assertThat(Json.MAPPER.valueToTree(reassignedRun()).has("trace")).isFalse();
+        ObjectNode badSpan = Json.MAPPER.valueToTree(traced);
+        ((ObjectNode) badSpan.get("trace").get("span_ids")).put("answer", "eee19b7ec3c1b174");
+        assertThat(schema().validate(badSpan)).isNotEmpty();
+    }
+
+    @Test
     void absentStagesAreWrittenWithNullProbabilityNotDropped() {
         JsonNode encoded = Json.MAPPER.valueToTree(reassignedRun());
         JsonNode rewrite = encoded.get("stages").get("rewrite");

@@ -104,7 +104,7 @@ public final class Scorer {
                         stages.get(Stage.RERANK), stages.get(Stage.ASSEMBLE), stages.get(Stage.GENERATE)),
                 List.copyOf(flaggedStages), decision.fired(), decision.gap(),
                 features.llm() == null ? NO_USAGE : features.llm(),
-                bundle.id(), scoredAt);
+                bundle.id(), scoredAt, input.trace());
     }
 
     /** A skipped run's thresholds: the gate's "clearly faulty" bounds. */

@@ -41,7 +41,7 @@ final class JobRuns {
         Topics t = new Topics(input.calls(), input.otlp(), variant + ".runs", variant + ".dlq", variant + ".verdicts",
                 variant + ".faults", variant + ".fault-rates");
         kafka.createTopics(java.util.List.of(t.runs(), t.deadLetters(), t.verdicts(), t.faults(), t.faultRates(),
-                t.drift()), 2);
+                t.drift(), t.evaluations()), 2);
         return t;
     }
 

@@ -65,7 +65,8 @@ final class LatencyRun {
         // The outputs' timestamps are the broker's: a verdict counts as out when it is in the topic, after the sink's
         // producer has held it for its batch (KafkaIO.LINGER_MS), not when the sink handed it to the producer.
         kafka.createTopics(List.of(topics.runs(), topics.deadLetters(), topics.verdicts(), topics.faults(),
-                topics.faultRates(), topics.drift()), 2, Map.of("message.timestamp.type", "LogAppendTime"));
+                topics.faultRates(), topics.drift(), topics.evaluations()), 2,
+                Map.of("message.timestamp.type", "LogAppendTime"));
         StreamExecutionEnvironment env = JobRuns.environment(parallelism);
         TopologySettings topology = new TopologySettings(TopologySettings.DEFAULTS.maxOutOfOrder(), sourceIdleness,
                 AssemblySettings.DEFAULTS, TopologySettings.DEFAULTS.endpointMapping());

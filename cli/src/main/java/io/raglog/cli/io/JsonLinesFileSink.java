@@ -19,15 +19,33 @@ public final class JsonLinesFileSink<T> implements Sink<T> {
 
     private static final long serialVersionUID = 1L;
 
-    private final String path;
-
-    public JsonLinesFileSink(Path path) {
-        this.path = path.toAbsolutePath().toString();
+    /** One record's line, without the line break; serializable, since the sink is. */
+    public interface LineEncoder<T> extends java.io.Serializable {
+        byte[] encode(T record);
     }
 
+    private final String path;
+    private final LineEncoder<T> encoder;
+
+    public JsonLinesFileSink(Path path) {
+        this(path, Json::writeBytes);
+    }
+
+    public JsonLinesFileSink(Path path, LineEncoder<T> encoder) {
+        this.path = path.toAbsolutePath().toString();
+        this.encoder = encoder;
+    }
+
+    /** Each record as its contract JSON. */
     public static <T> void attach(org.apache.flink.streaming.api.datastream.DataStream<T> stream, Path path,
             String name) {
-        stream.sinkTo(new JsonLinesFileSink<>(path)).setParallelism(1).name(name).uid(name.replace(' ', '-'));
+        attach(stream, path, name, Json::writeBytes);
+    }
+
+    /** Each record as the one line {@code encoder} makes of it (a JSON document without line breaks). */
+    public static <T> void attach(org.apache.flink.streaming.api.datastream.DataStream<T> stream, Path path,
+            String name, LineEncoder<T> encoder) {
+        stream.sinkTo(new JsonLinesFileSink<>(path, encoder)).setParallelism(1).name(name).uid(name.replace(' ', '-'));
     }
 
     @Override
@@ -41,7 +59,7 @@ public final class JsonLinesFileSink<T> implements Sink<T> {
         return new SinkWriter<>() {
             @Override
             public void write(T element, Context ctx) throws IOException {
-                out.write(Json.writeBytes(element));
+                out.write(encoder.encode(element));
                 out.write('\n');
             }
 

@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.Properties;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.connector.base.DeliveryGuarantee;
+import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
 import org.apache.flink.connector.kafka.sink.KafkaSink;
 import org.apache.flink.connector.kafka.source.KafkaSource;
 import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
@@ -79,9 +80,15 @@ public final class KafkaIO {
 
     public static <T> KafkaSink<T> sink(String bootstrap, String topic, JsonRecordSerializer.KeyOf<T> key,
             DeliveryGuarantee guarantee, String transactionalIdPrefix, Properties extra) {
+        return sink(bootstrap, new JsonRecordSerializer<>(topic, key), guarantee, transactionalIdPrefix, extra);
+    }
+
+    /** A sink whose records are not the contracts' JSON (the OTLP evaluation events). */
+    public static <T> KafkaSink<T> sink(String bootstrap, KafkaRecordSerializationSchema<T> records,
+            DeliveryGuarantee guarantee, String transactionalIdPrefix, Properties extra) {
         var builder = KafkaSink.<T>builder()
                 .setBootstrapServers(bootstrap)
-                .setRecordSerializer(new JsonRecordSerializer<>(topic, key))
+                .setRecordSerializer(records)
                 .setDeliveryGuarantee(guarantee)
                 .setKafkaProducerConfig(producerConfig(extra));
         if (guarantee == DeliveryGuarantee.EXACTLY_ONCE) {

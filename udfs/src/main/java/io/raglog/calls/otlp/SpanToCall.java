@@ -51,9 +51,17 @@ public final class SpanToCall {
         }
         HttpResponse response = new HttpResponse(span.failed() ? STATUS_ERROR : STATUS_OK, Map.of(), events);
 
-        return new CallEvent(SchemaIds.CALL_V1, span.traceId() + ":" + span.spanId(), service, span.traceId(),
+        return new CallEvent(SchemaIds.CALL_V1, callId(span.traceId(), span.spanId()), service, span.traceId(),
                 instant(span.startTimeUnixNano()), instant(span.endTimeUnixNano()), request, response,
                 CallEvent.SOURCE_OTLP);
+    }
+
+    /**
+     * A span's call id: {@code <trace id>:<span id>}, hex. Stable across replays of the same spans, and how a verdict
+     * finds its way back to the trace ({@code io.raglog.otel.TraceLinks}).
+     */
+    public static String callId(String traceId, String spanId) {
+        return traceId + ":" + spanId;
     }
 
     private static Instant instant(long unixNanos) {

@@ -1,0 +1,143 @@
+package io.raglog.otel;
+
+import com.google.protobuf.ByteString;
+import io.opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest;
+import io.opentelemetry.proto.common.v1.AnyValue;
+import io.opentelemetry.proto.common.v1.InstrumentationScope;
+import io.opentelemetry.proto.common.v1.KeyValue;
+import io.opentelemetry.proto.logs.v1.LogRecord;
+import io.opentelemetry.proto.logs.v1.ResourceLogs;
+import io.opentelemetry.proto.logs.v1.ScopeLogs;
+import io.opentelemetry.proto.logs.v1.SeverityNumber;
+import io.opentelemetry.proto.resource.v1.Resource;
+import io.raglog.schemas.Stage;
+import io.raglog.schemas.StageVerdict;
+import io.raglog.schemas.TraceLink;
+import io.raglog.schemas.Verdict;
+import java.time.Instant;
+import java.util.HexFormat;
+import java.util.Locale;
+
+/**
+ * A verdict as OpenTelemetry GenAI evaluation events, one {@code gen_ai.evaluation.result} per present stage, so
+ * the verdict lands beside the pipeline's own traces in whatever backend already holds them.
+ *
+ * <p>The shape follows the GenAI semantic conventions (development status), as checked in
+ * open-telemetry/semantic-conventions-genai {@code model/gen-ai/events.yaml} (event {@code gen_ai.evaluation.result}:
+ * {@code gen_ai.evaluation.name} required; {@code gen_ai.evaluation.score.value} and
+ * {@code gen_ai.evaluation.score.label} conditionally required; {@code gen_ai.evaluation.explanation} recommended;
+ * {@code gen_ai.response.id} recommended when available; "SHOULD be parented to GenAI operation span being evaluated
+ * when possible") and the general event conventions (opentelemetry.io/docs/specs/semconv/general/events: an event is
+ * a {@code LogRecord} whose {@code EventName} field names it, the deprecated {@code event.name} attribute is not set;
+ * events SHOULD NOT use the body and SHOULD specify a severity number).
+ *
+ * <p>Per event: {@code event_name} {@value #EVENT_NAME}; trace and span id of the stage's span when the run came in as
+ * OTLP spans ({@link Verdict#trace()}); {@code gen_ai.evaluation.name} {@code raglog.<stage>}; score value the stage's
+ * fault probability; score label {@value #FAULT} when the stage is flagged, else {@value #SOUND}; explanation the
+ * verdict's evidence (or the probability against its threshold when there is none); severity WARN for a fault, INFO
+ * otherwise; raglog's own attributes under {@code raglog.*}. {@code gen_ai.response.id} is not set: runs do not keep
+ * the generator's response id. Resource {@code service.name} is the pipeline, scope {@value #SCOPE}.
+ */
+public final class EvaluationEvents {
+
+    public static final String EVENT_NAME = "gen_ai.evaluation.result";
+    public static final String SCOPE = "raglog";
+    public static final String FAULT = "fault";
+    public static final String SOUND = "sound";
+
+    public static final String SERVICE_NAME = "service.name";
+    public static final String EVALUATION_NAME = "gen_ai.evaluation.name";
+    public static final String SCORE_VALUE = "gen_ai.evaluation.score.value";
+    public static final String SCORE_LABEL = "gen_ai.evaluation.score.label";
+    public static final String EXPLANATION = "gen_ai.evaluation.explanation";
+    public static final String RUN_ID = "raglog.run_id";
+    public static final String THRESHOLD = "raglog.threshold";
+    public static final String REPAIR_HINT = "raglog.repair_hint";
+    public static final String MODEL_BUNDLE = "raglog.model_bundle";
+
+    private static final HexFormat HEX = HexFormat.of();
+
+    private EvaluationEvents() {}
+
+    /** The evaluation name of a stage's result: {@code raglog.retrieve}, ... */
+    public static String evaluationName(Stage stage) {
+        return SCOPE + "." + stage.id();
+    }
+
+    /** One request, one resource (the pipeline), one scope, one event per present stage in pipeline order. */
+    public static ExportLogsServiceRequest of(Verdict verdict) {
+        ScopeLogs.Builder scope = ScopeLogs.newBuilder()
+                .setScope(InstrumentationScope.newBuilder().setName(SCOPE));
+        long time = nanos(verdict.scoredAt());
+        for (Stage stage : Stage.values()) {
+            StageVerdict sv = verdict.stages() == null ? null : verdict.stages().get(stage);
+            if (sv != null && sv.present()) {
+                scope.addLogRecords(event(verdict, stage, sv, time));
+            }
+        }
+        return ExportLogsServiceRequest.newBuilder()
+                .addResourceLogs(ResourceLogs.newBuilder()
+                        .setResource(Resource.newBuilder().addAttributes(string(SERVICE_NAME, verdict.pipeline())))
+                        .addScopeLogs(scope))
+                .build();
+    }
+
+    private static LogRecord event(Verdict verdict, Stage stage, StageVerdict sv, long time) {
+        LogRecord.Builder record = LogRecord.newBuilder()
+                .setEventName(EVENT_NAME)
+                .setTimeUnixNano(time)
+                .setObservedTimeUnixNano(time)
+                .setSeverityNumber(sv.flagged() ? SeverityNumber.SEVERITY_NUMBER_WARN : SeverityNumber.SEVERITY_NUMBER_INFO)
+                .setSeverityText(sv.flagged() ? "WARN" : "INFO");
+        TraceLink trace = verdict.trace();
+        if (trace != null && trace.traceId() != null) {
+            record.setTraceId(ByteString.copyFrom(HEX.parseHex(trace.traceId())));
+            String span = trace.spanId(stage);
+            if (span != null) {
+                record.setSpanId(ByteString.copyFrom(HEX.parseHex(span)));
+            }
+        }
+        record.addAttributes(string(EVALUATION_NAME, evaluationName(stage)));
+        if (sv.probability() != null) {
+            record.addAttributes(number(SCORE_VALUE, sv.probability()));
+        }
+        record.addAttributes(string(SCORE_LABEL, sv.flagged() ? FAULT : SOUND));
+        record.addAttributes(string(EXPLANATION, explanation(sv)));
+        record.addAttributes(string(RUN_ID, verdict.runId()));
+        if (sv.threshold() != null) {
+            record.addAttributes(number(THRESHOLD, sv.threshold()));
+        }
+        if (sv.repairHint() != null) {
+            record.addAttributes(string(REPAIR_HINT, sv.repairHint()));
+        }
+        if (verdict.modelBundle() != null) {
+            record.addAttributes(string(MODEL_BUNDLE, verdict.modelBundle()));
+        }
+        return record.build();
+    }
+
+    /** The evidence, or when there is none, the probability against the threshold. */
+    static String explanation(StageVerdict sv) {
+        if (sv.evidence() != null && !sv.evidence().isEmpty()) {
+            return String.join("; ", sv.evidence());
+        }
+        if (sv.probability() == null || sv.threshold() == null) {
+            return sv.flagged() ? "flagged" : "not flagged";
+        }
+        return String.format(Locale.ROOT, "fault probability %.3f, %s the stage's threshold %.3f", sv.probability(),
+                sv.probability() >= sv.threshold() ? "at or above" : "below", sv.threshold());
+    }
+
+    private static long nanos(Instant at) {
+        return at == null ? 0 : Math.addExact(Math.multiplyExact(at.getEpochSecond(), 1_000_000_000L), at.getNano());
+    }
+
+    private static KeyValue string(String key, String value) {
+        return KeyValue.newBuilder().setKey(key)
+                .setValue(AnyValue.newBuilder().setStringValue(value == null ? "" : value)).build();
+    }
+
+    private static KeyValue number(String key, double value) {
+        return KeyValue.newBuilder().setKey(key).setValue(AnyValue.newBuilder().setDoubleValue(value)).build();
+    }
+}
