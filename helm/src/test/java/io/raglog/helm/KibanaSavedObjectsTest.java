@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 class KibanaSavedObjectsTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final List<String> STAGES = List.of("rewrite", "embed", "retrieve", "rerank", "generate");
+    private static final List<String> STAGES = List.of("rewrite", "embed", "retrieve", "rerank", "assemble", "generate");
 
     @Test
     void shouldShipOneImportableSavedObjectPerLine() {

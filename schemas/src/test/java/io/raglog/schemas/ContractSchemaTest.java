@@ -1,9 +1,8 @@
 package io.raglog.schemas;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.networknt.schema.JsonSchema;
 import com.networknt.schema.JsonSchemaFactory;
 import com.networknt.schema.SpecVersion;
@@ -14,6 +13,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
+
 
 /** The JSON Schema files are the source of truth: what the Java records encode must validate against them. */
 class ContractSchemaTest {
@@ -44,7 +45,7 @@ class ContractSchemaTest {
     static Run sampleRun(boolean incomplete) {
         Passage p1 = new Passage("doc-7#2", "Operating cash flow in 2023 was $4.1bn.", 0.83, 1);
         Passage p2 = new Passage("doc-3#0", "Revenue grew 12% in 2022.", 0.71, 2);
-        return new Run(SchemaIds.RUN_V1, "r-1", "support-bot", null, "What was the operating cash flow in 2023?",
+        return new Run(SchemaIds.RUN_V2, "r-1", "support-bot", null, "What was the operating cash flow in 2023?",
                 Instant.parse("2026-11-29T10:00:00Z"), Instant.parse("2026-11-29T10:00:02Z"),
                 incomplete, incomplete ? "no generator call within 120s" : null,
                 List.of("a", "b", "c", "d", "e"), List.of(new HttpError("x", Stage.GENERATE, 429)),
@@ -69,8 +70,31 @@ class ContractSchemaTest {
 
     @Test
     void encodedRunValidatesAgainstItsSchema() throws Exception {
-        assertThat(validate("run.v1.json", sampleRun(false))).isEmpty();
-        assertThat(validate("run.v1.json", sampleRun(true))).isEmpty();
+        assertThat(validate("run.v2.json", sampleRun(false))).isEmpty();
+        assertThat(validate("run.v2.json", sampleRun(true))).isEmpty();
+        assertThat(validate("run.v2.json", withAssembly(sampleRun(false)))).isEmpty();
+    }
+
+    @Test
+    void aV1RunIsStillReadWithAssemblyAbsent() throws Exception {
+        ObjectNode v1 = Json.MAPPER.valueToTree(sampleRun(false));
+        v1.put("schema", SchemaIds.RUN_V1);
+        ((ObjectNode) v1.get("stages")).remove("assemble");
+        assertThat(schema("run.v1.json").validate(v1)).isEmpty();
+        Run read = Json.MAPPER.treeToValue(v1, Run.class);
+        assertThat(read.stages().assemble()).isEqualTo(AssembleStage.absent());
+        assertThat(read.has(Stage.ASSEMBLE)).isFalse();
+        assertThat(read.stages().generate()).isEqualTo(sampleRun(false).stages().generate());
+    }
+
+    /** The sample run with its assembly read: passage doc-7#2 kept whole, doc-3#0 cut after 40 characters. */
+    static Run withAssembly(Run run) {
+        AssembleStage assemble = new AssembleStage(true, AssembleStage.BY_RERANK, List.of(
+                new PassageFate("doc-7#2", 1, PassageFate.Fate.WHOLE, 1, 39, 39),
+                new PassageFate("doc-3#0", 2, PassageFate.Fate.CUT, 2, 25, 12)), 412, 128_000);
+        return new Run(run.schema(), run.runId(), run.pipeline(), run.runHint(), run.question(), run.startedAt(),
+                run.endedAt(), run.incomplete(), run.incompleteReason(), run.callIds(), run.httpErrors(),
+                run.stages().withAssemble(assemble));
     }
 
     @Test

@@ -14,11 +14,11 @@ import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
-/** The simulator's label lines: what the Label record encodes must validate against its schema (v2, and v1 still read). */
+/** The simulator's label lines: what the Label record encodes must validate against its schema (v3; v2 and v1 still read). */
 class LabelSchemaTest {
 
     private static JsonSchema schema() throws Exception {
-        return schema("label.v2.json");
+        return schema("label.v3.json");
     }
 
     private static JsonSchema schema(String file) throws Exception {
@@ -35,7 +35,7 @@ class LabelSchemaTest {
 
     static Label injectedRetrievalFault() {
         String generatorEventId = "evt-9";
-        return new Label(SchemaIds.LABEL_V2, RunIds.of("support-bot", null, generatorEventId), "support-bot",
+        return new Label(SchemaIds.LABEL_V3, RunIds.of("support-bot", null, generatorEventId), "support-bot",
                 "tei-pinecone-anthropic", "q-17", "In what country is Normandy located?", null, generatorEventId,
                 new LabelStages(null, 0, 1, null, 0), "retrieve", "retrieve.missing_evidence",
                 Label.ORIGIN_INJECTED, "the store lost the evidence chunk Normans-0#0", false, true, "France",
@@ -43,7 +43,7 @@ class LabelSchemaTest {
     }
 
     static Label soundRun() {
-        return new Label(SchemaIds.LABEL_V2, RunIds.of("support-bot", "4bf92f3577b34da6a3ce929d0e0e4736", "evt-3"),
+        return new Label(SchemaIds.LABEL_V3, RunIds.of("support-bot", "4bf92f3577b34da6a3ce929d0e0e4736", "evt-3"),
                 "support-bot", "openai-qdrant-cohere", "q-2", "When were the Normans in Normandy?",
                 "4bf92f3577b34da6a3ce929d0e0e4736", "evt-3", new LabelStages(0, 0, 0, 0, 0), null, null, null, null,
                 true, true, "10th and 11th centuries", "In the 10th and 11th centuries.", List.of("Normans-0#0"),
@@ -91,7 +91,7 @@ class LabelSchemaTest {
     }
 
     static Label knowledgeGap() {
-        return new Label(SchemaIds.LABEL_V2, RunIds.of("support-bot", null, "evt-5"), "support-bot",
+        return new Label(SchemaIds.LABEL_V3, RunIds.of("support-bot", null, "evt-5"), "support-bot",
                 "tei-pinecone-anthropic", "q-40", "What did the Normans export to Iceland?", null, "evt-5",
                 new LabelStages(null, 0, 0, null, 0), null, null, null, null, true, false, null, "I don't know.",
                 List.of(), Instant.parse("2026-01-01T00:00:02Z"), true);
@@ -107,7 +107,7 @@ class LabelSchemaTest {
         assertThat(gap.onlyKnowledgeGap()).isTrue();
         ObjectNode missing = Json.MAPPER.valueToTree(gap);
         missing.remove("knowledge_gap");
-        assertThat(schema().validate(missing)).as("v2 requires knowledge_gap").isNotEmpty();
+        assertThat(schema().validate(missing)).as("v2 and later require knowledge_gap").isNotEmpty();
     }
 
     @Test
@@ -127,5 +127,16 @@ class LabelSchemaTest {
         assertThat(read.onlyKnowledgeGap()).as("a generate fault is more than a gap").isFalse();
         Label answerable = Json.read(v1.replace("\"is_answerable\":false", "\"is_answerable\":true"), Label.class);
         assertThat(answerable.knowledgeGap()).isFalse();
+    }
+
+    @Test
+    void aV2LineIsStillReadWithAssemblyUnlabeled() throws Exception {
+        ObjectNode v2 = Json.MAPPER.valueToTree(knowledgeGap());
+        v2.put("schema", SchemaIds.LABEL_V2);
+        ((ObjectNode) v2.get("stages")).remove("assemble");
+        assertThat(schema("label.v2.json").validate(v2)).isEmpty();
+        Label read = Json.MAPPER.treeToValue(v2, Label.class);
+        assertThat(read.stages().assemble()).as("not labeled: neither trained on nor scored").isNull();
+        assertThat(read.stages().generate()).isEqualTo(knowledgeGap().stages().generate());
     }
 }

@@ -14,11 +14,11 @@ import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
-/** What the scoring step writes must validate against {@code verdict.v2.json}, absent stages and all; v1 still reads. */
+/** What the scoring step writes must validate against {@code verdict.v3.json}, absent stages and all; v2 and v1 still read. */
 class VerdictSchemaTest {
 
     private static JsonSchema schema() throws Exception {
-        return schema("verdict.v2.json");
+        return schema("verdict.v3.json");
     }
 
     private static JsonSchema schema(String file) throws Exception {
@@ -46,7 +46,7 @@ class VerdictSchemaTest {
                 List.of("the passage holding 'operating cash flow in 2023' was dropped: the reranker kept 5 of 20"),
                 "Raise the reranker's top-n above 5 so the passage holding the answer reaches the generator.",
                 new StageVerdict.ModelProbabilities(0.3, 0.4, 0.2));
-        return new Verdict(Verdict.SCHEMA_V2, "run-1", "support-bot", "What was the operating cash flow in 2023?",
+        return new Verdict(Verdict.SCHEMA_V3, "run-1", "support-bot", "What was the operating cash flow in 2023?",
                 "I don't know.",
                 new VerdictStages(StageVerdict.absent(), sound(0.02), retrieve, rerank, sound(0.1)),
                 List.of(Stage.RERANK), true, new KnowledgeGap(false, 0.1, List.of(), null, false),
@@ -121,7 +121,7 @@ class VerdictSchemaTest {
                 List.of("the question asks for 'Normans' exports to Iceland'", "no retrieved or reranked passage holds it",
                         "the answer refused"),
                 "Add content about Normans' exports to Iceland to the knowledge base.", true);
-        return new Verdict(Verdict.SCHEMA_V2, "run-2", "docs-qa", "What did the Normans export to Iceland?",
+        return new Verdict(Verdict.SCHEMA_V3, "run-2", "docs-qa", "What did the Normans export to Iceland?",
                 "I don't know.", new VerdictStages(StageVerdict.absent(), sound(0.02), retrieve,
                         StageVerdict.absent(), sound(0.1)),
                 List.of(), false, gap, new LlmUsage(3, 1200, 90, null, false, List.of(), "offline-judge/v1"),
@@ -144,7 +144,7 @@ class VerdictSchemaTest {
         assertThat(schema().validate(noHint)).as("a decided gap needs its repair hint").isNotEmpty();
         ObjectNode missing = Json.MAPPER.valueToTree(gap);
         missing.remove("knowledge_gap");
-        assertThat(schema().validate(missing)).as("v2 requires knowledge_gap").isNotEmpty();
+        assertThat(schema().validate(missing)).as("v2 and later require knowledge_gap").isNotEmpty();
     }
 
     @Test
@@ -153,11 +153,23 @@ class VerdictSchemaTest {
         v1.remove("knowledge_gap");
         v1.remove("queue_reasons");
         v1.put("schema", Verdict.SCHEMA_V1);
+        ((ObjectNode) v1.get("stages")).remove("assemble");
         assertThat(schema("verdict.v1.json").validate(v1)).isEmpty();
         Verdict read = Json.MAPPER.treeToValue(v1, Verdict.class);
         assertThat(read.schema()).isEqualTo(Verdict.SCHEMA_V1);
         assertThat(read.knowledgeGap()).isEqualTo(KnowledgeGap.undecided());
         assertThat(read.flaggedStages()).containsExactly(Stage.RERANK);
         assertThat(read.queued()).isTrue();
+    }
+
+    @Test
+    void aV2VerdictIsStillReadWithAssemblyAbsent() throws Exception {
+        ObjectNode v2 = Json.MAPPER.valueToTree(reassignedRun());
+        v2.put("schema", Verdict.SCHEMA_V2);
+        ((ObjectNode) v2.get("stages")).remove("assemble");
+        assertThat(schema("verdict.v2.json").validate(v2)).isEmpty();
+        Verdict read = Json.MAPPER.treeToValue(v2, Verdict.class);
+        assertThat(read.stages().assemble()).isEqualTo(StageVerdict.absent());
+        assertThat(read.flaggedStages()).containsExactly(Stage.RERANK);
     }
 }

@@ -131,7 +131,7 @@ class ArticleSplitsTest {
         List<Label> labels = SimulatedLogs.simulate(SimulatorOptions.of(PROFILE, 200, 4)
                 .withSplit(ArticleSplits.TEST).withIndexEvery(0), dir).labels;
         assertThat(labels).allSatisfy(l -> {
-            assertThat(l.schema()).isEqualTo(SchemaIds.LABEL_V2);
+            assertThat(l.schema()).isEqualTo(SchemaIds.LABEL_V3);
             assertThat(l.knowledgeGap()).isEqualTo(!l.isAnswerable());
             assertThat(l.stages().retrieve()).isNotNull();
             if (l.knowledgeGap() && l.stages().retrieve() == 1) {

@@ -130,6 +130,12 @@ public final class ModelBundle implements AutoCloseable {
             gateManifest = new GateManifest(TierGate.VERSION, gate.features(), bounds, gateNames, tree(gateValidation));
         }
         Map<String, Double> byId = thresholdsById(thresholds);
+        for (Stage stage : Stage.values()) {
+            if (models.containsKey(stage) != byId.containsKey(stage.id())) {
+                throw new IllegalArgumentException("stage " + stage.id() + " needs both a model and a threshold, or "
+                        + "neither (a stage the bundle does not score)");
+            }
+        }
         String id = name + "@" + hash(featureSpace, judge, byId, files, gateManifest);
         Manifest manifest = new Manifest(FORMAT, id, name, createdAt, featureSpace, judge, byId, Weights.fixed(),
                 names, tree(training), tree(evaluation), List.of(), gateManifest);

@@ -132,7 +132,9 @@ class ChecksStageTest {
                 assertThat(f.llm().calls()).isEqualTo(5);
                 assertThat(f.llm().inputTokens()).isEqualTo(500);
                 assertThat(f.llm().degraded()).isFalse();
+                // assembly's is the evidence flow read against the assembly, which these runs do not show
                 FeatureList.all().stream().filter(d -> d.kind() == FeatureList.Kind.LLM)
+                        .filter(d -> d.stage() != io.raglog.schemas.Stage.ASSEMBLE)
                         .forEach(d -> assertThat(f.feature(d.name())).as(d.name()).isNotNull());
             }
         }

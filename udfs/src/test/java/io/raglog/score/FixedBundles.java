@@ -38,7 +38,7 @@ final class FixedBundles {
     static ModelBundle withThresholds(String version, String x, Map<Stage, Double> thresholds) {
         FeatureSpace space = new FeatureSpace(version, List.of(x));
         Map<Stage, StageModel> models = new EnumMap<>(Stage.class);
-        for (Stage stage : Stage.values()) {
+        for (Stage stage : thresholds.keySet()) { // a stage with no threshold has no model: an older bundle's shape
             models.put(stage, new StageModel(new Imputer(new double[] {0.0}, new int[0]),
                     new LogisticRegression(new double[] {0.0}, new double[] {1.0}, new double[] {2.0}, -1.0),
                     constantBoostedTrees(0.75),
@@ -56,23 +56,24 @@ final class FixedBundles {
      */
     static ModelBundle withGate(Map<Stage, Double> thresholds, Map<Stage, TierGate.Bounds> bounds) {
         List<String> names = new java.util.ArrayList<>();
-        for (Stage stage : Stage.values()) {
+        for (Stage stage : bounds.keySet()) {
             names.add(cheapFeature(stage));
         }
         return withGate(VERSION, "x", names, thresholds, bounds);
     }
 
     /**
-     * The same on another feature list: stage models read {@code x}, the gate model of stage number s reads
-     * {@code gateFeatures[s]}.
+     * The same on another feature list: stage models read {@code x}, the gate model of the s-th stage with bounds
+     * (in pipeline order) reads {@code gateFeatures[s]}.
      */
     static ModelBundle withGate(String version, String x, List<String> gateFeatures, Map<Stage, Double> thresholds,
             Map<Stage, TierGate.Bounds> bounds) {
         List<String> names = gateFeatures;
         int width = names.size();
         Map<Stage, StageModel> gateModels = new EnumMap<>(Stage.class);
-        for (Stage stage : Stage.values()) {
-            int s = stage.ordinal();
+        List<Stage> gated = List.copyOf(new java.util.TreeSet<>(bounds.keySet()));
+        for (Stage stage : gated) {
+            int s = gated.indexOf(stage);
             double[] weights = new double[width];
             weights[s] = 2.0;
             double[] ones = new double[width];
@@ -86,7 +87,7 @@ final class FixedBundles {
         TierGate gate = new TierGate(new FeatureSpace(version, names), gateModels, bounds);
         try (ModelBundle plain = withThresholds(version, x, thresholds)) {
             Map<Stage, StageModel> models = new EnumMap<>(Stage.class);
-            for (Stage stage : Stage.values()) {
+            for (Stage stage : thresholds.keySet()) {
                 StageModel m = plain.model(stage);
                 models.put(stage, new StageModel(m.imputer(), m.logistic(), constantBoostedTrees(0.75, 1),
                         m.extraTrees()));
@@ -108,6 +109,9 @@ final class FixedBundles {
     static Map<Stage, TierGate.Bounds> sameBounds(double healthyBelow, double faultyFrom) {
         Map<Stage, TierGate.Bounds> b = new EnumMap<>(Stage.class);
         for (Stage stage : Stage.values()) {
+            if (ModelBundle.mayLack(stage)) {
+                continue; // the fixed bundles have the shape of a bundle trained before context assembly
+            }
             b.put(stage, new TierGate.Bounds(healthyBelow, faultyFrom));
         }
         return b;

@@ -32,7 +32,10 @@ public final class IndexTemplates {
     /** Documents Elasticsearch refused, kept by {@link BulkFailureHandlers#deadLetterIndex(String)}. */
     public static final String DEAD_LETTERS = ElasticsearchSink.DEFAULT_DEAD_LETTER_INDEX;
 
-    public static final List<String> ALL = List.of(FAULTS, FAULT_RATES, DEAD_LETTERS);
+    /** Embedding drift records: model changes, retrieval score shifts, index/query mismatches. */
+    public static final String DRIFT = "raglog-drift";
+
+    public static final List<String> ALL = List.of(FAULTS, FAULT_RATES, DRIFT, DEAD_LETTERS);
 
     private IndexTemplates() {}
 

@@ -1,0 +1,75 @@
+package io.raglog.simulator.pipeline;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.raglog.simulator.corpus.Chunk;
+import io.raglog.simulator.corpus.Question;
+import io.raglog.simulator.text.WordPieces;
+import java.util.List;
+import java.util.Set;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+/** The pipeline's own code between the passages handed on and the prompt: budgets, cuts, drops, orders. */
+class ContextAssemblerTest {
+
+    private static Chunk chunk(String id, String text) {
+        return new Chunk(id, 0, "doc", "Normans", 0, 0, text);
+    }
+
+    private static final Chunk FIRST = chunk("d#0", "The Normans were a people who gave their name to Normandy, a "
+            + "region in France. They descended from Norse raiders and pirates from Denmark, Iceland and Norway.");
+    private static final Chunk SECOND = chunk("d#1", "Their identity emerged initially in the first half of the 10th "
+            + "century, and it continued to evolve over the succeeding centuries. The first duke was Rollo, "
+            + "who agreed to swear fealty to King Charles III of West Francia.");
+    private static final Chunk THIRD = chunk("d#2", "The Norman dynasty had a major political, cultural and military "
+            + "impact on medieval Europe and even the Near East.");
+    private static final Question WHO = new Question("q1", "Who was the first duke of Normandy?", true,
+            List.of("doc"), "Rollo", List.of("Rollo"), List.of(0), List.of());
+
+    @Test
+    void spendsTheBudgetBestFirstAndCutsTheOverflowingPassage() {
+        int budget = WordPieces.count(FIRST.text()) + 10;
+
+        List<Chunk> prompt = ContextAssembler.fit(List.of(FIRST, SECOND, THIRD), budget, true);
+
+        assertThat(prompt).hasSize(2);
+        assertThat(prompt.get(0)).isEqualTo(FIRST);
+        assertThat(prompt.get(1).chunkId()).isEqualTo(SECOND.chunkId());
+        assertThat(SECOND.text()).startsWith(prompt.get(1).text());
+        assertThat(prompt.get(1).text()).isNotEqualTo(SECOND.text());
+        assertThat(ContextAssembler.fit(List.of(FIRST, SECOND, THIRD), budget, false)).containsExactly(FIRST);
+        assertThat(ContextAssembler.fit(List.of(FIRST, SECOND), null, true)).containsExactly(FIRST, SECOND);
+    }
+
+    @Test
+    void ordersBestLastOrBestAtBothEnds() {
+        Chunk fourth = chunk("d#3", "x");
+        List<Chunk> bestFirst = List.of(FIRST, SECOND, THIRD, fourth);
+
+        assertThat(ContextAssembler.order(bestFirst, ContextBudget.Order.BEST_LAST))
+                .containsExactly(fourth, THIRD, SECOND, FIRST);
+        assertThat(ContextAssembler.order(bestFirst, ContextBudget.Order.ENDS_FIRST))
+                .containsExactly(FIRST, THIRD, fourth, SECOND);
+    }
+
+    @Test
+    void losingTheAnswerLeavesNoPromptPassageThatHoldsIt() {
+        ContextBudget generous = new ContextBudget(1000, true, ContextBudget.Order.AS_HANDED);
+        for (int seed = 0; seed < 40; seed++) {
+            Injection<List<Chunk>> lost = ContextAssembler.loseAnswer(WHO, List.of(FIRST, SECOND, THIRD),
+                    Set.of(SECOND), generous, new SplittableRandom(seed));
+
+            assertThat(lost).isNotNull();
+            assertThat(lost.fault().type().stage().id()).isEqualTo("assemble");
+            assertThat(lost.output()).noneSatisfy(c -> assertThat(c.text()).contains("Rollo"));
+            assertThat(lost.output()).contains(FIRST);
+        }
+    }
+
+    @Test
+    void nothingToLoseWhenNoPassageHandedOnHoldsTheAnswer() {
+        assertThat(ContextAssembler.loseAnswer(WHO, List.of(FIRST, THIRD), Set.of(SECOND),
+                ContextBudget.NONE, new SplittableRandom(1))).isNull();
+    }
+}

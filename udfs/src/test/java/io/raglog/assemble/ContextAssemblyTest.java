@@ -1,0 +1,96 @@
+package io.raglog.assemble;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.raglog.calls.ChatDetail;
+import io.raglog.calls.ChatMessage;
+import io.raglog.calls.ChatRole;
+import io.raglog.schemas.AssembleStage;
+import io.raglog.schemas.Passage;
+import io.raglog.schemas.PassageFate;
+import io.raglog.schemas.PassageFate.Fate;
+import io.raglog.schemas.TokenUsage;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Each passage handed on is found in the prompt whole, cut short, or not at all; the stage says which and where. */
+class ContextAssemblyTest {
+
+    private static final Passage A = new Passage("a", "The Normans were a people who in the 10th and 11th centuries "
+            + "gave their name to Normandy, a region in France.", 0.9, 1);
+    private static final Passage B = new Passage("b", "Rollo was the first ruler of Normandy. His descendants swore "
+            + "fealty to the kings of West Francia, and the duchy grew strong under them.", 0.8, 2);
+    private static final Passage C = new Passage("c", "The Norman conquest of England began in 1066 with the Battle "
+            + "of Hastings, where Duke William defeated King Harold.", 0.7, 3);
+
+    private static ChatDetail generator(String context) {
+        String prompt = "Answer from the context.\n\nContext:\n" + context + "\n\nQuestion: Who was Rollo?";
+        return new ChatDetail("test.chat", "gpt-4o-2024-08-06", List.of(new ChatMessage("user", prompt)), "A ruler.",
+                new TokenUsage(2950, 12), ChatRole.GENERATE, "Who was Rollo?", context, List.of(), false);
+    }
+
+    @Test
+    void readsWholeCutAndDroppedPassagesInPromptOrder() {
+        // best last: C first, then A, then the first 60 characters of B; nothing else
+        ChatDetail chat = generator(C.text() + "\n\n" + A.text() + "\n\n" + B.text().substring(0, 60));
+
+        AssembleStage stage = ContextAssembly.of(List.of(A, B, C), AssembleStage.BY_RERANK, chat, 2950,
+                new NormalisedTexts());
+
+        assertThat(stage.present()).isTrue();
+        assertThat(stage.handedOnBy()).isEqualTo("rerank");
+        assertThat(stage.passages()).extracting(PassageFate::passageId, PassageFate::fate, PassageFate::promptPosition)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("a", Fate.WHOLE, 2),
+                        org.assertj.core.groups.Tuple.tuple("b", Fate.CUT, 3),
+                        org.assertj.core.groups.Tuple.tuple("c", Fate.WHOLE, 1));
+        PassageFate cut = stage.passages().get(1);
+        assertThat(cut.keptChars()).as("60 characters, and the space after them").isBetween(55, 61);
+        assertThat(cut.chars()).isGreaterThan(cut.keptChars());
+        assertThat(stage.promptTokens()).isEqualTo(2950);
+        assertThat(stage.contextWindow()).as("gpt-4o is known").isEqualTo(128_000);
+        assertThat(stage.lost()).isEqualTo(1);
+    }
+
+    @Test
+    void aPassageWithOnlyItsOpeningWordsInThePromptIsDroppedNotCut() {
+        ChatDetail chat = generator(A.text() + "\n\n" + B.text().substring(0, 20));
+
+        AssembleStage stage = ContextAssembly.of(List.of(A, B), AssembleStage.BY_RERANK, chat, null,
+                new NormalisedTexts());
+
+        assertThat(stage.passages().get(1).fate()).isEqualTo(Fate.DROPPED);
+        assertThat(stage.passages().get(1).promptPosition()).isNull();
+        assertThat(stage.contextWindow()).isEqualTo(128_000);
+    }
+
+    @Test
+    void isAbsentWhenNoPassageHandedOnIsInThePrompt() {
+        // the context reached the model some way raglog does not see: not "everything dropped"
+        ChatDetail chat = generator("unrelated context the pipeline built from elsewhere");
+
+        assertThat(ContextAssembly.of(List.of(A, B), AssembleStage.BY_RETRIEVE, chat, null, new NormalisedTexts())
+                .present()).isFalse();
+        assertThat(ContextAssembly.of(List.of(), AssembleStage.BY_RETRIEVE, chat, null, new NormalisedTexts())
+                .present()).isFalse();
+    }
+
+    @Test
+    void aRerankerThatScoredEverythingHandsOnOnlyDownToTheLowestPassageThatReachedThePrompt() {
+        // a reranker asked without a top-n: the pipeline kept its own top two; B missing between them is assembly's
+        ChatDetail chat = generator(A.text() + "\n\n" + C.text());
+
+        AssembleStage stage = ContextAssembly.of(List.of(A, B, C, new Passage("d", "Unrelated text about "
+                + "the Byzantine navy and its ships in the Mediterranean.", 0.1, 4)), AssembleStage.BY_RERANK, true,
+                chat, null, new NormalisedTexts());
+
+        assertThat(stage.passages()).extracting(PassageFate::passageId).containsExactly("a", "b", "c");
+        assertThat(stage.passages().get(1).fate()).isEqualTo(Fate.DROPPED);
+    }
+
+    @Test
+    void findsTheLongestPrefixInLogarithmicSteps() {
+        assertThat(ContextAssembly.longestPrefixIn("xx hello wor yy", "hello world")).isEqualTo(9);
+        assertThat(ContextAssembly.longestPrefixIn("xyz", "hello")).isZero();
+        assertThat(ContextAssembly.longestPrefixIn("say hello", "hello")).isEqualTo(5);
+    }
+}
