@@ -1,6 +1,7 @@
 package io.raglog.bench;
 
 import io.raglog.bench.e2e.EndToEnd;
+import io.raglog.bench.micro.DriftStateSize;
 import io.raglog.bench.micro.MicroBenchmarks;
 import io.raglog.schemas.Json;
 import java.io.PrintStream;
@@ -56,7 +57,8 @@ public final class BenchCommand implements Callable<Integer> {
             "micro_decode_classify_call_ops_per_s", "micro_assemble_run_ops_per_s", "micro_rule_checks_ops_per_s",
             "micro_embed_passage_cold_ops_per_s", "micro_embed_passage_cached_ops_per_s",
             "micro_feature_assembly_ops_per_s", "micro_score_run_ops_per_s",
-            "micro_decode_classify_call_alloc_bytes_per_op", "micro_score_run_alloc_bytes_per_op");
+            "micro_decode_classify_call_alloc_bytes_per_op", "micro_score_run_alloc_bytes_per_op",
+            "drift_state_bytes_per_pipeline", "drift_state_growth_after_1k_runs");
 
     /** Keys present with no value yet (none at the moment; a key listed here is written as null, never made up). */
     static final java.util.Set<String> NOT_YET_MEASURED = java.util.Set.of();
@@ -99,6 +101,8 @@ public final class BenchCommand implements Callable<Integer> {
             log.println("micro-benchmarks (JMH, -prof gc)");
             r.putAll(MicroBenchmarks.run(micro != null ? micro
                     : quick ? MicroBenchmarks.Settings.QUICK : MicroBenchmarks.Settings.FULL));
+            log.println("embedding-drift state per pipeline");
+            r.putAll(DriftStateSize.measure(quick ? 5_000 : 20_000, 7));
         }
         r.put("load_average_after", Machine.loadAverage(), "1-minute load average (the machine is shared)");
         r.put("bench_seconds", (System.nanoTime() - start) / 1e9, "wall time of this benchmark run");

@@ -1,0 +1,74 @@
+package io.raglog.score;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.raglog.checks.FeatureList;
+import io.raglog.schemas.LlmUsage;
+import io.raglog.schemas.RunFeatures;
+import io.raglog.schemas.Stage;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/** A reranker's or an abstaining generator's flag moves to context assembly when assembly lost the answer. */
+class ContextAssemblyRuleTest {
+
+    private static final Set<Stage> WITH_ASSEMBLY = EnumSet.of(Stage.EMBED, Stage.RETRIEVE, Stage.RERANK,
+            Stage.ASSEMBLE, Stage.GENERATE);
+
+    private static RunFeatures features(Map<String, Double> values) {
+        return new RunFeatures(RunFeatures.SCHEMA_V1, "run-1", "support-bot", "Who was the first duke of Normandy?",
+                FeatureList.VERSION, new LinkedHashMap<>(values),
+                new LlmUsage(5, 0, 0, 0.0, false, List.of(), "offline-judge/v1"), null, List.of());
+    }
+
+    @Test
+    void theJudgeFindingTheAnswerOnlyInALostPassageMovesTheRerankersFlag() {
+        RunFeatures f = features(Map.of(FeatureList.ASSEMBLE_FLOW_LOST, 0.5));
+
+        ContextAssemblyRule.Outcome out = ContextAssemblyRule.apply(EnumSet.of(Stage.RERANK), WITH_ASSEMBLY, f);
+
+        assertThat(out.flagged()).containsExactly(Stage.ASSEMBLE);
+        assertThat(out.cleared()).containsExactly(Stage.RERANK);
+    }
+
+    @Test
+    void theRulesAloneMoveItWhenTheLostTextAnswersClearlyBetter() {
+        RunFeatures f = features(Map.of(FeatureList.ASSEMBLE_LOST_ANSWER_MATCH, 0.8,
+                FeatureList.ASSEMBLE_LOST_ANSWER_GAP, 0.4, FeatureList.GENERATE_REFUSES, 1.0));
+
+        ContextAssemblyRule.Outcome out = ContextAssemblyRule.apply(EnumSet.of(Stage.GENERATE), WITH_ASSEMBLY, f);
+
+        assertThat(out.flagged()).as("it rightly said it did not know").containsExactly(Stage.ASSEMBLE);
+        assertThat(out.cleared()).containsExactly(Stage.GENERATE);
+    }
+
+    @Test
+    void aGeneratorThatAnsweredAnywayKeepsItsFlagBesideAssembly() {
+        RunFeatures f = features(Map.of(FeatureList.ASSEMBLE_FLOW_LOST, 1.0, FeatureList.GENERATE_REFUSES, 0.0));
+
+        ContextAssemblyRule.Outcome out = ContextAssemblyRule.apply(EnumSet.of(Stage.GENERATE), WITH_ASSEMBLY, f);
+
+        assertThat(out.flagged()).containsExactly(Stage.ASSEMBLE, Stage.GENERATE);
+        assertThat(out.cleared()).isEmpty();
+    }
+
+    @Test
+    void doesNothingForASoundRunALossThatDidNotMatterOrARunWithoutAssembly() {
+        RunFeatures lost = features(Map.of(FeatureList.ASSEMBLE_FLOW_LOST, 0.5));
+        assertThat(ContextAssemblyRule.apply(EnumSet.noneOf(Stage.class), WITH_ASSEMBLY, lost).flagged())
+                .as("nothing flagged: a weak passage cut from a sound run").isEmpty();
+
+        RunFeatures weak = features(Map.of(FeatureList.ASSEMBLE_LOST_ANSWER_MATCH, 0.3,
+                FeatureList.ASSEMBLE_LOST_ANSWER_GAP, 0.3, FeatureList.ASSEMBLE_FLOW_LOST, 0.0));
+        assertThat(ContextAssemblyRule.apply(EnumSet.of(Stage.RERANK), WITH_ASSEMBLY, weak).flagged())
+                .containsExactly(Stage.RERANK);
+
+        Set<Stage> noAssembly = EnumSet.complementOf(EnumSet.of(Stage.ASSEMBLE));
+        assertThat(ContextAssemblyRule.apply(EnumSet.of(Stage.RERANK), noAssembly, lost).flagged())
+                .containsExactly(Stage.RERANK);
+    }
+}
