@@ -1,9 +1,12 @@
 package io.raglog.cli.review;
 
+import io.raglog.sink.elasticsearch.ElasticsearchConnection;
 import io.raglog.sink.elasticsearch.ElasticsearchSinkException;
 import io.raglog.sink.elasticsearch.IndexTemplates;
-import io.raglog.sink.elasticsearch.ElasticsearchConnection;
 import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.Callable;
@@ -43,6 +46,11 @@ public final class ReviewCommand implements Callable<Integer> {
             description = "Where reviews are sent with --kafka (default: ${DEFAULT-VALUE}).")
     String reviewsTopic;
 
+    @Option(names = "--runs", arity = "1..*", paramLabel = "FILE",
+            description = "Runs JSONL (replay --runs-out, or the raglog.runs topic in a file): the page then shows "
+                    + "each run's passages as they moved; Elasticsearch does not hold them.")
+    List<Path> runs = new ArrayList<>();
+
     @Override
     public Integer call() throws Exception {
         ElasticsearchConnection connection = ElasticsearchConnection.builder().setHosts(elasticsearch).build();
@@ -64,7 +72,7 @@ public final class ReviewCommand implements Callable<Integer> {
                 ReviewOutputs outputs = kafka == null ? ReviewOutputs.elasticsearchOnly(rest, reviewsIndex)
                         : ReviewOutputs.withKafka(rest, reviewsIndex, kafka, reviewsTopic);
                 ReviewServer server = ReviewServer.start(address, new DebuggingQueue(rest, faultsIndex, reviewsIndex),
-                        outputs, Clock.systemUTC())) {
+                        outputs, PassageFlow.load(runs), Clock.systemUTC())) {
             System.out.println("review page: " + server.url() + "  (queue: " + faultsIndex + " on " + rest
                     + "; reviews: " + reviewsIndex + (kafka == null ? ", no Kafka" : " and " + reviewsTopic + " on "
                     + kafka) + ")");

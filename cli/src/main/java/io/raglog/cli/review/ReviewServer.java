@@ -1,11 +1,13 @@
 package io.raglog.cli.review;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import io.raglog.schemas.Json;
 import io.raglog.schemas.Review;
+import io.raglog.schemas.Run;
 import io.raglog.schemas.Stage;
 import io.raglog.schemas.StageReview;
 import io.raglog.schemas.Verdict;
@@ -36,7 +38,7 @@ import org.slf4j.LoggerFactory;
  * GET  /                      the page
  * GET  /api/pipelines         the pipelines with queued runs
  * GET  /api/queue?pipeline=&amp;stage=&amp;kind=stage|knowledge_gap&amp;from=&amp;to=&amp;size=   newest first
- * GET  /api/runs/{runId}      the verdict, the latest review, what the queue does not hold
+ * GET  /api/runs/{runId}      the verdict, the latest review, the passages as they moved when known
  * POST /api/reviews           {run_id, decisions: {stage: confirmed|rejected|added|sound}, knowledge_gap,
  *                              answer_correct, reviewer, note}
  * </pre>
@@ -51,35 +53,42 @@ public final class ReviewServer implements AutoCloseable {
             "/index.html", "index.html",
             "/review.js", "review.js",
             "/review.css", "review.css");
-    /** Said on every run, so no reviewer looks for passages the job never stored. */
+    /** Said for a run without its passages, so no reviewer looks for what the job never stored in the index. */
     static final String PASSAGES_NOTE = "raglog-faults holds the verdict only: the passages as they moved "
-            + "(retrieved, kept by the reranker, in the prompt) are on the raglog.runs topic, not in Elasticsearch.";
+            + "(retrieved, kept by the reranker, in the prompt) are on the raglog.runs topic; start the page with "
+            + "--runs FILE (replay --runs-out, or the topic written to a file) to see them.";
 
     private final HttpServer http;
     private final ExecutorService threads;
     private final DebuggingQueue queue;
     private final ReviewOutputs outputs;
+    private final Map<String, Run> runs;
     private final Clock clock;
 
     private ReviewServer(HttpServer http, ExecutorService threads, DebuggingQueue queue, ReviewOutputs outputs,
-            Clock clock) {
+            Map<String, Run> runs, Clock clock) {
         this.http = http;
         this.threads = threads;
         this.queue = queue;
         this.outputs = outputs;
+        this.runs = runs;
         this.clock = clock;
     }
 
-    /** Listens on {@code address} (port 0 for any free one) and serves until closed. */
-    static ReviewServer start(InetSocketAddress address, DebuggingQueue queue, ReviewOutputs outputs, Clock clock)
-            throws IOException {
+    /**
+     * Listens on {@code address} (port 0 for any free one) and serves until closed.
+     *
+     * @param runs the runs whose passages the page can show, by run id; empty when none were given
+     */
+    static ReviewServer start(InetSocketAddress address, DebuggingQueue queue, ReviewOutputs outputs,
+            Map<String, Run> runs, Clock clock) throws IOException {
         HttpServer http = HttpServer.create(address, 64);
         ExecutorService threads = Executors.newFixedThreadPool(4, r -> {
             Thread t = new Thread(r, "review-http");
             t.setDaemon(true);
             return t;
         });
-        ReviewServer server = new ReviewServer(http, threads, queue, outputs, clock);
+        ReviewServer server = new ReviewServer(http, threads, queue, outputs, runs, clock);
         http.createContext("/", server::handle);
         http.setExecutor(threads);
         http.start();
@@ -95,7 +104,8 @@ public final class ReviewServer implements AutoCloseable {
     private void handle(HttpExchange exchange) throws IOException {
         String path = exchange.getRequestURI().getPath();
         String method = exchange.getRequestMethod();
-        try (exchange) {
+        // closed last, not by try-with-resources: that would close it before a catch block could answer
+        try {
             if ("GET".equals(method) && STATIC.containsKey(path)) {
                 resource(exchange, STATIC.get(path));
             } else if ("GET".equals(method) && "/api/pipelines".equals(path)) {
@@ -109,11 +119,13 @@ public final class ReviewServer implements AutoCloseable {
             } else {
                 json(exchange, 404, Map.of("error", "no such page: " + method + " " + path));
             }
-        } catch (IllegalArgumentException e) {
-            json(exchange, 400, Map.of("error", e.getMessage()));
+        } catch (IllegalArgumentException | JsonProcessingException e) {
+            json(exchange, 400, Map.of("error", String.valueOf(e.getMessage())));
         } catch (RuntimeException e) {
             LOG.warn("{} {} failed", method, path, e);
             json(exchange, 502, Map.of("error", String.valueOf(e.getMessage())));
+        } finally {
+            exchange.close();
         }
     }
 
@@ -126,7 +138,12 @@ public final class ReviewServer implements AutoCloseable {
         ObjectNode body = Json.MAPPER.createObjectNode();
         body.set("verdict", Json.MAPPER.valueToTree(verdict));
         body.set("review", Json.MAPPER.valueToTree(queue.review(runId)));
-        body.put("passages_note", PASSAGES_NOTE);
+        Run run = runs.get(runId);
+        if (run != null) {
+            body.set("passages", Json.MAPPER.valueToTree(PassageFlow.of(run)));
+        } else {
+            body.put("passages_note", PASSAGES_NOTE);
+        }
         json(exchange, 200, body);
     }
 
