@@ -4,6 +4,7 @@
 const STAGES = ['rewrite', 'embed', 'retrieve', 'rerank', 'generate'];
 const $ = (id) => document.getElementById(id);
 let current = null; // the verdict on the right
+let queueRequests = 0; // filters change faster than the queue answers: only the latest request's answer is shown
 
 function el(tag, attrs, ...children) {
   const node = document.createElement(tag);
@@ -35,7 +36,9 @@ async function loadQueue() {
   const params = new URLSearchParams({
     pipeline: $('filter-pipeline').value, stage: $('filter-stage').value, kind: $('filter-kind').value,
     from: instant($('filter-from').value), to: instant($('filter-to').value)});
+  const request = ++queueRequests;
   const page = await getJson('api/queue?' + params);
+  if (request !== queueRequests) return;
   const body = $('queue').tBodies[0];
   body.replaceChildren(...page.runs.map((run) => {
     const why = el('td', {}, ...run.queue_reasons.map((r) => el('span', {class: 'pill flag'}, r)));
