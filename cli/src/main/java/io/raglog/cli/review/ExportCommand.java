@@ -28,6 +28,7 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -46,8 +47,8 @@ public final class ExportCommand implements Callable<Integer> {
     static final String CALLS = "calls.jsonl";
     private static final int PAGE = 1_000;
 
-    @Option(names = "--elasticsearch", required = true, paramLabel = "URL", description = "Elasticsearch URL.")
-    String elasticsearch;
+    @Mixin
+    ElasticsearchClientOptions elasticsearch;
 
     @Option(names = "--out", required = true, paramLabel = "DIR", description = "Where labels.jsonl (and "
             + "calls.jsonl) are written.")
@@ -86,7 +87,7 @@ public final class ExportCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        try (ElasticsearchRest rest = ElasticsearchRest.at(elasticsearch)) {
+        try (ElasticsearchRest rest = new ElasticsearchRest(elasticsearch.connection(System.getenv()))) {
             Summary summary = export(rest, out, reviewedOnly, faultsIndex, reviewsIndex, kafka, callsTopic);
             System.out.println(summary.describe(out, kafka != null));
         }

@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code raglog review}: the debugging queue worked by people, one run at a time, in a browser. */
@@ -21,9 +22,8 @@ import picocli.CommandLine.Option;
             "knowledge gap. Reviews (raglog.review/v1) go to Kafka and to Elasticsearch, id = run id."})
 public final class ReviewCommand implements Callable<Integer> {
 
-    @Option(names = "--elasticsearch", required = true, paramLabel = "URL",
-            description = "Elasticsearch holding the debugging queue, e.g. http://localhost:9200.")
-    String elasticsearch;
+    @Mixin
+    ElasticsearchClientOptions elasticsearch;
 
     @Option(names = "--kafka", paramLabel = "BOOTSTRAP",
             description = "Also write each review to Kafka (transactions, keyed by run id). Without it, Elasticsearch "
@@ -53,7 +53,7 @@ public final class ReviewCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        ElasticsearchConnection connection = ElasticsearchConnection.builder().setHosts(elasticsearch).build();
+        ElasticsearchConnection connection = elasticsearch.connection(System.getenv());
         try {
             IndexTemplates.installAll(connection, Duration.ofSeconds(30));
         } catch (ElasticsearchSinkException e) {
