@@ -68,14 +68,10 @@ public final class ReviewCommand implements Callable<Integer> {
         InetSocketAddress address = new InetSocketAddress(listen.substring(0, colon),
                 Integer.parseInt(listen.substring(colon + 1)));
         CountDownLatch stopped = new CountDownLatch(1);
-        try (ElasticsearchRest rest = new ElasticsearchRest(connection);
-                ReviewOutputs outputs = kafka == null ? ReviewOutputs.elasticsearchOnly(rest, reviewsIndex)
-                        : ReviewOutputs.withKafka(rest, reviewsIndex, kafka, reviewsTopic);
-                ReviewServer server = ReviewServer.start(address, new DebuggingQueue(rest, faultsIndex, reviewsIndex),
-                        outputs, PassageFlow.load(runs), Clock.systemUTC())) {
-            System.out.println("review page: " + server.url() + "  (queue: " + faultsIndex + " on " + rest
-                    + "; reviews: " + reviewsIndex + (kafka == null ? ", no Kafka" : " and " + reviewsTopic + " on "
-                    + kafka) + ")");
+        try (ReviewService service = ReviewService.start(connection, kafka,
+                new ReviewService.Names(faultsIndex, reviewsIndex, reviewsTopic), address, PassageFlow.load(runs),
+                Clock.systemUTC())) {
+            System.out.println("review page: " + service.url() + "  (" + service + ")");
             Runtime.getRuntime().addShutdownHook(new Thread(stopped::countDown, "review-stop"));
             stopped.await();
         }

@@ -54,6 +54,8 @@ async function loadQueue() {
   $('queue-count').textContent = page.runs.length < page.total
       ? `${matching}; the newest ${page.runs.length} shown` : matching;
   $('queue-count').dataset.total = page.total;
+  // the benchmark reads when the first list was drawn (./raglog bench: review_queue_drawn_ms)
+  if (!performance.getEntriesByName('raglog-queue-drawn').length) performance.mark('raglog-queue-drawn');
 }
 
 function stageCard(stage, verdict, decided) {
