@@ -2,6 +2,7 @@ package io.raglog.bench;
 
 import io.raglog.bench.e2e.EndToEnd;
 import io.raglog.bench.micro.MicroBenchmarks;
+import io.raglog.bench.review.ReviewBench;
 import io.raglog.schemas.Json;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -34,6 +35,10 @@ public final class BenchCommand implements Callable<Integer> {
     @Option(names = "--skip-e2e", description = "Only the micro-benchmarks.")
     boolean skipEndToEnd;
 
+    @Option(names = "--skip-review",
+            description = "Without the review page's figures (they need the system's chromium and chromium-driver).")
+    boolean skipReview;
+
     /** Every figure a run produces: the flat keys, their ceilings and the micro-benchmarks'. */
     static final java.util.List<String> KEYS = java.util.List.of(
             "passthrough_runs_per_s", "passthrough_input_rounds", "passthrough_messages_copied",
@@ -56,12 +61,15 @@ public final class BenchCommand implements Callable<Integer> {
             "micro_decode_classify_call_ops_per_s", "micro_assemble_run_ops_per_s", "micro_rule_checks_ops_per_s",
             "micro_embed_passage_cold_ops_per_s", "micro_embed_passage_cached_ops_per_s",
             "micro_feature_assembly_ops_per_s", "micro_score_run_ops_per_s",
-            "micro_decode_classify_call_alloc_bytes_per_op", "micro_score_run_alloc_bytes_per_op");
+            "micro_decode_classify_call_alloc_bytes_per_op", "micro_score_run_alloc_bytes_per_op",
+            "review_queued_runs", "review_submit_p50_ms", "review_round_trip_p50_ms", "review_round_trip_max_ms",
+            "review_first_paint_ms", "review_queue_drawn_ms");
 
     /** Keys present with no value yet (none at the moment; a key listed here is written as null, never made up). */
     static final java.util.Set<String> NOT_YET_MEASURED = java.util.Set.of();
 
     MicroBenchmarks.Settings micro;
+    ReviewBench.Options review;
 
     private final PrintStream log;
 
@@ -99,6 +107,11 @@ public final class BenchCommand implements Callable<Integer> {
             log.println("micro-benchmarks (JMH, -prof gc)");
             r.putAll(MicroBenchmarks.run(micro != null ? micro
                     : quick ? MicroBenchmarks.Settings.QUICK : MicroBenchmarks.Settings.FULL));
+        }
+        if (!skipReview) {
+            log.println("review page: broker, Elasticsearch node, headless Chromium");
+            r.putAll(new ReviewBench(review != null ? review
+                    : quick ? ReviewBench.Options.quick() : ReviewBench.Options.full(), log).run());
         }
         r.put("load_average_after", Machine.loadAverage(), "1-minute load average (the machine is shared)");
         r.put("bench_seconds", (System.nanoTime() - start) / 1e9, "wall time of this benchmark run");

@@ -79,8 +79,9 @@ final class ReviewOutputs implements AutoCloseable {
     }
 
     /**
-     * Writes one review to the topic (committed before this returns) and then the index (refreshed, so the page's next
-     * read sees it).
+     * Writes one review to the topic (committed before this returns) and then the index, refreshed at once so the
+     * page's next read sees it (waiting for the periodic refresh cost a second per review; reviews come one at a
+     * time, from people).
      *
      * @throws IllegalStateException when either refuses; the reviewer submits again (same key, same document id)
      */
@@ -92,7 +93,7 @@ final class ReviewOutputs implements AutoCloseable {
             partition = sent.partition();
             offset = sent.offset();
         }
-        elasticsearch.call("PUT", ElasticsearchRest.document(reviewsIndex, review.runId()) + "?refresh=wait_for",
+        elasticsearch.call("PUT", ElasticsearchRest.document(reviewsIndex, review.runId()) + "?refresh=true",
                 Json.write(review));
         return new Written(topic, partition, offset, reviewsIndex);
     }
