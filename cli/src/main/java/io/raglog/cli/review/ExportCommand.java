@@ -1,7 +1,6 @@
 package io.raglog.cli.review;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.raglog.schemas.CallEvent;
 import io.raglog.schemas.Json;
@@ -76,7 +75,8 @@ public final class ExportCommand implements Callable<Integer> {
     /** What an export wrote. */
     record Summary(int fromReviews, int fromVerdicts, long calls, long callsSkipped) {
         String describe(Path out, boolean withCalls) {
-            return (fromReviews + fromVerdicts) + " labels (" + fromReviews + " reviewed, " + fromVerdicts
+            int labels = fromReviews + fromVerdicts;
+            return labels + (labels == 1 ? " label (" : " labels (") + fromReviews + " reviewed, " + fromVerdicts
                     + " from the verdicts' flags) -> " + out.resolve(LABELS) + System.lineSeparator()
                     + (withCalls ? calls + " calls (" + callsSkipped + " not raglog.call/v1, skipped) -> "
                             + out.resolve(CALLS)
@@ -129,25 +129,35 @@ public final class ExportCommand implements Callable<Integer> {
         return new Summary(reviews.size(), fromVerdicts, calls[0], calls[1]);
     }
 
-    /** Every document of an index, in run id order, a page at a time; nothing when the index does not exist. */
+    /**
+     * Every document of an index, a page at a time (a scroll: no sort, so it works whatever the index's mapping);
+     * nothing when the index does not exist.
+     */
     private static void everyDocument(ElasticsearchRest rest, String index, Consumer<JsonNode> each) {
-        rest.call("POST", "/" + index + "/_refresh", null);
-        JsonNode after = null;
-        while (true) {
-            ObjectNode body = Json.MAPPER.createObjectNode();
-            body.put("size", PAGE);
-            body.putObject("query").putObject("match_all");
-            body.putArray("sort").addObject().put("run_id", "asc");
-            if (after != null) {
-                body.set("search_after", after);
+        ObjectNode first = Json.MAPPER.createObjectNode();
+        first.put("size", PAGE);
+        first.putObject("query").putObject("match_all");
+        JsonNode reply = rest.call("POST", "/" + index + "/_search?scroll=1m", Json.write(first));
+        String scrollId = null;
+        try {
+            while (reply != null) {
+                scrollId = reply.path("_scroll_id").asText(null);
+                JsonNode hits = reply.path("hits").path("hits");
+                hits.forEach(hit -> each.accept(hit.path("_source")));
+                if (hits.size() == 0 || scrollId == null) {
+                    return;
+                }
+                ObjectNode next = Json.MAPPER.createObjectNode();
+                next.put("scroll", "1m");
+                next.put("scroll_id", scrollId);
+                reply = rest.call("POST", "/_search/scroll", Json.write(next));
             }
-            JsonNode reply = rest.call("POST", "/" + index + "/_search", Json.write(body));
-            ArrayNode hits = reply == null ? Json.MAPPER.createArrayNode() : (ArrayNode) reply.path("hits").path("hits");
-            hits.forEach(hit -> each.accept(hit.path("_source")));
-            if (hits.size() < PAGE) {
-                return;
+        } finally {
+            if (scrollId != null) {
+                ObjectNode clear = Json.MAPPER.createObjectNode();
+                clear.putArray("scroll_id").add(scrollId);
+                rest.call("DELETE", "/_search/scroll", Json.write(clear));
             }
-            after = hits.get(hits.size() - 1).path("sort");
         }
     }
 
