@@ -140,7 +140,8 @@ class ExportCommandTest {
                 decisions.put(s, v.stages().get(s).flagged() ? StageReview.REJECTED : StageReview.SOUND);
             }
         }
-        Review review = Review.of(v, decisions, false, true, "ana", null, Instant.parse("2026-12-02T10:00:00Z"));
+        StageReview gap = v.knowledgeGap().flagged() ? StageReview.REJECTED : StageReview.SOUND;
+        Review review = Review.of(v, decisions, gap, true, "ana", null, Instant.parse("2026-12-02T10:00:00Z"));
         assertThat(review.stages().anyFaulty()).isFalse();
         assertThat(review.stages()).isNotEqualTo(new LabelStages(null, null, null, null, null));
         return review;

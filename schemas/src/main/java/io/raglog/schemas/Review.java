@@ -15,7 +15,9 @@ import java.util.Objects;
  * {@code raglog.label/v2} lines ({@link #toLabel()}).
  *
  * @param stages the reviewer's labels, derived from {@code decisions}: a stage the verdict did not score is null
- * @param decisions per stage what the reviewer did with raglog's decision; null for a stage the run did not have
+ * @param knowledgeGap the reviewer found that the knowledge base holds no answer (from {@code decisions.knowledgeGap})
+ * @param decisions per stage what the reviewer did with raglog's decision, null for a stage the run did not have;
+ *     and what they did with its knowledge-gap decision
  * @param answerCorrect whether the reviewer found the answer right (an abstention is right for a knowledge gap); null
  *     when they did not say
  * @param verdict what raglog said, kept for the audit: a later bundle's verdict on the same run does not rewrite it
@@ -39,9 +41,9 @@ public record Review(
     /** The {@code profile} of a label made from a review: where the label came from, not a simulator stack. */
     public static final String LABEL_PROFILE = "review";
 
-    /** Per stage the reviewer's decision; null for a stage the run did not have. */
+    /** Per stage the reviewer's decision (null for a stage the run did not have), and on the knowledge gap. */
     public record Decisions(StageReview rewrite, StageReview embed, StageReview retrieve, StageReview rerank,
-            StageReview generate) {
+            StageReview generate, StageReview knowledgeGap) {
 
         public StageReview get(Stage stage) {
             return switch (stage) {
@@ -53,9 +55,9 @@ public record Review(
             };
         }
 
-        static Decisions of(Map<Stage, StageReview> byStage) {
+        static Decisions of(Map<Stage, StageReview> byStage, StageReview knowledgeGap) {
             return new Decisions(byStage.get(Stage.REWRITE), byStage.get(Stage.EMBED), byStage.get(Stage.RETRIEVE),
-                    byStage.get(Stage.RERANK), byStage.get(Stage.GENERATE));
+                    byStage.get(Stage.RERANK), byStage.get(Stage.GENERATE), knowledgeGap);
         }
     }
 
@@ -91,11 +93,13 @@ public record Review(
 
     /**
      * A review of {@code verdict}'s run. {@code decisions} must name every stage the verdict scored and no other;
-     * a flagged stage is confirmed or rejected, an unflagged one added or left sound.
+     * a flagged stage is confirmed or rejected, an unflagged one added or left sound; the knowledge gap likewise.
      *
+     * @param knowledgeGap what the reviewer did with the verdict's knowledge-gap decision: confirmed or rejected when
+     *     it flagged a gap, added (a gap raglog missed) or sound (no gap) when it did not
      * @throws IllegalArgumentException when a decision does not fit the verdict, naming the stage
      */
-    public static Review of(Verdict verdict, Map<Stage, StageReview> decisions, boolean knowledgeGap,
+    public static Review of(Verdict verdict, Map<Stage, StageReview> decisions, StageReview knowledgeGap,
             Boolean answerCorrect, String reviewer, String note, Instant reviewedAt) {
         Objects.requireNonNull(verdict, "verdict");
         if (reviewer == null || reviewer.isBlank()) {
@@ -123,13 +127,20 @@ public record Review(
                 labels[stage.ordinal()] = decision.label();
             }
         }
+        boolean gapFlagged = verdict.knowledgeGap().flagged();
+        if (knowledgeGap == null) {
+            problems.add(Verdict.KNOWLEDGE_GAP + ": no decision");
+        } else if (!knowledgeGap.fits(gapFlagged)) {
+            problems.add(Verdict.KNOWLEDGE_GAP + ": " + knowledgeGap.id() + " does not fit a gap raglog "
+                    + (gapFlagged ? "flagged" : "did not flag"));
+        }
         if (!problems.isEmpty()) {
             throw new IllegalArgumentException("review of run " + verdict.runId() + ": " + String.join("; ", problems));
         }
         return new Review(SCHEMA_V1, verdict.runId(), verdict.pipeline(), verdict.question(), verdict.answer(),
-                new LabelStages(labels[0], labels[1], labels[2], labels[3], labels[4]), knowledgeGap, answerCorrect,
-                reviewer.strip(), reviewedAt, note == null || note.isBlank() ? null : note.strip(),
-                Decisions.of(kept), VerdictAudit.of(verdict));
+                new LabelStages(labels[0], labels[1], labels[2], labels[3], labels[4]), knowledgeGap.label() == 1,
+                answerCorrect, reviewer.strip(), reviewedAt, note == null || note.isBlank() ? null : note.strip(),
+                Decisions.of(kept, knowledgeGap), VerdictAudit.of(verdict));
     }
 
     /** The stages raglog flagged and the reviewer found sound: its false positives on this run. */

@@ -31,7 +31,8 @@ class ReviewSchemaTest {
                 Stage.EMBED, StageReview.SOUND,
                 Stage.RETRIEVE, StageReview.ADDED,
                 Stage.RERANK, StageReview.REJECTED,
-                Stage.GENERATE, StageReview.SOUND), false, false, "ana", "the store never had the 2023 report", AT);
+                Stage.GENERATE, StageReview.SOUND), StageReview.SOUND, false, "ana", "the store never had the 2023 report",
+                AT);
     }
 
     @Test
@@ -52,6 +53,7 @@ class ReviewSchemaTest {
         assertThat(schema().validate(encoded)).isEmpty();
         assertThat(encoded.get("decisions").get("rerank").asText()).isEqualTo("rejected");
         assertThat(encoded.get("decisions").get("rewrite").isNull()).isTrue();
+        assertThat(encoded.get("decisions").get("knowledge_gap").asText()).isEqualTo("sound");
         assertThat(encoded.get("stages").get("retrieve").asInt()).isEqualTo(1);
         assertThat(Json.read(Json.write(review), Review.class)).isEqualTo(review);
     }
@@ -68,13 +70,24 @@ class ReviewSchemaTest {
         Verdict verdict = VerdictSchemaTest.reassignedRun();
         assertThatThrownBy(() -> Review.of(verdict, Map.of(Stage.EMBED, StageReview.CONFIRMED,
                 Stage.RETRIEVE, StageReview.SOUND, Stage.RERANK, StageReview.ADDED, Stage.GENERATE, StageReview.SOUND,
-                Stage.REWRITE, StageReview.SOUND), false, null, "ana", null, AT))
+                Stage.REWRITE, StageReview.SOUND), StageReview.CONFIRMED, null, "ana", null, AT))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("rewrite: the run has no such stage")
                 .hasMessageContaining("embed: confirmed does not fit a stage raglog did not flag")
-                .hasMessageContaining("rerank: added does not fit a stage raglog flagged");
-        assertThatThrownBy(() -> Review.of(verdict, Map.of(Stage.EMBED, StageReview.SOUND), false, null, "ana", null,
-                AT)).hasMessageContaining("retrieve: no decision");
+                .hasMessageContaining("rerank: added does not fit a stage raglog flagged")
+                .hasMessageContaining("knowledge_gap: confirmed does not fit a gap raglog did not flag");
+        assertThatThrownBy(() -> Review.of(verdict, Map.of(Stage.EMBED, StageReview.SOUND), null, null, "ana", null,
+                AT)).hasMessageContaining("retrieve: no decision").hasMessageContaining("knowledge_gap: no decision");
+    }
+
+    @Test
+    void aGapRaglogMissedIsAKnowledgeGapLabel() {
+        Review review = Review.of(VerdictSchemaTest.reassignedRun(), Map.of(Stage.EMBED, StageReview.SOUND,
+                Stage.RETRIEVE, StageReview.SOUND, Stage.RERANK, StageReview.REJECTED, Stage.GENERATE,
+                StageReview.SOUND), StageReview.ADDED, true, "ana", null, AT);
+        assertThat(review.knowledgeGap()).isTrue();
+        assertThat(review.toLabel().knowledgeGap()).isTrue();
+        assertThat(review.toLabel().onlyKnowledgeGap()).isTrue();
     }
 
     @Test

@@ -198,7 +198,8 @@ public final class ReviewBench {
                 decisions.put(s.id(), sv.flagged() ? "confirmed" : "sound");
             }
         }
-        return Map.of("run_id", v.runId(), "reviewer", "bench", "decisions", decisions, "knowledge_gap", false);
+        decisions.put(Verdict.KNOWLEDGE_GAP, v.knowledgeGap().flagged() ? "confirmed" : "sound");
+        return Map.of("run_id", v.runId(), "reviewer", "bench", "decisions", decisions);
     }
 
     private static long awaitIndexed(RestClient client, String runId) throws IOException {

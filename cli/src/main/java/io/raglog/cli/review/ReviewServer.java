@@ -39,8 +39,8 @@ import org.slf4j.LoggerFactory;
  * GET  /api/pipelines         the pipelines with queued runs
  * GET  /api/queue?pipeline=&amp;stage=&amp;kind=stage|knowledge_gap&amp;from=&amp;to=&amp;size=   newest first
  * GET  /api/runs/{runId}      the verdict, the latest review, the passages as they moved when known
- * POST /api/reviews           {run_id, decisions: {stage: confirmed|rejected|added|sound}, knowledge_gap,
- *                              answer_correct, reviewer, note}
+ * POST /api/reviews           {run_id, decisions: {stage or knowledge_gap: confirmed|rejected|added|sound},
+ *                              answer_correct: true|false|null, reviewer, note}
  * </pre>
  *
  * The verdict a review is checked against is read again from the index, never taken from the browser.
@@ -162,14 +162,21 @@ public final class ReviewServer implements AutoCloseable {
             return;
         }
         Map<Stage, StageReview> decisions = new EnumMap<>(Stage.class);
+        StageReview gap = null;
         for (Iterator<Map.Entry<String, JsonNode>> it = body.path("decisions").fields(); it.hasNext(); ) {
             Map.Entry<String, JsonNode> e = it.next();
-            if (!e.getValue().isNull()) {
-                decisions.put(Stage.of(e.getKey()), StageReview.of(e.getValue().asText()));
+            if (e.getValue().isNull()) {
+                continue;
+            }
+            StageReview decision = StageReview.of(e.getValue().asText());
+            if (Verdict.KNOWLEDGE_GAP.equals(e.getKey())) {
+                gap = decision;
+            } else {
+                decisions.put(Stage.of(e.getKey()), decision);
             }
         }
         JsonNode answerCorrect = body.path("answer_correct");
-        Review review = Review.of(verdict, decisions, body.path("knowledge_gap").asBoolean(false),
+        Review review = Review.of(verdict, decisions, gap,
                 answerCorrect.isBoolean() ? answerCorrect.asBoolean() : null, text(body, "reviewer"),
                 text(body, "note"), clock.instant());
         ReviewOutputs.Written written = outputs.write(review);

@@ -76,14 +76,17 @@ function stageCard(stage, verdict, decided) {
   card.append(bar);
   if (verdict.evidence.length) card.append(el('ul', {class: 'evidence'}, ...verdict.evidence.map((e) => el('li', {}, e))));
   card.append(el('p', {class: 'hint'}, verdict.repair_hint || ''));
-  const choices = verdict.flagged
-      ? [['confirmed', 'confirm: faulty'], ['rejected', 'reject: sound']]
-      : [['sound', 'sound'], ['added', 'missed: faulty']];
-  const chosen = decided || (verdict.flagged ? null : 'sound');
-  card.append(el('div', {class: 'decisions'}, ...choices.map(([value, text]) => el('label', {class: 'decision'},
-      el('input', {type: 'radio', name: 'decision-' + stage, value, checked: value === chosen,
-        onchange: updateSubmit}), text))));
+  card.append(choices('decision-' + stage, verdict.flagged, decided,
+      ['confirm: faulty', 'reject: sound', 'sound', 'missed: faulty']));
   return card;
+}
+
+// a flagged decision waits for the reviewer; an unflagged one starts as raglog left it
+function choices(name, flagged, decided, [confirm, reject, sound, missed]) {
+  const options = flagged ? [['confirmed', confirm], ['rejected', reject]] : [['sound', sound], ['added', missed]];
+  const chosen = decided || (flagged ? null : 'sound');
+  return el('div', {class: 'decisions'}, ...options.map(([value, text]) => el('label', {class: 'decision'},
+      el('input', {type: 'radio', name, value, checked: value === chosen, onchange: updateSubmit}), text)));
 }
 
 function passages(run) {
@@ -125,8 +128,10 @@ async function openRun(runId) {
   $('gap-verdict').className = gap.flagged ? 'pill flag' : 'pill';
   $('gap-evidence').replaceChildren(...gap.evidence.map((e) => el('li', {}, e)));
   $('gap-hint').textContent = gap.repair_hint || '';
-  $('knowledge-gap').checked = review ? review.knowledge_gap : gap.flagged;
-  $('answer-correct').checked = review ? review.answer_correct === true : false;
+  $('gap-decisions').replaceWith(Object.assign(choices('decision-knowledge_gap', gap.flagged,
+      review && review.decisions.knowledge_gap, ['confirm: the knowledge base lacks it', 'reject: it holds the answer',
+        'no gap', 'missed: the knowledge base lacks it']), {id: 'gap-decisions'}));
+  $('answer-correct').value = review && review.answer_correct != null ? String(review.answer_correct) : '';
   $('note').value = review && review.note ? review.note : '';
   $('reviewer').value = $('reviewer').value || localStorage.getItem('raglog.reviewer') || '';
   $('submit-status').textContent = '';
@@ -137,7 +142,7 @@ async function openRun(runId) {
 
 function decisions() {
   const out = {};
-  for (const stage of STAGES) {
+  for (const stage of [...STAGES, 'knowledge_gap']) {
     const picked = document.querySelector(`input[name="decision-${stage}"]:checked`);
     out[stage] = picked ? picked.value : null;
   }
@@ -145,7 +150,9 @@ function decisions() {
 }
 
 function undecided() {
-  return STAGES.filter((s) => current.stages[s].flagged && !decisions()[s]);
+  const open = STAGES.filter((s) => current.stages[s].flagged && !decisions()[s]);
+  if (current.knowledge_gap.flagged && !decisions().knowledge_gap) open.push('knowledge gap');
+  return open;
 }
 
 function updateSubmit() {
@@ -162,8 +169,9 @@ async function submit(event) {
   $('submit').disabled = true;
   try {
     const reply = await getJson('api/reviews', {method: 'POST', headers: {'Content-Type': 'application/json'},
-      body: JSON.stringify({run_id: current.run_id, decisions: decisions(), knowledge_gap: $('knowledge-gap').checked,
-        answer_correct: $('answer-correct').checked, reviewer, note: $('note').value})});
+      body: JSON.stringify({run_id: current.run_id, decisions: decisions(),
+        answer_correct: $('answer-correct').value === '' ? null : $('answer-correct').value === 'true', reviewer,
+        note: $('note').value})});
     const w = reply.written;
     status.textContent = 'Review saved' + (w.topic ? ` to ${w.topic} (partition ${w.partition}, offset ${w.offset})` : '')
         + ` and ${w.index}.`;

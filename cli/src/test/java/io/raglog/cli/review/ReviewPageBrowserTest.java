@@ -158,6 +158,7 @@ class ReviewPageBrowserTest {
         decide("rerank", "rejected");
         decide("generate", "added");
         assertThat(submit.isEnabled()).isTrue();
+        new Select(browser.findElement(By.id("answer-correct"))).selectByValue("false");
         browser.findElement(By.id("reviewer")).sendKeys("ana");
         browser.findElement(By.id("note")).sendKeys("the store has the France passage; the reranker kept Belgium");
         submit.click();
@@ -171,8 +172,9 @@ class ReviewPageBrowserTest {
         assertThat(fromTopic.runId()).isEqualTo(QueuedRuns.RETRIEVAL_AND_RERANK);
         assertThat(fromTopic.stages()).isEqualTo(expected);
         assertThat(fromTopic.decisions()).isEqualTo(new Review.Decisions(StageReview.SOUND, StageReview.SOUND,
-                StageReview.CONFIRMED, StageReview.REJECTED, StageReview.ADDED));
+                StageReview.CONFIRMED, StageReview.REJECTED, StageReview.ADDED, StageReview.SOUND));
         assertThat(fromTopic.knowledgeGap()).isFalse();
+        assertThat(fromTopic.answerCorrect()).isFalse();
         assertThat(fromTopic.reviewer()).isEqualTo("ana");
         assertThat(fromTopic.reviewedAt()).isEqualTo(NOW);
         assertThat(fromTopic.verdict().flaggedStages()).containsExactly(Stage.RETRIEVE, Stage.RERANK);
@@ -190,7 +192,7 @@ class ReviewPageBrowserTest {
                         server.url().resolve("api/reviews"))
                 .POST(HttpRequest.BodyPublishers.ofString(Json.write(Map.of("run_id", QueuedRuns.GENERATOR,
                         "reviewer", "ana", "decisions", Map.of("embed", "confirmed", "retrieve", "sound",
-                                "generate", "confirmed")))))
+                                "generate", "confirmed", "knowledge_gap", "sound")))))
                 .build(), HttpResponse.BodyHandlers.ofString());
         assertThat(reply.statusCode()).isEqualTo(400);
         assertThat(reply.body()).contains("embed: confirmed does not fit a stage raglog did not flag");
