@@ -21,6 +21,8 @@ import io.raglog.sink.elasticsearch.BulkOperation;
 import io.raglog.sink.elasticsearch.ElasticsearchConnection;
 import io.raglog.sink.elasticsearch.ElasticsearchEmitter;
 import io.raglog.sink.elasticsearch.IndexTemplates;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -30,6 +32,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.stream.Collectors;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
@@ -173,7 +176,7 @@ class ExportCommandTest {
     }
 
     private static void put(RestClient client, String index, String id, byte[] json) throws Exception {
-        Request request = new Request("PUT", "/" + index + "/_doc/" + java.net.URLEncoder.encode(id, "UTF-8"));
+        Request request = new Request("PUT", "/" + index + "/_doc/" + URLEncoder.encode(id, StandardCharsets.UTF_8));
         request.addParameter("refresh", "true");
         request.setEntity(new NByteArrayEntity(json, ContentType.APPLICATION_JSON));
         client.performRequest(request);
@@ -188,7 +191,7 @@ class ExportCommandTest {
         return out;
     }
 
-    private static java.util.Set<String> eventIds(Path file) throws Exception {
+    private static Set<String> eventIds(Path file) throws Exception {
         return Files.readAllLines(file).stream().map(l -> Json.read(l, CallEvent.class).eventId())
                 .collect(Collectors.toSet());
     }

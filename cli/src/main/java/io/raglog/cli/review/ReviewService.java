@@ -2,6 +2,7 @@ package io.raglog.cli.review;
 
 import io.raglog.schemas.Run;
 import io.raglog.sink.elasticsearch.ElasticsearchConnection;
+import io.raglog.sink.elasticsearch.IndexTemplates;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.URI;
@@ -17,8 +18,7 @@ public final class ReviewService implements AutoCloseable {
     /** Where the queue is read and reviews are written. */
     public record Names(String faultsIndex, String reviewsIndex, String reviewsTopic) {
         public static Names defaults() {
-            return new Names(io.raglog.sink.elasticsearch.IndexTemplates.FAULTS,
-                    io.raglog.sink.elasticsearch.IndexTemplates.REVIEWS, "raglog.reviews");
+            return new Names(IndexTemplates.FAULTS, IndexTemplates.REVIEWS, "raglog.reviews");
         }
     }
 

@@ -10,6 +10,7 @@ import io.raglog.schemas.LabelStages;
 import io.raglog.schemas.Review;
 import io.raglog.schemas.Stage;
 import io.raglog.schemas.StageReview;
+import io.raglog.sink.elasticsearch.ElasticsearchConnection;
 import io.raglog.sink.elasticsearch.IndexTemplates;
 import java.net.InetSocketAddress;
 import java.net.URI;
@@ -84,7 +85,7 @@ class ReviewPageBrowserTest {
         kafka.createTopics(List.of(TOPIC), 1);
         elasticsearch = node.join();
         rest = ElasticsearchRest.at(elasticsearch.url());
-        IndexTemplates.installAll(io.raglog.sink.elasticsearch.ElasticsearchConnection.builder()
+        IndexTemplates.installAll(ElasticsearchConnection.builder()
                 .setHosts(elasticsearch.url()).build(), Duration.ofSeconds(30));
         QueuedRuns.index(rest, QueuedRuns.all());
         outputs = ReviewOutputs.withKafka(rest, IndexTemplates.REVIEWS, kafka.bootstrapServers(), TOPIC);
