@@ -3,6 +3,7 @@ package io.raglog.bench;
 import io.raglog.bench.e2e.EndToEnd;
 import io.raglog.bench.micro.DriftStateSize;
 import io.raglog.bench.micro.MicroBenchmarks;
+import io.raglog.bench.review.ReviewBench;
 import io.raglog.schemas.Json;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -35,6 +36,10 @@ public final class BenchCommand implements Callable<Integer> {
     @Option(names = "--skip-e2e", description = "Only the micro-benchmarks.")
     boolean skipEndToEnd;
 
+    @Option(names = "--skip-review",
+            description = "Without the review page's figures (they need the system's chromium and chromium-driver).")
+    boolean skipReview;
+
     /** Every figure a run produces: the flat keys, their ceilings and the micro-benchmarks'. */
     static final java.util.List<String> KEYS = java.util.List.of(
             "passthrough_runs_per_s", "passthrough_input_rounds", "passthrough_messages_copied",
@@ -58,12 +63,15 @@ public final class BenchCommand implements Callable<Integer> {
             "micro_embed_passage_cold_ops_per_s", "micro_embed_passage_cached_ops_per_s",
             "micro_feature_assembly_ops_per_s", "micro_score_run_ops_per_s",
             "micro_decode_classify_call_alloc_bytes_per_op", "micro_score_run_alloc_bytes_per_op",
-            "drift_state_bytes_per_pipeline", "drift_state_growth_after_1k_runs");
+            "drift_state_bytes_per_pipeline", "drift_state_growth_after_1k_runs",
+            "review_queued_runs", "review_submit_p50_ms", "review_round_trip_p50_ms", "review_round_trip_max_ms",
+            "review_first_paint_ms", "review_queue_drawn_ms");
 
     /** Keys present with no value yet (none at the moment; a key listed here is written as null, never made up). */
     static final java.util.Set<String> NOT_YET_MEASURED = java.util.Set.of();
 
     MicroBenchmarks.Settings micro;
+    ReviewBench.Options review;
 
     private final PrintStream log;
 
@@ -103,6 +111,11 @@ public final class BenchCommand implements Callable<Integer> {
                     : quick ? MicroBenchmarks.Settings.QUICK : MicroBenchmarks.Settings.FULL));
             log.println("embedding-drift state per pipeline");
             r.putAll(DriftStateSize.measure(quick ? 5_000 : 20_000, 7));
+        }
+        if (!skipReview) {
+            log.println("review page: broker, Elasticsearch node, headless Chromium");
+            r.putAll(new ReviewBench(review != null ? review
+                    : quick ? ReviewBench.Options.quick() : ReviewBench.Options.full(), log).run());
         }
         r.put("load_average_after", Machine.loadAverage(), "1-minute load average (the machine is shared)");
         r.put("bench_seconds", (System.nanoTime() - start) / 1e9, "wall time of this benchmark run");

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.withinPercentage;
 
 import io.raglog.bench.e2e.EndToEnd;
 import io.raglog.bench.micro.MicroBenchmarks;
+import io.raglog.bench.review.ReviewBench;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -25,6 +26,7 @@ class BenchCommandTest {
         BenchCommand command = new BenchCommand(new PrintStream(log, true));
         command.quick = true;
         command.micro = MicroBenchmarks.Settings.TINY;
+        command.review = new ReviewBench.Options(30, 2, 1);
         BenchResults results = command.measure(new EndToEnd.Options(60, 4, Duration.ofMillis(100),
                 Duration.ofSeconds(5), 40, false, 3, 1, 2, 3, 90));
         Path json = dir.resolve("bench.json");

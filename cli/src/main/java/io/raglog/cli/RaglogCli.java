@@ -1,6 +1,8 @@
 package io.raglog.cli;
 
 import io.raglog.job.RunCommand;
+import io.raglog.cli.review.ExportCommand;
+import io.raglog.cli.review.ReviewCommand;
 import io.raglog.proxy.ProxyCommand;
 import io.raglog.simulator.SimulateCommand;
 import picocli.CommandLine;
@@ -12,8 +14,8 @@ import picocli.CommandLine.Command;
         versionProvider = RaglogCli.Version.class,
         description = "Finds which stage of a RAG pipeline went wrong, from the pipeline's own API calls.",
         subcommands = {DemoCommand.class, RunCommand.class, ReplayCommand.class, SimulateCommand.class, ProxyCommand.class,
-            TrainCommand.class, EvaluateCommand.class, ThresholdsCommand.class, ChaosCommand.class,
-            CommandLine.HelpCommand.class})
+            TrainCommand.class, EvaluateCommand.class, ThresholdsCommand.class, ChaosCommand.class, ReviewCommand.class,
+            ExportCommand.class, CommandLine.HelpCommand.class})
 public final class RaglogCli {
 
     public static void main(String[] args) {

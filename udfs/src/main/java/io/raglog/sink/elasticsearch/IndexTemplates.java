@@ -29,13 +29,15 @@ public final class IndexTemplates {
     public static final String FAULTS = "raglog-faults";
     /** Fault rates per pipeline × stage × window. */
     public static final String FAULT_RATES = "raglog-fault-rates";
+    /** People's reviews of the debugging queue (raglog.review/v1), written by {@code raglog review}. */
+    public static final String REVIEWS = "raglog-reviews";
     /** Documents Elasticsearch refused, kept by {@link BulkFailureHandlers#deadLetterIndex(String)}. */
     public static final String DEAD_LETTERS = ElasticsearchSink.DEFAULT_DEAD_LETTER_INDEX;
 
     /** Embedding drift records: model changes, retrieval score shifts, index/query mismatches. */
     public static final String DRIFT = "raglog-drift";
 
-    public static final List<String> ALL = List.of(FAULTS, FAULT_RATES, DRIFT, DEAD_LETTERS);
+    public static final List<String> ALL = List.of(FAULTS, FAULT_RATES, DRIFT, REVIEWS, DEAD_LETTERS);
 
     private IndexTemplates() {}
 
