@@ -351,7 +351,10 @@ final class TierGateSearch {
             if (p == null) {
                 throw new IllegalArgumentException("run " + run.runId() + " has no cheap-only probabilities");
             }
-            present[i] = mask(run.input().present());
+            // a stage the models do not score (no training run showed it) is not present to the gate either
+            java.util.Set<Stage> scoredPresent = java.util.EnumSet.noneOf(Stage.class);
+            run.input().present().stream().filter(p::containsKey).forEach(scoredPresent::add);
+            present[i] = mask(scoredPresent);
             scored[i] = mask(run.scoredStages());
             for (Stage stage : run.scoredStages()) {
                 faulty[i] |= run.faulty(stage) ? 1 << stage.ordinal() : 0;
@@ -359,7 +362,7 @@ final class TierGateSearch {
             defaultFlagged[i] = mask(Scorer.decide(r.probability(), thresholds, run.input().present(),
                     run.input().features()).flagged());
             sound[i] = run.label().stages() == null || !run.label().stages().anyFaulty();
-            for (Stage stage : run.input().present()) {
+            for (Stage stage : scoredPresent) {
                 cheapP[i][stage.ordinal()] = p.get(stage);
             }
             calls[i] = run.input().features().llm() == null ? 0 : run.input().features().llm().calls();

@@ -169,7 +169,8 @@ public final class Trainer {
                 cheapScored.forEach(r -> cheapByRun.put(r.run().runId(), r.probability()));
                 TierGateSearch.Result bounds = TierGateSearch.search(scored, cheapByRun, thresholds.thresholds(),
                         settings.tierMaxF1Loss(), settings.maxRunFpr());
-                gate = new TierGate(cheap, fit(fitting, cheap, settings, null), bounds.bounds());
+                Map<Stage, StageModel> gateModels = fit(fitting, cheap, settings, null);
+                gate = new TierGate(cheap, gateModels, scoredOnly(bounds.bounds(), gateModels));
                 gateValidation = bounds.validation();
             } catch (RuntimeException e) {
                 models.values().forEach(StageModel::close);
@@ -180,8 +181,8 @@ public final class Trainer {
         TrainingSummary summary = new TrainingSummary(trainedAt, runs.size(), fitting.size(), scored.size(),
                 split.get(Split.TEST).size(), stageCounts, distinct(runs, true), distinct(runs, false), origins(runs),
                 judge, space.version(), settings, objective, thresholds.f1(), thresholds.runFpr());
-        ModelBundle draft = ModelBundle.create(settings.name(), trainedAt, space, judge, thresholds.thresholds(),
-                models, summary, null, gate, gateValidation);
+        ModelBundle draft = ModelBundle.create(settings.name(), trainedAt, space, judge,
+                scoredOnly(thresholds.thresholds(), models), models, summary, null, gate, gateValidation);
         List<LabeledRun> test = split.get(Split.TEST);
         if (test.isEmpty()) {
             return draft;
@@ -191,6 +192,17 @@ public final class Trainer {
         ModelBundle bundle = draft.withEvaluation(report);
         draft.close();
         return bundle;
+    }
+
+    /** The entries of the stages that have a model: the search gives every stage a value, scored or not. */
+    private static <V> Map<Stage, V> scoredOnly(Map<Stage, V> byStage, Map<Stage, StageModel> models) {
+        Map<Stage, V> out = new EnumMap<>(Stage.class);
+        byStage.forEach((stage, value) -> {
+            if (models.containsKey(stage)) {
+                out.put(stage, value);
+            }
+        });
+        return out;
     }
 
     /** Every fitting run scored by the models of the folds it was not in. */
@@ -236,6 +248,9 @@ public final class Trainer {
             double[] raw = space.row(run.input().features());
             Map<Stage, Double> p = new EnumMap<>(Stage.class);
             for (Stage stage : run.input().present()) {
+                if (!models.containsKey(stage)) {
+                    continue; // a stage no training run showed: the bundle will not score it
+                }
                 p.put(stage, Ensemble.combine(models.get(stage).predict(raw)));
             }
             scored.add(new ThresholdSearch.ScoredRun(run, p));
@@ -267,6 +282,9 @@ public final class Trainer {
                 int faulty = (int) labels.stream().filter(l -> l == 1).count();
                 if (counts != null) {
                     counts.put(stage.id(), new TrainingSummary.StageCounts(real, faulty));
+                }
+                if (real == 0 && ModelBundle.mayLack(stage)) {
+                    continue; // no run shows it (traffic labeled before context assembly was): left unscored
                 }
                 if (faulty < settings.minPerClass() || real - faulty < settings.minPerClass()) {
                     throw new IllegalArgumentException("stage " + stage.id() + " has " + faulty + " faulty and "

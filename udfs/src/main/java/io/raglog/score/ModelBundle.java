@@ -369,7 +369,7 @@ public final class ModelBundle implements AutoCloseable {
      * Stages added after bundles were first trained: an older bundle has no model, threshold or gate bounds for them,
      * loads as before (same id) and leaves them unscored. Context assembly came with {@code raglog.run/v2}.
      */
-    static boolean mayLack(Stage stage) {
+    public static boolean mayLack(Stage stage) {
         return stage == Stage.ASSEMBLE;
     }
 
