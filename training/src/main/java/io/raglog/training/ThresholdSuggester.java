@@ -82,19 +82,19 @@ public final class ThresholdSuggester {
             scored.add(new ThresholdSearch.ScoredRun(run, p));
             soundRuns += run.label().faulty() ? 0 : 1;
         }
-        Map<Stage, Double> current = bundle.thresholds();
+        Map<Stage, Double> current = bundle.thresholds(); // the stages it scores
         List<String> notes = new ArrayList<>();
         Map<Stage, String> kept = new EnumMap<>(Stage.class);
         int neededSound = (int) Math.ceil(1.0 / maxRunFpr - 1e-9);
         if (soundRuns < neededSound) {
             notes.add("all thresholds kept: " + soundRuns + " sound runs, at least " + neededSound
                     + " are needed to measure a run-level rate of " + percent(maxRunFpr));
-            for (Stage stage : Stage.values()) {
+            for (Stage stage : current.keySet()) {
                 kept.put(stage, "kept: too few sound runs");
             }
         }
         Set<Stage> tunable = EnumSet.noneOf(Stage.class);
-        for (Stage stage : Stage.values()) {
+        for (Stage stage : current.keySet()) {
             int[] counts = counts(scored, stage);
             if (!kept.containsKey(stage) && (counts[0] < MIN_PER_CLASS || counts[1] < MIN_PER_CLASS)) {
                 kept.put(stage, "kept: " + counts[1] + " faulty and " + counts[0] + " sound instances, at least "
@@ -113,7 +113,7 @@ public final class ThresholdSuggester {
         }
 
         Map<String, StageSuggestion> stages = new LinkedHashMap<>();
-        for (Stage stage : Stage.values()) {
+        for (Stage stage : current.keySet()) {
             List<Double> sound = new ArrayList<>();
             List<Double> faulty = new ArrayList<>();
             for (ThresholdSearch.ScoredRun s : scored) {

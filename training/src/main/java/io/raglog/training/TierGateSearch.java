@@ -342,7 +342,8 @@ final class TierGateSearch {
         long[] defaultCounts = new long[3];
         double[] thresholdLogit = new double[STAGES.length];
         for (Stage stage : STAGES) {
-            thresholdLogit[stage.ordinal()] = logit(thresholds.get(stage));
+            Double t = thresholds.get(stage); // none for a stage the bundle does not score: never present here
+            thresholdLogit[stage.ordinal()] = t == null ? 0 : logit(t);
         }
         for (int i = 0; i < n; i++) {
             ThresholdSearch.ScoredRun r = full.get(i);

@@ -67,6 +67,9 @@ final class SyntheticRuns {
         if (random.nextDouble() < 0.7) {
             present.add(Stage.RERANK);
         }
+        if (random.nextDouble() < 0.8) {
+            present.add(Stage.ASSEMBLE);
+        }
         Stage fault = null;
         if (random.nextDouble() < 0.5) {
             List<Stage> candidates = new ArrayList<>(present);
@@ -101,7 +104,7 @@ final class SyntheticRuns {
         boolean answerCorrect = random.nextDouble() < correctAnswerChance(fault);
         LabelStages stages = new LabelStages(label(Stage.REWRITE, present, fault), label(Stage.EMBED, present, fault),
                 label(Stage.RETRIEVE, present, fault), label(Stage.RERANK, present, fault),
-                label(Stage.GENERATE, present, fault));
+                label(Stage.ASSEMBLE, present, fault), label(Stage.GENERATE, present, fault));
         String profile = List.of("openai-qdrant-cohere", "tei-pinecone-anthropic", "ollama-chroma-jina")
                 .get(i % 3);
         Label label = new Label(SchemaIds.LABEL_V1, runId, "support-bot", profile, "q-" + i,
