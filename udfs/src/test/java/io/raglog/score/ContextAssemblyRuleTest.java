@@ -26,13 +26,23 @@ class ContextAssemblyRuleTest {
     }
 
     @Test
-    void theJudgeFindingTheAnswerOnlyInALostPassageMovesTheRerankersFlag() {
-        RunFeatures f = features(Map.of(FeatureList.ASSEMBLE_FLOW_LOST, 0.5));
+    void aLostSentenceThatAnswersMovesTheRerankersFlag() {
+        RunFeatures f = features(Map.of(FeatureList.ASSEMBLE_LOST_ANSWER_MATCH, 0.5,
+                FeatureList.ASSEMBLE_LOST_ANSWER_GAP, 0.3));
 
         ContextAssemblyRule.Outcome out = ContextAssemblyRule.apply(EnumSet.of(Stage.RERANK), WITH_ASSEMBLY, f);
 
         assertThat(out.flagged()).containsExactly(Stage.ASSEMBLE);
         assertThat(out.cleared()).containsExactly(Stage.RERANK);
+    }
+
+    @Test
+    void flagsAssemblyOnTheRulesEvenWhenNoModelFlaggedAnything() {
+        RunFeatures f = features(Map.of(FeatureList.ASSEMBLE_LOST_ANSWER_MATCH, 0.6,
+                FeatureList.ASSEMBLE_LOST_ANSWER_GAP, 0.2));
+
+        assertThat(ContextAssemblyRule.apply(EnumSet.noneOf(Stage.class), WITH_ASSEMBLY, f).flagged())
+                .containsExactly(Stage.ASSEMBLE);
     }
 
     @Test
@@ -48,7 +58,8 @@ class ContextAssemblyRuleTest {
 
     @Test
     void aGeneratorThatAnsweredAnywayKeepsItsFlagBesideAssembly() {
-        RunFeatures f = features(Map.of(FeatureList.ASSEMBLE_FLOW_LOST, 1.0, FeatureList.GENERATE_REFUSES, 0.0));
+        RunFeatures f = features(Map.of(FeatureList.ASSEMBLE_LOST_ANSWER_MATCH, 0.7,
+                FeatureList.ASSEMBLE_LOST_ANSWER_GAP, 0.7, FeatureList.GENERATE_REFUSES, 0.0));
 
         ContextAssemblyRule.Outcome out = ContextAssemblyRule.apply(EnumSet.of(Stage.GENERATE), WITH_ASSEMBLY, f);
 
@@ -57,15 +68,19 @@ class ContextAssemblyRuleTest {
     }
 
     @Test
-    void doesNothingForASoundRunALossThatDidNotMatterOrARunWithoutAssembly() {
-        RunFeatures lost = features(Map.of(FeatureList.ASSEMBLE_FLOW_LOST, 0.5));
-        assertThat(ContextAssemblyRule.apply(EnumSet.noneOf(Stage.class), WITH_ASSEMBLY, lost).flagged())
-                .as("nothing flagged: a weak passage cut from a sound run").isEmpty();
-
+    void doesNothingForALossThatDidNotMatterOrARunWithoutAssembly() {
         RunFeatures weak = features(Map.of(FeatureList.ASSEMBLE_LOST_ANSWER_MATCH, 0.3,
-                FeatureList.ASSEMBLE_LOST_ANSWER_GAP, 0.3, FeatureList.ASSEMBLE_FLOW_LOST, 0.0));
+                FeatureList.ASSEMBLE_LOST_ANSWER_GAP, 0.3, FeatureList.ASSEMBLE_FLOW_LOST, 1.0));
         assertThat(ContextAssemblyRule.apply(EnumSet.of(Stage.RERANK), WITH_ASSEMBLY, weak).flagged())
+                .as("the lost text answers no better than a weak passage; the judge's flow alone is no trigger")
                 .containsExactly(Stage.RERANK);
+        RunFeatures promptAnswersToo = features(Map.of(FeatureList.ASSEMBLE_LOST_ANSWER_MATCH, 0.8,
+                FeatureList.ASSEMBLE_LOST_ANSWER_GAP, 0.0));
+        assertThat(ContextAssemblyRule.apply(EnumSet.noneOf(Stage.class), WITH_ASSEMBLY, promptAnswersToo)
+                .flagged()).as("the prompt kept as good a sentence").isEmpty();
+
+        RunFeatures lost = features(Map.of(FeatureList.ASSEMBLE_LOST_ANSWER_MATCH, 0.8,
+                FeatureList.ASSEMBLE_LOST_ANSWER_GAP, 0.5));
 
         Set<Stage> noAssembly = EnumSet.complementOf(EnumSet.of(Stage.ASSEMBLE));
         assertThat(ContextAssemblyRule.apply(EnumSet.of(Stage.RERANK), noAssembly, lost).flagged())
