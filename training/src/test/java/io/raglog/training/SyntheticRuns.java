@@ -67,9 +67,6 @@ final class SyntheticRuns {
         if (random.nextDouble() < 0.7) {
             present.add(Stage.RERANK);
         }
-        if (random.nextDouble() < 0.8) {
-            present.add(Stage.ASSEMBLE);
-        }
         Stage fault = null;
         if (random.nextDouble() < 0.5) {
             List<Stage> candidates = new ArrayList<>(present);

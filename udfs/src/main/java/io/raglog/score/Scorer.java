@@ -135,7 +135,8 @@ public final class Scorer {
             RunFeatures features) {
         Set<Stage> flagged = EnumSet.noneOf(Stage.class);
         for (Map.Entry<Stage, Double> e : probability.entrySet()) {
-            if (present.contains(e.getKey()) && e.getValue() >= thresholds.get(e.getKey())) {
+            Double threshold = thresholds.get(e.getKey()); // none: a stage the bundle does not score
+            if (present.contains(e.getKey()) && threshold != null && e.getValue() >= threshold) {
                 flagged.add(e.getKey());
             }
         }
