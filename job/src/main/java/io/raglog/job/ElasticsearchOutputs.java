@@ -33,13 +33,8 @@ public final class ElasticsearchOutputs {
     public static ElasticsearchConnection connection(ReadableConfig c, Map<String, String> env) {
         ElasticsearchConnection.Builder b = ElasticsearchConnection.builder()
                 .setHosts(ElasticsearchOutputOptions.HOSTS.get(c));
-        String apiKeyEnv = ElasticsearchOutputOptions.API_KEY_ENV.get(c);
-        String username = ElasticsearchOutputOptions.USERNAME.get(c);
-        if (apiKeyEnv != null) {
-            b.setApiKey(required(env, apiKeyEnv));
-        } else if (username != null) {
-            b.setBasicAuth(username, required(env, ElasticsearchOutputOptions.PASSWORD_ENV.get(c)));
-        }
+        b.setCredentialsFromEnvironment(ElasticsearchOutputOptions.API_KEY_ENV.get(c),
+                ElasticsearchOutputOptions.USERNAME.get(c), ElasticsearchOutputOptions.PASSWORD_ENV.get(c), env);
         String ca = ElasticsearchOutputOptions.CA_CERTIFICATE.get(c);
         if (ca != null) {
             b.setCaCertificate(Path.of(ca));
@@ -92,14 +87,5 @@ public final class ElasticsearchOutputs {
     static String driftIndex(String faultsIndex) {
         return faultsIndex.endsWith("faults") ? faultsIndex.substring(0, faultsIndex.length() - "faults".length())
                 + "drift" : faultsIndex + "-drift";
-    }
-
-    private static String required(Map<String, String> env, String variable) {
-        String value = variable == null ? null : env.get(variable);
-        if (value == null || value.isBlank()) {
-            throw new IllegalArgumentException("Elasticsearch credentials: environment variable " + variable
-                    + " is not set");
-        }
-        return value;
     }
 }

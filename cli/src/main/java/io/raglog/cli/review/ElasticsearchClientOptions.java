@@ -32,24 +32,11 @@ final class ElasticsearchClientOptions {
     Path caCertificate;
 
     ElasticsearchConnection connection(Map<String, String> env) {
-        ElasticsearchConnection.Builder b = ElasticsearchConnection.builder().setHosts(url);
-        if (apiKeyEnv != null) {
-            b.setApiKey(secret(env, apiKeyEnv));
-        } else if (username != null) {
-            b.setBasicAuth(username, secret(env, passwordEnv));
-        }
+        ElasticsearchConnection.Builder b = ElasticsearchConnection.builder().setHosts(url)
+                .setCredentialsFromEnvironment(apiKeyEnv, username, passwordEnv, env);
         if (caCertificate != null) {
             b.setCaCertificate(caCertificate);
         }
         return b.build();
-    }
-
-    private static String secret(Map<String, String> env, String variable) {
-        String value = variable == null ? null : env.get(variable);
-        if (value == null || value.isBlank()) {
-            throw new IllegalArgumentException("Elasticsearch credentials: environment variable " + variable
-                    + " is not set");
-        }
-        return value;
     }
 }

@@ -170,6 +170,30 @@ public final class ElasticsearchConnection implements Serializable {
         }
 
         /** A PEM file with the CA certificate(s) to trust for {@code https://} hosts, instead of the JVM's. */
+        /**
+         * Credentials whose secrets live in environment variables, named rather than given (so no secret is in a
+         * configuration file or on a command line): an API key when {@code apiKeyVariable} is set, else basic auth
+         * when {@code username} is, else none.
+         *
+         * @throws IllegalArgumentException when a named variable is not set
+         */
+        public Builder setCredentialsFromEnvironment(String apiKeyVariable, String username, String passwordVariable,
+                java.util.Map<String, String> env) {
+            if (apiKeyVariable != null) {
+                return setApiKey(secret(env, apiKeyVariable));
+            }
+            return username == null ? this : setBasicAuth(username, secret(env, passwordVariable));
+        }
+
+        private static String secret(java.util.Map<String, String> env, String variable) {
+            String value = variable == null ? null : env.get(variable);
+            if (value == null || value.isBlank()) {
+                throw new IllegalArgumentException("Elasticsearch credentials: environment variable " + variable
+                        + " is not set");
+            }
+            return value;
+        }
+
         public Builder setCaCertificate(Path pemFile) {
             this.caCertificate = pemFile;
             return this;
