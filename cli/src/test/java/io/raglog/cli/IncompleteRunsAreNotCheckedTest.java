@@ -3,7 +3,7 @@ package io.raglog.cli;
 import io.raglog.assemble.IncompleteRuns;
 import io.raglog.calls.CallClassifier;
 import io.raglog.calls.Classification;
-import io.raglog.calls.adapters.BuiltInAdapters;
+import io.raglog.calls.builtin.BuiltInAdapters;
 import io.raglog.checkstage.ChecksSettings;
 import io.raglog.job.JobSettings;
 import io.raglog.job.TopologySettings;

@@ -3,7 +3,7 @@ package io.raglog.job;
 import io.raglog.assemble.AssembleRunsFunction;
 import io.raglog.assemble.AssemblySettings;
 import io.raglog.calls.ClassifiedCall;
-import io.raglog.calls.adapters.BuiltInAdapters;
+import io.raglog.calls.builtin.BuiltInAdapters;
 import io.raglog.calls.mapping.UnknownEndpoints;
 import io.raglog.checks.RunChecked;
 import io.raglog.checkstage.ChecksStage;

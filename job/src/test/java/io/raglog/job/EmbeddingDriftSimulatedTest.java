@@ -6,7 +6,7 @@ import io.raglog.calls.CallClassifier;
 import io.raglog.calls.Classification;
 import io.raglog.calls.ClassifiedCall;
 import io.raglog.calls.NotARunCall;
-import io.raglog.calls.adapters.BuiltInAdapters;
+import io.raglog.calls.builtin.BuiltInAdapters;
 import io.raglog.drift.EmbeddingDriftFunction;
 import io.raglog.drift.IndexEmbedding;
 import io.raglog.drift.IndexEmbeddings;

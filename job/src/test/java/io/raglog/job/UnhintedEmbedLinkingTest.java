@@ -10,7 +10,7 @@ import io.raglog.calls.CallClassifier;
 import io.raglog.calls.Classification;
 import io.raglog.calls.ClassifiedCall;
 import io.raglog.calls.NotARunCall;
-import io.raglog.calls.adapters.BuiltInAdapters;
+import io.raglog.calls.builtin.BuiltInAdapters;
 import io.raglog.schemas.CallEvent;
 import io.raglog.schemas.HttpRequest;
 import io.raglog.schemas.Label;

@@ -8,7 +8,7 @@ import java.util.List;
 /**
  * Decides which stage each call belongs to with rules: the first adapter that accepts the endpoint reads it.
  * Adapter order matters where endpoints overlap (a vendor-specific path before a generic OpenAI-compatible one);
- * {@code BuiltInAdapters.classifier()} is the one the job uses.
+ * {@code calls.builtin.BuiltInAdapters.classifier()} is the one the job uses.
  */
 public final class CallClassifier implements Serializable {
 

@@ -1,7 +1,7 @@
 package io.raglog.calls;
 
 import com.fasterxml.jackson.databind.node.TextNode;
-import io.raglog.calls.adapters.BuiltInAdapters;
+import io.raglog.calls.builtin.BuiltInAdapters;
 import io.raglog.schemas.CallEvent;
 import io.raglog.schemas.Json;
 import io.raglog.schemas.Stage;

@@ -2,7 +2,7 @@ package io.raglog.calls;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.TextNode;
-import io.raglog.calls.adapters.BuiltInAdapters;
+import io.raglog.calls.builtin.BuiltInAdapters;
 import io.raglog.schemas.CallEvent;
 import io.raglog.schemas.HttpRequest;
 import io.raglog.schemas.HttpResponse;

@@ -4,7 +4,7 @@ import io.raglog.assemble.AssemblySettings;
 import io.raglog.assemble.RunLinker;
 import io.raglog.calls.CallClassifier;
 import io.raglog.calls.Classification;
-import io.raglog.calls.adapters.BuiltInAdapters;
+import io.raglog.calls.builtin.BuiltInAdapters;
 import io.raglog.checks.CachedEmbedder;
 import io.raglog.checks.CheapChecks;
 import io.raglog.checks.CheckedRun;

@@ -3,7 +3,7 @@ package io.raglog.cli.reliability;
 import io.raglog.calls.CallClassifier;
 import io.raglog.calls.Classification;
 import io.raglog.calls.ClassifiedCall;
-import io.raglog.calls.adapters.BuiltInAdapters;
+import io.raglog.calls.builtin.BuiltInAdapters;
 import io.raglog.calls.otlp.OtlpDecoder;
 import io.raglog.calls.otlp.OtlpDecoding;
 import io.raglog.calls.otlp.SpanFilter;

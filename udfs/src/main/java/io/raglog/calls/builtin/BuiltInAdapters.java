@@ -1,12 +1,34 @@
-package io.raglog.calls.adapters;
+package io.raglog.calls.builtin;
 
 import io.raglog.calls.ApiAdapter;
 import io.raglog.calls.CallClassifier;
+import io.raglog.calls.adapters.AdminCallsAdapter;
+import io.raglog.calls.adapters.AnthropicMessagesAdapter;
+import io.raglog.calls.adapters.ChromaAdapter;
+import io.raglog.calls.adapters.CohereEmbedAdapter;
+import io.raglog.calls.adapters.CohereRerankAdapter;
+import io.raglog.calls.adapters.ElasticsearchAdapter;
+import io.raglog.calls.adapters.JinaRerankAdapter;
+import io.raglog.calls.adapters.OllamaChatAdapter;
+import io.raglog.calls.adapters.OllamaEmbedAdapter;
+import io.raglog.calls.adapters.OpenAiChatAdapter;
+import io.raglog.calls.adapters.OpenAiCompletionsAdapter;
+import io.raglog.calls.adapters.OpenAiEmbeddingsAdapter;
+import io.raglog.calls.adapters.OpenAiResponsesAdapter;
+import io.raglog.calls.adapters.PineconeAdapter;
+import io.raglog.calls.adapters.QdrantAdapter;
+import io.raglog.calls.adapters.TeiEmbedAdapter;
+import io.raglog.calls.adapters.TeiRerankAdapter;
+import io.raglog.calls.adapters.VoyageRerankAdapter;
+import io.raglog.calls.adapters.WeaviateAdapter;
 import io.raglog.calls.adapters.otlp.OtlpAdapters;
 import java.util.ArrayList;
 import java.util.List;
 
-/** The adapters raglog ships, in the order they are tried. */
+/**
+ * The adapters raglog ships, in the order they are tried. A package of its own above the adapters (HTTP and OTLP
+ * spans alike), so that neither adapter package has to know the other's list.
+ */
 public final class BuiltInAdapters {
 
     private BuiltInAdapters() {}
