@@ -40,10 +40,15 @@ public final class TraceLinks {
         Map<Stage, String[]> spans = new LinkedHashMap<>();
         for (Stage stage : Stage.values()) {
             StageRecord record = run.stages().get(stage);
-            if (record == null || !record.present() || record.callIds() == null) {
+            if (record == null || !record.present()) {
                 continue;
             }
-            String[] span = stageSpan(record.callIds(), failed);
+            // context assembly makes no call: it is read from the generator call's prompt, so it is that span's
+            List<String> callIds = stage == Stage.ASSEMBLE ? run.stages().generate().callIds() : record.callIds();
+            if (callIds == null) {
+                continue;
+            }
+            String[] span = stageSpan(callIds, failed);
             if (span != null) {
                 spans.put(stage, span);
             }
