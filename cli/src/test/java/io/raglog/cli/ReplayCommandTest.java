@@ -177,11 +177,12 @@ class ReplayCommandTest {
                 spanByTraceAndEvaluation.computeIfAbsent(hex(event.getTraceId()), t -> new HashMap<>()).put(name, span);
             }
         }
-        // the OpenInference trace: each stage's result on the span of the call that made it
+        // the OpenInference trace: each stage's result on the span of the call that made it; context assembly makes
+        // no call and is read from the generator's prompt, so its result is on the generator's span
         assertThat(spanByTraceAndEvaluation.get("0af7651916cd43dd8448eb211c80319c")).containsExactlyInAnyOrderEntriesOf(
                 Map.of("raglog.rewrite", "9f8e7d6c5b4a3921", "raglog.embed", "2e3f4a5b6c7d8e9f",
                         "raglog.retrieve", "1d2c3b4a59687706", "raglog.rerank", "3a4b5c6d7e8f9012",
-                        "raglog.generate", "6d7e8f90a1b2c3d4"));
+                        "raglog.assemble", "6d7e8f90a1b2c3d4", "raglog.generate", "6d7e8f90a1b2c3d4"));
         assertThat(spanByTraceAndEvaluation.get("5b8efff798038103d269b633813fc60c"))
                 .containsEntry("raglog.embed", "b2c3d4e5f6071829")
                 .containsEntry("raglog.retrieve", "c3d4e5f60718293a")

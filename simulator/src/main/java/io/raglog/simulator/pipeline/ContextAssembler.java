@@ -19,6 +19,9 @@ final class ContextAssembler {
     /** The prompt's passages in prompt order, and the fault planted, if any. */
     record Assembly(List<Chunk> prompt, Fault fault) {}
 
+    /** The least of a cut passage an injected budget leaves in the prompt, in word pieces (about 60 characters). */
+    static final int MIN_KEPT_PIECES = 16;
+
     private ContextAssembler() {}
 
     static Assembly assemble(List<Chunk> handedOn, ContextBudget budget) {
@@ -51,10 +54,11 @@ final class ContextAssembler {
         }
         int answerAt = answerStart(q, holder.text());
         int keptPieces = answerAt <= 0 ? 0 : WordPieces.count(holder.text().substring(0, answerAt));
-        boolean canCut = budget.cuts() && keptPieces >= 12 && rng.nextDouble() < 0.6;
+        boolean canCut = budget.cuts() && keptPieces >= MIN_KEPT_PIECES + 4 && rng.nextDouble() < 0.6;
         if (canCut) {
-            // the budget ends somewhere before the answer: in an earlier sentence, or in the answer's own
-            int tokens = before + 6 + rng.nextInt(Math.max(1, keptPieces - 6));
+            // the budget ends somewhere before the answer: in an earlier sentence, or in the answer's own; what is
+            // left of the passage is at least a phrase, as a budget that fits one passage in part leaves
+            int tokens = before + MIN_KEPT_PIECES + rng.nextInt(keptPieces - MIN_KEPT_PIECES);
             List<Chunk> kept = order(fit(handedOn, tokens, true), budget.order());
             return new Injection<>(kept, new Fault(FaultType.ASSEMBLE_EVIDENCE_CUT, "the context budget ("
                     + tokens + " tokens) cut passage " + (at + 1) + " of " + handedOn.size() + " ("
