@@ -78,8 +78,8 @@ class KibanaSavedObjectsTest {
 
     @Test
     void shouldUseOnlyFieldsTheRecordsHave() throws IOException {
-        JsonNode verdict = JSON.readTree(Repo.read("schemas/src/main/resources/schemas/verdict.v1.json"));
-        JsonNode faultRate = JSON.readTree(Repo.read("schemas/src/main/resources/schemas/fault-rate.v1.json"));
+        JsonNode verdict = JSON.readTree(Repo.read("schemas/src/main/resources/schemas/verdict.v3.json"));
+        JsonNode faultRate = JSON.readTree(Repo.read("schemas/src/main/resources/schemas/fault-rate.v3.json"));
 
         for (JsonNode o : savedObjects()) {
             String index = indexOf(o);

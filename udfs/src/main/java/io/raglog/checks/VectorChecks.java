@@ -165,6 +165,9 @@ public final class VectorChecks {
             }
             texts.addAll(RunTexts.embeddingSources(run));
             RunTexts.allPassages(run).forEach(p -> texts.add(p.text() == null ? "" : p.text()));
+            // a passage the context budget cut is in the context as the part that reached the prompt, under the id
+            // of the whole one (which allPassages keeps): both texts are compared with the question
+            RunTexts.context(run).forEach(p -> texts.add(p.text() == null ? "" : p.text()));
             if (run.has(Stage.GENERATE) && run.stages().generate().answer() != null) {
                 texts.add(run.stages().generate().answer());
             }
