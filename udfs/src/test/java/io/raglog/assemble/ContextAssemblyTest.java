@@ -88,6 +88,18 @@ class ContextAssemblyTest {
     }
 
     @Test
+    void theGeneratorsContextListsACutPassageUnderItsOwnIdWithThePartThatReachedThePrompt() {
+        ChatDetail chat = generator(C.text() + "\n\n" + A.text() + "\n\n" + B.text().substring(0, 60));
+
+        List<Passage> context = ContextPassages.inPrompt(chat, List.of(A, B, C), new NormalisedTexts());
+
+        assertThat(context).extracting(Passage::id).containsExactly("c", "a", "b");
+        assertThat(B.text()).startsWith(context.get(2).text());
+        assertThat(context.get(2).text().length()).isBetween(55, 61);
+        assertThat(context.get(0).text()).isEqualTo(C.text());
+    }
+
+    @Test
     void findsTheLongestPrefixInLogarithmicSteps() {
         assertThat(ContextAssembly.longestPrefixIn("xx hello wor yy", "hello world")).isEqualTo(9);
         assertThat(ContextAssembly.longestPrefixIn("xyz", "hello")).isZero();
