@@ -16,6 +16,26 @@ import java.util.Locale;
 public record PassageFate(String passageId, int handedRank, Fate fate, Integer promptPosition, int chars,
         int keptChars) {
 
+    /** The part of {@code text} that reached the prompt: none when dropped, all when whole, the opening when cut. */
+    public String keptText(String text) {
+        return keptPart(text == null ? "" : text, keptChars, chars);
+    }
+
+    /** The part of {@code text} that was cut or dropped before the prompt. */
+    public String lostText(String text) {
+        String t = text == null ? "" : text;
+        return t.substring(keptPart(t, keptChars, chars).length());
+    }
+
+    /**
+     * The opening of {@code text} as large a share of it as {@code keptChars} is of {@code chars}: lengths measured
+     * on the normalised texts (whitespace collapsed) map back to the text as logged.
+     */
+    public static String keptPart(String text, int keptChars, int chars) {
+        double share = chars == 0 ? 0 : (double) keptChars / chars;
+        return text.substring(0, Math.min(text.length(), (int) Math.round(share * text.length())));
+    }
+
     public enum Fate {
         WHOLE, CUT, DROPPED;
 

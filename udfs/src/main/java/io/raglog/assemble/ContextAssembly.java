@@ -17,12 +17,6 @@ import java.util.List;
  */
 final class ContextAssembly {
 
-    /**
-     * The shortest prefix read as a cut passage rather than a dropped one: short enough for a budget that leaves one
-     * sentence, long enough that a shared opening phrase of two passages is not mistaken for one.
-     */
-    static final int MIN_KEPT_CHARS = 40;
-
     private ContextAssembly() {}
 
     /**
@@ -46,63 +40,37 @@ final class ContextAssembly {
         if (handedOn.isEmpty() || generator == null || generator.promptText() == null) {
             return AssembleStage.absent();
         }
-        String prompt = norm.prompt(generator);
-        List<Found> found = new ArrayList<>();
-        boolean anyReached = false;
-        for (int i = 0; i < handedOn.size(); i++) {
-            Passage p = handedOn.get(i);
-            String text = p.text() == null ? "" : norm.text(p.text());
-            int at = text.isEmpty() ? -1 : prompt.indexOf(text);
-            Fate fate;
-            int kept;
-            if (at >= 0) {
-                fate = Fate.WHOLE;
-                kept = text.length();
-            } else {
-                kept = longestPrefixIn(prompt, text);
-                fate = kept >= MIN_KEPT_CHARS ? Fate.CUT : Fate.DROPPED;
-                at = fate == Fate.CUT ? prompt.indexOf(text.substring(0, kept)) : -1;
-                kept = fate == Fate.CUT ? kept : 0;
-            }
-            anyReached |= fate != Fate.DROPPED;
-            found.add(new Found(p.id(), i + 1, fate, at, text.length(), kept));
-        }
-        if (!anyReached) {
+        return of(handedOn, PromptMatches.find(norm.prompt(generator), handedOn, norm), handedOnBy, ownTopN,
+                generator, promptTokens);
+    }
+
+    /** The same from the passages' matches in the prompt, found once for the run ({@link PromptMatches}). */
+    static AssembleStage of(List<Passage> handedOn, List<PromptMatches.Match> matches, String handedOnBy,
+            boolean ownTopN, ChatDetail generator, Integer promptTokens) {
+        if (handedOn.isEmpty() || generator == null || generator.promptText() == null
+                || matches.stream().noneMatch(PromptMatches.Match::reached)) {
             return AssembleStage.absent();
         }
+        int last = handedOn.size() - 1;
         if (ownTopN) {
-            int last = found.size() - 1;
-            while (found.get(last).fate == Fate.DROPPED) {
+            while (!matches.get(last).reached()) {
                 last--;
             }
-            found = found.subList(0, last + 1);
         }
-        List<Found> inPrompt = found.stream().filter(f -> f.at >= 0).sorted(Comparator.comparingInt(Found::at)).toList();
+        List<Integer> inPromptOrder = new ArrayList<>();
+        for (int i = 0; i <= last; i++) {
+            if (matches.get(i).reached()) {
+                inPromptOrder.add(i);
+            }
+        }
+        inPromptOrder.sort(Comparator.comparingInt(i -> matches.get(i).at()));
         List<PassageFate> fates = new ArrayList<>();
-        for (Found f : found) {
-            Integer position = f.at < 0 ? null : inPrompt.indexOf(f) + 1;
-            fates.add(new PassageFate(f.id, f.rank, f.fate, position, f.chars, f.kept));
+        for (int i = 0; i <= last; i++) {
+            PromptMatches.Match m = matches.get(i);
+            Fate fate = !m.reached() ? Fate.DROPPED : m.whole() ? Fate.WHOLE : Fate.CUT;
+            Integer position = m.reached() ? inPromptOrder.indexOf(i) + 1 : null;
+            fates.add(new PassageFate(handedOn.get(i).id(), i + 1, fate, position, m.length(), m.kept()));
         }
         return new AssembleStage(true, handedOnBy, fates, promptTokens, ContextWindows.of(generator.model()));
     }
-
-    /**
-     * Length of the longest prefix of {@code text} found in {@code prompt}. Whether a prefix is found only turns false
-     * as it grows, so a binary search finds the edge in a logarithmic number of searches.
-     */
-    static int longestPrefixIn(String prompt, String text) {
-        int lo = 0;
-        int hi = text.length();
-        while (lo < hi) {
-            int mid = (lo + hi + 1) >>> 1;
-            if (prompt.contains(text.substring(0, mid))) {
-                lo = mid;
-            } else {
-                hi = mid - 1;
-            }
-        }
-        return lo;
-    }
-
-    private record Found(String id, int rank, Fate fate, int at, int chars, int kept) {}
 }

@@ -2,6 +2,7 @@ package io.raglog.assemble;
 
 import io.raglog.calls.ChatDetail;
 import io.raglog.schemas.Passage;
+import io.raglog.schemas.PassageFate;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashSet;
@@ -12,7 +13,7 @@ import java.util.Set;
  * Which passages a generator actually saw. Passages raglog already knows (the reranker's output, else what was
  * retrieved) are found in the prompt verbatim, in prompt order; the prompt reader's own split fills in passages that
  * came from nowhere logged. A known passage cut short by the pipeline's context budget is in the context with the
- * part that reached the prompt (its opening, at least {@link ContextAssembly#MIN_KEPT_CHARS} characters); one dropped
+ * part that reached the prompt (its opening, at least {@link PromptMatches#MIN_KEPT_CHARS} characters); one dropped
  * is missing.
  */
 final class ContextPassages {
@@ -20,32 +21,27 @@ final class ContextPassages {
     private ContextPassages() {}
 
     static List<Passage> inPrompt(ChatDetail generator, List<Passage> known, NormalisedTexts norm) {
-        String prompt = norm.prompt(generator);
-        List<int[]> found = new ArrayList<>(); // {position in prompt, index in known, normalised characters kept}
+        return inPrompt(generator, known, PromptMatches.find(norm.prompt(generator), known, norm), norm);
+    }
+
+    /** The same from the passages' matches in the prompt, found once for the run ({@link PromptMatches}). */
+    static List<Passage> inPrompt(ChatDetail generator, List<Passage> known, List<PromptMatches.Match> matches,
+            NormalisedTexts norm) {
+        List<Integer> found = new ArrayList<>();
         for (int i = 0; i < known.size(); i++) {
-            String text = norm.text(known.get(i).text());
-            if (text.isEmpty()) {
-                continue;
-            }
-            int at = prompt.indexOf(text);
-            if (at >= 0) {
-                found.add(new int[] {at, i, text.length()});
-                continue;
-            }
-            int kept = ContextAssembly.longestPrefixIn(prompt, text);
-            if (kept >= ContextAssembly.MIN_KEPT_CHARS) {
-                found.add(new int[] {prompt.indexOf(text.substring(0, kept)), i, kept});
+            if (matches.get(i).reached()) {
+                found.add(i);
             }
         }
-        found.sort(Comparator.comparingInt(f -> f[0]));
+        found.sort(Comparator.comparingInt(i -> matches.get(i).at()));
         List<Passage> context = new ArrayList<>();
         Set<String> seen = new LinkedHashSet<>();
-        for (int[] f : found) {
-            Passage p = known.get(f[1]);
+        for (int i : found) {
+            Passage p = known.get(i);
+            PromptMatches.Match m = matches.get(i);
             String normalised = norm.text(p.text());
-            boolean whole = f[2] == normalised.length();
-            seen.add(whole ? normalised : normalised.substring(0, f[2]));
-            String text = whole ? p.text() : keptPart(p.text(), (double) f[2] / normalised.length());
+            seen.add(m.whole() ? normalised : normalised.substring(0, m.kept()));
+            String text = m.whole() ? p.text() : PassageFate.keptPart(p.text(), m.kept(), m.length()).strip();
             context.add(new Passage(p.id(), text, p.score(), context.size() + 1));
         }
         if (generator.contextPassages() != null) {
@@ -59,11 +55,6 @@ final class ContextPassages {
             }
         }
         return context;
-    }
-
-    /** The opening of a passage that reached the prompt cut: as large a share of it as of its normalised text. */
-    private static String keptPart(String text, double share) {
-        return text.substring(0, Math.min(text.length(), (int) Math.round(share * text.length()))).strip();
     }
 
     /** The prompt reader may split a known passage differently (a header line kept): don't count it twice. */

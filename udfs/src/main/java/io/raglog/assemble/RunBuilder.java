@@ -70,10 +70,14 @@ public final class RunBuilder {
         RetrieveStage retrieved = retrieve(byStage.getOrDefault(Stage.RETRIEVE, List.of()), norm);
         RerankStage rerank = rerank(byStage.getOrDefault(Stage.RERANK, List.of()), retrieved.passages(), norm);
         List<ClassifiedCall> generatorCalls = byStage.getOrDefault(Stage.GENERATE, List.of());
-        GenerateStage generate = generate(generatorCalls, rerank.present() ? rerank.output() : retrieved.passages(),
-                norm);
+        // what was handed on, found in the prompt once: the generator's context and context assembly both read it
+        List<Passage> handedOn = rerank.present() ? rerank.output() : retrieved.passages();
+        ChatDetail prompt = promptCall(generatorCalls);
+        List<PromptMatches.Match> matches = prompt == null ? List.of()
+                : PromptMatches.find(norm.prompt(prompt), handedOn, norm);
+        GenerateStage generate = generate(generatorCalls, prompt, handedOn, matches, norm);
         RetrieveStage retrieve = retrieved.present() ? retrieved : reconstructRetrieval(rerank, generate);
-        AssembleStage assemble = assemble(retrieved, rerank, generatorCalls, generate, norm);
+        AssembleStage assemble = assemble(retrieved, rerank, prompt, handedOn, matches);
 
         String question = question(rewrite, generatorCalls, embed);
         Instant start = ordered.stream().map(c -> c.event().startedAt()).min(Instant::compareTo).orElse(null);
@@ -190,13 +194,22 @@ public final class RunBuilder {
         return new RerankStage(true, latency(calls), ids(calls), detail.model(), detail.query(), input, output, topN);
     }
 
-    private static GenerateStage generate(List<ClassifiedCall> calls, List<Passage> known, NormalisedTexts norm) {
+    /** The generator call whose prompt and answer the run keeps: its last that succeeded, else its last; null if none. */
+    private static ChatDetail promptCall(List<ClassifiedCall> calls) {
+        if (calls.isEmpty()) {
+            return null;
+        }
+        List<ClassifiedCall> ok = succeeded(calls);
+        return (ChatDetail) (ok.isEmpty() ? calls.get(calls.size() - 1) : ok.get(ok.size() - 1)).detail();
+    }
+
+    private static GenerateStage generate(List<ClassifiedCall> calls, ChatDetail detail, List<Passage> known,
+            List<PromptMatches.Match> matches, NormalisedTexts norm) {
         if (calls.isEmpty()) {
             return GenerateStage.absent();
         }
         List<ClassifiedCall> ok = succeeded(calls);
-        ChatDetail detail = (ChatDetail) (ok.isEmpty() ? calls.get(calls.size() - 1) : ok.get(ok.size() - 1)).detail();
-        List<Passage> context = ContextPassages.inPrompt(detail, known, norm);
+        List<Passage> context = ContextPassages.inPrompt(detail, known, matches, norm);
         TokenUsage usage = TokenUsage.UNKNOWN;
         for (ClassifiedCall c : calls) {
             usage = usage.plus(((ChatDetail) c.detail()).usage());
@@ -209,23 +222,19 @@ public final class RunBuilder {
      * What of the passages handed on reached the prompt. Retrieval rebuilt from the prompt itself (an in-process store
      * and no reranker) shows nothing handed on but what arrived, so assembly is then not seen.
      */
-    private static AssembleStage assemble(RetrieveStage retrieved, RerankStage rerank,
-            List<ClassifiedCall> generatorCalls, GenerateStage generate, NormalisedTexts norm) {
-        if (!generate.present()) {
+    private static AssembleStage assemble(RetrieveStage retrieved, RerankStage rerank, ChatDetail prompt,
+            List<Passage> handedOn, List<PromptMatches.Match> matches) {
+        if (prompt == null) {
             return AssembleStage.absent();
         }
-        List<ClassifiedCall> ok = succeeded(generatorCalls);
-        ChatDetail prompt = (ChatDetail) (ok.isEmpty() ? generatorCalls.get(generatorCalls.size() - 1)
-                : ok.get(ok.size() - 1)).detail();
         Integer promptTokens = prompt.usage() == null ? null : prompt.usage().inputTokens();
         if (rerank.present()) {
             List<Passage> input = rerank.input() == null ? List.of() : rerank.input();
-            List<Passage> output = rerank.output() == null ? List.of() : rerank.output();
-            boolean scoredAll = !input.isEmpty() && output.size() >= input.size();
-            return ContextAssembly.of(output, AssembleStage.BY_RERANK, scoredAll, prompt, promptTokens, norm);
+            boolean scoredAll = !input.isEmpty() && handedOn.size() >= input.size();
+            return ContextAssembly.of(handedOn, matches, AssembleStage.BY_RERANK, scoredAll, prompt, promptTokens);
         }
         return retrieved.present()
-                ? ContextAssembly.of(retrieved.passages(), AssembleStage.BY_RETRIEVE, prompt, promptTokens, norm)
+                ? ContextAssembly.of(handedOn, matches, AssembleStage.BY_RETRIEVE, false, prompt, promptTokens)
                 : AssembleStage.absent();
     }
 

@@ -130,27 +130,12 @@ public final class RunTexts {
          * share of the normalised text ends), none of a whole one.
          */
         public String lostText() {
-            String text = passage.text() == null ? "" : passage.text();
-            return switch (fate.fate()) {
-                case WHOLE -> "";
-                case DROPPED -> text;
-                case CUT -> text.substring(keptLength(text));
-            };
+            return fate.lostText(passage.text());
         }
 
         /** The text that reached the prompt. */
         public String keptText() {
-            String text = passage.text() == null ? "" : passage.text();
-            return switch (fate.fate()) {
-                case WHOLE -> text;
-                case DROPPED -> "";
-                case CUT -> text.substring(0, keptLength(text));
-            };
-        }
-
-        private int keptLength(String text) {
-            double share = fate.chars() == 0 ? 0 : (double) fate.keptChars() / fate.chars();
-            return Math.min(text.length(), (int) Math.round(share * text.length()));
+            return fate.keptText(passage.text());
         }
     }
 

@@ -101,8 +101,8 @@ class ContextAssemblyTest {
 
     @Test
     void findsTheLongestPrefixInLogarithmicSteps() {
-        assertThat(ContextAssembly.longestPrefixIn("xx hello wor yy", "hello world")).isEqualTo(9);
-        assertThat(ContextAssembly.longestPrefixIn("xyz", "hello")).isZero();
-        assertThat(ContextAssembly.longestPrefixIn("say hello", "hello")).isEqualTo(5);
+        assertThat(PromptMatches.longestPrefixIn("xx hello wor yy", "hello world")).isEqualTo(9);
+        assertThat(PromptMatches.longestPrefixIn("xyz", "hello")).isZero();
+        assertThat(PromptMatches.longestPrefixIn("say hello", "hello")).isEqualTo(5);
     }
 }
