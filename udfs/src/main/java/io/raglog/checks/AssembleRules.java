@@ -58,6 +58,9 @@ final class AssembleRules {
         if (!answers.hasQuestion()) {
             return;
         }
+        if (run.has(Stage.RERANK)) {
+            rerankOwnCut(run, handed, answers, v);
+        }
         List<Passage> context = RunTexts.context(run);
         double keptBest = answers.bestIn(context);
         HandedOn bestLost = null;
@@ -107,18 +110,10 @@ final class AssembleRules {
     }
 
     /** The reranker's own cut, apart from what assembly lost after it: what it was given and did not hand on. */
-    static void rerankOwnCut(Run run, FeatureVector v) {
-        if (!run.has(Stage.RERANK) || !run.has(Stage.ASSEMBLE)) {
-            return;
-        }
-        String question = RunTexts.question(run);
-        AnswerSentences answers = question == null ? null : AnswerSentences.forQuestion(question);
-        if (answers == null || !answers.hasQuestion()) {
-            return;
-        }
+    private static void rerankOwnCut(Run run, List<HandedOn> handedOn, AnswerSentences answers, FeatureVector v) {
         Set<String> handedIds = new HashSet<>();
         List<Passage> handed = new ArrayList<>();
-        for (HandedOn h : RunTexts.handedOn(run)) {
+        for (HandedOn h : handedOn) {
             handedIds.add(h.passage().id());
             handed.add(h.passage());
         }

@@ -15,7 +15,6 @@ public final class RuleChecks {
         RetrieveRules.apply(run, features, findings);
         RerankRules.apply(run, features, findings);
         AssembleRules.apply(run, features, findings);
-        AssembleRules.rerankOwnCut(run, features);
         GenerateRules.apply(run, features, findings);
     }
 }
