@@ -26,6 +26,7 @@ import java.util.List;
 import java.util.Map;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.streaming.api.operators.co.KeyedCoProcessOperator;
+import org.apache.flink.streaming.api.watermark.Watermark;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.streaming.util.KeyedTwoInputStreamOperatorTestHarness;
 import org.apache.flink.streaming.util.ProcessFunctionTestHarnesses;
@@ -94,6 +95,7 @@ class EmbeddingDriftSimulatedTest {
                 h.processElement1(runs.get(r++), runAt.toEpochMilli());
             }
         }
+        h.processBothWatermarks(new Watermark(Long.MAX_VALUE));
         List<Run> out = h.extractOutputValues();
         var side = h.getSideOutput(EmbeddingDriftFunction.DRIFT);
         List<EmbeddingDrift> drift = side == null ? List.of() : side.stream().map(StreamRecord::getValue).toList();

@@ -21,6 +21,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
 import org.apache.flink.streaming.api.operators.co.KeyedCoProcessOperator;
+import org.apache.flink.streaming.api.watermark.Watermark;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.streaming.util.KeyedTwoInputStreamOperatorTestHarness;
 import org.junit.jupiter.api.Test;
@@ -58,6 +59,19 @@ class EmbeddingDriftFunctionTest {
         return new IndexEmbedding(pipeline, null, model, dims, T0);
     }
 
+    /** A run as the job delivers it: assembly closed it, so the watermark passes its end right after. */
+    private static void judge(KeyedTwoInputStreamOperatorTestHarness<String, Run, IndexEmbedding, Run> h, Run run)
+            throws Exception {
+        h.processElement1(run, run.endedAt().toEpochMilli());
+        h.processBothWatermarks(new Watermark(run.endedAt().toEpochMilli()));
+    }
+
+    private static void build(KeyedTwoInputStreamOperatorTestHarness<String, Run, IndexEmbedding, Run> h,
+            IndexEmbedding call) throws Exception {
+        h.processElement2(call, call.at().toEpochMilli());
+        h.processBothWatermarks(new Watermark(call.at().toEpochMilli()));
+    }
+
     private static List<EmbeddingDrift> drift(KeyedTwoInputStreamOperatorTestHarness<String, Run, IndexEmbedding,
             Run> h) {
         ConcurrentLinkedQueue<StreamRecord<EmbeddingDrift>> out = h.getSideOutput(EmbeddingDriftFunction.DRIFT);
@@ -71,9 +85,9 @@ class EmbeddingDriftFunctionTest {
     @Test
     void shouldFlagARunWhoseQueryModelIsNotItsIndexs() throws Exception {
         var h = harness(null);
-        h.processElement2(index("support", SMALL, 1536), 0L);
-        h.processElement1(run("support", 1, ADA, 1536, 0.2), 0L);
-        h.processElement1(run("support", 2, ADA, 1536, 0.2), 0L);
+        build(h, index("support", SMALL, 1536));
+        judge(h, run("support", 1, ADA, 1536, 0.2));
+        judge(h, run("support", 2, ADA, 1536, 0.2));
         List<Run> out = h.extractOutputValues();
         assertThat(out).hasSize(2);
         EmbeddingMismatch m = out.get(0).embeddingMismatch();
@@ -89,19 +103,54 @@ class EmbeddingDriftFunctionTest {
     }
 
     @Test
+    void shouldJudgeARunAgainstTheIndexesBuiltBeforeItEndedWhicheverInputArrivesFirst() throws Exception {
+        var h = harness(null);
+        build(h, index("support", ADA, 1536));
+        // both runs reach the operator before the rebuild with the new model that came between them
+        h.processElement1(run("support", 5, ADA, 1536, 0.6), T0.plusSeconds(5).toEpochMilli());
+        h.processElement1(run("support", 9, ADA, 1536, 0.6), T0.plusSeconds(9).toEpochMilli());
+        h.processElement2(new IndexEmbedding("support", null, SMALL, 1536, T0.plusSeconds(7)),
+                T0.plusSeconds(7).toEpochMilli());
+        assertThat(h.extractOutputValues()).as("held until the watermark passes them").isEmpty();
+
+        h.processBothWatermarks(new Watermark(T0.plusSeconds(10).toEpochMilli()));
+        List<Run> out = h.extractOutputValues();
+        assertThat(out).extracting(Run::question).containsExactly("q 5?", "q 9?");
+        assertThat(out.get(0).embeddingMismatch()).as("ran on the index built with its own model").isNull();
+        assertThat(out.get(1).embeddingMismatch()).isNotNull();
+        assertThat(out.get(1).embeddingMismatch().indexModel()).isEqualTo(SMALL);
+        h.close();
+    }
+
+    @Test
+    void shouldKeepRunsWaitingForTheWatermarkAcrossASnapshotAndRestore() throws Exception {
+        var h = harness(null);
+        build(h, index("support", SMALL, 1536));
+        h.processElement1(run("support", 4, ADA, 1536, 0.2), T0.plusSeconds(4).toEpochMilli());
+        OperatorSubtaskState snapshot = h.snapshot(1L, 1L);
+        h.close();
+
+        var restored = harness(snapshot);
+        restored.processBothWatermarks(new Watermark(T0.plusSeconds(4).toEpochMilli()));
+        assertThat(restored.extractOutputValues()).singleElement()
+                .satisfies(r -> assertThat(r.embeddingMismatch()).isNotNull());
+        restored.close();
+    }
+
+    @Test
     void shouldRaiseNoFlagOnTwoThousandSoundRunsOfSeveralPipelines() throws Exception {
         var h = harness(null);
         SplittableRandom rng = new SplittableRandom(7);
         String[] pipelines = {"support", "docs", "billing", "hr"};
         String[] models = {SMALL, "nomic-embed-text:latest", "embed-english-v3.0", "BAAI/bge-small-en-v1.5"};
         for (int p = 0; p < pipelines.length; p++) {
-            h.processElement2(index(pipelines[p], models[p].replace(":latest", ""), 384), 0L);
+            build(h, index(pipelines[p], models[p].replace(":latest", ""), 384));
         }
         for (int i = 0; i < 2000; i++) {
             int p = i % pipelines.length;
             // scores with noise and the odd bad retrieval, as faulty-but-sound-model runs have
             double score = rng.nextDouble() < 0.1 ? 0.2 + rng.nextDouble() * 0.2 : 0.6 + rng.nextGaussian() * 0.08;
-            h.processElement1(run(pipelines[p], i, models[p], 384, score), 0L);
+            judge(h, run(pipelines[p], i, models[p], 384, score));
         }
         assertThat(mismatches(h)).isZero();
         assertThat(drift(h)).isEmpty();
@@ -118,7 +167,7 @@ class EmbeddingDriftFunctionTest {
             boolean after = i >= switchAt;
             // no index-building call seen: the collapse of the scores is what says the index holds the old model
             double score = after ? 0.15 + rng.nextGaussian() * 0.05 : 0.62 + rng.nextGaussian() * 0.07;
-            h.processElement1(run("support", i, after ? ADA : SMALL, 1536, score), 0L);
+            judge(h, run("support", i, after ? ADA : SMALL, 1536, score));
             if (firstFlag < 0 && !drift(h).isEmpty()) {
                 firstFlag = i;
             }
@@ -145,8 +194,8 @@ class EmbeddingDriftFunctionTest {
         var h = harness(null);
         SplittableRandom rng = new SplittableRandom(3);
         for (int i = 0; i < 300; i++) {
-            h.processElement1(run("support", i, i < 150 ? SMALL : "text-embedding-3-large", 1536,
-                    0.6 + rng.nextGaussian() * 0.07), 0L);
+            judge(h, run("support", i, i < 150 ? SMALL : "text-embedding-3-large", 1536,
+                    0.6 + rng.nextGaussian() * 0.07));
         }
         assertThat(drift(h)).extracting(EmbeddingDrift::kind).containsExactly(EmbeddingDrift.MODEL_CHANGED);
         assertThat(mismatches(h)).isZero();
@@ -159,7 +208,7 @@ class EmbeddingDriftFunctionTest {
         SplittableRandom rng = new SplittableRandom(5);
         for (int i = 0; i < 300; i++) {
             double mean = i < 150 ? 0.6 : 0.3;
-            h.processElement1(run("support", i, SMALL, 1536, mean + rng.nextGaussian() * 0.05), 0L);
+            judge(h, run("support", i, SMALL, 1536, mean + rng.nextGaussian() * 0.05));
         }
         assertThat(drift(h)).extracting(EmbeddingDrift::kind).contains(EmbeddingDrift.SCORES_SHIFTED);
         assertThat(mismatches(h)).isZero();
@@ -169,14 +218,14 @@ class EmbeddingDriftFunctionTest {
     @Test
     void shouldKeepWhatItLearnedAcrossASnapshotAndRestore() throws Exception {
         var h = harness(null);
-        h.processElement2(index("support", SMALL, 1536), 0L);
-        h.processElement1(run("support", 1, SMALL, 1536, 0.6), 0L);
+        build(h, index("support", SMALL, 1536));
+        judge(h, run("support", 1, SMALL, 1536, 0.6));
         OperatorSubtaskState snapshot = h.snapshot(1L, 1L);
         h.close();
 
         var restored = harness(snapshot);
-        restored.processElement1(run("support", 2, ADA, 1536, 0.2), 0L);
-        restored.processElement1(run("other", 3, ADA, 1536, 0.2), 0L);
+        judge(restored, run("support", 2, ADA, 1536, 0.2));
+        judge(restored, run("other", 3, ADA, 1536, 0.2));
         List<Run> out = restored.extractOutputValues();
         assertThat(out.get(0).embeddingMismatch()).isNotNull();
         assertThat(out.get(0).embeddingMismatch().indexModel()).isEqualTo(SMALL);
