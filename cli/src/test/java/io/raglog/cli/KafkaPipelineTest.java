@@ -143,7 +143,8 @@ class KafkaPipelineTest {
 
         long presentStages = runs.stream().mapToLong(r -> java.util.Arrays.stream(Stage.values()).filter(r::has).count())
                 .sum();
-        List<FaultRate> rates = Demo.read(kafka.bootstrapServers(), topics.faultRates(), FaultRate.class);
+        List<FaultRate> all = Demo.read(kafka.bootstrapServers(), topics.faultRates(), FaultRate.class);
+        List<FaultRate> rates = all.stream().filter(r -> !r.stage().equals(FaultRate.EMBEDDING_MISMATCH)).toList();
         // every run also counts once in its pipeline's knowledge_gap series
         assertThat(rates.stream().mapToLong(FaultRate::runsSeen).sum()).isEqualTo(presentStages + runs.size());
         List<Verdict> verdicts = Demo.read(kafka.bootstrapServers(), topics.verdicts(), Verdict.class);
@@ -151,6 +152,11 @@ class KafkaPipelineTest {
         assertThat(rates.stream().mapToLong(FaultRate::runsChecked).sum())
                 .isEqualTo(verdicts.stream().mapToLong(v -> java.util.Arrays.stream(Stage.values())
                         .filter(s -> v.stages().get(s).present()).count()).sum() + verdicts.size());
+        // the embedding check sees every run with an embed stage, sampled or not; this traffic has no mismatch
+        List<FaultRate> embedding = all.stream().filter(r -> r.stage().equals(FaultRate.EMBEDDING_MISMATCH)).toList();
+        long embedded = runs.stream().filter(r -> r.has(Stage.EMBED)).count();
+        assertThat(embedding.stream().mapToLong(FaultRate::runsChecked).sum()).isEqualTo(embedded);
+        assertThat(embedding.stream().mapToLong(FaultRate::runsFlagged).sum()).isZero();
     }
 
     @Test
@@ -178,6 +184,11 @@ class KafkaPipelineTest {
         assertThat(embedFlagged).hasSizeGreaterThanOrEqualTo(labels.size() - 6);
         assertThat(embedFlagged).allSatisfy(v -> assertThat(v.stages().embed().evidence().get(0))
                 .contains("text-embedding-ada-002").contains("text-embedding-3-small"));
+        // the pipeline's embedding_mismatch series counts exactly the runs flagged for the mismatch, out of all
+        List<FaultRate> series = Demo.read(kafka.bootstrapServers(), topics.faultRates(), FaultRate.class).stream()
+                .filter(r -> r.stage().equals(FaultRate.EMBEDDING_MISMATCH)).toList();
+        assertThat(series.stream().mapToLong(FaultRate::runsFlagged).sum()).isEqualTo(embedFlagged.size());
+        assertThat(series.stream().mapToLong(FaultRate::runsChecked).sum()).isEqualTo(verdicts.size());
     }
 
     @Test

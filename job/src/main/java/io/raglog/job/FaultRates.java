@@ -15,14 +15,15 @@ import org.apache.flink.util.Collector;
 
 /**
  * Fault rates per pipeline × stage in event-time tumbling windows. Runs not sampled count too, as not checked, so a
- * rate says how much of the traffic it rests on.
+ * rate says how much of the traffic it rests on. The embedding-mismatch series counts every run the drift operator
+ * saw, before sampling.
  */
 final class FaultRates {
 
     private FaultRates() {}
 
     static DataStream<FaultRate> perPipelineAndStage(DataStream<Verdict> verdicts, DataStream<Run> notSampled,
-            Duration window) {
+            DataStream<Run> checkedForDrift, Duration window) {
         DataStream<StageOutcome> checked = verdicts
                 .flatMap((Verdict v, Collector<StageOutcome> out) -> StageOutcome.of(v).forEach(out::collect),
                         TypeInformation.of(StageOutcome.class))
@@ -31,7 +32,11 @@ final class FaultRates {
                 .flatMap((Run r, Collector<StageOutcome> out) -> StageOutcome.notChecked(r).forEach(out::collect),
                         TypeInformation.of(StageOutcome.class))
                 .uid("unchecked-outcomes").name("unchecked stage outcomes");
-        return checked.union(unchecked)
+        DataStream<StageOutcome> embeddings = checkedForDrift
+                .flatMap((Run r, Collector<StageOutcome> out) -> StageOutcome.embeddingChecked(r).forEach(out::collect),
+                        TypeInformation.of(StageOutcome.class))
+                .uid("embedding-outcomes").name("embedding mismatch outcomes");
+        return checked.union(unchecked, embeddings)
                 .keyBy(StageOutcome::key)
                 .window(TumblingEventTimeWindows.of(window))
                 .aggregate(new FaultRateCounts(), new FaultRateWindow(), TypeInformation.of(long[].class),

@@ -81,7 +81,7 @@ public final class RaglogPipeline {
         DataStream<RunFeatures> features = features(checked);
         DataStream<Verdict> verdicts = score(checked, settings.bundle());
         DataStream<FaultRate> faultRates = FaultRates.perPipelineAndStage(verdicts,
-                sampled.getSideOutput(SampleRunsFunction.NOT_SAMPLED), settings.faultRateWindow());
+                sampled.getSideOutput(SampleRunsFunction.NOT_SAMPLED), checkedForDrift, settings.faultRateWindow());
         DataStream<Verdict> faults = flagged(verdicts);
 
         to.runs(runs);

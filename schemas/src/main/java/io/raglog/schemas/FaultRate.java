@@ -3,10 +3,11 @@ package io.raglog.schemas;
 import java.time.Instant;
 
 /**
- * How often one stage of one pipeline was flagged in one event-time window ({@code schemas/fault-rate.v2.json}; v1
- * records still read), or, for the series {@code knowledge_gap}, how often a knowledge gap was decided.
+ * How often one stage of one pipeline was flagged in one event-time window ({@code schemas/fault-rate.v4.json}; v1 to
+ * v3 records still read), or, for the series {@code knowledge_gap}, how often a knowledge gap was decided, and for
+ * {@code embedding_mismatch}, how often a run's query embedding model was not its index's.
  *
- * @param stage a stage id ({@link Stage#id()}) or {@link Verdict#KNOWLEDGE_GAP}
+ * @param stage a stage id ({@link Stage#id()}), {@link Verdict#KNOWLEDGE_GAP} or {@link #EMBEDDING_MISMATCH}
  * @param runsSeen runs of the pipeline in the window that had this stage, sampled or not
  * @param runsChecked of those, the runs that were sampled and scored
  * @param runsFlagged of those, the runs whose verdict flagged this stage
@@ -20,6 +21,13 @@ public record FaultRate(String schema, String pipeline, String stage, Instant wi
     public static final String SCHEMA_V2 = "raglog.fault-rate/v2";
     /** v3 adds the stage {@code assemble}. */
     public static final String SCHEMA_V3 = "raglog.fault-rate/v3";
+    /** v4 adds the {@code embedding_mismatch} series. */
+    public static final String SCHEMA_V4 = "raglog.fault-rate/v4";
+    /**
+     * The series of runs whose query embedding model was not their index's. Every complete run with an embed stage is
+     * checked, sampled or not: the drift operator sees them all, before sampling.
+     */
+    public static final String EMBEDDING_MISMATCH = "embedding_mismatch";
 
     /** A stage's series. */
     public FaultRate(String schema, String pipeline, Stage stage, Instant windowStart, Instant windowEnd,

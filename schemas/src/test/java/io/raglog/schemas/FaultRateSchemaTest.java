@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 class FaultRateSchemaTest {
 
     private static java.util.Set<com.networknt.schema.ValidationMessage> validate(FaultRate rate) throws Exception {
-        return validate(rate, "fault-rate.v3.json");
+        return validate(rate, "fault-rate.v4.json");
     }
 
     private static java.util.Set<com.networknt.schema.ValidationMessage> validate(FaultRate rate, String file)
@@ -24,7 +24,7 @@ class FaultRateSchemaTest {
 
     @Test
     void encodedFaultRateValidatesAgainstItsSchema() throws Exception {
-        FaultRate rate = new FaultRate(FaultRate.SCHEMA_V3, "support-bot", Stage.RERANK,
+        FaultRate rate = new FaultRate(FaultRate.SCHEMA_V4, "support-bot", Stage.RERANK,
                 Instant.parse("2026-11-29T10:00:00Z"), Instant.parse("2026-11-29T10:01:00Z"), 40, 10, 2, 0.2);
         assertThat(validate(rate)).isEmpty();
         assertThat(Json.read(Json.write(rate), FaultRate.class)).isEqualTo(rate);
@@ -32,21 +32,21 @@ class FaultRateSchemaTest {
 
     @Test
     void aWindowWithNothingCheckedHasNoRate() throws Exception {
-        FaultRate rate = new FaultRate(FaultRate.SCHEMA_V3, "support-bot", Stage.REWRITE,
+        FaultRate rate = new FaultRate(FaultRate.SCHEMA_V4, "support-bot", Stage.REWRITE,
                 Instant.parse("2026-11-29T10:00:00Z"), Instant.parse("2026-11-29T10:01:00Z"), 3, 0, 0, null);
         assertThat(validate(rate)).isEmpty();
     }
 
     @Test
     void schemaRejectsARateAboveOne() throws Exception {
-        FaultRate rate = new FaultRate(FaultRate.SCHEMA_V3, "p", Stage.EMBED,
+        FaultRate rate = new FaultRate(FaultRate.SCHEMA_V4, "p", Stage.EMBED,
                 Instant.parse("2026-11-29T10:00:00Z"), Instant.parse("2026-11-29T10:01:00Z"), 1, 1, 2, 2.0);
         assertThat(validate(rate)).isNotEmpty();
     }
 
     @Test
     void theKnowledgeGapSeriesIsAV2SeriesAndV1RecordsStillRead() throws Exception {
-        FaultRate gaps = new FaultRate(FaultRate.SCHEMA_V3, "docs-qa", Verdict.KNOWLEDGE_GAP,
+        FaultRate gaps = new FaultRate(FaultRate.SCHEMA_V4, "docs-qa", Verdict.KNOWLEDGE_GAP,
                 Instant.parse("2026-11-29T10:00:00Z"), Instant.parse("2026-11-29T10:01:00Z"), 50, 12, 3, 0.25);
         assertThat(validate(gaps)).isEmpty();
         assertThat(Json.read(Json.write(gaps), FaultRate.class)).isEqualTo(gaps);
@@ -60,5 +60,16 @@ class FaultRateSchemaTest {
         FaultRate v1Gap = new FaultRate(FaultRate.SCHEMA_V1, "p", Verdict.KNOWLEDGE_GAP, gaps.windowStart(),
                 gaps.windowEnd(), 1, 1, 0, 0.0);
         assertThat(validate(v1Gap, "fault-rate.v1.json")).as("v1 knows no knowledge_gap series").isNotEmpty();
+    }
+
+    @Test
+    void theEmbeddingMismatchSeriesIsAV4Series() throws Exception {
+        FaultRate mismatches = new FaultRate(FaultRate.SCHEMA_V4, "search-answers", FaultRate.EMBEDDING_MISMATCH,
+                Instant.parse("2026-11-29T10:00:00Z"), Instant.parse("2026-11-29T10:01:00Z"), 40, 40, 34, 0.85);
+        assertThat(validate(mismatches)).isEmpty();
+        assertThat(Json.read(Json.write(mismatches), FaultRate.class)).isEqualTo(mismatches);
+        FaultRate v3 = new FaultRate(FaultRate.SCHEMA_V3, "search-answers", FaultRate.EMBEDDING_MISMATCH,
+                mismatches.windowStart(), mismatches.windowEnd(), 40, 40, 34, 0.85);
+        assertThat(validate(v3, "fault-rate.v3.json")).as("v3 knows no embedding_mismatch series").isNotEmpty();
     }
 }

@@ -1,5 +1,6 @@
 package io.raglog.monitor;
 
+import io.raglog.schemas.FaultRate;
 import io.raglog.schemas.Run;
 import io.raglog.schemas.Stage;
 import io.raglog.schemas.StageVerdict;
@@ -8,9 +9,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * One present stage of one run, or its knowledge-gap decision, as the fault-rate windows count it.
+ * One present stage of one run, its knowledge-gap decision or its embedding check, as the fault-rate windows count it.
  *
- * @param series a stage id, or {@link Verdict#KNOWLEDGE_GAP} (every run has that series)
+ * @param series a stage id, {@link Verdict#KNOWLEDGE_GAP} (every run has that series) or
+ *     {@link FaultRate#EMBEDDING_MISMATCH} (every complete run with an embed stage)
  */
 public record StageOutcome(String pipeline, String series, boolean checked, boolean flagged) {
 
@@ -40,5 +42,14 @@ public record StageOutcome(String pipeline, String series, boolean checked, bool
         }
         out.add(new StageOutcome(run.pipeline(), Verdict.KNOWLEDGE_GAP, false, false));
         return out;
+    }
+
+    /** A run past the embedding drift check: flagged when its query model was not its index's. */
+    public static List<StageOutcome> embeddingChecked(Run run) {
+        if (run.incomplete() || !run.has(Stage.EMBED)) {
+            return List.of();
+        }
+        return List.of(new StageOutcome(run.pipeline(), FaultRate.EMBEDDING_MISMATCH, true,
+                run.embeddingMismatch() != null));
     }
 }
