@@ -2,25 +2,29 @@ package io.raglog.job;
 
 import io.raglog.calls.ClassifiedCall;
 import io.raglog.drift.IndexEmbedding;
+import io.raglog.knowledge.IndexedPassages;
 import io.raglog.schemas.CallEvent;
 import io.raglog.schemas.DeadLetter;
 import org.apache.flink.streaming.api.datastream.DataStream;
 
 /**
  * Calls on their way in, decoded and given their stage, with what could not be: calls to an endpoint no adapter
- * knows (unclassified), input that could not be read (dead letters), and the model and dimension of index-building
- * embedding calls (for the embedding-drift check). A missing input (a deployment that reads only
+ * knows (unclassified), input that could not be read (dead letters), and what index-building embedding calls show:
+ * their model and dimension (for the embedding-drift check) and the documents they embedded (for the known
+ * passages). A missing input (a deployment that reads only
  * proxy calls, or only traces) is {@link #NONE}.
  */
 record IngestedCalls(DataStream<ClassifiedCall> classified, DataStream<CallEvent> unclassified,
-        DataStream<DeadLetter> deadLetters, DataStream<IndexEmbedding> indexEmbeddings) {
+        DataStream<DeadLetter> deadLetters, DataStream<IndexEmbedding> indexEmbeddings,
+        DataStream<IndexedPassages> indexedPassages) {
 
-    static final IngestedCalls NONE = new IngestedCalls(null, null, null, null);
+    static final IngestedCalls NONE = new IngestedCalls(null, null, null, null, null);
 
     /** Both inputs' calls as one. */
     IngestedCalls and(IngestedCalls other) {
         return new IngestedCalls(union(classified, other.classified), union(unclassified, other.unclassified),
-                union(deadLetters, other.deadLetters), union(indexEmbeddings, other.indexEmbeddings));
+                union(deadLetters, other.deadLetters), union(indexEmbeddings, other.indexEmbeddings),
+                union(indexedPassages, other.indexedPassages));
     }
 
     private static <T> DataStream<T> union(DataStream<T> a, DataStream<T> b) {

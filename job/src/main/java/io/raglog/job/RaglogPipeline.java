@@ -15,6 +15,7 @@ import io.raglog.ingest.DeadLetters;
 import io.raglog.ingest.DecodeCallsFunction;
 import io.raglog.ingest.DecodeOtlpFunction;
 import io.raglog.ingest.RawMessage;
+import io.raglog.knowledge.IndexedPassages;
 import io.raglog.knowledge.KnownPassagesFunction;
 import io.raglog.llm.ProviderKind;
 import io.raglog.monitor.SampleRunsFunction;
@@ -73,8 +74,8 @@ public final class RaglogPipeline {
             return;
         }
 
-        SingleOutputStreamOperator<Run> checkedForDrift = withEmbeddingDrift(withKnownPassages(runs),
-                calls.indexEmbeddings());
+        SingleOutputStreamOperator<Run> checkedForDrift = withEmbeddingDrift(
+                withKnownPassages(runs, calls.indexedPassages()), calls.indexEmbeddings());
         SingleOutputStreamOperator<Run> sampled = sample(checkedForDrift, settings.sampling());
         // in tiered mode the bundle's tier gate decides which runs skip the LLM checks
         DataStream<RunChecked> checked = ChecksStage.checked(sampled, settings.checks(), settings.bundle());
@@ -120,7 +121,8 @@ public final class RaglogPipeline {
         return new IngestedCalls(classified, classified.getSideOutput(ClassifyCallsFunction.UNCLASSIFIED),
                 decoded.getSideOutput(DecodeCallsFunction.DEAD_LETTERS)
                         .union(classified.getSideOutput(DecodeCallsFunction.DEAD_LETTERS)),
-                classified.getSideOutput(ClassifyCallsFunction.INDEX_EMBEDDINGS));
+                classified.getSideOutput(ClassifyCallsFunction.INDEX_EMBEDDINGS),
+                classified.getSideOutput(ClassifyCallsFunction.INDEXED_PASSAGES));
     }
 
     /** With a real LLM configured, it is asked once per pipeline + endpoint where an unknown API's fields are. */
@@ -149,12 +151,14 @@ public final class RaglogPipeline {
     }
 
     /**
-     * A second opinion on each run's retrieval, from the passages the pipeline's other runs were handed: keyed by
-     * pipeline, since that is the knowledge base a run's retrieval searched.
+     * A second opinion on each run's retrieval, from the passages the pipeline's other runs were handed and the
+     * documents its index-building calls embedded: keyed by pipeline, since that is the knowledge base a run's
+     * retrieval searched.
      */
-    private static DataStream<Run> withKnownPassages(DataStream<Run> runs) {
+    private static DataStream<Run> withKnownPassages(DataStream<Run> runs, DataStream<IndexedPassages> indexed) {
         return runs
                 .keyBy(Run::pipeline)
+                .connect(indexed.keyBy(IndexedPassages::pipeline))
                 .process(new KnownPassagesFunction(), JacksonTypeInfo.of(Run.class))
                 .uid("known-passages").name("known passages per pipeline");
     }

@@ -61,7 +61,7 @@ final class RetrieveRules {
         }
     }
 
-    /** What the passages the pipeline's other runs were handed say about this retrieval. */
+    /** What the passages the pipeline's other runs were handed, and its indexing embedded, say about this retrieval. */
     private static void secondOpinion(KnownPassages known, List<Passage> passages, AnswerSentences answers,
             FeatureVector v, List<Finding> findings) {
         v.put(RETRIEVE_WEIGHTED_MATCH, known.returnedMatch());
@@ -73,9 +73,9 @@ final class RetrieveRules {
             Passage better = known.unreturned().get(0);
             findings.add(Finding.of(CHECK, Fact.of(Stage.RETRIEVE, FactKind.BETTER_PASSAGE_KNOWN, "")
                     .withPassages(List.of(better.id())), "passage " + better.id() + ", which the knowledge base holds"
-                    + " (another run of this pipeline was handed it), matches the question better than any passage"
-                    + " retrieved: " + percent(better.score()) + " of the question's words by weight, against "
-                    + percent(known.returnedMatch())));
+                    + " (another run of this pipeline was handed it, or its indexing embedded it), matches the"
+                    + " question better than any passage retrieved: " + percent(better.score())
+                    + " of the question's words by weight, against " + percent(known.returnedMatch())));
         }
     }
 

@@ -7,6 +7,7 @@ import io.raglog.calls.NotARunCall;
 import io.raglog.drift.IndexEmbedding;
 import io.raglog.drift.IndexEmbeddings;
 import io.raglog.flink.JacksonTypeInfo;
+import io.raglog.knowledge.IndexedPassages;
 import io.raglog.schemas.CallEvent;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.metrics.Counter;
@@ -18,7 +19,8 @@ import org.apache.flink.util.OutputTag;
  * Classifies each call's stage with the adapters' rules. Calls that are not part of a run (index building, admin)
  * and calls to endpoints no adapter knows are counted, not forwarded; a known endpoint with an unreadable body is
  * malformed input and goes to the dead-letter side output. Index-building embedding calls leave their model and
- * dimension by {@link #INDEX_EMBEDDINGS}, for the embedding-drift check.
+ * dimension by {@link #INDEX_EMBEDDINGS}, for the embedding-drift check, and the documents they embedded by
+ * {@link #INDEXED_PASSAGES}, for the known passages.
  */
 public class ClassifyCallsFunction extends ProcessFunction<CallEvent, ClassifiedCall> {
 
@@ -31,6 +33,10 @@ public class ClassifyCallsFunction extends ProcessFunction<CallEvent, Classified
     /** The model and dimension of each index-building embedding call (the calls themselves stay uncounted as runs). */
     public static final OutputTag<IndexEmbedding> INDEX_EMBEDDINGS =
             new OutputTag<>("index-embeddings", JacksonTypeInfo.of(IndexEmbedding.class));
+
+    /** The documents each index-building embedding call embedded: what the knowledge base holds. */
+    public static final OutputTag<IndexedPassages> INDEXED_PASSAGES =
+            new OutputTag<>("indexed-passages", JacksonTypeInfo.of(IndexedPassages.class));
 
     private final CallClassifier classifier;
 
@@ -61,6 +67,10 @@ public class ClassifyCallsFunction extends ProcessFunction<CallEvent, Classified
                 IndexEmbedding index = IndexEmbeddings.read(c.call());
                 if (index != null) {
                     ctx.output(INDEX_EMBEDDINGS, index);
+                }
+                IndexedPassages documents = IndexedPassages.read(c.call());
+                if (documents != null) {
+                    ctx.output(INDEXED_PASSAGES, documents);
                 }
             } else {
                 classified.inc();

@@ -8,9 +8,11 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.state.MapState;
 import org.apache.flink.api.common.state.MapStateDescriptor;
@@ -18,26 +20,29 @@ import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.metrics.Counter;
-import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
+import org.apache.flink.streaming.api.functions.co.KeyedCoProcessFunction;
 import org.apache.flink.util.Collector;
 
 /**
- * Keyed by pipeline: keeps the passages the pipeline's runs were handed (its knowledge base as raglog sees it) and
- * gives each run a second opinion on its retrieval: the known passages it was not handed that match its question
- * best, and how well what it was handed matches ({@link KnownPassages}). A known passage that matches the question
- * far better than anything returned says retrieval missed it; a question nothing known matches says the knowledge
- * base may not hold the answer at all, which is a gap for the content's owner, not a retrieval fault.
+ * Keyed by pipeline: keeps the passages the pipeline's knowledge base holds, as raglog sees it (the passages its runs
+ * were handed, first input, and the documents its index-building calls embedded, second input), and gives each run a
+ * second opinion on its retrieval: the known passages it was not handed that match its question best, and how well
+ * what it was handed matches ({@link KnownPassages}). A known passage that matches the question far better than
+ * anything returned says retrieval missed it; a question nothing known matches says the knowledge base may not hold
+ * the answer at all, which is a gap for the content's owner, not a retrieval fault. Where the pipeline's indexing
+ * goes through raglog, the second opinion knows the documents before any run is handed them.
  *
- * <p>State per pipeline: each passage's text by id, and an inverted index from each word to the passages holding
- * it. A word held by more than {@link #COMMON_WORD} passages stops collecting ids: it says little about any one
- * passage, and its list would grow with the corpus. At most {@code maxPassages} passages are kept; later ones are
- * counted, not stored. The run is looked up before its own passages are added, so what it was handed never
- * competes with itself.
+ * <p>State per pipeline: each passage's text (and the store's id for it, once a run was handed it) by
+ * {@link PassageKey}, its text's key, so a document seen at indexing and a passage a run was handed are one passage;
+ * and an inverted index from each word to the passages holding it. A word held by more than {@link #COMMON_WORD}
+ * passages stops collecting keys: it says little about any one passage, and its list would grow with the corpus. At
+ * most {@code maxPassages} passages are kept; later ones are counted, not stored. The run is looked up before its own
+ * passages are added, so what it was handed never competes with itself.
  *
  * <p>The key is the pipeline, so one subtask serves all of a pipeline's runs: a lookup is a handful of state reads
  * (one per question word, then the texts of the few best candidates), far below the checks' cost per run.
  */
-public class KnownPassagesFunction extends KeyedProcessFunction<String, Run, Run> {
+public class KnownPassagesFunction extends KeyedCoProcessFunction<String, Run, IndexedPassages, Run> {
 
     private static final long serialVersionUID = 1L;
 
@@ -47,15 +52,20 @@ public class KnownPassagesFunction extends KeyedProcessFunction<String, Run, Run
     static final int COMMON_WORD = 2_000;
     /** Unreturned passages a run is given. */
     static final int UNRETURNED = 2;
+    /** The id an unreturned passage no run was handed is given: its text's key, after this. */
+    static final String INDEXED_ID_PREFIX = "indexed:";
     /** Candidates (by their rare words) whose texts are read and matched exactly. */
     private static final int CANDIDATES = 16;
+    /** Between the store's id (empty when only indexing showed the passage) and the text in a stored value. */
+    private static final char ID_END = '\u0000';
 
     private final int maxPassages;
 
-    private transient MapState<String, String> texts;
+    private transient MapState<String, String> passages;
     private transient MapState<String, String[]> holders;
     private transient ValueState<Integer> held;
     private transient Counter passagesLearned;
+    private transient Counter passagesIndexed;
     private transient Counter passagesNotKept;
 
     public KnownPassagesFunction() {
@@ -71,39 +81,60 @@ public class KnownPassagesFunction extends KeyedProcessFunction<String, Run, Run
 
     @Override
     public void open(OpenContext openContext) {
-        texts = getRuntimeContext().getMapState(new MapStateDescriptor<>("known-passage-texts", Types.STRING,
+        // keyed by text since passages from index-building calls came in: a savepoint from before starts them afresh
+        passages = getRuntimeContext().getMapState(new MapStateDescriptor<>("known-passages-by-text", Types.STRING,
                 Types.STRING));
-        holders = getRuntimeContext().getMapState(new MapStateDescriptor<>("known-passages-by-word", Types.STRING,
-                Types.OBJECT_ARRAY(Types.STRING)));
-        held = getRuntimeContext().getState(new ValueStateDescriptor<>("known-passage-count", Types.INT));
+        holders = getRuntimeContext().getMapState(new MapStateDescriptor<>("known-passage-keys-by-word",
+                Types.STRING, Types.OBJECT_ARRAY(Types.STRING)));
+        held = getRuntimeContext().getState(new ValueStateDescriptor<>("known-passages-held", Types.INT));
         var group = getRuntimeContext().getMetricGroup().addGroup("raglog").addGroup("known_passages");
         passagesLearned = group.counter("learned");
+        passagesIndexed = group.counter("learned_from_index_building");
         // past the cap: the second opinion sees less of the knowledge base than it could (raise the cap)
         passagesNotKept = group.counter("not_kept");
     }
 
     @Override
-    public void processElement(Run run, Context ctx, Collector<Run> out) throws Exception {
-        Map<String, String> handed = handed(run);
+    public void processElement1(Run run, Context ctx, Collector<Run> out) throws Exception {
+        Map<String, Passage> handed = handed(run);
         int known = held.value() == null ? 0 : held.value();
         KnownPassages opinion = known == 0 || run.incomplete() || run.question() == null
                 ? null : lookUp(run.question(), handed, known);
-        learn(handed, known);
+        int now = known;
+        for (Map.Entry<String, Passage> p : handed.entrySet()) {
+            now = learn(p.getKey(), p.getValue().id(), p.getValue().text(), now);
+        }
+        if (now != known) {
+            held.update(now);
+        }
         out.collect(opinion == null ? run : run.withKnownPassages(opinion));
     }
 
-    private KnownPassages lookUp(String question, Map<String, String> handed, int known) throws Exception {
+    @Override
+    public void processElement2(IndexedPassages indexed, Context ctx, Collector<Run> out) throws Exception {
+        int known = held.value() == null ? 0 : held.value();
+        int now = known;
+        for (String text : indexed.texts()) {
+            now = learn(PassageKey.of(text), null, text, now);
+        }
+        if (now != known) {
+            passagesIndexed.inc(now - known);
+            held.update(now);
+        }
+    }
+
+    private KnownPassages lookUp(String question, Map<String, Passage> handed, int known) throws Exception {
         Map<String, Double> weights = new LinkedHashMap<>();
         Map<String, Double> byCandidate = new HashMap<>();
         for (String word : QuestionMatch.words(question)) {
-            String[] ids = holders.get(word);
-            int holding = ids == null ? 0 : ids.length;
+            String[] keys = holders.get(word);
+            int holding = keys == null ? 0 : keys.length;
             double weight = QuestionMatch.weight(holding, known);
             weights.put(word, weight);
-            if (ids != null && holding < COMMON_WORD) {
-                for (String id : ids) {
-                    if (!handed.containsKey(id)) {
-                        byCandidate.merge(id, weight, Double::sum);
+            if (keys != null && holding < COMMON_WORD) {
+                for (String key : keys) {
+                    if (!handed.containsKey(key)) {
+                        byCandidate.merge(key, weight, Double::sum);
                     }
                 }
             }
@@ -113,16 +144,17 @@ public class KnownPassagesFunction extends KeyedProcessFunction<String, Run, Run
         }
         QuestionMatch match = new QuestionMatch(weights);
         double returned = 0;
-        for (String text : handed.values()) {
-            returned = Math.max(returned, match.of(QuestionMatch.words(text)));
+        for (Passage p : handed.values()) {
+            returned = Math.max(returned, match.of(QuestionMatch.words(p.text())));
         }
         List<Passage> unreturned = new ArrayList<>();
         List<Map.Entry<String, Double>> candidates = new ArrayList<>(byCandidate.entrySet());
         candidates.sort(Map.Entry.<String, Double>comparingByValue().reversed().thenComparing(Map.Entry::getKey));
         for (Map.Entry<String, Double> c : candidates.subList(0, Math.min(CANDIDATES, candidates.size()))) {
-            String text = texts.get(c.getKey());
-            if (text != null) {
-                unreturned.add(new Passage(c.getKey(), text, match.of(QuestionMatch.words(text)), null));
+            String stored = passages.get(c.getKey());
+            if (stored != null) {
+                String text = textOf(stored);
+                unreturned.add(new Passage(idOf(c.getKey(), stored), text, match.of(QuestionMatch.words(text)), null));
             }
         }
         unreturned.sort(Comparator.comparing(Passage::score).reversed().thenComparing(Passage::id));
@@ -133,41 +165,57 @@ public class KnownPassagesFunction extends KeyedProcessFunction<String, Run, Run
         return new KnownPassages(known, returned, best);
     }
 
-    private void learn(Map<String, String> handed, int known) throws Exception {
-        int count = known;
-        for (Map.Entry<String, String> p : handed.entrySet()) {
-            if (texts.contains(p.getKey())) {
-                continue;
+    /**
+     * Learns one passage (the store's id null when only indexing showed it); a passage indexing showed first gets
+     * its id when a run is handed it. Returns how many passages are held after.
+     */
+    private int learn(String key, String id, String text, int known) throws Exception {
+        String stored = passages.get(key);
+        if (stored != null) {
+            if (id != null && stored.charAt(0) == ID_END) {
+                passages.put(key, id + ID_END + text);
             }
-            if (count >= maxPassages) {
-                passagesNotKept.inc();
-                continue;
-            }
-            texts.put(p.getKey(), p.getValue());
-            for (String word : QuestionMatch.words(p.getValue())) {
-                String[] ids = holders.get(word);
-                if (ids == null) {
-                    holders.put(word, new String[] {p.getKey()});
-                } else if (ids.length < COMMON_WORD) {
-                    String[] more = Arrays.copyOf(ids, ids.length + 1);
-                    more[ids.length] = p.getKey();
-                    holders.put(word, more);
-                }
-            }
-            count++;
-            passagesLearned.inc();
+            return known;
         }
-        if (count != known) {
-            held.update(count);
+        if (known >= maxPassages) {
+            passagesNotKept.inc();
+            return known;
         }
+        passages.put(key, (id == null ? "" : id) + ID_END + text);
+        for (String word : QuestionMatch.words(text)) {
+            String[] keys = holders.get(word);
+            if (keys == null) {
+                holders.put(word, new String[] {key});
+            } else if (keys.length < COMMON_WORD) {
+                String[] more = Arrays.copyOf(keys, keys.length + 1);
+                more[keys.length] = key;
+                holders.put(word, more);
+            }
+        }
+        passagesLearned.inc();
+        return known + 1;
     }
 
-    /** Every passage the run was handed, by id: retrieved, given to the reranker, kept by it, put in the prompt. */
-    static Map<String, String> handed(Run run) {
-        Map<String, String> out = new LinkedHashMap<>();
+    private static String textOf(String stored) {
+        return stored.substring(stored.indexOf(ID_END) + 1);
+    }
+
+    private static String idOf(String key, String stored) {
+        int end = stored.indexOf(ID_END);
+        return end == 0 ? INDEXED_ID_PREFIX + key : stored.substring(0, end);
+    }
+
+    /**
+     * Every passage the run was handed (retrieved, given to the reranker, kept by it, put in the prompt), by its
+     * text's key. A passage is taken as first seen: the part of a cut passage that reached the prompt comes under the
+     * same id later, and is not a passage of its own.
+     */
+    static Map<String, Passage> handed(Run run) {
+        Map<String, Passage> out = new LinkedHashMap<>();
+        Set<String> ids = new HashSet<>();
         for (Passage p : RunTexts.allPassages(run)) {
-            if (p.id() != null && p.text() != null && !p.text().isBlank()) {
-                out.putIfAbsent(p.id(), p.text());
+            if (p.id() != null && p.text() != null && !p.text().isBlank() && ids.add(p.id())) {
+                out.putIfAbsent(PassageKey.of(p.text()), p);
             }
         }
         return out;

@@ -10,11 +10,12 @@ import io.raglog.checks.RunBuilder;
 import io.raglog.schemas.KnownPassages;
 import io.raglog.schemas.Passage;
 import io.raglog.schemas.Run;
+import java.time.Instant;
 import java.util.List;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
-import org.apache.flink.streaming.api.operators.KeyedProcessOperator;
-import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
+import org.apache.flink.streaming.api.operators.co.KeyedCoProcessOperator;
+import org.apache.flink.streaming.util.KeyedTwoInputStreamOperatorTestHarness;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -24,7 +25,7 @@ class KnownPassagesFunctionTest {
     private static final Passage LISBON_TRAMS = new Passage("doc-9#5",
             "Lisbon's yellow trams climb the hills of Alfama and Graça every few minutes.", 0.40, 1);
 
-    private KeyedOneInputStreamOperatorTestHarness<String, Run, Run> harness;
+    private KeyedTwoInputStreamOperatorTestHarness<String, Run, IndexedPassages, Run> harness;
 
     @BeforeEach
     void setUp() throws Exception {
@@ -36,10 +37,11 @@ class KnownPassagesFunctionTest {
         harness.close();
     }
 
-    private static KeyedOneInputStreamOperatorTestHarness<String, Run, Run> harness(int max,
+    private static KeyedTwoInputStreamOperatorTestHarness<String, Run, IndexedPassages, Run> harness(int max,
             OperatorSubtaskState restoreFrom) throws Exception {
-        var h = new KeyedOneInputStreamOperatorTestHarness<>(
-                new KeyedProcessOperator<>(new KnownPassagesFunction(max)), Run::pipeline, Types.STRING);
+        var h = new KeyedTwoInputStreamOperatorTestHarness<>(
+                new KeyedCoProcessOperator<>(new KnownPassagesFunction(max)), Run::pipeline, IndexedPassages::pipeline,
+                Types.STRING);
         h.setup();
         if (restoreFrom != null) {
             h.initializeState(restoreFrom);
@@ -48,9 +50,9 @@ class KnownPassagesFunctionTest {
         return h;
     }
 
-    private static Run send(KeyedOneInputStreamOperatorTestHarness<String, Run, Run> h, Run run) throws Exception {
+    private static Run send(KeyedTwoInputStreamOperatorTestHarness<String, Run, IndexedPassages, Run> h, Run run) throws Exception {
         int before = h.extractOutputValues().size();
-        h.processElement(run, 0L);
+        h.processElement1(run, 0L);
         List<Run> out = h.extractOutputValues();
         assertThat(out).hasSize(before + 1);
         return out.get(out.size() - 1);
@@ -166,5 +168,37 @@ class KnownPassagesFunctionTest {
         } finally {
             restored.close();
         }
+    }
+
+    @Test
+    void shouldKnowWhatTheIndexBuildingCallsEmbeddedBeforeAnyRunIsHandedIt() throws Exception {
+        harness.processElement2(new IndexedPassages(earlier().pipeline(), List.of(CASH_2023.text(),
+                REVENUE_2022.text(), CAPEX_2023.text()), Instant.EPOCH), 0L);
+
+        Run missed = send(harness, RunBuilder.healthy().runId("run-missed").retrieved(WEATHER).reranked(WEATHER).build());
+
+        KnownPassages known = missed.knownPassages();
+        assertThat(known.held()).isEqualTo(3);
+        assertThat(known.unreturned().get(0).text()).isEqualTo(CASH_2023.text());
+        assertThat(known.unreturned().get(0).id()).as("no run named it yet")
+                .startsWith(KnownPassagesFunction.INDEXED_ID_PREFIX);
+        assertThat(known.matchGain()).isGreaterThan(0.5);
+    }
+
+    @Test
+    void shouldTakeAnIndexedDocumentAndTheStoresPassageForOnePassage() throws Exception {
+        // an E5-style pipeline embeds "passage: ..." and the store returns the chunk without it
+        harness.processElement2(new IndexedPassages(earlier().pipeline(), List.of("passage: " + CASH_2023.text(),
+                WEATHER.text()), Instant.EPOCH), 0L);
+
+        Run sound = send(harness, RunBuilder.healthy().runId("run-sound").retrieved(CASH_2023).reranked(CASH_2023)
+                .build());
+        Run missed = send(harness, RunBuilder.healthy().runId("run-missed").retrieved(WEATHER).reranked(WEATHER).build());
+
+        assertThat(sound.knownPassages().held()).isEqualTo(2);
+        assertThat(sound.knownPassages().unreturned()).extracting(Passage::text).doesNotContain(CASH_2023.text());
+        assertThat(missed.knownPassages().held()).as("still two passages, not three").isEqualTo(2);
+        assertThat(missed.knownPassages().unreturned().get(0).id()).as("named by the run that was handed it")
+                .isEqualTo(CASH_2023.id());
     }
 }

@@ -1,0 +1,70 @@
+package io.raglog.knowledge;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.raglog.calls.ClassifiedCall;
+import io.raglog.calls.NotARunCall;
+import io.raglog.calls.adapters.Bodies;
+import io.raglog.schemas.CallEvent;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The documents an index-building embedding call embedded: what the pipeline's knowledge base holds, seen as it is
+ * built rather than only as runs are handed it. Read from the request's texts ({@code input} of OpenAI-compatible,
+ * Ollama, Voyage and Jina APIs, as a string, a list of strings or Jina's {@code {"text": ...}} objects; Cohere's
+ * {@code texts}; TEI's {@code inputs}). Token-id inputs carry no text and are skipped.
+ *
+ * @param at the call's end (event time)
+ */
+public record IndexedPassages(String pipeline, List<String> texts, Instant at) {
+
+    private static final String[] TEXT_FIELDS = {"input", "texts", "inputs"};
+
+    /** The texts of a successful index-building embedding call; null for any other call or one with no text. */
+    public static IndexedPassages read(ClassifiedCall call) {
+        if (!(call.detail() instanceof NotARunCall n) || n.adapter() == null || !n.adapter().contains("embed")
+                || n.reason() == null || !n.reason().startsWith("index building")) {
+            return null;
+        }
+        CallEvent e = call.event();
+        if (e.failed()) {
+            return null;
+        }
+        JsonNode request = Bodies.request(e);
+        if (request == null || !request.isObject()) {
+            return null;
+        }
+        List<String> texts = new ArrayList<>();
+        for (String field : TEXT_FIELDS) {
+            collect(request.get(field), texts);
+            if (!texts.isEmpty()) {
+                break;
+            }
+        }
+        return texts.isEmpty() ? null : new IndexedPassages(e.pipeline(), texts, e.endedAt());
+    }
+
+    private static void collect(JsonNode node, List<String> into) {
+        if (node == null) {
+            return;
+        }
+        if (node.isTextual()) {
+            add(node.asText(), into);
+        } else if (node.isArray()) {
+            for (JsonNode item : node) {
+                if (item.isTextual()) {
+                    add(item.asText(), into);
+                } else if (item.isObject() && item.path("text").isTextual()) {
+                    add(item.get("text").asText(), into);
+                }
+            }
+        }
+    }
+
+    private static void add(String text, List<String> into) {
+        if (!text.isBlank()) {
+            into.add(text);
+        }
+    }
+}
