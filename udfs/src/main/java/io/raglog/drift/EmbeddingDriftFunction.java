@@ -6,6 +6,7 @@ import io.raglog.schemas.Json;
 import io.raglog.schemas.Run;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Consumer;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.state.MapState;
 import org.apache.flink.api.common.state.MapStateDescriptor;
@@ -78,9 +79,7 @@ public class EmbeddingDriftFunction extends KeyedCoProcessFunction<String, Run, 
         if (at <= ctx.timerService().currentWatermark()) {
             judge(run, ctx, out);
         } else {
-            Pending p = waitingAt(at, ctx);
-            p.runs().add(run);
-            pending.put(at, p);
+            hold(at, ctx, p -> p.runs().add(run));
         }
     }
 
@@ -90,9 +89,7 @@ public class EmbeddingDriftFunction extends KeyedCoProcessFunction<String, Run, 
         if (at <= ctx.timerService().currentWatermark()) {
             learn(call);
         } else {
-            Pending p = waitingAt(at, ctx);
-            p.indexCalls().add(call);
-            pending.put(at, p);
+            hold(at, ctx, p -> p.indexCalls().add(call));
         }
     }
 
@@ -111,13 +108,15 @@ public class EmbeddingDriftFunction extends KeyedCoProcessFunction<String, Run, 
         }
     }
 
-    private Pending waitingAt(long at, Context ctx) throws Exception {
+    /** Keeps an element ahead of the watermark with the others of its millisecond, until a timer there. */
+    private void hold(long at, Context ctx, Consumer<Pending> add) throws Exception {
         Pending p = pending.get(at);
         if (p == null) {
             ctx.timerService().registerEventTimeTimer(at);
-            return Pending.empty();
+            p = Pending.empty();
         }
-        return p;
+        add.accept(p);
+        pending.put(at, p);
     }
 
     private void judge(Run run, Context ctx, Collector<Run> out) throws Exception {

@@ -21,14 +21,10 @@ public final class IndexEmbeddings {
     private IndexEmbeddings() {}
 
     public static IndexEmbedding read(ClassifiedCall call) {
-        if (!(call.detail() instanceof NotARunCall n) || n.adapter() == null || !n.adapter().contains("embed")
-                || n.reason() == null || !n.reason().startsWith("index building")) {
+        if (!(call.detail() instanceof NotARunCall n) || !n.embedsDocuments() || call.event().failed()) {
             return null;
         }
         CallEvent e = call.event();
-        if (e.failed()) {
-            return null;
-        }
         JsonNode request = Bodies.request(e);
         JsonNode reply = Bodies.response(e);
         String model = Bodies.label(request, "model");

@@ -23,14 +23,10 @@ public record IndexedPassages(String pipeline, List<String> texts, Instant at) {
 
     /** The texts of a successful index-building embedding call; null for any other call or one with no text. */
     public static IndexedPassages read(ClassifiedCall call) {
-        if (!(call.detail() instanceof NotARunCall n) || n.adapter() == null || !n.adapter().contains("embed")
-                || n.reason() == null || !n.reason().startsWith("index building")) {
+        if (!(call.detail() instanceof NotARunCall n) || !n.embedsDocuments() || call.event().failed()) {
             return null;
         }
         CallEvent e = call.event();
-        if (e.failed()) {
-            return null;
-        }
         JsonNode request = Bodies.request(e);
         if (request == null || !request.isObject()) {
             return null;
