@@ -4,9 +4,11 @@ import java.time.Instant;
 
 /**
  * How often one stage of one pipeline was flagged in one event-time window ({@code schemas/fault-rate.v2.json}; v1
- * records still read), or, for the series {@code knowledge_gap}, how often a knowledge gap was decided.
+ * records still read), or, for the series {@code knowledge_gap}, how often a knowledge gap was decided, or, for the
+ * series {@link #USER_FEEDBACK_NEGATIVE} (v4), how much of the pipeline's user feedback was negative: then runsSeen
+ * and runsChecked count the feedback records given in the window, and runsFlagged the negative ones.
  *
- * @param stage a stage id ({@link Stage#id()}) or {@link Verdict#KNOWLEDGE_GAP}
+ * @param stage a stage id ({@link Stage#id()}), {@link Verdict#KNOWLEDGE_GAP} or {@link #USER_FEEDBACK_NEGATIVE}
  * @param runsSeen runs of the pipeline in the window that had this stage, sampled or not
  * @param runsChecked of those, the runs that were sampled and scored
  * @param runsFlagged of those, the runs whose verdict flagged this stage
@@ -20,6 +22,13 @@ public record FaultRate(String schema, String pipeline, String stage, Instant wi
     public static final String SCHEMA_V2 = "raglog.fault-rate/v2";
     /** v3 adds the stage {@code assemble}. */
     public static final String SCHEMA_V3 = "raglog.fault-rate/v3";
+    /**
+     * v4 adds the series {@link #USER_FEEDBACK_NEGATIVE}; only that series is written as v4, so the stage and
+     * knowledge-gap series a v3 reader knows stay v3.
+     */
+    public static final String SCHEMA_V4 = "raglog.fault-rate/v4";
+    /** The series of negative user feedback beside the stages' fault rates. */
+    public static final String USER_FEEDBACK_NEGATIVE = "user_feedback_negative";
 
     /** A stage's series. */
     public FaultRate(String schema, String pipeline, Stage stage, Instant windowStart, Instant windowEnd,
