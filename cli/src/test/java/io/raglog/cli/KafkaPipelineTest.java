@@ -193,7 +193,7 @@ class KafkaPipelineTest {
             JobSettings settings = JobSettings.defaults();
             RaglogPipeline.Sinks sinks = queue.sinks()
                     .and(ElasticsearchOutputs.installed(connection(es), "queue-faults", "queue-fault-rates"));
-            RaglogPipeline.wire(queue.sources(env, settings.topology()), sinks, settings);
+            RaglogPipeline.wire(queue.sources(env, settings), sinks, settings);
             env.execute("debugging queue");
             assertIndexHoldsExactly(es, "queue-faults",
                     Demo.read(kafka.bootstrapServers(), topics.faults(), Verdict.class).stream().map(Verdict::runId)

@@ -62,6 +62,20 @@ public final class ElasticsearchOutputs {
                         .uid("es-faults").name("elasticsearch " + faultsIndex);
             }
 
+            /**
+             * The run's document again, with its feedback: same index and id, so it replaces the document the queue
+             * wrote. Known gap: when feedback came before the verdict, this and the queue's own write leave the join
+             * together, and the later of the two wins; the run-feedback topic has every record either way.
+             */
+            @Override
+            public void queuedWithFeedback(DataStream<Verdict> verdicts) {
+                verdicts.sinkTo(ElasticsearchSink.<Verdict>builder()
+                                .setConnection(connection)
+                                .setEmitter(ElasticsearchEmitter.json(faultsIndex, Verdict::runId))
+                                .build())
+                        .uid("es-queued-with-feedback").name("elasticsearch " + faultsIndex + " (user feedback)");
+            }
+
             @Override
             public void faultRates(DataStream<FaultRate> faultRates) {
                 faultRates.sinkTo(ElasticsearchSink.<FaultRate>builder()

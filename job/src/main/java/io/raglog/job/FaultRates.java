@@ -5,6 +5,7 @@ import io.raglog.monitor.FaultRateCounts;
 import io.raglog.monitor.FaultRateWindow;
 import io.raglog.monitor.StageOutcome;
 import io.raglog.schemas.FaultRate;
+import io.raglog.schemas.Feedback;
 import io.raglog.schemas.Run;
 import io.raglog.schemas.Verdict;
 import java.time.Duration;
@@ -15,14 +16,15 @@ import org.apache.flink.util.Collector;
 
 /**
  * Fault rates per pipeline × stage in event-time tumbling windows. Runs not sampled count too, as not checked, so a
- * rate says how much of the traffic it rests on.
+ * rate says how much of the traffic it rests on. Beside the stages, the series {@code user_feedback_negative}: of the
+ * feedback given in the window (its Kafka record time), how much was negative, whether or not its run was checked.
  */
 final class FaultRates {
 
     private FaultRates() {}
 
     static DataStream<FaultRate> perPipelineAndStage(DataStream<Verdict> verdicts, DataStream<Run> notSampled,
-            Duration window) {
+            DataStream<Feedback> feedback, Duration window) {
         DataStream<StageOutcome> checked = verdicts
                 .flatMap((Verdict v, Collector<StageOutcome> out) -> StageOutcome.of(v).forEach(out::collect),
                         TypeInformation.of(StageOutcome.class))
@@ -31,7 +33,14 @@ final class FaultRates {
                 .flatMap((Run r, Collector<StageOutcome> out) -> StageOutcome.notChecked(r).forEach(out::collect),
                         TypeInformation.of(StageOutcome.class))
                 .uid("unchecked-outcomes").name("unchecked stage outcomes");
-        return checked.union(unchecked)
+        DataStream<StageOutcome> outcomes = checked.union(unchecked);
+        if (feedback != null) {
+            outcomes = outcomes.union(feedback
+                    .map(f -> new StageOutcome(f.pipeline(), FaultRate.USER_FEEDBACK_NEGATIVE, true, f.negative()),
+                            TypeInformation.of(StageOutcome.class))
+                    .uid("feedback-outcomes").name("user feedback outcomes"));
+        }
+        return outcomes
                 .keyBy(StageOutcome::key)
                 .window(TumblingEventTimeWindows.of(window))
                 .aggregate(new FaultRateCounts(), new FaultRateWindow(), TypeInformation.of(long[].class),
