@@ -66,9 +66,9 @@ record BothSinks(RaglogPipeline.Sinks first, RaglogPipeline.Sinks second) implem
     }
 
     @Override
-    public void queuedWithFeedback(DataStream<Verdict> verdicts) {
-        first.queuedWithFeedback(verdicts);
-        second.queuedWithFeedback(verdicts);
+    public void faults(DataStream<Verdict> queue, DataStream<Verdict> documents) {
+        first.faults(queue, documents);
+        second.faults(queue, documents);
     }
 
     @Override

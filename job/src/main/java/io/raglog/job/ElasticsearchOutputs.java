@@ -15,7 +15,7 @@ import org.apache.flink.streaming.api.datastream.DataStream;
 
 /**
  * The debugging queue, the fault rates and the embedding drift records in Elasticsearch, beside Kafka: one document
- * per flagged run (id = run id), one per pipeline × stage × window, and one per drift event (pipeline, index, kind,
+ * per queued run (id = run id; with its user feedback once that joined), one per pipeline × stage × window, and one per drift event (pipeline, index, kind,
  * confirming run; index {@code raglog-drift} beside {@code raglog-faults}), so a replay after a failure overwrites
  * and never duplicates.
  */
@@ -63,17 +63,12 @@ public final class ElasticsearchOutputs {
             }
 
             /**
-             * The run's document again, with its feedback: same index and id, so it replaces the document the queue
-             * wrote. Known gap: when feedback came before the verdict, this and the queue's own write leave the join
-             * together, and the later of the two wins; the run-feedback topic has every record either way.
+             * One document per queued run, id = run id: when the job joins feedback, the documents come from the join,
+             * which writes each run's as it should now read (with its feedback), so a run's writes stay in order.
              */
             @Override
-            public void queuedWithFeedback(DataStream<Verdict> verdicts) {
-                verdicts.sinkTo(ElasticsearchSink.<Verdict>builder()
-                                .setConnection(connection)
-                                .setEmitter(ElasticsearchEmitter.json(faultsIndex, Verdict::runId))
-                                .build())
-                        .uid("es-queued-with-feedback").name("elasticsearch " + faultsIndex + " (user feedback)");
+            public void faults(DataStream<Verdict> queue, DataStream<Verdict> documents) {
+                faults(documents);
             }
 
             @Override

@@ -53,7 +53,7 @@ import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
  * feedback ─ decode ─ outcomes (negative or not) ─────────────────────────────────────────────┘ ─ window ─▶ fault rates
  *     └─ keyBy(pipeline) ─ join verdicts (event time, waits both ways) ─▶ run feedback
  *                                      ├─ disliked but passed ─▶ faults (reason user_feedback)
- *                                      └─ queued runs with their feedback ─▶ the queue's documents
+ *                                      └─ queued runs as they now read (with feedback) ─▶ the queue's documents
  * </pre>
  *
  * <p>Where the calls come from and where the results go is the caller's: Kafka ({@link KafkaConnection}, for
@@ -93,13 +93,14 @@ public final class RaglogPipeline {
         DataStream<FaultRate> faultRates = FaultRates.perPipelineAndStage(verdicts,
                 sampled.getSideOutput(SampleRunsFunction.NOT_SAMPLED), feedback, settings.faultRateWindow());
         DataStream<Verdict> faults = flagged(verdicts);
+        DataStream<Verdict> faultDocuments = faults;
         if (feedback != null) {
             SingleOutputStreamOperator<RunFeedback> joined = joinFeedback(verdicts, feedback, settings.feedback());
             // users disliked it and raglog passed it: the queue gets it, with the reason user_feedback
             faults = faults.union(joined.getSideOutput(FeedbackJoinFunction.DISLIKED_BUT_PASSED));
+            faultDocuments = joined.getSideOutput(FeedbackJoinFunction.QUEUE_DOCUMENTS);
             deadLetters = deadLetters.union(feedback.getSideOutput(DecodeFeedbackFunction.DEAD_LETTERS));
             to.runFeedback(joined);
-            to.queuedWithFeedback(joined.getSideOutput(FeedbackJoinFunction.WITH_FEEDBACK));
         }
 
         to.runs(runs);
@@ -107,7 +108,7 @@ public final class RaglogPipeline {
         to.features(features);
         to.verdicts(verdicts);
         to.evaluations(verdicts);
-        to.faults(faults);
+        to.faults(faults, faultDocuments);
         to.faultRates(faultRates);
         to.drift(checkedForDrift.getSideOutput(EmbeddingDriftFunction.DRIFT));
     }
@@ -290,6 +291,16 @@ public final class RaglogPipeline {
         /** The flagged verdicts only: the debugging queue. */
         default void faults(DataStream<Verdict> faults) {}
 
+        /**
+         * The debugging queue twice: as records ({@code queue}: each queued run once, as {@link #faults}) and as
+         * documents ({@code documents}: each queued run as it should now read, again whenever its user feedback
+         * changes, all of one run's from one writer so the last written is the latest). A destination that keeps one
+         * document per run id takes the documents; the rest take the queue.
+         */
+        default void faults(DataStream<Verdict> queue, DataStream<Verdict> documents) {
+            faults(queue);
+        }
+
         default void faultRates(DataStream<FaultRate> faultRates) {}
 
         /** Embedding model changes, retrieval score shifts and index/query model mismatches (raglog.drift/v1). */
@@ -297,12 +308,6 @@ public final class RaglogPipeline {
 
         /** Each feedback record, joined with its run's verdict or not (raglog.run-feedback/v1). */
         default void runFeedback(DataStream<RunFeedback> runFeedback) {}
-
-        /**
-         * A queued run's verdict again, each time its feedback changes, with the feedback (verdict v4): for the run's
-         * document in the queue's index. Not for the queue topic, which already has the run.
-         */
-        default void queuedWithFeedback(DataStream<Verdict> verdicts) {}
 
         /** These destinations, then {@code more}, output by output (Kafka, then Elasticsearch). */
         default Sinks and(Sinks more) {

@@ -18,8 +18,8 @@ import org.apache.flink.util.OutputTag;
  * run id ({@link RunLocator}), and a question needs the pipeline's runs to search, so the pipeline is the one key both
  * sides always share. Either side may come first; each waits in state for the other up to its
  * {@link FeedbackSettings} wait. Out: one {@link RunFeedback} per feedback record, joined or {@code no_verdict}; on
- * side outputs, the verdict with its feedback for the queue's documents, and once per run, a run users disliked that
- * raglog had passed.
+ * side outputs, each queued run's document as it should now read, and once per run, a run users disliked that raglog
+ * had passed.
  *
  * <p>State per pipeline: the verdicts held by run id, an index of them by question, the feedback waiting by run id and
  * by question, and the work due at each timer's time. Every entry has a timer that removes it, so state is bounded by
@@ -31,9 +31,13 @@ public class FeedbackJoinFunction extends KeyedCoProcessFunction<String, Verdict
 
     private static final long serialVersionUID = 1L;
 
-    /** Each time a queued run's feedback changes: the verdict with it, for the run's document in the queue's index. */
-    public static final OutputTag<Verdict> WITH_FEEDBACK =
-            new OutputTag<>("verdicts-with-feedback", JacksonTypeInfo.of(Verdict.class));
+    /**
+     * Each queued run's document as it should now read: when its verdict comes (with any feedback that came first)
+     * and again each time its feedback changes. From this one operator, so a run's documents are written in order and
+     * the last written is the latest.
+     */
+    public static final OutputTag<Verdict> QUEUE_DOCUMENTS =
+            new OutputTag<>("queue-documents", JacksonTypeInfo.of(Verdict.class));
     /** A run raglog passed that users disliked, once, at its first negative feedback: for the debugging queue. */
     public static final OutputTag<Verdict> DISLIKED_BUT_PASSED =
             new OutputTag<>("disliked-but-passed", JacksonTypeInfo.of(Verdict.class));
@@ -85,6 +89,7 @@ public class FeedbackJoinFunction extends KeyedCoProcessFunction<String, Verdict
         if (question != null) {
             runsByQuestion.put(question, orNone(runsByQuestion.get(question)).plus(verdict.runId(), at));
         }
+        verdicts.put(verdict.runId(), held);
         WaitingFeedback early = waitingByRun.get(verdict.runId());
         if (early != null) {
             waitingByRun.remove(verdict.runId());
@@ -92,9 +97,11 @@ public class FeedbackJoinFunction extends KeyedCoProcessFunction<String, Verdict
                 held = join(held, f, RunLocator.of(f).matchedBy(), ctx, out);
             }
         }
-        verdicts.put(verdict.runId(), held);
         if (question != null) {
-            joinLateQuestionFeedback(question, verdict.runId(), at, ctx, out);
+            held = joinLateQuestionFeedback(question, held, ctx, out);
+        }
+        if (held.current().queued()) {
+            ctx.output(QUEUE_DOCUMENTS, held.current());
         }
     }
 
@@ -118,7 +125,10 @@ public class FeedbackJoinFunction extends KeyedCoProcessFunction<String, Verdict
         }
         HeldVerdict held = verdicts.get(locator.runId());
         if (held != null) {
-            verdicts.put(locator.runId(), join(held, f, locator.matchedBy(), ctx, out));
+            HeldVerdict now = join(held, f, locator.matchedBy(), ctx, out);
+            if (now != held) {
+                documentIfQueued(now, ctx);
+            }
             return;
         }
         WaitingFeedback waiting = orNone(waitingByRun.get(locator.runId()));
@@ -149,24 +159,30 @@ public class FeedbackJoinFunction extends KeyedCoProcessFunction<String, Verdict
         }
     }
 
-    /** Counts the feedback into the run's summary and says so, once per feedback record. */
-    private HeldVerdict join(HeldVerdict held, Feedback f, String matchedBy, Context ctx, Collector<RunFeedback> out) {
+    /**
+     * Counts the feedback into the run's summary and says so, once per feedback record: a record already joined
+     * returns {@code held} itself.
+     */
+    private HeldVerdict join(HeldVerdict held, Feedback f, String matchedBy, Context ctx, Collector<RunFeedback> out)
+            throws Exception {
         if (held.joined(f)) {
             repeated.inc();
             return held;
         }
         HeldVerdict now = held.with(f);
-        Verdict scored = held.verdict();
-        Verdict withFeedback = scored.withUserFeedback(now.feedback());
+        verdicts.put(now.verdict().runId(), now);
         joined.inc();
-        out.collect(RunFeedback.joined(scored, withFeedback, matchedBy, f));
-        if (withFeedback.queued()) {
-            ctx.output(WITH_FEEDBACK, withFeedback);
-        }
-        if (!scored.queued() && !held.feedback().disliked() && now.feedback().disliked()) {
-            ctx.output(DISLIKED_BUT_PASSED, withFeedback);
+        out.collect(RunFeedback.joined(held.verdict(), now.current(), matchedBy, f));
+        if (!held.verdict().queued() && !held.feedback().disliked() && now.feedback().disliked()) {
+            ctx.output(DISLIKED_BUT_PASSED, now.current());
         }
         return now;
+    }
+
+    private static void documentIfQueued(HeldVerdict held, Context ctx) {
+        if (held.current().queued()) {
+            ctx.output(QUEUE_DOCUMENTS, held.current());
+        }
     }
 
     private void dropVerdict(String runId) throws Exception {
@@ -211,7 +227,7 @@ public class FeedbackJoinFunction extends KeyedCoProcessFunction<String, Verdict
             return; // stays waiting: a verdict held back upstream may still come (joinLateQuestionFeedback)
         }
         putOrRemove(waitingByQuestion, item.key(), waiting.without(f.feedbackId()));
-        verdicts.put(runId, join(verdicts.get(runId), f, "question", ctx, out));
+        documentIfQueued(join(verdicts.get(runId), f, "question", ctx, out), ctx);
     }
 
     /**
@@ -219,25 +235,24 @@ public class FeedbackJoinFunction extends KeyedCoProcessFunction<String, Verdict
      * watermark) still joins the feedback it is near enough to. Feedback whose search is still ahead is left for it,
      * so it gets the nearest run, not the first.
      */
-    private void joinLateQuestionFeedback(String question, String runId, long at, Context ctx,
+    private HeldVerdict joinLateQuestionFeedback(String question, HeldVerdict held, Context ctx,
             Collector<RunFeedback> out) throws Exception {
         WaitingFeedback waiting = waitingByQuestion.get(question);
         if (waiting == null) {
-            return;
+            return held;
         }
         long window = settings.questionWindow().toMillis();
         long watermark = ctx.timerService().currentWatermark();
-        HeldVerdict held = verdicts.get(runId);
         WaitingFeedback left = waiting;
         for (Feedback f : waiting.records()) {
             long fAt = f.at().toEpochMilli();
-            if (watermark >= fAt + window && Math.abs(at - fAt) <= window) {
+            if (watermark >= fAt + window && Math.abs(held.at() - fAt) <= window) {
                 held = join(held, f, "question", ctx, out);
                 left = left.without(f.feedbackId());
             }
         }
-        verdicts.put(runId, held);
         putOrRemove(waitingByQuestion, question, left);
+        return held;
     }
 
     private void schedule(Context ctx, long time, DueWork.Item item) throws Exception {

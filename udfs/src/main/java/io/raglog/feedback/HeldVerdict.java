@@ -24,6 +24,11 @@ record HeldVerdict(Verdict verdict, long at, UserFeedback feedback, List<String>
         return feedbackIds.contains(f.feedbackId());
     }
 
+    /** The verdict as it should now read: with its feedback once any joined, else as scored. */
+    Verdict current() {
+        return feedbackIds.isEmpty() ? verdict : verdict.withUserFeedback(feedback);
+    }
+
     HeldVerdict with(Feedback f) {
         List<String> ids = new ArrayList<>(feedbackIds);
         ids.add(f.feedbackId());

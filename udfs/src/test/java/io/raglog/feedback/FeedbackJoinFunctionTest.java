@@ -115,7 +115,8 @@ class FeedbackJoinFunctionTest {
                 assertThat(v.queueReasons()).containsExactly(Verdict.USER_FEEDBACK);
                 assertThat(v.userFeedback().negative()).isEqualTo(1);
             });
-            assertThat(side(h, FeedbackJoinFunction.WITH_FEEDBACK)).hasSize(1);
+            assertThat(side(h, FeedbackJoinFunction.QUEUE_DOCUMENTS)).as("not queued until users disliked it")
+                    .singleElement().satisfies(v -> assertThat(v.disliked()).isTrue());
         }
     }
 
@@ -129,7 +130,7 @@ class FeedbackJoinFunctionTest {
 
             assertThat(joined(h)).singleElement().satisfies(r -> assertThat(r.outcome()).isEqualTo("joined"));
             assertThat(side(h, FeedbackJoinFunction.DISLIKED_BUT_PASSED)).as("a thumbs-up queues nothing").isEmpty();
-            assertThat(side(h, FeedbackJoinFunction.WITH_FEEDBACK)).as("the run is not in the queue").isEmpty();
+            assertThat(side(h, FeedbackJoinFunction.QUEUE_DOCUMENTS)).as("the run is not in the queue").isEmpty();
         }
     }
 
@@ -147,8 +148,9 @@ class FeedbackJoinFunctionTest {
                 assertThat(r.queueReasons()).containsExactly("generate", Verdict.USER_FEEDBACK);
             });
             assertThat(side(h, FeedbackJoinFunction.DISLIKED_BUT_PASSED)).as("raglog had queued it already").isEmpty();
-            assertThat(side(h, FeedbackJoinFunction.WITH_FEEDBACK)).singleElement()
-                    .satisfies(v -> assertThat(v.userFeedback().correction()).isEqualTo("Paris, not Lyon."));
+            assertThat(side(h, FeedbackJoinFunction.QUEUE_DOCUMENTS)).as("as scored, then with its feedback")
+                    .extracting(v -> v.userFeedback() == null ? null : v.userFeedback().correction())
+                    .containsExactly(null, "Paris, not Lyon.");
         }
     }
 
@@ -200,8 +202,8 @@ class FeedbackJoinFunctionTest {
 
             assertThat(joined(h)).extracting(r -> r.feedback().feedbackId()).containsExactly("f1", "f2");
             assertThat(side(h, FeedbackJoinFunction.DISLIKED_BUT_PASSED)).hasSize(1);
-            assertThat(side(h, FeedbackJoinFunction.WITH_FEEDBACK)).last()
-                    .satisfies(v -> assertThat(v.userFeedback().negative()).isEqualTo(2));
+            assertThat(side(h, FeedbackJoinFunction.QUEUE_DOCUMENTS)).extracting(v -> v.userFeedback().negative())
+                    .as("one document with the feedback that came first, one per feedback after").containsExactly(1, 2);
         }
     }
 
