@@ -228,6 +228,23 @@ class FeedbackJoinFunctionTest {
     }
 
     @Test
+    void shouldStillJoinQuestionFeedbackToARunHeldBackUpstreamPastItsSearch() throws Exception {
+        try (var h = harness(null)) {
+            feedback(h, byQuestion("f1", "Who built the tower?", T0));
+            watermark(h, T0.plusSeconds(600));
+            assertThat(joined(h)).as("no run asked it yet").isEmpty();
+
+            verdictAt(h, verdict("run-late", "Who built the tower?", false), T0.minusSeconds(30));
+            verdictAt(h, verdict("run-too-far", "Who built the tower?", false), T0.minusSeconds(601));
+
+            assertThat(joined(h)).singleElement().satisfies(r -> assertThat(r.runId()).isEqualTo("run-late"));
+            watermark(h, T0.plus(Duration.ofHours(48)));
+            assertThat(joined(h)).hasSize(1);
+            assertThat(h.numKeyedStateEntries()).isZero();
+        }
+    }
+
+    @Test
     void shouldKeepBothSidesAcrossASnapshotAndJoinEachFeedbackOnceAfterRestore() throws Exception {
         OperatorSubtaskState snapshot;
         try (var h = harness(null)) {
