@@ -15,9 +15,9 @@ import org.apache.flink.streaming.api.datastream.DataStream;
 
 /**
  * The debugging queue, the fault rates and the embedding drift records in Elasticsearch, beside Kafka: one document
- * per queued run (id = run id; with its user feedback once that joined), one per pipeline × stage × window, and one per drift event (pipeline, index, kind,
- * confirming run; index {@code raglog-drift} beside {@code raglog-faults}), so a replay after a failure overwrites
- * and never duplicates.
+ * per queued run (id = run id; with its user feedback once that joined), one per pipeline × stage × window, and one
+ * per drift event (pipeline, index, kind, confirming run; index {@code raglog-drift} beside {@code raglog-faults}), so
+ * a replay after a failure overwrites and never duplicates.
  */
 public final class ElasticsearchOutputs {
 

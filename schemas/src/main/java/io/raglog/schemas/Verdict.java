@@ -7,7 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The scoring step's decision on one run ({@code schemas/verdict.v4.json}; v1 to v3 verdicts are still read): per stage the
+ * The scoring step's decision on one run ({@code schemas/verdict.v4.json}; v1 to v3 still read): per stage the
  * ensemble's fault probability, the stage's threshold, whether it is flagged and, when it is, why and what to try; the
  * run's flagged stages; whether the reranker-reassignment rule moved a retrieval flag; whether the question asks what
  * the knowledge base lacks; what the LLM checks cost.
@@ -95,7 +95,10 @@ public record Verdict(
         return flaggedStages != null && !flaggedStages.isEmpty();
     }
 
-    /** A stage is flagged, a knowledge gap was decided, or users disliked the answer: what the debugging queue receives. */
+    /**
+     * A stage is flagged, a knowledge gap was decided, or users disliked the answer: what the debugging queue
+     * receives.
+     */
     public boolean queued() {
         return flagged() || knowledgeGap.flagged() || disliked();
     }

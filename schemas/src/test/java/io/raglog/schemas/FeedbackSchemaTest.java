@@ -95,7 +95,8 @@ class FeedbackSchemaTest {
         assertThat(Json.read(Json.write(disliked), Verdict.class)).isEqualTo(disliked);
         assertThat(Json.MAPPER.valueToTree(disliked).get("user_feedback").get("comment").asText())
                 .isEqualTo("wrong year");
-        assertThat(Json.MAPPER.valueToTree(plain).has("user_feedback")).as("a scored verdict reads as before").isFalse();
+        assertThat(Json.MAPPER.valueToTree(plain).has("user_feedback")).as("a scored verdict reads as before")
+                .isFalse();
         assertThat(schema("verdict.v3.json").validate(Json.MAPPER.valueToTree(plain))).isEmpty();
         Verdict v3 = Json.read(Json.write(VerdictSchemaTest.reassignedRun()), Verdict.class);
         assertThat(v3.userFeedback()).isNull();

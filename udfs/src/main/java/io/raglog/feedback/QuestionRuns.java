@@ -3,7 +3,10 @@ package io.raglog.feedback;
 import java.util.ArrayList;
 import java.util.List;
 
-/** The held runs of one pipeline that asked one question, with their event times: the index question feedback searches. */
+/**
+ * The held runs of one pipeline that asked one question, with their event times: the index question feedback
+ * searches.
+ */
 record QuestionRuns(List<RunAt> runs) {
 
     record RunAt(String runId, long at) {}

@@ -14,7 +14,8 @@ class FeedbackDecoderTest {
 
     @Test
     void shouldDecodeAReAskFoundByItsQuestion() {
-        var d = decode("{\"schema\":\"raglog.feedback/v1\",\"feedback_id\":\"r1\",\"pipeline\":\"bot\",\"kind\":\"re_ask\","
+        var d = decode("{\"schema\":\"raglog.feedback/v1\",\"feedback_id\":\"r1\",\"pipeline\":\"bot\","
+                + "\"kind\":\"re_ask\","
                 + "\"at\":\"2026-12-01T10:00:00+01:00\",\"question\":\"Who?\",\"source\":\"re-ask-detector\"}");
 
         assertThat(d.reason()).isNull();
