@@ -42,7 +42,9 @@ public record KafkaConnection(String bootstrap, Topics topics, String groupId, b
 
     /**
      * The calls, trace and, when the job joins feedback, feedback topics. Feedback's event time is its record
-     * timestamp too: a front end writes the record when the user gives it.
+     * timestamp too: a front end writes the record when the user gives it. Like the calls topics, the feedback topic
+     * must exist when the job starts ({@code feedback.enabled: false} reads none); an idle one holds back no
+     * watermark (the sources' idleness).
      */
     public RaglogPipeline.Sources sources(StreamExecutionEnvironment env, JobSettings settings) {
         RaglogPipeline.Sources calls = sources(env, settings.topology());
