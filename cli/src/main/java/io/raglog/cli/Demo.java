@@ -103,7 +103,7 @@ public final class Demo {
                     DeliveryGuarantee.AT_LEAST_ONCE, new Properties());
             RaglogPipeline.Sinks sinks = es == null ? local.sinks() : local.sinks().and(
                     ElasticsearchOutputs.installed(connection(es), IndexTemplates.FAULTS, IndexTemplates.FAULT_RATES));
-            RaglogPipeline.wire(local.sources(env, settings.topology()), sinks, settings);
+            RaglogPipeline.wire(local.sources(env, settings), sinks, settings);
             long start = System.nanoTime();
             // the local cluster shuts down with the job, so progress is polled on the result, not the job status
             var result = env.executeAsync("raglog demo").getJobExecutionResult();

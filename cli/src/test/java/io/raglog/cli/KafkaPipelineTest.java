@@ -12,10 +12,14 @@ import io.raglog.job.Topics;
 import io.raglog.monitor.SamplingPolicy;
 import io.raglog.schemas.DeadLetter;
 import io.raglog.schemas.EmbeddingDrift;
+import io.raglog.feedback.FeedbackSettings;
 import io.raglog.schemas.FaultRate;
+import io.raglog.schemas.Feedback;
+import io.raglog.schemas.FeedbackKind;
 import io.raglog.schemas.Json;
 import io.raglog.schemas.Label;
 import io.raglog.schemas.Run;
+import io.raglog.schemas.RunFeedback;
 import io.raglog.schemas.Stage;
 import io.raglog.schemas.Verdict;
 import io.raglog.simulator.EmbeddingPlan;
@@ -25,6 +29,8 @@ import io.raglog.simulator.output.KafkaSink;
 import io.raglog.sink.elasticsearch.ElasticsearchConnection;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -83,12 +89,17 @@ class KafkaPipelineTest {
     }
 
     private static void send(String topic, List<byte[]> values) {
+        send(topic, values, null);
+    }
+
+    /** @param timestamp the records' Kafka timestamp (their event time), null for the producer's clock */
+    private static void send(String topic, List<byte[]> values, Long timestamp) {
         Properties props = new Properties();
         props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
         props.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
         props.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
         try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(props)) {
-            values.forEach(v -> producer.send(new ProducerRecord<>(topic, v)));
+            values.forEach(v -> producer.send(new ProducerRecord<>(topic, null, timestamp, null, v)));
         }
     }
 
@@ -204,7 +215,7 @@ class KafkaPipelineTest {
             JobSettings settings = JobSettings.defaults();
             RaglogPipeline.Sinks sinks = queue.sinks()
                     .and(ElasticsearchOutputs.installed(connection(es), "queue-faults", "queue-fault-rates"));
-            RaglogPipeline.wire(queue.sources(env, settings.topology()), sinks, settings);
+            RaglogPipeline.wire(queue.sources(env, settings), sinks, settings);
             env.execute("debugging queue");
             assertIndexHoldsExactly(es, "queue-faults",
                     Demo.read(kafka.bootstrapServers(), topics.faults(), Verdict.class).stream().map(Verdict::runId)
@@ -244,6 +255,133 @@ class KafkaPipelineTest {
                 .isEqualTo(verdicts.stream().filter(v -> v.knowledgeGap().flagged()).count());
         assertThat(rates).allSatisfy(r -> assertThat(r.rate())
                 .isEqualTo(r.runsChecked() == 0 ? null : r.runsFlagged() / (double) r.runsChecked()));
+    }
+
+    /**
+     * Feedback produced beside the calls: thumbs up and down by run id, re-asks found by their question, one record
+     * written twice, one for a run never seen, one malformed. Each joins once; a run users disliked and raglog passed
+     * reaches the queue with the reason user_feedback; the queue's documents carry their feedback; the negative share
+     * is a fault-rate series.
+     */
+    @Test
+    void shouldJoinFeedbackToVerdictsAndQueueRunsUsersDislikedButRaglogPassed() throws Exception {
+        Topics topics = freshTopics("feedback");
+        List<Label> labels = simulate(topics, 24, 11);
+        Instant at = SimulatorOptions.DEFAULT_CLOCK_START.plus(Duration.ofMinutes(30));
+        Map<String, Long> perQuestion = new HashMap<>();
+        labels.forEach(l -> perQuestion.merge(l.pipeline() + "|" + l.question(), 1L, Long::sum));
+        List<Feedback> given = new java.util.ArrayList<>();
+        java.util.Set<String> disliked = new java.util.HashSet<>();
+        for (int i = 0; i < labels.size(); i++) {
+            Label l = labels.get(i);
+            boolean uniqueQuestion = perQuestion.get(l.pipeline() + "|" + l.question()) == 1;
+            Feedback f = i % 3 == 2 && uniqueQuestion
+                    ? new Feedback(Feedback.SCHEMA_V1, "fb-" + i, l.pipeline(), FeedbackKind.RE_ASK, null, null, null,
+                            null, at, null, null, null, l.question(), "re-ask-detector")
+                    : new Feedback(Feedback.SCHEMA_V1, "fb-" + i, l.pipeline(), FeedbackKind.THUMBS,
+                            i % 3 == 1 ? "up" : "down", null, null, null, at, l.runId(), null, null, null, "widget");
+            given.add(f);
+            if (f.negative()) {
+                disliked.add(l.runId());
+            }
+        }
+        Feedback unknownRun = new Feedback(Feedback.SCHEMA_V1, "fb-nobody", labels.get(0).pipeline(),
+                FeedbackKind.THUMBS, "down", null, null, null, at, "run-never-seen", null, null, null, null);
+        given.add(unknownRun);
+        List<byte[]> records = new java.util.ArrayList<>(given.stream().map(Json::writeBytes).toList());
+        records.add(Json.writeBytes(given.get(0))); // a producer's retry: the same record again
+        records.add("{\"schema\":\"raglog.feedback/v1\",\"kind\":\"thumbs\"}".getBytes(StandardCharsets.UTF_8));
+        send(topics.feedback(), records, at.toEpochMilli());
+
+        StreamExecutionEnvironment env = environment(Path.of(System.getProperty("java.io.tmpdir"), "cp-feedback"));
+        try (ElasticsearchProcess es = ElasticsearchProcess.start(
+                Path.of(System.getProperty("java.io.tmpdir"), "es-feedback-" + System.nanoTime()))) {
+            KafkaConnection kafkaEnds = new KafkaConnection(kafka.bootstrapServers(), topics, "feedback", true,
+                    DeliveryGuarantee.EXACTLY_ONCE, new Properties());
+            // the simulated runs begin at the clock's start, feedback comes half an hour in: a window of an hour
+            JobSettings settings = JobSettings.defaults().withFeedback(new FeedbackSettings(Duration.ofHours(24),
+                    Duration.ofHours(24), Duration.ofHours(1)));
+            RaglogPipeline.wire(kafkaEnds.sources(env, settings), kafkaEnds.sinks()
+                    .and(ElasticsearchOutputs.installed(connection(es), "fb-faults", "fb-fault-rates")), settings);
+            env.execute("feedback");
+
+            List<Verdict> verdicts = Demo.read(kafka.bootstrapServers(), topics.verdicts(), Verdict.class);
+            List<Verdict> faults = Demo.read(kafka.bootstrapServers(), topics.faults(), Verdict.class);
+            List<RunFeedback> joined = Demo.read(kafka.bootstrapServers(), topics.runFeedback(), RunFeedback.class);
+            assertThat(verdicts).hasSize(labels.size());
+            assertThat(joined).as("one record per feedback record, the retry joined once")
+                    .extracting(r -> r.feedback().feedbackId())
+                    .containsExactlyInAnyOrderElementsOf(given.stream().map(Feedback::feedbackId).toList());
+            Map<String, String> runOfLabel = new HashMap<>();
+            for (int i = 0; i < labels.size(); i++) {
+                runOfLabel.put("fb-" + i, labels.get(i).runId());
+            }
+            assertThat(joined).allSatisfy(r -> {
+                if (r.feedback().feedbackId().equals("fb-nobody")) {
+                    assertThat(r.outcome()).isEqualTo(RunFeedback.NO_VERDICT);
+                } else {
+                    assertThat(r.outcome()).isEqualTo(RunFeedback.JOINED);
+                    assertThat(r.runId()).isEqualTo(runOfLabel.get(r.feedback().feedbackId()));
+                }
+            });
+            assertThat(joined).extracting(RunFeedback::matchedBy).contains("run_id", "question");
+
+            java.util.Set<String> raglogQueued = new java.util.HashSet<>(
+                    verdicts.stream().filter(Verdict::queued).map(Verdict::runId).toList());
+            java.util.Set<String> dislikedButPassed = new java.util.HashSet<>(disliked);
+            dislikedButPassed.removeAll(raglogQueued);
+            assertThat(dislikedButPassed).as("the scenario needs runs raglog passed").isNotEmpty();
+            assertThat(faults).extracting(Verdict::runId).doesNotHaveDuplicates()
+                    .containsExactlyInAnyOrderElementsOf(union(raglogQueued, dislikedButPassed));
+            assertThat(faults).filteredOn(v -> dislikedButPassed.contains(v.runId())).allSatisfy(v -> {
+                assertThat(v.schema()).isEqualTo(Verdict.SCHEMA_V4);
+                assertThat(v.queueReasons()).containsExactly(Verdict.USER_FEEDBACK);
+            });
+
+            assertIndexHoldsExactly(es, "fb-faults", List.copyOf(union(raglogQueued, dislikedButPassed)));
+            Map<String, com.fasterxml.jackson.databind.JsonNode> documents = documents(es, "fb-faults");
+            for (int i = 0; i < labels.size(); i++) {
+                com.fasterxml.jackson.databind.JsonNode doc = documents.get(labels.get(i).runId());
+                if (doc == null) {
+                    continue; // neither flagged by raglog nor disliked: not in the queue
+                }
+                Feedback f = given.get(i);
+                assertThat(doc.path("user_feedback").path(f.negative() ? "negative" : "positive").asInt())
+                        .as("feedback %s in the document of %s", f.feedbackId(), labels.get(i).runId()).isEqualTo(1);
+                assertThat(doc.path("queue_reasons").toString().contains("user_feedback")).isEqualTo(f.negative());
+            }
+        }
+
+        List<FaultRate> negative = Demo.read(kafka.bootstrapServers(), topics.faultRates(), FaultRate.class).stream()
+                .filter(r -> r.stage().equals(FaultRate.USER_FEEDBACK_NEGATIVE)).toList();
+        assertThat(negative).allSatisfy(r -> assertThat(r.schema()).isEqualTo(FaultRate.SCHEMA_V4));
+        assertThat(negative.stream().mapToLong(FaultRate::runsChecked).sum()).as("records given, the retry too")
+                .isEqualTo(given.size() + 1);
+        assertThat(negative.stream().mapToLong(FaultRate::runsFlagged).sum())
+                .isEqualTo(disliked.size() + 1 + (given.get(0).negative() ? 1 : 0));
+        List<DeadLetter> letters = Demo.read(kafka.bootstrapServers(), topics.deadLetters(), DeadLetter.class);
+        assertThat(letters).singleElement().satisfies(l -> {
+            assertThat(l.origin()).isEqualTo(topics.feedback());
+            assertThat(l.reason()).startsWith("invalid raglog.feedback/v1").contains("feedback_id is required");
+        });
+    }
+
+    private static java.util.Set<String> union(java.util.Set<String> a, java.util.Set<String> b) {
+        java.util.Set<String> all = new java.util.HashSet<>(a);
+        all.addAll(b);
+        return all;
+    }
+
+    private static Map<String, com.fasterxml.jackson.databind.JsonNode> documents(ElasticsearchProcess es,
+            String index) throws Exception {
+        try (var client = connection(es).openClient()) {
+            var search = new org.elasticsearch.client.Request("GET", "/" + index + "/_search");
+            search.setJsonEntity("{\"size\": 10000}");
+            var hits = Json.MAPPER.readTree(client.performRequest(search).getEntity().getContent()).path("hits");
+            Map<String, com.fasterxml.jackson.databind.JsonNode> byId = new HashMap<>();
+            hits.path("hits").forEach(h -> byId.put(h.path("_id").asText(), h.path("_source")));
+            return byId;
+        }
     }
 
     /**

@@ -5,6 +5,7 @@ import io.raglog.schemas.EmbeddingDrift;
 import io.raglog.schemas.FaultRate;
 import io.raglog.schemas.Run;
 import io.raglog.schemas.RunFeatures;
+import io.raglog.schemas.RunFeedback;
 import io.raglog.schemas.Verdict;
 import org.apache.flink.streaming.api.datastream.DataStream;
 
@@ -56,6 +57,18 @@ record BothSinks(RaglogPipeline.Sinks first, RaglogPipeline.Sinks second) implem
     public void drift(DataStream<EmbeddingDrift> drift) {
         first.drift(drift);
         second.drift(drift);
+    }
+
+    @Override
+    public void runFeedback(DataStream<RunFeedback> runFeedback) {
+        first.runFeedback(runFeedback);
+        second.runFeedback(runFeedback);
+    }
+
+    @Override
+    public void faults(DataStream<Verdict> queue, DataStream<Verdict> documents) {
+        first.faults(queue, documents);
+        second.faults(queue, documents);
     }
 
     @Override

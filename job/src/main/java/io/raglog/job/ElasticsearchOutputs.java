@@ -15,9 +15,9 @@ import org.apache.flink.streaming.api.datastream.DataStream;
 
 /**
  * The debugging queue, the fault rates and the embedding drift records in Elasticsearch, beside Kafka: one document
- * per flagged run (id = run id), one per pipeline × stage × window, and one per drift event (pipeline, index, kind,
- * confirming run; index {@code raglog-drift} beside {@code raglog-faults}), so a replay after a failure overwrites
- * and never duplicates.
+ * per queued run (id = run id; with its user feedback once that joined), one per pipeline × stage × window, and one
+ * per drift event (pipeline, index, kind, confirming run; index {@code raglog-drift} beside {@code raglog-faults}), so
+ * a replay after a failure overwrites and never duplicates.
  */
 public final class ElasticsearchOutputs {
 
@@ -60,6 +60,15 @@ public final class ElasticsearchOutputs {
                                 .setEmitter(ElasticsearchEmitter.json(faultsIndex, Verdict::runId))
                                 .build())
                         .uid("es-faults").name("elasticsearch " + faultsIndex);
+            }
+
+            /**
+             * One document per queued run, id = run id: when the job joins feedback, the documents come from the join,
+             * which writes each run's as it should now read (with its feedback), so a run's writes stay in order.
+             */
+            @Override
+            public void faults(DataStream<Verdict> queue, DataStream<Verdict> documents) {
+                faults(documents);
             }
 
             @Override

@@ -5,6 +5,7 @@ import io.raglog.monitor.FaultRateCounts;
 import io.raglog.monitor.FaultRateWindow;
 import io.raglog.monitor.StageOutcome;
 import io.raglog.schemas.FaultRate;
+import io.raglog.schemas.Feedback;
 import io.raglog.schemas.Run;
 import io.raglog.schemas.Verdict;
 import java.time.Duration;
@@ -15,15 +16,16 @@ import org.apache.flink.util.Collector;
 
 /**
  * Fault rates per pipeline × stage in event-time tumbling windows. Runs not sampled count too, as not checked, so a
- * rate says how much of the traffic it rests on. The embedding-mismatch series counts every run the drift operator
- * saw, before sampling.
+ * rate says how much of the traffic it rests on. Beside the stages, two series: {@code embedding_mismatch} counts
+ * every run the drift operator saw, before sampling; {@code user_feedback_negative}, of the feedback given in the
+ * window (its Kafka record time), how much was negative, whether or not its run was checked.
  */
 final class FaultRates {
 
     private FaultRates() {}
 
     static DataStream<FaultRate> perPipelineAndStage(DataStream<Verdict> verdicts, DataStream<Run> notSampled,
-            DataStream<Run> checkedForDrift, Duration window) {
+            DataStream<Run> checkedForDrift, DataStream<Feedback> feedback, Duration window) {
         DataStream<StageOutcome> checked = verdicts
                 .flatMap((Verdict v, Collector<StageOutcome> out) -> StageOutcome.of(v).forEach(out::collect),
                         TypeInformation.of(StageOutcome.class))
@@ -36,7 +38,14 @@ final class FaultRates {
                 .flatMap((Run r, Collector<StageOutcome> out) -> StageOutcome.embeddingChecked(r).forEach(out::collect),
                         TypeInformation.of(StageOutcome.class))
                 .uid("embedding-outcomes").name("embedding mismatch outcomes");
-        return checked.union(unchecked, embeddings)
+        DataStream<StageOutcome> outcomes = checked.union(unchecked, embeddings);
+        if (feedback != null) {
+            outcomes = outcomes.union(feedback
+                    .map(f -> new StageOutcome(f.pipeline(), FaultRate.USER_FEEDBACK_NEGATIVE, true, f.negative()),
+                            TypeInformation.of(StageOutcome.class))
+                    .uid("feedback-outcomes").name("user feedback outcomes"));
+        }
+        return outcomes
                 .keyBy(StageOutcome::key)
                 .window(TumblingEventTimeWindows.of(window))
                 .aggregate(new FaultRateCounts(), new FaultRateWindow(), TypeInformation.of(long[].class),

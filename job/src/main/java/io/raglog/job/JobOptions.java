@@ -1,6 +1,7 @@
 package io.raglog.job;
 
 import io.raglog.config.RaglogOption;
+import io.raglog.feedback.FeedbackSettings;
 import java.time.Duration;
 import java.util.List;
 import org.apache.flink.configuration.CheckpointingOptions;
@@ -13,7 +14,10 @@ import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.configuration.StateBackendOptions;
 import org.apache.flink.core.execution.CheckpointingMode;
 
-/** raglog.yaml's {@code flink} and {@code fault_rates} sections and {@code bundle}; they fill {@link JobSettings}. */
+/**
+ * raglog.yaml's {@code flink}, {@code fault_rates} and {@code feedback} sections and {@code bundle}; they fill
+ * {@link JobSettings}.
+ */
 public final class JobOptions {
 
     public static final RaglogOption<Integer> PARALLELISM = RaglogOption.of(ConfigOptions.key("flink.parallelism")
@@ -34,12 +38,32 @@ public final class JobOptions {
     public static final RaglogOption<Duration> FAULT_RATE_WINDOW = RaglogOption.of(
             ConfigOptions.key("fault_rates.window").durationType().defaultValue(JobSettings.DEFAULT_FAULT_RATE_WINDOW)
                     .withDescription("The event-time tumbling window fault rates are counted in."));
+    public static final RaglogOption<Boolean> FEEDBACK_ENABLED = RaglogOption.of(
+            ConfigOptions.key("feedback.enabled").booleanType().defaultValue(true)
+                    .withDescription("Join user feedback (kafka.topics.feedback) to verdicts; false: the job reads "
+                            + "no feedback topic and writes no run-feedback."));
+    public static final RaglogOption<Duration> FEEDBACK_WAIT_FOR_VERDICT = RaglogOption.of(
+            ConfigOptions.key("feedback.wait_for_verdict").durationType()
+                    .defaultValue(FeedbackSettings.DEFAULTS.waitForVerdict())
+                    .withDescription("How long feedback waits, in event time, for its run's verdict before it "
+                            + "leaves as no_verdict."));
+    public static final RaglogOption<Duration> FEEDBACK_KEEP_VERDICT = RaglogOption.of(
+            ConfigOptions.key("feedback.keep_verdict").durationType()
+                    .defaultValue(FeedbackSettings.DEFAULTS.keepVerdict())
+                    .withDescription("How long after its run a verdict waits, in event time, for feedback; the "
+                            + "join's state holds a pipeline's verdicts of this long."));
+    public static final RaglogOption<Duration> FEEDBACK_QUESTION_WINDOW = RaglogOption.of(
+            ConfigOptions.key("feedback.question_window").durationType()
+                    .defaultValue(FeedbackSettings.DEFAULTS.questionWindow())
+                    .withDescription("Feedback that names only its question joins the pipeline's run that asked it "
+                            + "nearest in time, at most this far apart."));
     public static final RaglogOption<String> BUNDLE = RaglogOption.of(ConfigOptions.key("bundle")
             .stringType().noDefaultValue()
             .withDescription("A model bundle directory; unset: the bundle shipped in the job."));
 
     public static final List<RaglogOption<?>> ALL = List.of(PARALLELISM, CHECKPOINT_INTERVAL, CHECKPOINT_DIR,
-            PROMETHEUS_PORT, FAULT_RATE_WINDOW, BUNDLE);
+            PROMETHEUS_PORT, FAULT_RATE_WINDOW, FEEDBACK_ENABLED, FEEDBACK_WAIT_FOR_VERDICT, FEEDBACK_KEEP_VERDICT,
+            FEEDBACK_QUESTION_WINDOW, BUNDLE);
 
     private static final ConfigOption<String> PROMETHEUS_REPORTER_PORT = ConfigOptions.key("port").stringType()
             .noDefaultValue();

@@ -1,6 +1,7 @@
 package io.raglog.job;
 
 import io.raglog.checkstage.ChecksSettings;
+import io.raglog.feedback.FeedbackSettings;
 import io.raglog.monitor.SamplingPolicy;
 import io.raglog.score.flink.BundleLocation;
 import java.io.IOException;
@@ -15,9 +16,16 @@ import org.apache.flink.configuration.ReadableConfig;
  * Everything the whole job needs beyond its inputs and outputs.
  *
  * @param faultRateWindow the event-time tumbling window fault rates are counted in
+ * @param feedback how user feedback joins verdicts; null when feedback is not read
  */
 public record JobSettings(TopologySettings topology, ChecksSettings checks, BundleLocation bundle,
-        SamplingPolicy sampling, Duration faultRateWindow) implements Serializable {
+        SamplingPolicy sampling, Duration faultRateWindow, FeedbackSettings feedback) implements Serializable {
+
+    /** Settings without feedback: the job reads no feedback topic. */
+    public JobSettings(TopologySettings topology, ChecksSettings checks, BundleLocation bundle,
+            SamplingPolicy sampling, Duration faultRateWindow) {
+        this(topology, checks, bundle, sampling, faultRateWindow, null);
+    }
 
     public static final Duration DEFAULT_FAULT_RATE_WINDOW = Duration.ofMinutes(1);
 
@@ -44,18 +52,27 @@ public record JobSettings(TopologySettings topology, ChecksSettings checks, Bund
         return new JobSettings(TopologySettings.from(c), ChecksSettings.from(c),
                 bundle == null ? BundleLocation.classpath(DefaultBundle.RESOURCE)
                         : BundleLocation.directory(Path.of(bundle)),
-                SamplingPolicy.from(c), JobOptions.FAULT_RATE_WINDOW.get(c));
+                SamplingPolicy.from(c), JobOptions.FAULT_RATE_WINDOW.get(c), feedback(c));
+    }
+
+    private static FeedbackSettings feedback(ReadableConfig c) {
+        return JobOptions.FEEDBACK_ENABLED.get(c) ? new FeedbackSettings(JobOptions.FEEDBACK_WAIT_FOR_VERDICT.get(c),
+                JobOptions.FEEDBACK_KEEP_VERDICT.get(c), JobOptions.FEEDBACK_QUESTION_WINDOW.get(c)) : null;
     }
 
     public JobSettings withBundle(BundleLocation location) {
-        return new JobSettings(topology, checks, location, sampling, faultRateWindow);
+        return new JobSettings(topology, checks, location, sampling, faultRateWindow, feedback);
     }
 
     public JobSettings withChecks(ChecksSettings newChecks) {
-        return new JobSettings(topology, newChecks, bundle, sampling, faultRateWindow);
+        return new JobSettings(topology, newChecks, bundle, sampling, faultRateWindow, feedback);
+    }
+
+    public JobSettings withFeedback(FeedbackSettings settings) {
+        return new JobSettings(topology, checks, bundle, sampling, faultRateWindow, settings);
     }
 
     public JobSettings withSampling(SamplingPolicy policy) {
-        return new JobSettings(topology, checks, bundle, policy, faultRateWindow);
+        return new JobSettings(topology, checks, bundle, policy, faultRateWindow, feedback);
     }
 }

@@ -5,6 +5,7 @@ import io.raglog.schemas.DeadLetter;
 import io.raglog.schemas.EmbeddingDrift;
 import io.raglog.schemas.FaultRate;
 import io.raglog.schemas.Run;
+import io.raglog.schemas.RunFeedback;
 import io.raglog.schemas.Verdict;
 import io.raglog.sink.EvaluationRecordSerializer;
 import java.util.Properties;
@@ -28,7 +29,7 @@ public record KafkaConnection(String bootstrap, Topics topics, String groupId, b
 
     /** The whole pipeline from these topics to these topics. */
     public void wire(StreamExecutionEnvironment env, JobSettings settings) {
-        RaglogPipeline.wire(sources(env, settings.topology()), sinks(), settings);
+        RaglogPipeline.wire(sources(env, settings), sinks(), settings);
     }
 
     /** The calls and trace topics, event time from record timestamps with watermarks per partition. */
@@ -37,6 +38,23 @@ public record KafkaConnection(String bootstrap, Topics topics, String groupId, b
         return new RaglogPipeline.Sources(
                 KafkaIO.source(env, bootstrap, topics.calls(), groupId, bounded, watermarks, properties()),
                 KafkaIO.source(env, bootstrap, topics.otlp(), groupId, bounded, watermarks, properties()));
+    }
+
+    /**
+     * The calls, trace and, when the job joins feedback, feedback topics. Feedback's event time is its record
+     * timestamp too: a front end writes the record when the user gives it. Like the calls topics, the feedback topic
+     * must exist when the job starts ({@code feedback.enabled: false} reads none); an idle one holds back no
+     * watermark (the sources' idleness).
+     */
+    public RaglogPipeline.Sources sources(StreamExecutionEnvironment env, JobSettings settings) {
+        RaglogPipeline.Sources calls = sources(env, settings.topology());
+        if (settings.feedback() == null) {
+            return calls;
+        }
+        TopologySettings t = settings.topology();
+        var watermarks = KafkaIO.recordTimeWatermarks(t.maxOutOfOrder(), t.sourceIdleness());
+        return new RaglogPipeline.Sources(calls.calls(), calls.otlp(),
+                KafkaIO.source(env, bootstrap, topics.feedback(), groupId, bounded, watermarks, properties()));
     }
 
     /** Every output to its topic, keyed so that a run's records share a partition. */
@@ -82,6 +100,14 @@ public record KafkaConnection(String bootstrap, Topics topics, String groupId, b
                 drift.sinkTo(KafkaIO.<EmbeddingDrift>sink(bootstrap, topics.drift(), EmbeddingDrift::pipeline,
                                 guarantee, txn("drift"), properties()))
                         .uid("sink-drift").name("kafka " + topics.drift());
+            }
+
+            @Override
+            public void runFeedback(DataStream<RunFeedback> runFeedback) {
+                // keyed by pipeline: a record that found no run has no run id, and a pipeline's records stay in order
+                runFeedback.sinkTo(KafkaIO.<RunFeedback>sink(bootstrap, topics.runFeedback(), RunFeedback::pipeline,
+                                guarantee, txn("run-feedback"), properties()))
+                        .uid("sink-run-feedback").name("kafka " + topics.runFeedback());
             }
 
             @Override

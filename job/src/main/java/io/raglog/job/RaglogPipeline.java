@@ -9,6 +9,9 @@ import io.raglog.checks.RunChecked;
 import io.raglog.checkstage.ChecksStage;
 import io.raglog.drift.EmbeddingDriftFunction;
 import io.raglog.drift.IndexEmbedding;
+import io.raglog.feedback.DecodeFeedbackFunction;
+import io.raglog.feedback.FeedbackJoinFunction;
+import io.raglog.feedback.FeedbackSettings;
 import io.raglog.flink.JacksonTypeInfo;
 import io.raglog.ingest.ClassifyCallsFunction;
 import io.raglog.ingest.DeadLetters;
@@ -24,8 +27,10 @@ import io.raglog.schemas.CallEvent;
 import io.raglog.schemas.DeadLetter;
 import io.raglog.schemas.EmbeddingDrift;
 import io.raglog.schemas.FaultRate;
+import io.raglog.schemas.Feedback;
 import io.raglog.schemas.Run;
 import io.raglog.schemas.RunFeatures;
+import io.raglog.schemas.RunFeedback;
 import io.raglog.schemas.Verdict;
 import io.raglog.score.ScoringInput;
 import io.raglog.score.flink.BundleLocation;
@@ -46,7 +51,10 @@ import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
  *                                                   │    ─ score ─▶ verdicts (flagged: faults)
  *                                                   └─ not sampled ──────────────────────────┐
  *                              verdicts ─ stage outcomes ────────────────────────────────────┴─ keyBy(pipeline × stage)
- *                                                                                               ─ window ─▶ fault rates
+ * feedback ─ decode ─ outcomes (negative or not) ─────────────────────────────────────────────┘ ─ window ─▶ fault rates
+ *     └─ keyBy(pipeline) ─ join verdicts (event time, waits both ways) ─▶ run feedback
+ *                                      ├─ disliked but passed ─▶ faults (reason user_feedback)
+ *                                      └─ queued runs as they now read (with feedback) ─▶ the queue's documents
  * </pre>
  *
  * <p>Where the calls come from and where the results go is the caller's: Kafka ({@link KafkaConnection}, for
@@ -81,18 +89,49 @@ public final class RaglogPipeline {
         DataStream<RunChecked> checked = ChecksStage.checked(sampled, settings.checks(), settings.bundle());
         DataStream<RunFeatures> features = features(checked);
         DataStream<Verdict> verdicts = score(checked, settings.bundle());
+        SingleOutputStreamOperator<Feedback> feedback = settings.feedback() == null ? null
+                : decodeFeedback(from.feedback());
         DataStream<FaultRate> faultRates = FaultRates.perPipelineAndStage(verdicts,
-                sampled.getSideOutput(SampleRunsFunction.NOT_SAMPLED), checkedForDrift, settings.faultRateWindow());
+                sampled.getSideOutput(SampleRunsFunction.NOT_SAMPLED), checkedForDrift, feedback,
+                settings.faultRateWindow());
         DataStream<Verdict> faults = flagged(verdicts);
+        DataStream<Verdict> faultDocuments = faults;
+        if (feedback != null) {
+            SingleOutputStreamOperator<RunFeedback> joined = joinFeedback(verdicts, feedback, settings.feedback());
+            // users disliked it and raglog passed it: the queue gets it, with the reason user_feedback
+            faults = faults.union(joined.getSideOutput(FeedbackJoinFunction.DISLIKED_BUT_PASSED));
+            faultDocuments = joined.getSideOutput(FeedbackJoinFunction.QUEUE_DOCUMENTS);
+            deadLetters = deadLetters.union(feedback.getSideOutput(DecodeFeedbackFunction.DEAD_LETTERS));
+            to.runFeedback(joined);
+        }
 
         to.runs(runs);
         to.deadLetters(deadLetters);
         to.features(features);
         to.verdicts(verdicts);
         to.evaluations(verdicts);
-        to.faults(faults);
+        to.faults(faults, faultDocuments);
         to.faultRates(faultRates);
         to.drift(checkedForDrift.getSideOutput(EmbeddingDriftFunction.DRIFT));
+    }
+
+    /** raglog.feedback/v1 JSON; bad input becomes a dead letter. Null when the deployment reads no feedback. */
+    private static SingleOutputStreamOperator<Feedback> decodeFeedback(DataStream<RawMessage> messages) {
+        return messages == null ? null : messages
+                .process(new DecodeFeedbackFunction(), JacksonTypeInfo.of(Feedback.class))
+                .uid("decode-feedback").name("decode raglog.feedback/v1");
+    }
+
+    /**
+     * Feedback meets its run's verdict in event time, keyed by pipeline: the one key both sides always carry, and the
+     * one a question-only record can be searched under. Each side waits for the other as the settings say.
+     */
+    private static SingleOutputStreamOperator<RunFeedback> joinFeedback(DataStream<Verdict> verdicts,
+            DataStream<Feedback> feedback, FeedbackSettings settings) {
+        return verdicts.keyBy(Verdict::pipeline)
+                .connect(feedback.keyBy(Feedback::pipeline))
+                .process(new FeedbackJoinFunction(settings), JacksonTypeInfo.of(RunFeedback.class))
+                .uid("join-feedback").name("user feedback x verdicts");
     }
 
     /** raglog.call/v1 JSON, as the proxy writes it; bad input becomes a dead letter. Null for no input. */
@@ -214,12 +253,18 @@ public final class RaglogPipeline {
      *
      * @param calls captured calls (raglog.call/v1), or null when the deployment reads only traces
      * @param otlp OTLP trace messages, or null when the deployment reads only proxy calls
+     * @param feedback user feedback (raglog.feedback/v1), or null when none is read (a replay)
      */
-    public record Sources(DataStream<RawMessage> calls, DataStream<RawMessage> otlp) {
+    public record Sources(DataStream<RawMessage> calls, DataStream<RawMessage> otlp, DataStream<RawMessage> feedback) {
         public Sources {
             if (calls == null && otlp == null) {
                 throw new IllegalArgumentException("the pipeline needs calls, OTLP traces, or both");
             }
+        }
+
+        /** Calls and traces, no feedback. */
+        public Sources(DataStream<RawMessage> calls, DataStream<RawMessage> otlp) {
+            this(calls, otlp, null);
         }
     }
 
@@ -251,10 +296,23 @@ public final class RaglogPipeline {
         /** The flagged verdicts only: the debugging queue. */
         default void faults(DataStream<Verdict> faults) {}
 
+        /**
+         * The debugging queue twice: as records ({@code queue}: each queued run once, as {@link #faults}) and as
+         * documents ({@code documents}: each queued run as it should now read, again whenever its user feedback
+         * changes, all of one run's from one writer so the last written is the latest). A destination that keeps one
+         * document per run id takes the documents; the rest take the queue.
+         */
+        default void faults(DataStream<Verdict> queue, DataStream<Verdict> documents) {
+            faults(queue);
+        }
+
         default void faultRates(DataStream<FaultRate> faultRates) {}
 
         /** Embedding model changes, retrieval score shifts and index/query model mismatches (raglog.drift/v1). */
         default void drift(DataStream<EmbeddingDrift> drift) {}
+
+        /** Each feedback record, joined with its run's verdict or not (raglog.run-feedback/v1). */
+        default void runFeedback(DataStream<RunFeedback> runFeedback) {}
 
         /** These destinations, then {@code more}, output by output (Kafka, then Elasticsearch). */
         default Sinks and(Sinks more) {

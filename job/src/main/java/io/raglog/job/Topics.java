@@ -11,14 +11,21 @@ import java.util.List;
  * @param drift embedding model changes, retrieval score shifts and index/query model mismatches (raglog.drift/v1)
  * @param evaluations every verdict as OpenTelemetry GenAI evaluation events, one {@code ExportLogsServiceRequest} per
  *     verdict in protobuf (what a Collector's Kafka receiver reads with encoding {@code otlp_proto})
+ * @param feedback user feedback in (raglog.feedback/v1: thumbs, scores, comments, corrections, re-asks)
+ * @param runFeedback each feedback record joined with its run's verdict, or not (raglog.run-feedback/v1)
  */
 public record Topics(String calls, String otlp, String runs, String deadLetters, String verdicts, String faults,
-        String faultRates, String drift, String evaluations) implements Serializable {
+        String faultRates, String drift, String evaluations, String feedback, String runFeedback)
+        implements Serializable {
 
     public static final Topics DEFAULTS = new Topics("raglog.calls", "raglog.otlp", "raglog.runs", "raglog.dlq",
-            "raglog.verdicts", "raglog.faults", "raglog.fault-rates", "raglog.drift", "raglog.evaluations");
+            "raglog.verdicts", "raglog.faults", "raglog.fault-rates", "raglog.drift", "raglog.evaluations",
+            "raglog.feedback", "raglog.run-feedback");
 
-    /** A configuration written before the drift or evaluations topic existed names them beside the fault rates. */
+    /**
+     * A configuration written before the drift, evaluations or feedback topics existed names them beside the fault
+     * rates.
+     */
     public Topics {
         if (drift == null) {
             drift = beside(faultRates, "drift");
@@ -26,18 +33,30 @@ public record Topics(String calls, String otlp, String runs, String deadLetters,
         if (evaluations == null) {
             evaluations = beside(faultRates, "evaluations");
         }
+        if (feedback == null) {
+            feedback = beside(faultRates, "feedback");
+        }
+        if (runFeedback == null) {
+            runFeedback = beside(faultRates, "run-feedback");
+        }
+    }
+
+    /** The topics before the feedback topics existed: they are named beside the fault rates. */
+    public Topics(String calls, String otlp, String runs, String deadLetters, String verdicts, String faults,
+            String faultRates, String drift, String evaluations) {
+        this(calls, otlp, runs, deadLetters, verdicts, faults, faultRates, drift, evaluations, null, null);
     }
 
     /** The topics before the evaluations topic existed: it is named beside the fault rates. */
     public Topics(String calls, String otlp, String runs, String deadLetters, String verdicts, String faults,
             String faultRates, String drift) {
-        this(calls, otlp, runs, deadLetters, verdicts, faults, faultRates, drift, null);
+        this(calls, otlp, runs, deadLetters, verdicts, faults, faultRates, drift, null, null, null);
     }
 
     /** The topics before the drift topic existed: it is named beside the fault rates ({@code <prefix>.drift}). */
     public Topics(String calls, String otlp, String runs, String deadLetters, String verdicts, String faults,
             String faultRates) {
-        this(calls, otlp, runs, deadLetters, verdicts, faults, faultRates, null, null);
+        this(calls, otlp, runs, deadLetters, verdicts, faults, faultRates, null, null, null, null);
     }
 
     /** {@code <prefix>.<name>} beside {@code <prefix>.fault-rates}, else {@code raglog.<name>}. */
@@ -51,10 +70,11 @@ public record Topics(String calls, String otlp, String runs, String deadLetters,
     public static Topics prefixed(String prefix) {
         return new Topics(prefix + ".calls", prefix + ".otlp", prefix + ".runs", prefix + ".dlq",
                 prefix + ".verdicts", prefix + ".faults", prefix + ".fault-rates", prefix + ".drift",
-                prefix + ".evaluations");
+                prefix + ".evaluations", prefix + ".feedback", prefix + ".run-feedback");
     }
 
     public List<String> all() {
-        return List.of(calls, otlp, runs, deadLetters, verdicts, faults, faultRates, drift, evaluations);
+        return List.of(calls, otlp, runs, deadLetters, verdicts, faults, faultRates, drift, evaluations, feedback,
+                runFeedback);
     }
 }

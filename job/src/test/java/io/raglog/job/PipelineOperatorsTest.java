@@ -29,7 +29,7 @@ class PipelineOperatorsTest {
         KafkaConnection kafka = new KafkaConnection("localhost:9092", Topics.DEFAULTS, "raglog", false,
                 DeliveryGuarantee.EXACTLY_ONCE, new Properties());
         JobSettings settings = JobSettings.defaults();
-        RaglogPipeline.wire(kafka.sources(env, settings.topology()), kafka.sinks(), settings);
+        RaglogPipeline.wire(kafka.sources(env, settings), kafka.sinks(), settings);
 
         assertThat(String.join("\n", describe(env.getStreamGraph()))).isEqualTo(String.join("\n", expected()));
     }

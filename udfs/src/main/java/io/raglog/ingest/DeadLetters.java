@@ -70,7 +70,7 @@ public final class DeadLetters {
      * Whether the bytes are valid UTF-8. ASCII is valid as it is: the decoder is needed only from the first byte
      * above 0x7F.
      */
-    static boolean isUtf8(byte[] bytes) {
+    public static boolean isUtf8(byte[] bytes) {
         for (int i = 0; i < bytes.length; i++) {
             if (bytes[i] < 0) {
                 // the bytes before are whole ASCII characters: the check starts at the first that is not

@@ -35,7 +35,9 @@ public class FaultRateWindow extends ProcessWindowFunction<long[], FaultRate, St
         String pipeline = key.substring(0, split);
         String stage = key.substring(split + 1);
         Double rate = c[1] == 0 ? null : c[2] / (double) c[1];
-        out.collect(new FaultRate(FaultRate.SCHEMA_V4, pipeline, stage, Instant.ofEpochMilli(ctx.window().getStart()),
+        // only the series v4 added are written as v4: a v3 reader keeps reading every series it knows
+        out.collect(new FaultRate(FaultRate.schemaOf(stage), pipeline, stage,
+                Instant.ofEpochMilli(ctx.window().getStart()),
                 Instant.ofEpochMilli(ctx.window().getEnd()), c[0], c[1], c[2], rate));
         if (rate != null) {
             if (!latest.containsKey(key)) {

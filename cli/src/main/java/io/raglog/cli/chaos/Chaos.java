@@ -23,7 +23,7 @@ import org.apache.flink.runtime.minicluster.MiniClusterConfiguration;
  */
 public final class Chaos {
 
-    public enum Scenario { TASK_MANAGER_LOSS, SAVEPOINT_RESTORE, OUTAGES, BAD_INPUT }
+    public enum Scenario { TASK_MANAGER_LOSS, SAVEPOINT_RESTORE, OUTAGES, BAD_INPUT, FEEDBACK_JOIN }
 
     /**
      * @param runs simulated runs per scenario
@@ -69,6 +69,8 @@ public final class Chaos {
                             BadInput.spoil(Traffic.simulate(40, s.seed() + 1), s.spoiled(), s.seed() + 2).toList(),
                             offline.withSampling(new SamplingPolicy(0.0, Map.of())), TASK_MANAGERS, false, TIMEOUT),
                             s.spoiled(), s.spoiled() + " spoiled messages", BoundedRun.During.NOTHING).report();
+                    case FEEDBACK_JOIN -> FeedbackUnderLoss.run(rig, new FeedbackUnderLoss.Settings(s.runs(),
+                            s.seed(), 2.0, 1.0, s.losses(), TASK_MANAGERS, offline, TIMEOUT));
                 };
                 out.print(report.describe());
                 reports.add(report);

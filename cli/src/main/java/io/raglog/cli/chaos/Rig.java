@@ -104,7 +104,7 @@ public final class Rig {
         RaglogPipeline.Sinks sinks = es == null ? kafka.sinks()
                 : kafka.sinks().and(ElasticsearchOutputs.installed(es, faultsIndex(indexPrefix),
                         faultRatesIndex(indexPrefix)));
-        RaglogPipeline.wire(kafka.sources(env, settings.topology()), sinks, settings);
+        RaglogPipeline.wire(kafka.sources(env, settings), sinks, settings);
     }
 
     public static String faultsIndex(String prefix) {
