@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * raglog.yaml is read strictly: one misspelt key and the job does not start. The keys the chart writes are checked
- * against the configuration reference in docs/operations.md, which the job's ConfigurationReferenceTest keeps equal to
+ * against the configuration reference in docs/configuration.md, which the job's ConfigurationReferenceTest keeps equal to
  * its options (this module builds without the job).
  */
 class RaglogYamlTest {
@@ -75,7 +75,7 @@ class RaglogYamlTest {
     /** The keys of the configuration reference: the first column of its table. */
     private static Set<String> documentedKeys() {
         Matcher m = Pattern.compile("(?m)^\\| `([a-z_.]+)` \\| `RAGLOG_[A-Z_]+` \\|")
-                .matcher(Repo.read("docs/operations.md"));
+                .matcher(Repo.read("docs/configuration.md"));
         Set<String> keys = new LinkedHashSet<>();
         while (m.find()) {
             keys.add(m.group(1));

@@ -33,7 +33,7 @@ import org.apache.flink.configuration.Configuration;
  */
 public final class RaglogConfig {
 
-    /** Every option, in the order of raglog.example.yaml and the reference in docs/operations.md. */
+    /** Every option, in the order of raglog.example.yaml and the reference in docs/configuration.md. */
     public static final List<RaglogOption<?>> OPTIONS = Stream.of(KafkaOptions.ALL, ElasticsearchOutputOptions.ALL,
             LlmOptions.ALL, ChecksOptions.ALL, MappingOptions.ALL, SamplingOptions.ALL, AssemblyOptions.ALL,
             JobOptions.ALL).flatMap(List::stream).toList();
@@ -106,7 +106,7 @@ public final class RaglogConfig {
             }
             if (option == null) { // a typo in a key must not pass silently
                 throw new IllegalArgumentException("unknown key '" + key + "' in " + fileName
-                        + "; the keys are listed in raglog.example.yaml and docs/operations.md");
+                        + "; the keys are listed in raglog.example.yaml and docs/configuration.md");
             }
             if (option.secret()) {
                 throw new IllegalArgumentException(key + " is a secret and never goes in " + fileName + ": set "

@@ -8,7 +8,7 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 
 /**
- * docs/operations.md's configuration reference is the options' own keys, variables, defaults and descriptions. When
+ * docs/configuration.md's reference is the options' own keys, variables, defaults and descriptions. When
  * an option changes, the expected table is written to target/config-reference.md: paste it between the markers.
  */
 class ConfigurationReferenceTest {
@@ -34,10 +34,10 @@ class ConfigurationReferenceTest {
         String expected = table();
         Files.createDirectories(Path.of("target"));
         Files.writeString(Path.of("target", "config-reference.md"), START + "\n" + expected + END + "\n");
-        String doc = Files.readString(Path.of("..", "docs", "operations.md"));
+        String doc = Files.readString(Path.of("..", "docs", "configuration.md"));
         int start = doc.indexOf(START);
         int end = doc.indexOf(END);
-        assertThat(start).as("the reference's start marker in docs/operations.md").isNotNegative();
+        assertThat(start).as("the reference's start marker in docs/configuration.md").isNotNegative();
         assertThat(end).as("the reference's end marker").isGreaterThan(start);
         assertThat(doc.substring(start + START.length() + 1, end)).isEqualTo(expected);
     }
