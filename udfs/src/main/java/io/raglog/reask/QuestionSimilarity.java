@@ -20,8 +20,8 @@ public final class QuestionSimilarity {
      */
     static final Set<String> CHATTER = Set.of("mean", "meant", "sorry", "wait", "ok", "okay", "hmm", "rephrase",
             "asking", "asked", "ask", "again", "exactly", "actually", "really", "precisely", "specifically",
-            "originally", "though", "know", "just", "whats", "what's", "hey", "hi", "thanks", "pls", "plz", "said", "say",
-            "anyway", "then", "well", "no");
+            "originally", "though", "know", "just", "whats", "what's", "hey", "hi", "thanks", "pls", "plz", "said",
+            "say", "anyway", "then", "well", "no");
 
     private final Embedder embedder;
     private final double embeddingWeight;
@@ -47,8 +47,9 @@ public final class QuestionSimilarity {
      * in other words. Shared words: the mean of Dice (each side's words found on the other, over both sides' counts)
      * and the share of the new question's words found in the earlier one — a shorter form of a question keeps few of
      * its words but adds none. A name or number the earlier question did not have, or a negation only one of them
-     * has, makes a different question ("… in 1904" after "… since 2004", "… not rest on" after "… rest on"), so each
-     * costs a share of the score.
+     * has, or another kind of answer asked for ({@link AnswerType}: "who …" after "when …"), makes a different
+     * question ("… in 1904" after "… since 2004", "… not rest on" after "… rest on"), so each costs a share of the
+     * score.
      */
     public static double lexical(String question, String earlier) {
         List<String> x = topicWords(question);
@@ -62,6 +63,11 @@ public final class QuestionSimilarity {
         double score = (dice + covered) / 2;
         int newNames = newNamesOrNumbers(question, y);
         if (negated(question) != negated(earlier)) {
+            score *= 1 - DIFFERENT_QUESTION_COST;
+        }
+        AnswerType asked = AnswerType.of(question);
+        AnswerType askedBefore = AnswerType.of(earlier);
+        if (asked != null && askedBefore != null && asked != askedBefore) {
             score *= 1 - DIFFERENT_QUESTION_COST;
         }
         for (int i = 0; i < newNames; i++) {

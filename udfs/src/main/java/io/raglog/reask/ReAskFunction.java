@@ -98,7 +98,7 @@ public class ReAskFunction extends KeyedProcessFunction<String, AskedQuestion, R
             return;
         }
         recent.update(after);
-        // One timer per key: the previous one moves to the newest question's expiry, so the timers stay as few as the keys.
+        // One timer per key: the previous one moves to the newest question's expiry, so timers stay as few as keys.
         Duration window = settings.window(question.hasSession());
         Instant previous = before.expiresAt(window);
         Instant next = after.expiresAt(window);

@@ -35,6 +35,18 @@ class QuestionSimilarityTest {
     }
 
     @Test
+    void shouldTellAQuestionForAnotherKindOfAnswer() {
+        assertThat(AnswerType.of("In what year was Harvard founded?")).isEqualTo(AnswerType.TIME);
+        assertThat(AnswerType.of("harvard was founded when")).isEqualTo(AnswerType.TIME);
+        assertThat(AnswerType.of("Which person founded Harvard?")).isEqualTo(AnswerType.PERSON);
+        assertThat(AnswerType.of("What number of students attend Harvard?")).isEqualTo(AnswerType.COUNT);
+        assertThat(AnswerType.of("What did Harvard found?")).isNull();
+        assertThat(QuestionSimilarity.lexical("Who founded Harvard College?", "When was Harvard College founded?"))
+                .as("the same words, another kind of answer")
+                .isLessThanOrEqualTo(1 - QuestionSimilarity.DIFFERENT_QUESTION_COST);
+    }
+
+    @Test
     void shouldForgiveTyposButNotOtherWords() {
         assertThat(QuestionSimilarity.sameWord("normans", "noramns")).isTrue();
         assertThat(QuestionSimilarity.sameWord("engine", "engnie")).isTrue();

@@ -112,7 +112,8 @@ public final class UserParaphraser {
             "specifically", "in the end", "though");
     private static final Set<String> WH_WORDS = Set.of("what", "which", "who", "whom", "when", "where", "why", "how");
 
-    private static final Set<String> DROPPABLE = Set.of("the", "a", "an", "of", "did", "does", "was", "were", "is", "are",
+    private static final Set<String> DROPPABLE = Set.of("the", "a", "an", "of", "did", "does", "was", "were", "is",
+            "are",
             "that", "its", "their", "which");
 
     private static final Set<String> PARTICIPLES = Set.of("built", "born", "made", "known", "given", "written",
@@ -120,7 +121,8 @@ public final class UserParaphraser {
 
     /** "When was the engine built?" → "the engine was built when?": the question word moved to the end. */
     private static final Pattern WH_FRONTED = Pattern.compile(
-            "^(when|where|who|what|why|how many|how much|how|which)( \\w+)? (was|were|is|are|did|does|do|has|have) (.+?)\\??$",
+            "^(when|where|who|what|why|how many|how much|how|which)( \\w+)? "
+                    + "(was|were|is|are|did|does|do|has|have) (.+?)\\??$",
             Pattern.CASE_INSENSITIVE);
     private static final Pattern TRAILING_PHRASE = Pattern.compile(
             "^(.+?) ((?:in|during|after|before|at|on|by|for|under|since|from) [^,?]{3,40})\\??$",
