@@ -18,12 +18,15 @@ public record AskedQuestion(String pipeline, String session, String runId, Strin
         }
     }
 
-    /** A complete run's question; null for a run that has none to compare (incomplete, or no question found). */
-    public static AskedQuestion of(Run run, String session) {
+    /**
+     * A complete run's question, with the session its calls carried ({@link Run#session()}); null for a run that has
+     * none to compare (incomplete, or no question found).
+     */
+    public static AskedQuestion of(Run run) {
         if (run.incomplete() || run.question() == null || run.question().isBlank() || run.startedAt() == null) {
             return null;
         }
-        return new AskedQuestion(run.pipeline(), session, run.runId(), run.question(), run.startedAt());
+        return new AskedQuestion(run.pipeline(), run.session(), run.runId(), run.question(), run.startedAt());
     }
 
     public boolean hasSession() {

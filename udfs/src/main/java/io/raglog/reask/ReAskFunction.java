@@ -23,16 +23,20 @@ import org.apache.flink.util.Collector;
  *
  * <pre>{@code
  * DataStream<ReAsk> reAsks = runs
- *         .map(run -> AskedQuestion.of(run, sessionOf(run)))   // null for incomplete runs: filter them out
- *         .filter(Objects::nonNull).returns(ReAskFunction.INPUT)
+ *         .flatMap((Run run, Collector<AskedQuestion> out) -> {   // incomplete runs have no question to compare
+ *             AskedQuestion q = AskedQuestion.of(run);
+ *             if (q != null) out.collect(q);
+ *         }).returns(ReAskFunction.INPUT)
  *         .keyBy(ReAskFunction.KEY, Types.STRING)
  *         .process(new ReAskFunction(ReAskSettings.defaults())).returns(ReAskFunction.OUTPUT)
  *         .uid("re-asks").name("re-asks");
  * }</pre>
  *
- * The session of a run is its calls' {@code CallEvent.session} (the first call that has one); run assembly does not
- * carry it onto {@code Run} yet. The stream needs event time (the run's start): the windows and the state's expiry are
- * event-time.
+ * The session of a run is {@code Run.session}: run assembly takes it from the first of the run's calls that carries
+ * one ({@code CallEvent.session}: the proxy's session header, the span attribute {@code session.id}). The stream needs
+ * event time (the run's start): the windows and the state's expiry are event-time. Which output to send re-asks to
+ * (a side output beside the verdicts, a topic of their own, a join that marks the earlier run's verdict) is left to
+ * the wiring: the function emits {@link ReAsk} records and nothing else.
  *
  * <p>State per key: the last few questions ({@link RecentQuestions}, at most {@link ReAskSettings#memory} of them,
  * none older than the window), and one event-time timer, at the newest question's expiry, that clears it: a session
