@@ -59,13 +59,6 @@ final class SimulatedSessions {
         return new SimulatedSessions(split, labels);
     }
 
-    /** The articles the sample's questions came from, by the evidence paragraphs and question ids they carry. */
-    Set<String> questionIds() {
-        Set<String> out = new HashSet<>();
-        labels.forEach(l -> out.add(l.questionId()));
-        return out;
-    }
-
     /** Precision and recall of re-ask detection, overall and on the hard negatives (same-article follow-ups). */
     record Score(int truePositives, int falsePositives, int falseNegatives, int followUps, int followUpsFlagged,
             int anonymousReAsks, int anonymousFound) {

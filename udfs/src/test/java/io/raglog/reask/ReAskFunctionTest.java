@@ -109,6 +109,22 @@ class ReAskFunctionTest {
     }
 
     @Test
+    void shouldRememberASessionAcrossARestore() throws Exception {
+        ask("s-1", "run-1", "When was the first steam engine built in England?", 0);
+        org.apache.flink.runtime.checkpoint.OperatorSubtaskState snapshot = harness.snapshot(1, 1);
+        harness.close();
+
+        harness = new KeyedOneInputStreamOperatorTestHarness<>(new KeyedProcessOperator<>(
+                new ReAskFunction(SETTINGS)), ReAskFunction.KEY, Types.STRING);
+        harness.initializeState(snapshot);
+        harness.open();
+        ask("s-1", "run-2", "when was the first steam engine built in england again", 30);
+
+        assertThat(reAsks()).extracting(ReAsk::earlierRunId).containsExactly("run-1");
+        assertThat(harness.numEventTimeTimers()).as("the restored timer, moved to the newest question").isEqualTo(1);
+    }
+
+    @Test
     void shouldNotTakeARunDeliveredTwiceForAReAskOfItself() throws Exception {
         ask("s-1", "run-1", "When was the first steam engine built in England?", 0);
         ask("s-1", "run-1", "When was the first steam engine built in England?", 0);
