@@ -58,7 +58,7 @@ public final class LoggingProxy implements AutoCloseable {
         ProxyMetrics metrics = new ProxyMetrics();
         RecordSink sink = config.sink().open(config.maxEventBytes());
         CallEventFactory events = new CallEventFactory(new Redactor(config.redaction()), config.defaultPipeline(),
-                Math.max(config.maxRecordedBodyBytes(), 1) * 4);
+                Math.max(config.maxRecordedBodyBytes(), 1) * 4, config.sessionHeader());
         Recorder recorder = new Recorder(events, sink, metrics, config.maxQueuedCalls(), config.maxQueuedBytes());
         UpstreamPools pools = new UpstreamPools(config.connectTimeout(), config.upstreamIdleTimeout(),
                 config.upstreamCa());

@@ -65,6 +65,10 @@ public final class ProxyCommand implements Callable<Integer> {
             description = "A Kafka producer setting (e.g. security.protocol=SASL_SSL); repeatable.")
     Map<String, String> kafkaProperties = new LinkedHashMap<>();
 
+    @Option(names = "--session-header", paramLabel = "NAME",
+            description = "The request header copied into each call's session (default: x-session-id; off for none).")
+    String sessionHeader;
+
     @Option(names = "--redact-header", paramLabel = "NAME", description = "Another header to redact; repeatable.")
     List<String> redactHeaders = new ArrayList<>();
 
@@ -157,6 +161,8 @@ public final class ProxyCommand implements Callable<Integer> {
             addAll(bodies, file.redact().bodyFields());
         }
         b.redaction(RedactionRules.withAdditions(headers, params, bodies));
+        b.sessionHeader(first(sessionHeader, file == null ? null : file.sessionHeader(),
+                ProxyConfig.DEFAULT_SESSION_HEADER));
 
         ProxyFile.LimitsEntry limits = file == null ? null : file.limits();
         if (maxRecordedBody != null) {

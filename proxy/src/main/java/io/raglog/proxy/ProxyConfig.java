@@ -20,6 +20,9 @@ import java.util.List;
  *     under a request (uvicorn, used by vLLM and many self-hosted servers, drops idle connections after 5 s)
  * @param upstreamCa extra trusted certificates (PEM) for self-hosted https upstreams; null for the JDK's defaults
  * @param ioThreads event loop threads serving clients and upstreams
+ * @param sessionHeader the request header whose value is copied into the call's {@code session} (lower case; null for
+ *     none): how re-asks within a user's session are told apart from other users' questions. A header the redaction
+ *     rules call secret is refused, since its value would be copied out of the redacted headers
  */
 public record ProxyConfig(
         InetSocketAddress listen,
@@ -34,9 +37,11 @@ public record ProxyConfig(
         Duration connectTimeout,
         Duration upstreamIdleTimeout,
         Path upstreamCa,
-        int ioThreads) {
+        int ioThreads,
+        String sessionHeader) {
 
     public static final String DEFAULT_PIPELINE = "default";
+    public static final String DEFAULT_SESSION_HEADER = "x-session-id";
     public static final int DEFAULT_MAX_RECORDED_BODY_BYTES = 4 << 20;
     public static final int DEFAULT_MAX_QUEUED_CALLS = 10_000;
     public static final long DEFAULT_MAX_QUEUED_BYTES = 256L << 20;
@@ -71,6 +76,7 @@ public record ProxyConfig(
         b.upstreamIdleTimeout = upstreamIdleTimeout;
         b.upstreamCa = upstreamCa;
         b.ioThreads = ioThreads;
+        b.sessionHeader = sessionHeader;
         return b;
     }
 
@@ -88,6 +94,7 @@ public record ProxyConfig(
         private Duration upstreamIdleTimeout = DEFAULT_UPSTREAM_IDLE_TIMEOUT;
         private Path upstreamCa;
         private int ioThreads = Runtime.getRuntime().availableProcessors();
+        private String sessionHeader = DEFAULT_SESSION_HEADER;
 
         private Builder() {}
 
@@ -167,6 +174,13 @@ public record ProxyConfig(
             return this;
         }
 
+        /** The session header's name, any case; null, blank or {@code off} for none. */
+        public Builder sessionHeader(String name) {
+            this.sessionHeader = name == null || name.isBlank() || name.strip().equalsIgnoreCase("off") ? null
+                    : name.strip().toLowerCase(java.util.Locale.ROOT);
+            return this;
+        }
+
         public ProxyConfig build() {
             require(listen != null, "listen (the address clients connect to)");
             require(!routes.isEmpty(), "at least one route (e.g. /openai=https://api.openai.com)");
@@ -179,8 +193,14 @@ public record ProxyConfig(
             require(connectTimeout != null && !connectTimeout.isNegative(), "a connect timeout");
             require(upstreamIdleTimeout != null && !upstreamIdleTimeout.isNegative(), "an upstream idle timeout");
             require(ioThreads > 0, "ioThreads > 0");
+            if (sessionHeader != null && redaction.isSecretHeader(sessionHeader)) {
+                // Copying it into the session field would carry a credential past redaction.
+                throw new IllegalArgumentException("proxy config: the session header " + sessionHeader
+                        + " is redacted as a secret; name a header that carries a session id, not a credential");
+            }
             return new ProxyConfig(listen, admin, routes, defaultPipeline, sink, redaction, maxRecordedBodyBytes,
-                    maxQueuedCalls, maxQueuedBytes, connectTimeout, upstreamIdleTimeout, upstreamCa, ioThreads);
+                    maxQueuedCalls, maxQueuedBytes, connectTimeout, upstreamIdleTimeout, upstreamCa, ioThreads,
+                    sessionHeader);
         }
 
         private static void require(boolean ok, String what) {

@@ -33,10 +33,12 @@ import java.util.Map;
  * connect_timeout_ms: 10000
  * upstream_idle_timeout_ms: 4000
  * upstream_ca: /etc/ssl/internal-ca.pem
+ * session_header: x-session-id   # copied into each call's session; "off" for none
  * </pre>
  */
 record ProxyFile(String listen, String admin, String pipeline, List<RouteEntry> routes, SinkEntry sink,
-        RedactEntry redact, LimitsEntry limits, Long connectTimeoutMs, Long upstreamIdleTimeoutMs, String upstreamCa) {
+        RedactEntry redact, LimitsEntry limits, Long connectTimeoutMs, Long upstreamIdleTimeoutMs, String upstreamCa,
+        String sessionHeader) {
 
     record RouteEntry(String prefix, String host, String upstream, String pipeline) {
         Route toRoute() {

@@ -111,6 +111,33 @@ class ProxyCommandTest {
     }
 
     @Test
+    void shouldTakeTheSessionHeaderFromFlagOrFileAndRefuseACredential() throws Exception {
+        String[] common = {"--route", "/openai=https://api.openai.com", "--sink", "file:x.jsonl"};
+        assertThat(parse(common).sessionHeader()).isEqualTo(ProxyConfig.DEFAULT_SESSION_HEADER);
+        assertThat(parse(append(common, "--session-header", "X-Conversation-Id")).sessionHeader())
+                .isEqualTo("x-conversation-id");
+        assertThat(parse(append(common, "--session-header", "off")).sessionHeader()).isNull();
+        Path yaml = dir.resolve("session.yaml");
+        Files.writeString(yaml, """
+                routes: [{prefix: /openai, upstream: https://api.openai.com}]
+                sink: {file: calls.jsonl}
+                session_header: x-chat-session
+                """);
+        assertThat(parse("--config", yaml.toString()).sessionHeader()).isEqualTo("x-chat-session");
+
+        assertThatThrownBy(() -> parse(append(common, "--session-header", "Authorization")))
+                .hasMessageContaining("session header authorization is redacted as a secret");
+        assertThatThrownBy(() -> parse(append(common, "--session-header", "x-internal-auth", "--redact-header",
+                "x-internal-auth"))).hasMessageContaining("redacted as a secret");
+    }
+
+    private static String[] append(String[] head, String... tail) {
+        String[] out = java.util.Arrays.copyOf(head, head.length + tail.length);
+        System.arraycopy(tail, 0, out, head.length, tail.length);
+        return out;
+    }
+
+    @Test
     void shouldDescribeItselfInHelp() {
         StringWriter out = new StringWriter();
         new CommandLine(new ProxyCommand()).setOut(new PrintWriter(out)).execute("--help");

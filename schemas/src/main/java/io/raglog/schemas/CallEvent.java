@@ -1,5 +1,6 @@
 package io.raglog.schemas;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.time.Instant;
 
@@ -8,6 +9,10 @@ import java.time.Instant;
  *
  * @param runHint explicit run header id, W3C traceparent trace id, or OTel trace id; null when the pipeline sent none
  * @param source {@code proxy} or {@code otlp}
+ * @param session the user session the call was made for: the proxy's configured session header
+ *     ({@code x-session-id} by default), or the span attribute {@code session.id}; null when the pipeline sent none.
+ *     An optional field added within {@code raglog.call/v1}: readers ignore fields they do not know (see {@link Json}),
+ *     and it is left out of the line when null, so a call without one is written byte for byte as before
  */
 public record CallEvent(
         String schema,
@@ -18,10 +23,21 @@ public record CallEvent(
         Instant endedAt,
         HttpRequest request,
         HttpResponse response,
-        String source) {
+        String source,
+        @JsonInclude(JsonInclude.Include.NON_NULL) String session) {
 
     public static final String SOURCE_PROXY = "proxy";
     public static final String SOURCE_OTLP = "otlp";
+
+    /** A call with no session (the shape before sessions were recorded). */
+    public CallEvent(String schema, String eventId, String pipeline, String runHint, Instant startedAt,
+            Instant endedAt, HttpRequest request, HttpResponse response, String source) {
+        this(schema, eventId, pipeline, runHint, startedAt, endedAt, request, response, source, null);
+    }
+
+    public CallEvent withSession(String value) {
+        return new CallEvent(schema, eventId, pipeline, runHint, startedAt, endedAt, request, response, source, value);
+    }
 
     public boolean hasRunHint() {
         return runHint != null && !runHint.isBlank();

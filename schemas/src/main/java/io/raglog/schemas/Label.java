@@ -1,11 +1,12 @@
 package io.raglog.schemas;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import java.time.Instant;
 import java.util.List;
 
 /**
- * The ground truth of one simulated run ({@code schemas/label.v2.json}; {@code label.v1.json} lines are still
- * read), written by the simulator next to the calls it produced. Labels join the runs raglog assembles by
+ * The ground truth of one simulated run ({@code schemas/label.v4.json}; {@code label.v1.json} to {@code label.v3.json}
+ * lines are still read), written by the simulator next to the calls it produced. Labels join the runs raglog assembles by
  * {@code runId}, which is computed with {@link RunIds} exactly as run assembly computes it.
  *
  * @param profile the simulator profile (the vendor stack) that produced the run
@@ -23,6 +24,9 @@ import java.util.List;
  * @param knowledgeGap the corpus holds no answer to the question: a fault of the content, owned by whoever writes it,
  *     not of a stage (v2). A v1 line has none; it is read as {@code !isAnswerable}, which is how the simulator
  *     decided it then too
+ * @param session the run's place in its simulated user's session (v4): the ground truth of re-asks; null in earlier
+ *     versions and when the simulation had no sessions, and then left out of the line, so such a label is written as
+ *     v3 wrote it
  */
 public record Label(
         String schema,
@@ -44,12 +48,30 @@ public record Label(
         String answer,
         List<String> evidenceChunkIds,
         Instant startedAt,
-        Boolean knowledgeGap) {
+        Boolean knowledgeGap,
+        @JsonInclude(JsonInclude.Include.NON_NULL) LabelSession session) {
 
     public Label {
         if (knowledgeGap == null) {
             knowledgeGap = !isAnswerable;
         }
+    }
+
+    /** A label without a session (the v3 shape). */
+    public Label(String schema, String runId, String pipeline, String profile, String questionId, String question,
+            String runHint, String generatorEventId, LabelStages stages, String faultStage, String faultType,
+            String origin, String faultDetail, boolean answerCorrect, boolean isAnswerable, String expectedAnswer,
+            String answer, List<String> evidenceChunkIds, Instant startedAt, Boolean knowledgeGap) {
+        this(schema, runId, pipeline, profile, questionId, question, runHint, generatorEventId, stages, faultStage,
+                faultType, origin, faultDetail, answerCorrect, isAnswerable, expectedAnswer, answer, evidenceChunkIds,
+                startedAt, knowledgeGap, null);
+    }
+
+    /** This label with its run's place in a simulated session (and the v4 schema it then needs). */
+    public Label withSession(LabelSession s) {
+        return new Label(SchemaIds.LABEL_V4, runId, pipeline, profile, questionId, question, runHint, generatorEventId,
+                stages, faultStage, faultType, origin, faultDetail, answerCorrect, isAnswerable, expectedAnswer, answer,
+                evidenceChunkIds, startedAt, knowledgeGap, s);
     }
 
     /** A label without the knowledge-gap field (the v1 shape): the gap is then the question's being unanswerable. */

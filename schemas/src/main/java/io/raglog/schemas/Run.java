@@ -16,6 +16,8 @@ import java.util.List;
  *     the job before the checks (null on the runs topic, in runs written before it existed and when nothing is known)
  * @param embeddingMismatch the run's query embedding does not match its index's model or dimension; set by the job's
  *     embedding-drift operator before the checks (null on the runs topic and when nothing is wrong or known)
+ * @param session the user session the run's calls carried ({@link CallEvent#session()}, the first call that has one);
+ *     null when none did. Optional within run v2, left out when null: re-ask detection keys on it
  */
 public record Run(
         String schema,
@@ -31,7 +33,8 @@ public record Run(
         List<HttpError> httpErrors,
         RunStages stages,
         @JsonInclude(JsonInclude.Include.NON_NULL) KnownPassages knownPassages,
-        @JsonInclude(JsonInclude.Include.NON_NULL) EmbeddingMismatch embeddingMismatch) {
+        @JsonInclude(JsonInclude.Include.NON_NULL) EmbeddingMismatch embeddingMismatch,
+        @JsonInclude(JsonInclude.Include.NON_NULL) String session) {
 
     /** A run as assembled, before the knowledge base's second opinion. */
     public Run(String schema, String runId, String pipeline, String runHint, String question, Instant startedAt,
@@ -49,14 +52,28 @@ public record Run(
                 httpErrors, stages, knownPassages, null);
     }
 
+    /** A run without a session (the shape before sessions were recorded). */
+    public Run(String schema, String runId, String pipeline, String runHint, String question, Instant startedAt,
+            Instant endedAt, boolean incomplete, String incompleteReason, List<String> callIds,
+            List<HttpError> httpErrors, RunStages stages, KnownPassages knownPassages,
+            EmbeddingMismatch embeddingMismatch) {
+        this(schema, runId, pipeline, runHint, question, startedAt, endedAt, incomplete, incompleteReason, callIds,
+                httpErrors, stages, knownPassages, embeddingMismatch, null);
+    }
+
+    public Run withSession(String value) {
+        return new Run(schema, runId, pipeline, runHint, question, startedAt, endedAt, incomplete, incompleteReason,
+                callIds, httpErrors, stages, knownPassages, embeddingMismatch, value);
+    }
+
     public Run withKnownPassages(KnownPassages known) {
         return new Run(schema, runId, pipeline, runHint, question, startedAt, endedAt, incomplete, incompleteReason,
-                callIds, httpErrors, stages, known, embeddingMismatch);
+                callIds, httpErrors, stages, known, embeddingMismatch, session);
     }
 
     public Run withEmbeddingMismatch(EmbeddingMismatch mismatch) {
         return new Run(schema, runId, pipeline, runHint, question, startedAt, endedAt, incomplete, incompleteReason,
-                callIds, httpErrors, stages, knownPassages, mismatch);
+                callIds, httpErrors, stages, knownPassages, mismatch, session);
     }
 
     public boolean has(Stage stage) {

@@ -12,6 +12,8 @@ public final class SchemaIds {
     public static final String LABEL_V2 = "raglog.label/v2";
     /** v3 labels the stage {@code assemble}; v1 and v2 lines are still read (it is then unlabeled). */
     public static final String LABEL_V3 = "raglog.label/v3";
+    /** v4 adds {@code session} (the run's place in a simulated user session, re-asks); v1 to v3 lines are still read. */
+    public static final String LABEL_V4 = "raglog.label/v4";
 
     private SchemaIds() {}
 }

@@ -69,6 +69,16 @@ class ContractSchemaTest {
     }
 
     @Test
+    void aCallsSessionIsAnOptionalFieldWithinV1() throws Exception {
+        CallEvent withSession = sampleCall().withSession("s-1f3a");
+        assertThat(validate("call.v1.json", withSession)).isEmpty();
+        assertThat(Json.read(Json.write(withSession), CallEvent.class)).isEqualTo(withSession);
+        assertThat(Json.MAPPER.valueToTree(sampleCall()).has("session"))
+                .as("a call without one is written as before sessions existed").isFalse();
+        assertThat(Json.read(Json.write(sampleCall()), CallEvent.class).session()).isNull();
+    }
+
+    @Test
     void encodedRunValidatesAgainstItsSchema() throws Exception {
         assertThat(validate("run.v2.json", sampleRun(false))).isEmpty();
         assertThat(validate("run.v2.json", sampleRun(true))).isEmpty();

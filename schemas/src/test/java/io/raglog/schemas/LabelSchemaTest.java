@@ -139,4 +139,44 @@ class LabelSchemaTest {
         assertThat(read.stages().assemble()).as("not labeled: neither trained on nor scored").isNull();
         assertThat(read.stages().generate()).isEqualTo(knowledgeGap().stages().generate());
     }
+
+    static Label reAsk() {
+        return soundRun().withSession(new LabelSession("u-7", "s-1f3a", 2, LabelSession.REASK, "run-1", "run-1"));
+    }
+
+    @Test
+    void aV4LabelCarriesItsSessionAndValidates() throws Exception {
+        Label label = reAsk();
+        assertThat(label.schema()).isEqualTo(SchemaIds.LABEL_V4);
+        JsonNode encoded = Json.MAPPER.valueToTree(label);
+        assertThat(schema("label.v4.json").validate(encoded)).isEmpty();
+        assertThat(encoded.get("session").get("reask_of").asText()).isEqualTo("run-1");
+        assertThat(encoded.get("session").get("previous_run_id").asText()).isEqualTo("run-1");
+        assertThat(Json.read(Json.write(label), Label.class)).isEqualTo(label);
+
+        Label anonymous = soundRun().withSession(new LabelSession("u-8", null, 1, LabelSession.FIRST, null, null));
+        assertThat(schema("label.v4.json").validate(Json.MAPPER.valueToTree(anonymous))).isEmpty();
+    }
+
+    @Test
+    void aLabelWithoutASessionIsWrittenAsV3WroteItAndV3LinesAreStillRead() throws Exception {
+        Label v3 = soundRun();
+        JsonNode encoded = Json.MAPPER.valueToTree(v3);
+        assertThat(encoded.has("session")).isFalse();
+        assertThat(schema().validate(encoded)).isEmpty();
+        ObjectNode asV4 = (ObjectNode) encoded.deepCopy();
+        asV4.put("schema", SchemaIds.LABEL_V4);
+        assertThat(schema("label.v4.json").validate(asV4)).as("session is optional in v4").isEmpty();
+        assertThat(Json.read(Json.write(v3), Label.class).session()).isNull();
+    }
+
+    @Test
+    void v4RejectsAReAskWithoutTheRunItReAsks() throws Exception {
+        ObjectNode encoded = Json.MAPPER.valueToTree(reAsk());
+        ((ObjectNode) encoded.get("session")).put("kind", "rephrased");
+        assertThat(schema("label.v4.json").validate(encoded)).isNotEmpty();
+        org.assertj.core.api.Assertions.assertThatThrownBy(
+                () -> new LabelSession("u-1", "s", 2, LabelSession.REASK, "run-1", null))
+                .hasMessageContaining("reask_of");
+    }
 }

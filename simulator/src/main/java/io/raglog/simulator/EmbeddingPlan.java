@@ -140,7 +140,7 @@ public record EmbeddingPlan(String switchPipeline, int switchAfter, String switc
         return new CallEvent(c.schema(), c.eventId(), c.pipeline(), c.runHint(), c.startedAt(), c.endedAt(),
                 new HttpRequest(rq.method(), rq.url(), rq.headers(), withModel(rq.body(), model)),
                 rs == null ? null : new HttpResponse(rs.status(), rs.headers(), withModel(rs.body(), model)),
-                c.source());
+                c.source(), c.session());
     }
 
     private static JsonNode withModel(JsonNode body, String model) {
@@ -162,7 +162,7 @@ public record EmbeddingPlan(String switchPipeline, int switchAfter, String switc
             return c;
         }
         return new CallEvent(c.schema(), c.eventId(), c.pipeline(), c.runHint(), c.startedAt(), c.endedAt(),
-                c.request(), new HttpResponse(rs.status(), rs.headers(), body), c.source());
+                c.request(), new HttpResponse(rs.status(), rs.headers(), body), c.source(), c.session());
     }
 
     /** Scales every retrieval score field in place; true when there was one. */

@@ -4,6 +4,7 @@ import io.raglog.simulator.output.FileSink;
 import io.raglog.simulator.output.KafkaSink;
 import io.raglog.simulator.output.SimulationSink;
 import io.raglog.simulator.profile.Profiles;
+import io.raglog.simulator.session.SessionPlan;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -100,6 +101,12 @@ public final class SimulateCommand implements Callable<Integer> {
                     + "its questions keep the profile's model; every run of it is labeled embed.model_mismatch.")
     String indexEmbeddingModel;
 
+    @Option(names = "--sessions", description = {"Users in sessions: several questions each, some re-asked in other "
+            + "words after a wrong or refused answer, some on the same article; the calls carry x-session-id (spans "
+            + "session.id), except from docs-qa, helpdesk-langchain and some users; labels (v4) say which run "
+            + "re-asks which."})
+    boolean sessions;
+
     @Option(names = "--calls-topic", defaultValue = "raglog.calls", paramLabel = "TOPIC")
     String callsTopic;
 
@@ -137,6 +144,9 @@ public final class SimulateCommand implements Callable<Integer> {
         }
         if (start != null) {
             options = options.withClockStart(start);
+        }
+        if (sessions) {
+            options = options.withSessions(SessionPlan.typical());
         }
         if (rate != null) {
             options = options.withPace(rate);

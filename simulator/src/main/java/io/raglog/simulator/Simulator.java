@@ -2,10 +2,12 @@ package io.raglog.simulator;
 
 import io.raglog.schemas.CallEvent;
 import io.raglog.schemas.Label;
+import io.raglog.schemas.LabelSession;
 import io.raglog.schemas.LabelStages;
 import io.raglog.schemas.RunIds;
 import io.raglog.schemas.SchemaIds;
 import io.raglog.schemas.Stage;
+import io.raglog.simulator.corpus.ArticleSplits;
 import io.raglog.simulator.corpus.Chunk;
 import io.raglog.simulator.corpus.ChunkIndex;
 import io.raglog.simulator.corpus.Corpus;
@@ -23,10 +25,13 @@ import io.raglog.simulator.profile.OtelLlamaIndexProfile;
 import io.raglog.simulator.profile.Profile;
 import io.raglog.simulator.profile.Profiles;
 import io.raglog.simulator.profile.Rendered;
+import io.raglog.simulator.session.SessionDesk;
+import io.raglog.simulator.session.SessionMarks;
 import io.raglog.simulator.wire.OtlpSpan;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
@@ -45,6 +50,8 @@ public final class Simulator {
     private static final long STREAM_RUNS = 1;
     private static final long STREAM_INDEXING = 2;
     private static final long STREAM_QUESTIONS = 3;
+    /** Its own stream, so a simulation without sessions draws exactly what it drew before they existed. */
+    private static final long STREAM_SESSIONS = 4;
 
     private final SimulatorOptions options;
     private final Corpus corpus;
@@ -52,6 +59,8 @@ public final class Simulator {
     private final RagEngine engine;
     private final Map<Integer, ChunkIndex> indexes = new HashMap<>();
     private final QuestionPools questions;
+    /** Null when the simulation has no sessions: every run a stranger's single question. */
+    private final SessionDesk sessions;
 
     public Simulator(SimulatorOptions options) {
         this.options = options;
@@ -61,6 +70,10 @@ public final class Simulator {
         // Questions only from the split's articles, without replacement; the knowledge base stays the whole corpus.
         this.questions = new QuestionPools(corpus, options.articles(), ANSWERABLE_SHARE,
                 pass -> Rand.forRun(options.seed(), STREAM_QUESTIONS, pass));
+        this.sessions = options.sessions().enabled() ? new SessionDesk(options.sessions(),
+                options.articles() == null ? corpus.questions()
+                        : ArticleSplits.questionsOf(corpus, new LinkedHashSet<>(options.articles())),
+                ArticleSplits::articleOf) : null;
         this.engine = new RagEngine(model.stats(), model.vocabulary());
         // Indexed before any run: pipelines index their corpus ahead of serving questions.
         for (Profile p : profiles) {
@@ -116,7 +129,10 @@ public final class Simulator {
             }
 
             int cyclesBefore = questions.cycles();
-            Question q = questions.next(rng.nextDouble());
+            SplittableRandom sessionRng = Rand.forRun(options.seed(), STREAM_SESSIONS, i);
+            SessionDesk.Turn turn = sessions == null ? null
+                    : sessions.next(profile.pipeline(), arrival, sessionRng, questions::next);
+            Question q = turn == null ? questions.next(rng.nextDouble()) : turn.question();
             if (questions.cycles() > cyclesBefore) {
                 progress.accept("warning: run " + (i + 1) + " exhausted a question pool of "
                         + (options.split() == null ? "the corpus" : "split " + options.split())
@@ -129,8 +145,17 @@ public final class Simulator {
             RunOutcome outcome = engine.run(q, profile.shape(), index, injectAt, profile.style(), rng);
             Rendered rendered = options.embeddingPlan().run(profile.pipeline(), ofProfile,
                     profile.renderRun(outcome, arrival, rng));
+            if (turn != null) {
+                rendered = SessionMarks.withSession(rendered, turn.session().id());
+            }
             emit(merger, rendered, summary);
             Label label = options.embeddingPlan().label(label(profile, outcome, rendered, arrival), ofProfile);
+            if (turn != null) {
+                label = label.withSession(new LabelSession(turn.session().user(), turn.session().id(),
+                        turn.session().turns(), turn.kind(), turn.previousRunId(), turn.reaskOf()));
+                boolean badAnswer = !outcome.verdict().answerCorrect() || outcome.answer().abstained();
+                sessions.answered(turn, label.runId(), arrival, badAnswer, profile.pipeline(), sessionRng);
+            }
             sink.label(label);
             summary.add(label, outcome.injectionSkipped());
             merger.releaseUpTo(arrival);

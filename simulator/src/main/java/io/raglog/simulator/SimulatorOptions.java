@@ -1,6 +1,7 @@
 package io.raglog.simulator;
 
 import io.raglog.simulator.corpus.ArticleSplits;
+import io.raglog.simulator.session.SessionPlan;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
@@ -22,10 +23,12 @@ import java.util.List;
  * @param articles the articles whose questions are drawn (the knowledge base stays the whole corpus); null for all
  * @param embeddingPlan embedding-model faults planted on top ({@link EmbeddingPlan}: a query model switched
  *     mid-stream, an index built with another model than its queries); {@link EmbeddingPlan#none()} by default
+ * @param sessions users asking several questions in a session, re-asks among them ({@link SessionPlan});
+ *     {@link SessionPlan#none()} by default, which gives the same bytes as before sessions existed
  */
 public record SimulatorOptions(String profiles, int runs, long seed, double faultRate, Path corpus,
         double arrivalRatePerSecond, Instant clockStart, int indexEvery, Double paceRunsPerSecond, String split,
-        List<String> articles, EmbeddingPlan embeddingPlan) {
+        List<String> articles, EmbeddingPlan embeddingPlan, SessionPlan sessions) {
 
     public static final String CUSTOM_SPLIT = "custom";
 
@@ -37,6 +40,9 @@ public record SimulatorOptions(String profiles, int runs, long seed, double faul
     public SimulatorOptions {
         if (embeddingPlan == null) {
             embeddingPlan = EmbeddingPlan.none();
+        }
+        if (sessions == null) {
+            sessions = SessionPlan.none();
         }
         if (runs < 0) {
             throw new IllegalArgumentException("runs must be >= 0, was " + runs);
@@ -68,7 +74,7 @@ public record SimulatorOptions(String profiles, int runs, long seed, double faul
     public SimulatorOptions(String profiles, int runs, long seed, double faultRate, Path corpus,
             double arrivalRatePerSecond, Instant clockStart, int indexEvery, Double paceRunsPerSecond) {
         this(profiles, runs, seed, faultRate, corpus, arrivalRatePerSecond, clockStart, indexEvery, paceRunsPerSecond,
-                null, null, null);
+                null, null, null, null);
     }
 
     public static SimulatorOptions of(String profiles, int runs, long seed) {
@@ -78,45 +84,57 @@ public record SimulatorOptions(String profiles, int runs, long seed, double faul
 
     public SimulatorOptions withFaultRate(double rate) {
         return new SimulatorOptions(profiles, runs, seed, rate, corpus, arrivalRatePerSecond, clockStart, indexEvery,
-                paceRunsPerSecond, split, articles, embeddingPlan);
+                paceRunsPerSecond, split, articles, embeddingPlan, sessions);
     }
 
     public SimulatorOptions withCorpus(Path path) {
         return new SimulatorOptions(profiles, runs, seed, faultRate, path, arrivalRatePerSecond, clockStart,
-                indexEvery, paceRunsPerSecond, split, articles, embeddingPlan);
+                indexEvery, paceRunsPerSecond, split, articles, embeddingPlan, sessions);
     }
 
     /** Paces the wall clock and, so that event time keeps step with it, makes questions arrive at the same rate. */
     public SimulatorOptions withPace(double runsPerSecond) {
         return new SimulatorOptions(profiles, runs, seed, faultRate, corpus, runsPerSecond, clockStart, indexEvery,
-                runsPerSecond, split, articles, embeddingPlan);
+                runsPerSecond, split, articles, embeddingPlan, sessions);
     }
 
     public SimulatorOptions withClockStart(Instant start) {
         return new SimulatorOptions(profiles, runs, seed, faultRate, corpus, arrivalRatePerSecond, start, indexEvery,
-                paceRunsPerSecond, split, articles, embeddingPlan);
+                paceRunsPerSecond, split, articles, embeddingPlan, sessions);
     }
 
     public SimulatorOptions withIndexEvery(int every) {
         return new SimulatorOptions(profiles, runs, seed, faultRate, corpus, arrivalRatePerSecond, clockStart, every,
-                paceRunsPerSecond, split, articles, embeddingPlan);
+                paceRunsPerSecond, split, articles, embeddingPlan, sessions);
     }
 
     /** Draws questions only from the named split's articles ({@link ArticleSplits}: train, test, unseen, lockbox). */
     public SimulatorOptions withSplit(String name) {
         return new SimulatorOptions(profiles, runs, seed, faultRate, corpus, arrivalRatePerSecond, clockStart,
-                indexEvery, paceRunsPerSecond, name, ArticleSplits.articles(name), embeddingPlan);
+                indexEvery, paceRunsPerSecond, name, ArticleSplits.articles(name), embeddingPlan, sessions);
     }
 
     /** Draws questions only from these articles (titles as the corpus spells them, e.g. {@code Steam_engine}). */
     public SimulatorOptions withArticles(List<String> titles) {
         return new SimulatorOptions(profiles, runs, seed, faultRate, corpus, arrivalRatePerSecond, clockStart,
-                indexEvery, paceRunsPerSecond, CUSTOM_SPLIT, titles, embeddingPlan);
+                indexEvery, paceRunsPerSecond, CUSTOM_SPLIT, titles, embeddingPlan, sessions);
     }
 
     /** Plants embedding-model faults ({@link EmbeddingPlan}) on top of the usual ones. */
     public SimulatorOptions withEmbeddingPlan(EmbeddingPlan plan) {
         return new SimulatorOptions(profiles, runs, seed, faultRate, corpus, arrivalRatePerSecond, clockStart,
-                indexEvery, paceRunsPerSecond, split, articles, plan);
+                indexEvery, paceRunsPerSecond, split, articles, plan, sessions);
+    }
+
+    /** Users in sessions: several questions each, re-asks among them ({@link SessionPlan}); labels then say which. */
+    public SimulatorOptions withSessions(SessionPlan plan) {
+        return new SimulatorOptions(profiles, runs, seed, faultRate, corpus, arrivalRatePerSecond, clockStart,
+                indexEvery, paceRunsPerSecond, split, articles, embeddingPlan, plan);
+    }
+
+    /** Questions arriving at this mean rate across all profiles (Poisson). */
+    public SimulatorOptions withArrivalRate(double perSecond) {
+        return new SimulatorOptions(profiles, runs, seed, faultRate, corpus, perSecond, clockStart, indexEvery,
+                paceRunsPerSecond, split, articles, embeddingPlan, sessions);
     }
 }

@@ -83,9 +83,12 @@ public final class RunBuilder {
         Instant start = ordered.stream().map(c -> c.event().startedAt()).min(Instant::compareTo).orElse(null);
         Instant end = ordered.stream().map(c -> c.event().endedAt()).max(Instant::compareTo).orElse(null);
         List<String> callIds = ordered.stream().map(c -> c.event().eventId()).toList();
+        // a pipeline sends its session on every call; the first that has one speaks for the run
+        String session = ordered.stream().map(c -> c.event().session()).filter(s -> s != null && !s.isBlank())
+                .findFirst().orElse(null);
         return new Run(SchemaIds.RUN_V2, RunIds.of(pipeline, runHint, anchor.event().eventId()), pipeline,
                 runHint, question, start, end, incompleteReason != null, incompleteReason, callIds, errors,
-                new RunStages(rewrite, embed, retrieve, rerank, assemble, generate));
+                new RunStages(rewrite, embed, retrieve, rerank, assemble, generate), null, null, session);
     }
 
     private static List<ClassifiedCall> succeeded(List<ClassifiedCall> calls) {

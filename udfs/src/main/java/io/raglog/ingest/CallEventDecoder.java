@@ -70,12 +70,14 @@ public final class CallEventDecoder {
         JsonNode rq = t.get("request");
         JsonNode rs = t.get("response");
         JsonNode hint = t.get("run_hint");
+        JsonNode session = t.get("session");
         return new CallEvent(t.get("schema").asText(), t.get("event_id").asText(), t.get("pipeline").asText(),
                 hint == null || hint.isNull() ? null : hint.asText(),
                 instant(t.get("started_at").asText()), instant(t.get("ended_at").asText()),
                 new HttpRequest(rq.get("method").asText(), rq.get("url").asText(), headers(rq), rq.get("body")),
                 new HttpResponse(rs.get("status").asInt(), headers(rs), rs.get("body")),
-                t.get("source").asText());
+                t.get("source").asText(),
+                session == null || !session.isTextual() || session.asText().isBlank() ? null : session.asText());
     }
 
     private static Map<String, String> headers(JsonNode parent) {
@@ -108,7 +110,7 @@ public final class CallEventDecoder {
         }
         return new CallEvent(e.schema(), e.eventId(), e.pipeline(), e.runHint(), e.startedAt(), e.endedAt(),
                 new HttpRequest(rq.method(), rq.url(), rqHeaders, rq.body()),
-                new HttpResponse(rs.status(), rsHeaders, rs.body()), e.source());
+                new HttpResponse(rs.status(), rsHeaders, rs.body()), e.source(), e.session());
     }
 
     private static List<String> problems(JsonNode t) {

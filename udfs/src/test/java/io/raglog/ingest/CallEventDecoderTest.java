@@ -79,6 +79,18 @@ class CallEventDecoderTest {
     }
 
     @Test
+    void shouldKeepTheSessionAsJacksonBindsItAndNoneWhenAbsent() {
+        String withSession = call("2026-01-01T00:00:00Z").replace("\"source\":\"proxy\"}",
+                "\"source\":\"proxy\",\"session\":\"s-42\"}");
+        CallEvent event = CallEventDecoder.decode(withSession.getBytes(StandardCharsets.UTF_8)).event();
+
+        assertThat(event.session()).isEqualTo("s-42");
+        assertThat(event).isEqualTo(io.raglog.schemas.Json.read(withSession, CallEvent.class));
+        assertThat(CallEventDecoder.decode(call("2026-01-01T00:00:00Z").getBytes(StandardCharsets.UTF_8)).event()
+                .session()).isNull();
+    }
+
+    @Test
     void shouldRejectAnEndBeforeItsStart() {
         assertThat(CallEventDecoder.decode(call("2026-01-01T00:00:02Z").getBytes(StandardCharsets.UTF_8))
                 .reason()).isEqualTo("invalid raglog.call/v1: ended_at is before started_at");

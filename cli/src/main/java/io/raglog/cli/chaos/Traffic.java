@@ -74,7 +74,7 @@ public final class Traffic {
             HttpRequest r = call.request();
             return new CallEvent(call.schema(), call.eventId(), call.pipeline(), call.runHint(), call.startedAt(),
                     call.endedAt(), new HttpRequest(r.method(), r.url(), headers, r.body()), call.response(),
-                    call.source());
+                    call.source(), call.session());
         };
     }
 

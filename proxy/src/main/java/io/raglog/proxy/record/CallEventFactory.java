@@ -28,14 +28,22 @@ public final class CallEventFactory {
     private final Redactor redactor;
     private final String defaultPipeline;
     private final int maxDecodedBytes;
+    private final String sessionHeader;
 
+    /** No session header: calls carry no session. */
     public CallEventFactory(Redactor redactor, String defaultPipeline, int maxDecodedBytes) {
+        this(redactor, defaultPipeline, maxDecodedBytes, null);
+    }
+
+    /** @param sessionHeader lower case; null for none */
+    public CallEventFactory(Redactor redactor, String defaultPipeline, int maxDecodedBytes, String sessionHeader) {
         if (defaultPipeline == null || defaultPipeline.isBlank()) {
             throw new IllegalArgumentException("a default pipeline name is required");
         }
         this.redactor = redactor;
         this.defaultPipeline = defaultPipeline;
         this.maxDecodedBytes = maxDecodedBytes;
+        this.sessionHeader = sessionHeader;
     }
 
     public CallEvent build(CapturedCall call) {
@@ -57,7 +65,22 @@ public final class CallEventFactory {
                 pipeline(call, rawRequestHeaders), runHint, call.startedAt(), call.endedAt(),
                 new HttpRequest(call.method(), redactor.url(call.upstreamUrl()), requestHeaders, requestBody),
                 new HttpResponse(call.status(), responseHeaders, responseBody),
-                CallEvent.SOURCE_PROXY);
+                CallEvent.SOURCE_PROXY, session(requestHeaders));
+    }
+
+    /**
+     * Read from the headers as recorded, after redaction, so the session can never carry what the headers may not: a
+     * header redacted as secret gives no session (the config refuses such a name; this holds for rules that change).
+     */
+    private String session(Map<String, String> recordedHeaders) {
+        if (sessionHeader == null) {
+            return null;
+        }
+        String value = recordedHeaders.get(sessionHeader);
+        if (value == null || value.isBlank() || value.equals(RedactionRules.REDACTED)) {
+            return null;
+        }
+        return value.strip();
     }
 
     private String pipeline(CapturedCall call, Map<String, String> requestHeaders) {

@@ -71,4 +71,30 @@ class CallEventFactoryTest {
         assertThatThrownBy(() -> new CallEventFactory(new Redactor(RedactionRules.defaults()), " ", 1))
                 .hasMessageContaining("default pipeline");
     }
+
+    @Test
+    void shouldCopyTheSessionHeaderIntoTheSessionAndKeepItAmongTheHeaders() {
+        CallEventFactory withSessions = new CallEventFactory(new Redactor(RedactionRules.defaults()), "p", 1 << 20,
+                "x-session-id");
+        CallEvent event = withSessions.build(call(null, List.of(Map.entry("X-Session-Id", " s-42 ")), body("{}"),
+                null));
+
+        assertThat(event.session()).isEqualTo("s-42");
+        assertThat(event.request().headers()).containsEntry("x-session-id", " s-42 ");
+        assertThat(withSessions.build(call(null, List.of(), body("{}"), null)).session()).isNull();
+        assertThat(factory.build(call(null, List.of(Map.entry("x-session-id", "s-42")), body("{}"), null)).session())
+                .as("no session header configured").isNull();
+    }
+
+    @Test
+    void shouldNeverCopyARedactedHeaderIntoTheSession() {
+        // The config refuses a secret session header; the factory holds even when handed one.
+        CallEventFactory misconfigured = new CallEventFactory(new Redactor(RedactionRules.defaults()), "p", 1 << 20,
+                "authorization");
+        CallEvent event = misconfigured.build(call(null, List.of(Map.entry("Authorization", "Bearer sk-FAKE")),
+                body("{}"), null));
+
+        assertThat(event.session()).isNull();
+        assertThat(io.raglog.schemas.Json.write(event)).doesNotContain("sk-FAKE");
+    }
 }

@@ -1,5 +1,6 @@
 package io.raglog.calls.otlp;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.raglog.calls.adapters.otlp.SpanCall;
@@ -21,6 +22,12 @@ public final class SpanToCall {
 
     /** The pipeline of a span whose resource names no service. */
     public static final String UNKNOWN_SERVICE = "unknown_service";
+
+    /**
+     * The user session a span was made for: OpenTelemetry's general attribute (semantic conventions, registry
+     * "session"), which OpenInference instrumentations set too. It lands where the proxy puts its session header.
+     */
+    public static final String SESSION_ATTRIBUTE = "session.id";
 
     private static final int STATUS_OK = 200;
     private static final int STATUS_ERROR = 500;
@@ -53,7 +60,13 @@ public final class SpanToCall {
 
         return new CallEvent(SchemaIds.CALL_V1, callId(span.traceId(), span.spanId()), service, span.traceId(),
                 instant(span.startTimeUnixNano()), instant(span.endTimeUnixNano()), request, response,
-                CallEvent.SOURCE_OTLP);
+                CallEvent.SOURCE_OTLP, session(span));
+    }
+
+    /** A string attribute only: an id written as a number or a list is not one we can key state by. */
+    private static String session(OtlpSpan span) {
+        JsonNode value = span.attributes() == null ? null : span.attributes().get(SESSION_ATTRIBUTE);
+        return value != null && value.isTextual() && !value.textValue().isBlank() ? value.textValue().strip() : null;
     }
 
     /**
