@@ -2,6 +2,7 @@ package io.raglog.job;
 
 import io.raglog.config.RaglogOption;
 import io.raglog.feedback.FeedbackSettings;
+import io.raglog.reask.ReAskSettings;
 import java.time.Duration;
 import java.util.List;
 import org.apache.flink.configuration.CheckpointingOptions;
@@ -57,13 +58,30 @@ public final class JobOptions {
                     .defaultValue(FeedbackSettings.DEFAULTS.questionWindow())
                     .withDescription("Feedback that names only its question joins the pipeline's run that asked it "
                             + "nearest in time, at most this far apart."));
+    public static final RaglogOption<Boolean> FEEDBACK_RE_ASKS = RaglogOption.of(
+            ConfigOptions.key("feedback.re_asks").booleanType().defaultValue(true)
+                    .withDescription("Find re-asks (a user asking a paraphrase of a question just answered) and join "
+                            + "each as negative feedback on the run re-asked; needs feedback.enabled. Loads the "
+                            + "embedding model in the re-ask operator."));
+    public static final RaglogOption<Duration> FEEDBACK_RE_ASK_WINDOW = RaglogOption.of(
+            ConfigOptions.key("feedback.re_ask_window").durationType()
+                    .defaultValue(ReAskSettings.DEFAULT_SESSION_WINDOW)
+                    .withDescription("How long a session's questions are compared with its next ones (the run's "
+                            + "session: the proxy's session header, or the span attribute session.id)."));
+    public static final RaglogOption<Duration> FEEDBACK_RE_ASK_WINDOW_WITHOUT_SESSION = RaglogOption.of(
+            ConfigOptions.key("feedback.re_ask_window_without_session").durationType()
+                    .defaultValue(ReAskSettings.DEFAULT_ANONYMOUS_WINDOW)
+                    .withDescription("The same for runs without a session, compared across the pipeline's "
+                            + "unsessioned users (two users asking one popular question look alike); 0 s: not "
+                            + "compared."));
     public static final RaglogOption<String> BUNDLE = RaglogOption.of(ConfigOptions.key("bundle")
             .stringType().noDefaultValue()
             .withDescription("A model bundle directory; unset: the bundle shipped in the job."));
 
     public static final List<RaglogOption<?>> ALL = List.of(PARALLELISM, CHECKPOINT_INTERVAL, CHECKPOINT_DIR,
             PROMETHEUS_PORT, FAULT_RATE_WINDOW, FEEDBACK_ENABLED, FEEDBACK_WAIT_FOR_VERDICT, FEEDBACK_KEEP_VERDICT,
-            FEEDBACK_QUESTION_WINDOW, BUNDLE);
+            FEEDBACK_QUESTION_WINDOW, FEEDBACK_RE_ASKS, FEEDBACK_RE_ASK_WINDOW, FEEDBACK_RE_ASK_WINDOW_WITHOUT_SESSION,
+            BUNDLE);
 
     private static final ConfigOption<String> PROMETHEUS_REPORTER_PORT = ConfigOptions.key("port").stringType()
             .noDefaultValue();

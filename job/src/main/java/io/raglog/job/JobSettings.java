@@ -3,6 +3,7 @@ package io.raglog.job;
 import io.raglog.checkstage.ChecksSettings;
 import io.raglog.feedback.FeedbackSettings;
 import io.raglog.monitor.SamplingPolicy;
+import io.raglog.reask.ReAskSettings;
 import io.raglog.score.flink.BundleLocation;
 import java.io.IOException;
 import java.io.Serializable;
@@ -56,8 +57,14 @@ public record JobSettings(TopologySettings topology, ChecksSettings checks, Bund
     }
 
     private static FeedbackSettings feedback(ReadableConfig c) {
-        return JobOptions.FEEDBACK_ENABLED.get(c) ? new FeedbackSettings(JobOptions.FEEDBACK_WAIT_FOR_VERDICT.get(c),
-                JobOptions.FEEDBACK_KEEP_VERDICT.get(c), JobOptions.FEEDBACK_QUESTION_WINDOW.get(c)) : null;
+        if (!JobOptions.FEEDBACK_ENABLED.get(c)) {
+            return null;
+        }
+        ReAskSettings reAsks = JobOptions.FEEDBACK_RE_ASKS.get(c) ? ReAskSettings.defaults().withWindows(
+                JobOptions.FEEDBACK_RE_ASK_WINDOW.get(c), JobOptions.FEEDBACK_RE_ASK_WINDOW_WITHOUT_SESSION.get(c))
+                : null;
+        return new FeedbackSettings(JobOptions.FEEDBACK_WAIT_FOR_VERDICT.get(c), JobOptions.FEEDBACK_KEEP_VERDICT.get(c),
+                JobOptions.FEEDBACK_QUESTION_WINDOW.get(c), reAsks);
     }
 
     public JobSettings withBundle(BundleLocation location) {

@@ -19,6 +19,10 @@ import io.raglog.ingest.DecodeCallsFunction;
 import io.raglog.ingest.DecodeOtlpFunction;
 import io.raglog.ingest.RawMessage;
 import io.raglog.knowledge.IndexedPassages;
+import io.raglog.reask.AskedQuestion;
+import io.raglog.reask.ReAsk;
+import io.raglog.reask.ReAskFunction;
+import io.raglog.reask.ReAskSettings;
 import io.raglog.knowledge.KnownPassagesFunction;
 import io.raglog.llm.ProviderKind;
 import io.raglog.monitor.SampleRunsFunction;
@@ -39,6 +43,7 @@ import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.DataStreamUtils;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
+import org.apache.flink.util.Collector;
 
 /**
  * raglog from top to bottom: every call from the moment it is read to the outputs it ends in.
@@ -51,10 +56,11 @@ import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
  *                                                   │    ─ score ─▶ verdicts (flagged: faults)
  *                                                   └─ not sampled ──────────────────────────┐
  *                              verdicts ─ stage outcomes ────────────────────────────────────┴─ keyBy(pipeline × stage)
- * feedback ─ decode ─ outcomes (negative or not) ─────────────────────────────────────────────┘ ─ window ─▶ fault rates
- *     └─ keyBy(pipeline) ─ join verdicts (event time, waits both ways) ─▶ run feedback
- *                                      ├─ disliked but passed ─▶ faults (reason user_feedback)
- *                                      └─ queued runs as they now read (with feedback) ─▶ the queue's documents
+ * feedback ─ decode ──────────────────┬─ outcomes (negative or not) ──────────────────────────┘ ─ window ─▶ fault rates
+ * runs ─ keyBy(pipeline, session) ─ re-asks (negative feedback on the run re-asked)
+ *                                     └─ keyBy(pipeline) ─ join verdicts (event time, waits both ways) ─▶ run feedback
+ *                                                     ├─ disliked but passed ─▶ faults (reason user_feedback)
+ *                                                     └─ queued runs as they now read (with feedback) ─▶ the queue's documents
  * </pre>
  *
  * <p>Where the calls come from and where the results go is the caller's: Kafka ({@link KafkaConnection}, for
@@ -89,8 +95,13 @@ public final class RaglogPipeline {
         DataStream<RunChecked> checked = ChecksStage.checked(sampled, settings.checks(), settings.bundle());
         DataStream<RunFeatures> features = features(checked);
         DataStream<Verdict> verdicts = score(checked, settings.bundle());
-        SingleOutputStreamOperator<Feedback> feedback = settings.feedback() == null ? null
+        FeedbackSettings feedbackSettings = settings.feedback();
+        SingleOutputStreamOperator<Feedback> written = feedbackSettings == null ? null
                 : decodeFeedback(from.feedback());
+        // a re-ask is feedback no channel has to carry: found in the runs themselves, joined like the rest
+        DataStream<Feedback> reAsked = feedbackSettings == null || feedbackSettings.reAsks() == null ? null
+                : reAsks(checkedForDrift, feedbackSettings.reAsks());
+        DataStream<Feedback> feedback = written == null ? reAsked : reAsked == null ? written : written.union(reAsked);
         DataStream<FaultRate> faultRates = FaultRates.perPipelineAndStage(verdicts,
                 sampled.getSideOutput(SampleRunsFunction.NOT_SAMPLED), checkedForDrift, feedback,
                 settings.faultRateWindow());
@@ -101,7 +112,9 @@ public final class RaglogPipeline {
             // users disliked it and raglog passed it: the queue gets it, with the reason user_feedback
             faults = faults.union(joined.getSideOutput(FeedbackJoinFunction.DISLIKED_BUT_PASSED));
             faultDocuments = joined.getSideOutput(FeedbackJoinFunction.QUEUE_DOCUMENTS);
-            deadLetters = deadLetters.union(feedback.getSideOutput(DecodeFeedbackFunction.DEAD_LETTERS));
+            if (written != null) {
+                deadLetters = deadLetters.union(written.getSideOutput(DecodeFeedbackFunction.DEAD_LETTERS));
+            }
             to.runFeedback(joined);
         }
 
@@ -120,6 +133,26 @@ public final class RaglogPipeline {
         return messages == null ? null : messages
                 .process(new DecodeFeedbackFunction(), JacksonTypeInfo.of(Feedback.class))
                 .uid("decode-feedback").name("decode raglog.feedback/v1");
+    }
+
+    /**
+     * Each complete run's question against its session's recent ones (the pipeline's unsessioned runs within a
+     * shorter window): a paraphrase of a question just answered marks that earlier run as disliked.
+     */
+    private static DataStream<Feedback> reAsks(DataStream<Run> runs, ReAskSettings settings) {
+        return runs
+                .flatMap((Run run, Collector<AskedQuestion> out) -> {
+                    AskedQuestion asked = AskedQuestion.of(run); // null: incomplete, or no question to compare
+                    if (asked != null) {
+                        out.collect(asked);
+                    }
+                }, ReAskFunction.INPUT)
+                .uid("asked-questions").name("asked questions")
+                .keyBy(ReAskFunction.KEY, Types.STRING)
+                .process(new ReAskFunction(settings), ReAskFunction.OUTPUT)
+                .uid("re-asks").name("re-asks per session")
+                .map(ReAsk::asFeedback, JacksonTypeInfo.of(Feedback.class))
+                .uid("re-ask-feedback").name("re-asks as feedback");
     }
 
     /**

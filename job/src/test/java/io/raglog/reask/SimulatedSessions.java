@@ -107,7 +107,7 @@ final class SimulatedSessions {
             ReAskRules.Outcome outcome = rules.consider(memory.getOrDefault(asked.key(), RecentQuestions.empty()),
                     asked);
             memory.put(asked.key(), outcome.remembered());
-            outcome.reAsk().ifPresent(found::add);
+            found.addAll(outcome.reAsks());
         }
         return found;
     }

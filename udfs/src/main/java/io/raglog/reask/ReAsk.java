@@ -1,5 +1,7 @@
 package io.raglog.reask;
 
+import io.raglog.schemas.Feedback;
+import io.raglog.schemas.FeedbackKind;
 import java.time.Instant;
 
 /**
@@ -12,4 +14,19 @@ import java.time.Instant;
  * @param secondsBetween from the earlier question to this one
  */
 public record ReAsk(String pipeline, String session, String runId, String earlierRunId, double similarity,
-        long secondsBetween, String question, String earlierQuestion, Instant askedAt) {}
+        long secondsBetween, String question, String earlierQuestion, Instant askedAt) {
+
+    /** Who writes the feedback a re-ask becomes, as {@code raglog.feedback/v1}'s {@code source} says it. */
+    public static final String SOURCE = "raglog re-ask detector";
+
+    /**
+     * The re-ask as the negative feedback it is on the earlier run: what the feedback join, the negative-feedback
+     * rate and the debugging queue read. Its id is the re-asking run's, so a run replayed after a restore is one
+     * re-ask, once.
+     */
+    public Feedback asFeedback() {
+        return new Feedback(Feedback.SCHEMA_V1, "re-ask:" + runId, pipeline, FeedbackKind.RE_ASK, null, null,
+                "asked again " + secondsBetween + " s later as: " + question, null, askedAt, earlierRunId, null, null,
+                null, SOURCE);
+    }
+}

@@ -93,10 +93,10 @@ public class ReAskFunction extends KeyedProcessFunction<String, AskedQuestion, R
         asked.inc();
         RecentQuestions before = recent.value() == null ? RecentQuestions.empty() : recent.value();
         ReAskRules.Outcome outcome = rules.consider(before, question);
-        outcome.reAsk().ifPresent(r -> {
+        for (ReAsk r : outcome.reAsks()) {
             reAsks.inc();
             out.collect(r);
-        });
+        }
         RecentQuestions after = outcome.remembered();
         if (after.isEmpty()) {
             return;

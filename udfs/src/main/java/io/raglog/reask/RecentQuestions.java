@@ -12,8 +12,17 @@ import java.util.List;
  */
 public record RecentQuestions(List<Remembered> questions) implements Serializable {
 
-    /** One answered question: enough to say it was re-asked, and by which run. */
-    public record Remembered(String runId, String question, Instant askedAt) implements Serializable {}
+    /**
+     * One answered question: enough to say it was re-asked, and by which run.
+     *
+     * @param reAsks whether it was found to re-ask an earlier question (it marks one earlier run at most)
+     */
+    public record Remembered(String runId, String question, Instant askedAt, boolean reAsks) implements Serializable {
+
+        public Remembered(String runId, String question, Instant askedAt) {
+            this(runId, question, askedAt, false);
+        }
+    }
 
     public RecentQuestions {
         questions = List.copyOf(questions);
@@ -33,6 +42,30 @@ public record RecentQuestions(List<Remembered> questions) implements Serializabl
             }
         }
         return out;
+    }
+
+    /**
+     * Those asked after {@code at} and within {@code window} of it that re-ask nothing yet: what may re-ask a question
+     * that reached the key after them (its run closed later, as runs do when a backlog is read).
+     */
+    public List<Remembered> notReAskingAfter(Instant at, Duration window) {
+        Instant to = at.plus(window);
+        List<Remembered> out = new ArrayList<>();
+        for (Remembered r : questions) {
+            if (r.askedAt().isAfter(at) && !r.askedAt().isAfter(to) && !r.reAsks()) {
+                out.add(r);
+            }
+        }
+        return out;
+    }
+
+    /** The same questions, with {@code runId}'s marked as re-asking an earlier one. */
+    public RecentQuestions markedReAsking(String runId) {
+        List<Remembered> out = new ArrayList<>(questions.size());
+        for (Remembered r : questions) {
+            out.add(r.runId().equals(runId) ? new Remembered(r.runId(), r.question(), r.askedAt(), true) : r);
+        }
+        return new RecentQuestions(out);
     }
 
     /**

@@ -57,6 +57,17 @@ class ReAskFunctionTest {
     }
 
     @Test
+    void shouldFindTheSamePairWhenTheReAskingRunClosesFirst() throws Exception {
+        // a backlog: the re-asking run reaches the key before the run it re-asks, and a follow-up comes between
+        ask("s-1", "run-2", "I mean, what year was the first steam engine constructed in England", 40);
+        ask("s-1", "run-3", "Who improved the steam engine in Scotland?", 90);
+        ask("s-1", "run-1", "When was the first steam engine built in England?", 0);
+
+        assertThat(reAsks()).extracting(ReAsk::runId, ReAsk::earlierRunId, ReAsk::secondsBetween)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("run-2", "run-1", 40L));
+    }
+
+    @Test
     void shouldLeaveAFollowUpOnTheSameTopicAndOtherSessionsAlone() throws Exception {
         ask("s-1", "run-1", "When was the first steam engine built in England?", 0);
         ask("s-1", "run-2", "Who improved the steam engine in Scotland?", 30);
