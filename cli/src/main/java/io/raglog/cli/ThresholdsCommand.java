@@ -28,10 +28,14 @@ public final class ThresholdsCommand implements Callable<Integer> {
     @Option(names = "--out", paramLabel = "DIR", description = "Write a copy of the bundle with these thresholds.")
     Path out;
 
+    @Option(names = "--pipeline", paramLabel = "NAME",
+            description = "Suggest from this pipeline's runs only (default: every run read).")
+    String pipeline;
+
     @Override
     public Integer call() throws Exception {
-        LabeledDataset.Joined dataset = data.load();
-        System.out.println(dataset.describe());
+        LabeledDataset.Joined dataset = pipeline == null ? data.load() : data.load().ofPipeline(pipeline);
+        System.out.println(dataset.describe() + (pipeline == null ? "" : ", of pipeline " + pipeline));
         try (ModelBundle model = bundle != null ? ModelBundle.load(bundle) : DefaultBundle.load()) {
             ThresholdSuggester.Suggestion suggestion = ThresholdSuggester.suggest(model, dataset.runs(), maxFpr);
             System.out.println(suggestion.toTable());
