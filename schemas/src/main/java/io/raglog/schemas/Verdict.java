@@ -7,7 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The scoring step's decision on one run ({@code schemas/verdict.v3.json}; v1 and v2 verdicts are still read): per stage the
+ * The scoring step's decision on one run ({@code schemas/verdict.v4.json}; v1 to v3 verdicts are still read): per stage the
  * ensemble's fault probability, the stage's threshold, whether it is flagged and, when it is, why and what to try; the
  * run's flagged stages; whether the reranker-reassignment rule moved a retrieval flag; whether the question asks what
  * the knowledge base lacks; what the LLM checks cost.
@@ -21,6 +21,8 @@ import java.util.List;
  * @param modelBundle id of the model bundle that scored the run
  * @param trace the run's trace and each stage's span, when its calls came in as OTLP spans; null (and not written)
  *     otherwise, so a verdict of a proxy-captured run reads as before
+ * @param thresholds which thresholds decided the run (v4): the bundle's, or a pipeline override's; null (and not
+ *     written) in a verdict read from v1 to v3
  */
 public record Verdict(
         String schema,
@@ -35,7 +37,8 @@ public record Verdict(
         LlmUsage llm,
         String modelBundle,
         Instant scoredAt,
-        @JsonInclude(JsonInclude.Include.NON_NULL) TraceLink trace) {
+        @JsonInclude(JsonInclude.Include.NON_NULL) TraceLink trace,
+        @JsonInclude(JsonInclude.Include.NON_NULL) ThresholdsUsed thresholds) {
 
     /** The {@code schema} value; kept here like {@link RunFeatures#SCHEMA_V1}, so {@link SchemaIds} stays untouched. */
     public static final String SCHEMA_V1 = "raglog.verdict/v1";
@@ -45,6 +48,8 @@ public record Verdict(
     public static final String SCHEMA_V2 = "raglog.verdict/v2";
     /** v3 adds the stage {@code assemble}; v1 and v2 verdicts are still read (it is then absent). */
     public static final String SCHEMA_V3 = "raglog.verdict/v3";
+    /** v4 adds {@code thresholds}: which thresholds decided the run; v1 to v3 verdicts are still read (it is null). */
+    public static final String SCHEMA_V4 = "raglog.verdict/v4";
 
     public Verdict {
         if (knowledgeGap == null) {
@@ -52,17 +57,25 @@ public record Verdict(
         }
     }
 
+    /** A verdict that does not say which thresholds decided it (the shape before v4). */
+    public Verdict(String schema, String runId, String pipeline, String question, String answer, VerdictStages stages,
+            List<Stage> flaggedStages, boolean reassigned, KnowledgeGap knowledgeGap, LlmUsage llm,
+            String modelBundle, Instant scoredAt, TraceLink trace) {
+        this(schema, runId, pipeline, question, answer, stages, flaggedStages, reassigned, knowledgeGap, llm,
+                modelBundle, scoredAt, trace, null);
+    }
+
     /** A verdict without a trace: the run's calls were not spans (the shape before traces were linked). */
     public Verdict(String schema, String runId, String pipeline, String question, String answer, VerdictStages stages,
             List<Stage> flaggedStages, boolean reassigned, KnowledgeGap knowledgeGap, LlmUsage llm,
             String modelBundle, Instant scoredAt) {
         this(schema, runId, pipeline, question, answer, stages, flaggedStages, reassigned, knowledgeGap, llm,
-                modelBundle, scoredAt, null);
+                modelBundle, scoredAt, null, null);
     }
 
     public Verdict withTrace(TraceLink link) {
         return new Verdict(schema, runId, pipeline, question, answer, stages, flaggedStages, reassigned, knowledgeGap,
-                llm, modelBundle, scoredAt, link);
+                llm, modelBundle, scoredAt, link, thresholds);
     }
 
     public boolean flagged() {
