@@ -31,12 +31,16 @@ public record KafkaConnection(String bootstrap, Topics topics, String groupId, b
         RaglogPipeline.wire(sources(env, settings.topology()), sinks(), settings);
     }
 
-    /** The calls and trace topics, event time from record timestamps with watermarks per partition. */
+    /**
+     * The calls and trace topics, event time from record timestamps with watermarks per partition; the threshold
+     * overrides from the start of their compacted topic.
+     */
     public RaglogPipeline.Sources sources(StreamExecutionEnvironment env, TopologySettings settings) {
         var watermarks = KafkaIO.recordTimeWatermarks(settings.maxOutOfOrder(), settings.sourceIdleness());
         return new RaglogPipeline.Sources(
                 KafkaIO.source(env, bootstrap, topics.calls(), groupId, bounded, watermarks, properties()),
-                KafkaIO.source(env, bootstrap, topics.otlp(), groupId, bounded, watermarks, properties()));
+                KafkaIO.source(env, bootstrap, topics.otlp(), groupId, bounded, watermarks, properties()),
+                KafkaIO.controlSource(env, bootstrap, topics.thresholds(), groupId, bounded, properties()));
     }
 
     /** Every output to its topic, keyed so that a run's records share a partition. */

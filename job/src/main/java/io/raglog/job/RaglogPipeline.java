@@ -23,12 +23,15 @@ import io.raglog.schemas.CallEvent;
 import io.raglog.schemas.DeadLetter;
 import io.raglog.schemas.EmbeddingDrift;
 import io.raglog.schemas.FaultRate;
+import io.raglog.schemas.PipelineThresholds;
 import io.raglog.schemas.Run;
 import io.raglog.schemas.RunFeatures;
 import io.raglog.schemas.Verdict;
 import io.raglog.score.ScoringInput;
 import io.raglog.score.flink.BundleLocation;
+import io.raglog.score.flink.DecodeThresholdsFunction;
 import io.raglog.score.flink.ScoreRunsFunction;
+import java.util.List;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.DataStreamUtils;
@@ -43,6 +46,7 @@ import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
  *          └──────── bad input, unreadable bodies, late calls ──────────────────────────────────────▶ dead letters
  * runs ─ keyBy(pipeline) ─ known passages ─ embedding drift (+ index-building calls) ─▶ drift ─ sample ─┬─ checks (rules + vectors, [tiered: gate,] then LLM async)
  *                                                   │    ─ score ─▶ verdicts (flagged: faults)
+ *                           thresholds ─ decode ─ broadcast ─┘ (per-pipeline overrides; bad records: dead letters)
  *                                                   └─ not sampled ──────────────────────────┐
  *                              verdicts ─ stage outcomes ────────────────────────────────────┴─ keyBy(pipeline × stage)
  *                                                                                               ─ window ─▶ fault rates
@@ -72,6 +76,8 @@ public final class RaglogPipeline {
             to.deadLetters(deadLetters);
             return;
         }
+        SingleOutputStreamOperator<PipelineThresholds> thresholds = decodeThresholds(from, runs);
+        deadLetters = deadLetters.union(thresholds.getSideOutput(DecodeCallsFunction.DEAD_LETTERS));
 
         SingleOutputStreamOperator<Run> checkedForDrift = withEmbeddingDrift(withKnownPassages(runs),
                 calls.indexEmbeddings());
@@ -79,7 +85,7 @@ public final class RaglogPipeline {
         // in tiered mode the bundle's tier gate decides which runs skip the LLM checks
         DataStream<RunChecked> checked = ChecksStage.checked(sampled, settings.checks(), settings.bundle());
         DataStream<RunFeatures> features = features(checked);
-        DataStream<Verdict> verdicts = score(checked, settings.bundle());
+        DataStream<Verdict> verdicts = score(checked, thresholds, settings.bundle());
         DataStream<FaultRate> faultRates = FaultRates.perPipelineAndStage(verdicts,
                 sampled.getSideOutput(SampleRunsFunction.NOT_SAMPLED), settings.faultRateWindow());
         DataStream<Verdict> faults = flagged(verdicts);
@@ -186,12 +192,30 @@ public final class RaglogPipeline {
                 .uid("features").name("feature vectors");
     }
 
-    /** Per-stage ensembles, thresholds and the reassignment rule, with evidence and a repair hint per flag. */
-    private static DataStream<Verdict> score(DataStream<RunChecked> checked, BundleLocation bundle) {
+    /**
+     * raglog.thresholds/v1 records; a deployment without the topic (a replay of files) scores with the bundle's
+     * thresholds alone. Bad records become dead letters.
+     */
+    private static SingleOutputStreamOperator<PipelineThresholds> decodeThresholds(Sources from, DataStream<Run> runs) {
+        DataStream<RawMessage> records = from.thresholds() != null ? from.thresholds()
+                : runs.getExecutionEnvironment().fromData(List.of(), JacksonTypeInfo.of(RawMessage.class))
+                        .uid("no-threshold-overrides").name("no threshold overrides").setParallelism(1);
+        return records
+                .process(new DecodeThresholdsFunction(), JacksonTypeInfo.of(PipelineThresholds.class))
+                .uid("decode-thresholds").name("decode raglog.thresholds/v1").setParallelism(1);
+    }
+
+    /**
+     * Per-stage ensembles, thresholds and the reassignment rule, with evidence and a repair hint per flag; each
+     * pipeline's threshold overrides broadcast to every scoring task, kept in broadcast state.
+     */
+    private static DataStream<Verdict> score(DataStream<RunChecked> checked, DataStream<PipelineThresholds> overrides,
+            BundleLocation bundle) {
         return checked
                 .map(RaglogPipeline::scoringInput, JacksonTypeInfo.of(ScoringInput.class))
                 .uid("scoring-input").name("scoring input")
-                .map(new ScoreRunsFunction(bundle), JacksonTypeInfo.of(Verdict.class))
+                .connect(overrides.broadcast(ScoreRunsFunction.OVERRIDES))
+                .process(new ScoreRunsFunction(bundle), JacksonTypeInfo.of(Verdict.class))
                 .uid("score-runs").name("score stages");
     }
 
@@ -210,12 +234,20 @@ public final class RaglogPipeline {
      *
      * @param calls captured calls (raglog.call/v1), or null when the deployment reads only traces
      * @param otlp OTLP trace messages, or null when the deployment reads only proxy calls
+     * @param thresholds per-pipeline threshold overrides (raglog.thresholds/v1), or null for the bundle's alone;
+     *     their watermarks must not hold back event time (they are connected to the runs)
      */
-    public record Sources(DataStream<RawMessage> calls, DataStream<RawMessage> otlp) {
+    public record Sources(DataStream<RawMessage> calls, DataStream<RawMessage> otlp,
+            DataStream<RawMessage> thresholds) {
         public Sources {
             if (calls == null && otlp == null) {
                 throw new IllegalArgumentException("the pipeline needs calls, OTLP traces, or both");
             }
+        }
+
+        /** Inputs without threshold overrides: the bundle's thresholds decide every run. */
+        public Sources(DataStream<RawMessage> calls, DataStream<RawMessage> otlp) {
+            this(calls, otlp, null);
         }
     }
 

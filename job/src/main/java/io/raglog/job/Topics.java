@@ -11,14 +11,20 @@ import java.util.List;
  * @param drift embedding model changes, retrieval score shifts and index/query model mismatches (raglog.drift/v1)
  * @param evaluations every verdict as OpenTelemetry GenAI evaluation events, one {@code ExportLogsServiceRequest} per
  *     verdict in protobuf (what a Collector's Kafka receiver reads with encoding {@code otlp_proto})
+ * @param thresholds per-pipeline threshold overrides (raglog.thresholds/v1), keyed by pipeline on a compacted topic:
+ *     the job reads it from the start and broadcasts it into scoring
  */
 public record Topics(String calls, String otlp, String runs, String deadLetters, String verdicts, String faults,
-        String faultRates, String drift, String evaluations) implements Serializable {
+        String faultRates, String drift, String evaluations, String thresholds) implements Serializable {
 
     public static final Topics DEFAULTS = new Topics("raglog.calls", "raglog.otlp", "raglog.runs", "raglog.dlq",
-            "raglog.verdicts", "raglog.faults", "raglog.fault-rates", "raglog.drift", "raglog.evaluations");
+            "raglog.verdicts", "raglog.faults", "raglog.fault-rates", "raglog.drift", "raglog.evaluations",
+            "raglog.thresholds");
 
-    /** A configuration written before the drift or evaluations topic existed names them beside the fault rates. */
+    /**
+     * A configuration written before the drift, evaluations or thresholds topic existed names them beside the fault
+     * rates.
+     */
     public Topics {
         if (drift == null) {
             drift = beside(faultRates, "drift");
@@ -26,18 +32,27 @@ public record Topics(String calls, String otlp, String runs, String deadLetters,
         if (evaluations == null) {
             evaluations = beside(faultRates, "evaluations");
         }
+        if (thresholds == null) {
+            thresholds = beside(faultRates, "thresholds");
+        }
+    }
+
+    /** The topics before the thresholds topic existed: it is named beside the fault rates. */
+    public Topics(String calls, String otlp, String runs, String deadLetters, String verdicts, String faults,
+            String faultRates, String drift, String evaluations) {
+        this(calls, otlp, runs, deadLetters, verdicts, faults, faultRates, drift, evaluations, null);
     }
 
     /** The topics before the evaluations topic existed: it is named beside the fault rates. */
     public Topics(String calls, String otlp, String runs, String deadLetters, String verdicts, String faults,
             String faultRates, String drift) {
-        this(calls, otlp, runs, deadLetters, verdicts, faults, faultRates, drift, null);
+        this(calls, otlp, runs, deadLetters, verdicts, faults, faultRates, drift, null, null);
     }
 
     /** The topics before the drift topic existed: it is named beside the fault rates ({@code <prefix>.drift}). */
     public Topics(String calls, String otlp, String runs, String deadLetters, String verdicts, String faults,
             String faultRates) {
-        this(calls, otlp, runs, deadLetters, verdicts, faults, faultRates, null, null);
+        this(calls, otlp, runs, deadLetters, verdicts, faults, faultRates, null, null, null);
     }
 
     /** {@code <prefix>.<name>} beside {@code <prefix>.fault-rates}, else {@code raglog.<name>}. */
@@ -51,10 +66,10 @@ public record Topics(String calls, String otlp, String runs, String deadLetters,
     public static Topics prefixed(String prefix) {
         return new Topics(prefix + ".calls", prefix + ".otlp", prefix + ".runs", prefix + ".dlq",
                 prefix + ".verdicts", prefix + ".faults", prefix + ".fault-rates", prefix + ".drift",
-                prefix + ".evaluations");
+                prefix + ".evaluations", prefix + ".thresholds");
     }
 
     public List<String> all() {
-        return List.of(calls, otlp, runs, deadLetters, verdicts, faults, faultRates, drift, evaluations);
+        return List.of(calls, otlp, runs, deadLetters, verdicts, faults, faultRates, drift, evaluations, thresholds);
     }
 }

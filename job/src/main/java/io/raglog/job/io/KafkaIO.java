@@ -5,6 +5,9 @@ import io.raglog.ingest.RawMessageDeserializer;
 import io.raglog.sink.JsonRecordSerializer;
 import java.time.Duration;
 import java.util.Properties;
+import org.apache.flink.api.common.eventtime.Watermark;
+import org.apache.flink.api.common.eventtime.WatermarkGenerator;
+import org.apache.flink.api.common.eventtime.WatermarkOutput;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.connector.base.DeliveryGuarantee;
 import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
@@ -52,6 +55,46 @@ public final class KafkaIO {
             builder.setBounded(OffsetsInitializer.latest());
         }
         return env.fromSource(builder.build(), watermarks, "kafka " + topic).uid("source-" + topic);
+    }
+
+    /**
+     * A control topic (the threshold overrides): compacted, so it is read from its start whenever the job starts
+     * without state (a restore resumes from the checkpointed offsets), committed records only (the publisher writes
+     * in transactions), and it never holds back event time: its records carry no event time the runs depend on, and a
+     * quiet topic must not stall the windows downstream of the operator it is connected to.
+     */
+    public static DataStream<RawMessage> controlSource(StreamExecutionEnvironment env, String bootstrap, String topic,
+            String groupId, boolean bounded, Properties extra) {
+        Properties properties = new Properties();
+        properties.putAll(extra);
+        properties.setProperty("isolation.level", "read_committed");
+        var builder = KafkaSource.<RawMessage>builder()
+                .setBootstrapServers(bootstrap)
+                .setTopics(topic)
+                .setGroupId(groupId)
+                .setStartingOffsets(OffsetsInitializer.earliest())
+                .setDeserializer(new RawMessageDeserializer())
+                .setProperties(properties);
+        if (bounded) {
+            builder.setBounded(OffsetsInitializer.latest());
+        }
+        // one reader: every subtask of the scoring step gets every record anyway (broadcast), and a reader left
+        // without a partition would hold the broadcast input's watermark back
+        return env.fromSource(builder.build(), neverHoldsBackEventTime(), "kafka " + topic).uid("source-" + topic)
+                .setParallelism(1);
+    }
+
+    /** Watermarks at the end of time from the start: the input never holds back the event time it is joined with. */
+    private static WatermarkStrategy<RawMessage> neverHoldsBackEventTime() {
+        return WatermarkStrategy.forGenerator(context -> new WatermarkGenerator<>() {
+            @Override
+            public void onEvent(RawMessage event, long eventTimestamp, WatermarkOutput output) {}
+
+            @Override
+            public void onPeriodicEmit(WatermarkOutput output) {
+                output.emitWatermark(new Watermark(Long.MAX_VALUE));
+            }
+        });
     }
 
     /**
