@@ -44,4 +44,11 @@ max_fpr="${RAGLOG_MAX_FPR:-0.05}"
   --dataset-name "later runs of $pipeline, unseen split, seed 22, thresholds from 200 reviewed runs" \
   --json-out "$work/after.json"
 
+{
+  echo "later runs of $pipeline (offline judge, a proxy for an LLM judge): thresholds from 200 reviewed runs, max FPR $max_fpr"
+  for report in before after; do
+    jq -r --arg r "$report" '"  \($r): pooled stage F1 \(.raglog.pooled.f1 * 1000 | round / 1000), run-level FPR \(.raglog.runs.false_positive_rate * 1000 | round / 10)% (\(.raglog.runs.sound_runs_flagged)/\(.raglog.runs.sound_runs)), bundle \(.model_bundle)"' \
+      "$work/$report.json"
+  done
+} | tee "$work/summary.txt"
 echo "reports in $work"
