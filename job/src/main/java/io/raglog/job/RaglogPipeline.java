@@ -31,7 +31,6 @@ import io.raglog.score.ScoringInput;
 import io.raglog.score.flink.BundleLocation;
 import io.raglog.score.flink.DecodeThresholdsFunction;
 import io.raglog.score.flink.ScoreRunsFunction;
-import java.util.List;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.DataStreamUtils;
@@ -76,8 +75,10 @@ public final class RaglogPipeline {
             to.deadLetters(deadLetters);
             return;
         }
-        SingleOutputStreamOperator<PipelineThresholds> thresholds = decodeThresholds(from, runs);
-        deadLetters = deadLetters.union(thresholds.getSideOutput(DecodeCallsFunction.DEAD_LETTERS));
+        Overrides overrides = overrides(from, runs);
+        if (overrides.deadLetters() != null) {
+            deadLetters = deadLetters.union(overrides.deadLetters());
+        }
 
         SingleOutputStreamOperator<Run> checkedForDrift = withEmbeddingDrift(withKnownPassages(runs),
                 calls.indexEmbeddings());
@@ -85,7 +86,7 @@ public final class RaglogPipeline {
         // in tiered mode the bundle's tier gate decides which runs skip the LLM checks
         DataStream<RunChecked> checked = ChecksStage.checked(sampled, settings.checks(), settings.bundle());
         DataStream<RunFeatures> features = features(checked);
-        DataStream<Verdict> verdicts = score(checked, thresholds, settings.bundle());
+        DataStream<Verdict> verdicts = score(checked, overrides.thresholds(), settings.bundle());
         DataStream<FaultRate> faultRates = FaultRates.perPipelineAndStage(verdicts,
                 sampled.getSideOutput(SampleRunsFunction.NOT_SAMPLED), settings.faultRateWindow());
         DataStream<Verdict> faults = flagged(verdicts);
@@ -193,17 +194,22 @@ public final class RaglogPipeline {
     }
 
     /**
-     * raglog.thresholds/v1 records; a deployment without the topic (a replay of files) scores with the bundle's
-     * thresholds alone. Bad records become dead letters.
+     * raglog.thresholds/v1 records, bad ones to the dead letters; a deployment without the topic (a replay of files)
+     * scores with the bundle's thresholds alone.
      */
-    private static SingleOutputStreamOperator<PipelineThresholds> decodeThresholds(Sources from, DataStream<Run> runs) {
-        DataStream<RawMessage> records = from.thresholds() != null ? from.thresholds()
-                : runs.getExecutionEnvironment().fromData(List.of(), JacksonTypeInfo.of(RawMessage.class))
-                        .uid("no-threshold-overrides").name("no threshold overrides").setParallelism(1);
-        return records
+    private static Overrides overrides(Sources from, DataStream<Run> runs) {
+        if (from.thresholds() == null) {
+            return new Overrides(ScoreRunsFunction.noOverrides(runs).uid("no-threshold-overrides")
+                    .name("no threshold overrides"), null);
+        }
+        SingleOutputStreamOperator<PipelineThresholds> decoded = from.thresholds()
                 .process(new DecodeThresholdsFunction(), JacksonTypeInfo.of(PipelineThresholds.class))
                 .uid("decode-thresholds").name("decode raglog.thresholds/v1").setParallelism(1);
+        return new Overrides(decoded, decoded.getSideOutput(DecodeCallsFunction.DEAD_LETTERS));
     }
+
+    /** @param deadLetters null when there is no thresholds topic */
+    private record Overrides(DataStream<PipelineThresholds> thresholds, DataStream<DeadLetter> deadLetters) {}
 
     /**
      * Per-stage ensembles, thresholds and the reassignment rule, with evidence and a repair hint per flag; each

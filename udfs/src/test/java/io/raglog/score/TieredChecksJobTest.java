@@ -12,7 +12,6 @@ import io.raglog.llm.LlmCheck;
 import io.raglog.llm.LlmSettings;
 import io.raglog.llm.LlmTestServer;
 import io.raglog.schemas.LlmUsage;
-import io.raglog.schemas.PipelineThresholds;
 import io.raglog.schemas.Run;
 import io.raglog.schemas.Stage;
 import io.raglog.schemas.Verdict;
@@ -83,8 +82,7 @@ class TieredChecksJobTest {
             DataStream<Run> source = env.fromData(runs, JacksonTypeInfo.of(Run.class));
             DataStream<Verdict> out = ChecksStage.checked(source, tiered(server), bundle)
                     .map((RunChecked c) -> ScoringInput.of(c.run(), c.features()), JacksonTypeInfo.of(ScoringInput.class))
-                    .connect(env.fromData(List.<PipelineThresholds>of(), JacksonTypeInfo.of(PipelineThresholds.class))
-                            .broadcast(ScoreRunsFunction.OVERRIDES))
+                    .connect(ScoreRunsFunction.noOverrides(source).broadcast(ScoreRunsFunction.OVERRIDES))
                     .process(new ScoreRunsFunction(bundle), JacksonTypeInfo.of(Verdict.class));
             try (CloseableIterator<Verdict> it = out.executeAndCollect("tiered-test")) {
                 it.forEachRemaining(verdicts::add);

@@ -13,11 +13,14 @@ import java.util.EnumMap;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
+import org.apache.flink.api.common.functions.FlatMapFunction;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.state.BroadcastState;
 import org.apache.flink.api.common.state.MapStateDescriptor;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.metrics.Counter;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.functions.co.BroadcastProcessFunction;
 import org.apache.flink.util.Collector;
 import org.slf4j.Logger;
@@ -123,9 +126,12 @@ public class ScoreRunsFunction extends BroadcastProcessFunction<ScoringInput, Pi
     @Override
     public void processBroadcastElement(PipelineThresholds override, Context ctx, Collector<Verdict> out)
             throws Exception {
+        boolean firstTask = getRuntimeContext().getTaskInfo().getIndexOfThisSubtask() == 0; // log once per job
         if (!ThresholdChoice.fits(bundle, override)) {
             overridesOtherBundle.inc();
-            warnOtherBundle(override);
+            if (firstTask) {
+                warnOtherBundle(override);
+            }
             return;
         }
         BroadcastState<String, PipelineThresholds> overrides = ctx.getBroadcastState(OVERRIDES);
@@ -136,7 +142,7 @@ public class ScoreRunsFunction extends BroadcastProcessFunction<ScoringInput, Pi
         }
         overrides.put(override.pipeline(), override);
         overridesApplied.inc();
-        if (getRuntimeContext().getTaskInfo().getIndexOfThisSubtask() == 0) { // once per job, not per task
+        if (firstTask) {
             LOG.info("pipeline {}: thresholds {} ({} of {} runs, FPR <= {}) now decide {}; the bundle's the rest",
                     override.pipeline(), override.label(), override.basis().source(), override.basis().reviewedRuns(),
                     override.basis().maxFpr(), override.thresholds());
@@ -165,6 +171,22 @@ public class ScoreRunsFunction extends BroadcastProcessFunction<ScoringInput, Pi
                     + "{} --bundle ... --publish ...).", override.label(), override.modelBundle(), bundle.id(),
                     override.pipeline());
         }
+    }
+
+    /**
+     * No overrides, for a topology without the thresholds topic (a replay of files): an input that never emits, made
+     * from {@code alongside} so it keeps that stream's event time and ends when it ends. (An empty collection source
+     * is no way out: Flink 2.2's fails on its first read.)
+     */
+    public static <T> SingleOutputStreamOperator<PipelineThresholds> noOverrides(DataStream<T> alongside) {
+        return alongside.flatMap(new NoOverrides<T>(), JacksonTypeInfo.of(PipelineThresholds.class));
+    }
+
+    private static final class NoOverrides<T> implements FlatMapFunction<T, PipelineThresholds> {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public void flatMap(T value, Collector<PipelineThresholds> out) {}
     }
 
     @Override
