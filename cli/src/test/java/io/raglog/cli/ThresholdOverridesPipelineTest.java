@@ -78,11 +78,7 @@ class ThresholdOverridesPipelineTest {
 
         Instant start = Instant.parse("2026-01-01T00:00:00Z");
         List<Label> before = simulate(topics, SimulatorOptions.of(PROFILES, 16, 51).withClockStart(start));
-        StreamExecutionEnvironment env = KafkaPipelineTest.environment(
-                Path.of(System.getProperty("java.io.tmpdir"), "cp-overrides-" + System.nanoTime()));
-        new KafkaConnection(kafka.bootstrapServers(), topics, "overrides", false, DeliveryGuarantee.EXACTLY_ONCE,
-                new Properties()).wire(env, JobSettings.defaults());
-        JobClient job = env.executeAsync("threshold overrides");
+        JobClient job = start(topics);
         try {
             // event time past the first runs' grace, so every one of them closes and is scored before the override
             tick(topics, start.plus(Duration.ofHours(12)));
@@ -121,8 +117,45 @@ class ThresholdOverridesPipelineTest {
                 }
                 assertThat(verdict.schema()).isEqualTo(Verdict.SCHEMA_V4);
             }
+            awaitFaultRates(topics); // the overrides' input never held back the event time scoring passes on
         } finally {
             job.cancel().get();
+        }
+    }
+
+    @Test
+    void shouldScoreWithTheBundlesThresholdsWhileTheTopicDoesNotExist() throws Exception {
+        Topics topics = Topics.prefixed("no-overrides");
+        kafka.createTopics(topics.all().stream().filter(t -> !t.equals(topics.thresholds())).toList(), 2);
+        Instant start = Instant.parse("2026-01-01T00:00:00Z");
+        List<Label> labels = simulate(topics, SimulatorOptions.of(PROFILES, 8, 53).withClockStart(start));
+
+        JobClient job = start(topics);
+        try {
+            tick(topics, start.plus(Duration.ofHours(12)));
+            Map<String, Verdict> verdicts = awaitVerdicts(topics, labels.size());
+            assertThat(verdicts.values()).allSatisfy(v -> assertThat(v.thresholds().source())
+                    .isEqualTo(ThresholdsUsed.BUNDLE));
+            awaitFaultRates(topics);
+        } finally {
+            job.cancel().get();
+        }
+    }
+
+    /** The job, unbounded, as {@code run} deploys it. */
+    private static JobClient start(Topics topics) throws Exception {
+        StreamExecutionEnvironment env = KafkaPipelineTest.environment(
+                Path.of(System.getProperty("java.io.tmpdir"), "cp-" + topics.runs() + "-" + System.nanoTime()));
+        new KafkaConnection(kafka.bootstrapServers(), topics, topics.runs(), false, DeliveryGuarantee.EXACTLY_ONCE,
+                new Properties()).wire(env, JobSettings.defaults());
+        return env.executeAsync(topics.runs());
+    }
+
+    private static void awaitFaultRates(Topics topics) throws InterruptedException {
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        while (Demo.readAll(kafka.bootstrapServers(), topics.faultRates()).isEmpty()) {
+            assertThat(System.nanoTime()).as("fault rates written").isLessThan(deadline);
+            Thread.sleep(500);
         }
     }
 

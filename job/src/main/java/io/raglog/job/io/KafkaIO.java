@@ -5,6 +5,7 @@ import io.raglog.ingest.RawMessageDeserializer;
 import io.raglog.sink.JsonRecordSerializer;
 import java.time.Duration;
 import java.util.Properties;
+import java.util.regex.Pattern;
 import org.apache.flink.api.common.eventtime.Watermark;
 import org.apache.flink.api.common.eventtime.WatermarkGenerator;
 import org.apache.flink.api.common.eventtime.WatermarkOutput;
@@ -61,7 +62,9 @@ public final class KafkaIO {
      * A control topic (the threshold overrides): compacted, so it is read from its start whenever the job starts
      * without state (a restore resumes from the checkpointed offsets), committed records only (the publisher writes
      * in transactions), and it never holds back event time: its records carry no event time the runs depend on, and a
-     * quiet topic must not stall the windows downstream of the operator it is connected to.
+     * quiet topic must not stall the windows downstream of the operator it is connected to. It is optional: named as
+     * a pattern, a topic not created yet is no error (a listed topic fails the job's start) and is picked up by
+     * partition discovery once it exists.
      */
     public static DataStream<RawMessage> controlSource(StreamExecutionEnvironment env, String bootstrap, String topic,
             String groupId, boolean bounded, Properties extra) {
@@ -70,7 +73,7 @@ public final class KafkaIO {
         properties.setProperty("isolation.level", "read_committed");
         var builder = KafkaSource.<RawMessage>builder()
                 .setBootstrapServers(bootstrap)
-                .setTopics(topic)
+                .setTopicPattern(Pattern.compile(Pattern.quote(topic)))
                 .setGroupId(groupId)
                 .setStartingOffsets(OffsetsInitializer.earliest())
                 .setDeserializer(new RawMessageDeserializer())
