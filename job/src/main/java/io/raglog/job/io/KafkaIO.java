@@ -81,10 +81,13 @@ public final class KafkaIO {
         if (bounded) {
             builder.setBounded(OffsetsInitializer.latest());
         }
-        // one reader: every subtask of the scoring step gets every record anyway (broadcast), and a reader left
-        // without a partition would hold the broadcast input's watermark back
-        return env.fromSource(builder.build(), neverHoldsBackEventTime(), "kafka " + topic).uid("source-" + topic)
-                .setParallelism(1);
+        // One reader: every subtask of the scoring step gets every record anyway (broadcast). Its watermarks come
+        // from an operator behind it, on a processing-time timer: a reader without a partition (the topic not created
+        // yet) emits none at all, and would hold the broadcast input's watermark back forever.
+        return env.fromSource(builder.build(), WatermarkStrategy.noWatermarks(), "kafka " + topic)
+                .uid("source-" + topic).setParallelism(1)
+                .assignTimestampsAndWatermarks(neverHoldsBackEventTime())
+                .uid("watermarks-" + topic).name("never holds back event time").setParallelism(1);
     }
 
     /** Watermarks at the end of time from the start: the input never holds back the event time it is joined with. */
