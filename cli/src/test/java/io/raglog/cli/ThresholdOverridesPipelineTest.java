@@ -7,6 +7,7 @@ import io.raglog.job.JobSettings;
 import io.raglog.job.KafkaConnection;
 import io.raglog.job.Topics;
 import io.raglog.schemas.DeadLetter;
+import io.raglog.schemas.FaultRate;
 import io.raglog.schemas.Label;
 import io.raglog.schemas.PipelineThresholds;
 import io.raglog.schemas.Stage;
@@ -117,7 +118,8 @@ class ThresholdOverridesPipelineTest {
                 }
                 assertThat(verdict.schema()).isEqualTo(Verdict.SCHEMA_V4);
             }
-            awaitFaultRates(topics); // the overrides' input never held back the event time scoring passes on
+            // the overrides take no part in event time: the windows after scoring close, and count every run
+            awaitFaultRates(topics, before.size() + after.size());
         } finally {
             job.cancel().get();
         }
@@ -136,7 +138,7 @@ class ThresholdOverridesPipelineTest {
             Map<String, Verdict> verdicts = awaitVerdicts(topics, labels.size());
             assertThat(verdicts.values()).allSatisfy(v -> assertThat(v.thresholds().source())
                     .isEqualTo(ThresholdsUsed.BUNDLE));
-            awaitFaultRates(topics);
+            awaitFaultRates(topics, labels.size());
         } finally {
             job.cancel().get();
         }
@@ -151,10 +153,16 @@ class ThresholdOverridesPipelineTest {
         return env.executeAsync(topics.runs());
     }
 
-    private static void awaitFaultRates(Topics topics) throws InterruptedException {
+    /** Every scored run counts once in its pipeline's knowledge-gap series: none was late for its window. */
+    private static void awaitFaultRates(Topics topics, int runs) throws InterruptedException {
         long deadline = System.nanoTime() + WAIT.toNanos();
-        while (Demo.readAll(kafka.bootstrapServers(), topics.faultRates()).isEmpty()) {
-            assertThat(System.nanoTime()).as("fault rates written").isLessThan(deadline);
+        while (true) {
+            long counted = Demo.read(kafka.bootstrapServers(), topics.faultRates(), FaultRate.class).stream()
+                    .filter(r -> r.stage().equals(Verdict.KNOWLEDGE_GAP)).mapToLong(FaultRate::runsChecked).sum();
+            if (counted >= runs || System.nanoTime() > deadline) {
+                assertThat(counted).as("runs counted in the fault rates").isEqualTo(runs);
+                return;
+            }
             Thread.sleep(500);
         }
     }

@@ -241,7 +241,7 @@ public final class RaglogPipeline {
      * @param calls captured calls (raglog.call/v1), or null when the deployment reads only traces
      * @param otlp OTLP trace messages, or null when the deployment reads only proxy calls
      * @param thresholds per-pipeline threshold overrides (raglog.thresholds/v1), or null for the bundle's alone;
-     *     their watermarks must not hold back event time (they are connected to the runs)
+     *     idle for event time (connected to the runs, they must neither hold back nor drive the runs' watermark)
      */
     public record Sources(DataStream<RawMessage> calls, DataStream<RawMessage> otlp,
             DataStream<RawMessage> thresholds) {

@@ -6,7 +6,6 @@ import io.raglog.sink.JsonRecordSerializer;
 import java.time.Duration;
 import java.util.Properties;
 import java.util.regex.Pattern;
-import org.apache.flink.api.common.eventtime.Watermark;
 import org.apache.flink.api.common.eventtime.WatermarkGenerator;
 import org.apache.flink.api.common.eventtime.WatermarkOutput;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
@@ -61,10 +60,9 @@ public final class KafkaIO {
     /**
      * A control topic (the threshold overrides): compacted, so it is read from its start whenever the job starts
      * without state (a restore resumes from the checkpointed offsets), committed records only (the publisher writes
-     * in transactions), and it never holds back event time: its records carry no event time the runs depend on, and a
-     * quiet topic must not stall the windows downstream of the operator it is connected to. It is optional: named as
-     * a pattern, a topic not created yet is no error (a listed topic fails the job's start) and is picked up by
-     * partition discovery once it exists.
+     * in transactions), and it takes no part in event time (below). It is optional: named as a pattern, a topic not
+     * created yet is no error (a listed topic fails the job's start) and is picked up by partition discovery once it
+     * exists.
      */
     public static DataStream<RawMessage> controlSource(StreamExecutionEnvironment env, String bootstrap, String topic,
             String groupId, boolean bounded, Properties extra) {
@@ -81,24 +79,28 @@ public final class KafkaIO {
         if (bounded) {
             builder.setBounded(OffsetsInitializer.latest());
         }
-        // One reader: every subtask of the scoring step gets every record anyway (broadcast). Its watermarks come
-        // from an operator behind it, on a processing-time timer: a reader without a partition (the topic not created
-        // yet) emits none at all, and would hold the broadcast input's watermark back forever.
+        // One reader: every subtask of the scoring step gets every record anyway (broadcast). Its event time is set by
+        // an operator behind it, on a timer, since a reader without a partition (the topic not created yet) says
+        // nothing at all, and the operator it is connected to would wait for it forever.
         return env.fromSource(builder.build(), WatermarkStrategy.noWatermarks(), "kafka " + topic)
                 .uid("source-" + topic).setParallelism(1)
-                .assignTimestampsAndWatermarks(neverHoldsBackEventTime())
-                .uid("watermarks-" + topic).name("never holds back event time").setParallelism(1);
+                .assignTimestampsAndWatermarks(idleForEventTime())
+                .uid("watermarks-" + topic).name("idle for event time").setParallelism(1);
     }
 
-    /** Watermarks at the end of time from the start: the input never holds back the event time it is joined with. */
-    private static WatermarkStrategy<RawMessage> neverHoldsBackEventTime() {
+    /**
+     * Always idle: the operator the input is connected to takes its watermark from its other input alone. Watermarks
+     * at the end of time would not do: while the runs' input is idle (quiet traffic), they would become the
+     * operator's watermark, and every verdict after it would be late for the fault-rate windows.
+     */
+    private static WatermarkStrategy<RawMessage> idleForEventTime() {
         return WatermarkStrategy.forGenerator(context -> new WatermarkGenerator<>() {
             @Override
             public void onEvent(RawMessage event, long eventTimestamp, WatermarkOutput output) {}
 
             @Override
             public void onPeriodicEmit(WatermarkOutput output) {
-                output.emitWatermark(new Watermark(Long.MAX_VALUE));
+                output.markIdle();
             }
         });
     }
