@@ -195,21 +195,17 @@ public final class RaglogPipeline {
 
     /**
      * raglog.thresholds/v1 records, bad ones to the dead letters; a deployment without the topic (a replay of files)
-     * scores with the bundle's thresholds alone. Either way the overrides' input carries the runs' event time (an
-     * input of the runs that never emits, beside the topic, which is idle for event time): an input of its own time
-     * would either hold the scoring step's watermark back or, while the runs' input is idle, drive it past the runs
-     * still to come, making them late for the fault-rate windows.
+     * scores with the bundle's thresholds alone.
      */
     private static Overrides overrides(Sources from, DataStream<Run> runs) {
-        DataStream<PipelineThresholds> runsTime = ScoreRunsFunction.noOverrides(runs).uid("no-threshold-overrides")
-                .name("runs' event time for the overrides");
         if (from.thresholds() == null) {
-            return new Overrides(runsTime, null);
+            return new Overrides(ScoreRunsFunction.noOverrides(runs).uid("no-threshold-overrides")
+                    .name("no threshold overrides"), null);
         }
         SingleOutputStreamOperator<PipelineThresholds> decoded = from.thresholds()
                 .process(new DecodeThresholdsFunction(), JacksonTypeInfo.of(PipelineThresholds.class))
                 .uid("decode-thresholds").name("decode raglog.thresholds/v1").setParallelism(1);
-        return new Overrides(decoded.union(runsTime), decoded.getSideOutput(DecodeCallsFunction.DEAD_LETTERS));
+        return new Overrides(decoded, decoded.getSideOutput(DecodeCallsFunction.DEAD_LETTERS));
     }
 
     /** @param deadLetters null when there is no thresholds topic */

@@ -174,10 +174,9 @@ public class ScoreRunsFunction extends BroadcastProcessFunction<ScoringInput, Pi
     }
 
     /**
-     * An input of overrides that never emits, made from {@code alongside} so it keeps that stream's event time and
-     * ends when it ends: for a topology without the thresholds topic (a replay of files), and beside the topic to give
-     * the overrides' input the runs' event time. (An empty collection source is no way out: Flink 2.2's fails on its
-     * first read.)
+     * No overrides, for a topology without the thresholds topic (a replay of files): an input that never emits, made
+     * from {@code alongside} so it keeps that stream's event time and ends when it ends. (An empty collection source
+     * is no way out: Flink 2.2's fails on its first read.)
      */
     public static <T> SingleOutputStreamOperator<PipelineThresholds> noOverrides(DataStream<T> alongside) {
         return alongside.flatMap(new NoOverrides<T>(), JacksonTypeInfo.of(PipelineThresholds.class));
