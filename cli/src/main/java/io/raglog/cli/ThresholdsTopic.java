@@ -1,16 +1,13 @@
 package io.raglog.cli;
 
+import io.raglog.job.io.KafkaIO;
 import io.raglog.schemas.Json;
 import io.raglog.schemas.PipelineThresholds;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.ExecutionException;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -20,8 +17,6 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.config.TopicConfig;
-import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
@@ -45,22 +40,9 @@ final class ThresholdsTopic {
         this.topic = topic;
     }
 
-    /**
-     * Creates the topic, compacted, when the broker lacks it (a cluster that forbids that has it made by its
-     * operators, compacted likewise); one partition is plenty for one record per pipeline.
-     */
-    void ensureCompacted() throws InterruptedException {
-        Properties props = new Properties();
-        props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        try (Admin admin = Admin.create(props)) {
-            NewTopic compacted = new NewTopic(topic, Optional.of(1), Optional.empty())
-                    .configs(Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT));
-            admin.createTopics(List.of(compacted)).all().get();
-        } catch (ExecutionException e) {
-            if (!(e.getCause() instanceof TopicExistsException)) {
-                throw new IllegalStateException("could not create topic " + topic + ": " + e.getCause(), e);
-            }
-        }
+    /** Creates the topic, compacted, when the broker lacks it (as the job does when it starts). */
+    void ensureCompacted() {
+        KafkaIO.createCompactedTopicIfMissing(bootstrap, topic, new Properties());
     }
 
     /** The highest committed version of {@code pipeline}'s overrides, 0 when it has none. */

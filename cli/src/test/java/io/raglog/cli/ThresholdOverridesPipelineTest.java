@@ -126,7 +126,7 @@ class ThresholdOverridesPipelineTest {
     }
 
     @Test
-    void shouldScoreWithTheBundlesThresholdsWhileTheTopicDoesNotExist() throws Exception {
+    void shouldCreateTheTopicWhenMissingAndScoreWithTheBundlesThresholds() throws Exception {
         Topics topics = Topics.prefixed("no-overrides");
         kafka.createTopics(topics.all().stream().filter(t -> !t.equals(topics.thresholds())).toList(), 2);
         Instant start = Instant.parse("2026-01-01T00:00:00Z");
@@ -139,6 +139,9 @@ class ThresholdOverridesPipelineTest {
             assertThat(verdicts.values()).allSatisfy(v -> assertThat(v.thresholds().source())
                     .isEqualTo(ThresholdsUsed.BUNDLE));
             awaitFaultRates(topics, labels.size(), start.plus(Duration.ofDays(1)));
+            try (var admin = kafka.admin()) {
+                assertThat(admin.listTopics().names().get()).contains(topics.thresholds());
+            }
         } finally {
             job.cancel().get();
         }

@@ -11,6 +11,8 @@ import java.util.Properties;
 import org.apache.flink.connector.base.DeliveryGuarantee;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * How the job talks to Kafka, and the pipeline's Kafka ends: what {@code run} deploys and the demo runs in process.
@@ -22,13 +24,30 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 public record KafkaConnection(String bootstrap, Topics topics, String groupId, boolean bounded,
         DeliveryGuarantee guarantee, Properties clientProperties) {
 
+    private static final Logger LOG = LoggerFactory.getLogger(KafkaConnection.class);
+
     private Properties properties() {
         return clientProperties == null ? new Properties() : clientProperties;
     }
 
     /** The whole pipeline from these topics to these topics. */
     public void wire(StreamExecutionEnvironment env, JobSettings settings) {
+        createThresholdsTopicIfMissing();
         RaglogPipeline.wire(sources(env, settings.topology()), sinks(), settings);
+    }
+
+    /**
+     * The threshold overrides' topic, compacted, before the job starts: a job whose overrides' reader has no partition
+     * to read (the topic missing) never lets the fault-rate windows close. A cluster that forbids creating topics has
+     * it made by its operators; the job starts anyway and says what to do.
+     */
+    public void createThresholdsTopicIfMissing() {
+        try {
+            KafkaIO.createCompactedTopicIfMissing(bootstrap, topics.thresholds(), properties());
+        } catch (IllegalStateException e) {
+            LOG.warn("{}. Create it (cleanup.policy=compact): until it exists the fault-rate windows do not close.",
+                    e.getMessage());
+        }
     }
 
     /**

@@ -4,7 +4,13 @@ import io.raglog.ingest.RawMessage;
 import io.raglog.ingest.RawMessageDeserializer;
 import io.raglog.sink.JsonRecordSerializer;
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.regex.Pattern;
 import org.apache.flink.api.common.eventtime.WatermarkGenerator;
 import org.apache.flink.api.common.eventtime.WatermarkOutput;
@@ -16,6 +22,11 @@ import org.apache.flink.connector.kafka.source.KafkaSource;
 import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.common.config.TopicConfig;
+import org.apache.kafka.common.errors.TopicExistsException;
 
 /** Kafka sources and sinks of the job, configured the one way raglog needs them. */
 public final class KafkaIO {
@@ -86,6 +97,34 @@ public final class KafkaIO {
                 .uid("source-" + topic).setParallelism(1)
                 .assignTimestampsAndWatermarks(idleForEventTime())
                 .uid("watermarks-" + topic).name("idle for event time").setParallelism(1);
+    }
+
+    /**
+     * Creates {@code topic} compacted, one partition, when the cluster lacks it: a compacted topic keeps each key's
+     * latest record, and one partition is plenty for a record per pipeline.
+     *
+     * @throws IllegalStateException when the cluster cannot be asked or refuses (a cluster that forbids creating
+     *     topics has them made by its operators)
+     */
+    public static void createCompactedTopicIfMissing(String bootstrap, String topic, Properties extra) {
+        Properties props = new Properties();
+        props.putAll(extra);
+        props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        props.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "15000");
+        try (Admin admin = Admin.create(props)) {
+            NewTopic compacted = new NewTopic(topic, Optional.of(1), Optional.empty())
+                    .configs(Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT));
+            admin.createTopics(List.of(compacted)).all().get(15, TimeUnit.SECONDS);
+        } catch (ExecutionException e) {
+            if (!(e.getCause() instanceof TopicExistsException)) {
+                throw new IllegalStateException("could not create topic " + topic + ": " + e.getCause(), e);
+            }
+        } catch (TimeoutException e) {
+            throw new IllegalStateException("could not create topic " + topic + ": no answer in 15 s", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while creating topic " + topic, e);
+        }
     }
 
     /**
