@@ -110,7 +110,6 @@ public final class KafkaIO {
         Properties props = new Properties();
         props.putAll(extra);
         props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        props.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "15000");
         try (Admin admin = Admin.create(props)) {
             NewTopic compacted = new NewTopic(topic, Optional.of(1), Optional.empty())
                     .configs(Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT));
