@@ -29,6 +29,14 @@ public final class LabeledDataset {
             return runs.size() + " labeled runs (" + labels + " labels, " + unmatchedLabels + " without a run)"
                     + ", features by " + judge;
         }
+
+        /** Only the runs of one pipeline: its own traffic is what its thresholds should follow. */
+        public Joined ofPipeline(String pipeline) {
+            List<LabeledRun> own = runs.stream()
+                    .filter(run -> pipeline.equals(run.input().features().pipeline()))
+                    .toList();
+            return new Joined(own, labels, unmatchedLabels, judge);
+        }
     }
 
     private LabeledDataset() {}

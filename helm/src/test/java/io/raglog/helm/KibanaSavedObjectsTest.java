@@ -78,7 +78,7 @@ class KibanaSavedObjectsTest {
 
     @Test
     void shouldUseOnlyFieldsTheRecordsHave() throws IOException {
-        JsonNode verdict = JSON.readTree(Repo.read("schemas/src/main/resources/schemas/verdict.v3.json"));
+        JsonNode verdict = JSON.readTree(Repo.read("schemas/src/main/resources/schemas/verdict.v4.json"));
         JsonNode faultRate = JSON.readTree(Repo.read("schemas/src/main/resources/schemas/fault-rate.v4.json"));
 
         for (JsonNode o : savedObjects()) {

@@ -12,6 +12,8 @@ import java.util.Properties;
 import org.apache.flink.connector.base.DeliveryGuarantee;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * How the job talks to Kafka, and the pipeline's Kafka ends: what {@code run} deploys and the demo runs in process.
@@ -23,21 +25,42 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 public record KafkaConnection(String bootstrap, Topics topics, String groupId, boolean bounded,
         DeliveryGuarantee guarantee, Properties clientProperties) {
 
+    private static final Logger LOG = LoggerFactory.getLogger(KafkaConnection.class);
+
     private Properties properties() {
         return clientProperties == null ? new Properties() : clientProperties;
     }
 
     /** The whole pipeline from these topics to these topics. */
     public void wire(StreamExecutionEnvironment env, JobSettings settings) {
+        createThresholdsTopicIfMissing();
         RaglogPipeline.wire(sources(env, settings), sinks(), settings);
     }
 
-    /** The calls and trace topics, event time from record timestamps with watermarks per partition. */
+    /**
+     * The threshold overrides' topic, compacted, before the job starts, so that an override published later is read.
+     * A cluster that forbids creating topics has it made by its operators; the job starts anyway and says what to do.
+     */
+    public void createThresholdsTopicIfMissing() {
+        try {
+            KafkaIO.createCompactedTopicIfMissing(bootstrap, topics.thresholds(), properties());
+        } catch (IllegalStateException e) {
+            LOG.warn("{}. Create it (cleanup.policy=compact): until it exists every run is scored with the bundle's "
+                    + "thresholds.", e.getMessage());
+        }
+    }
+
+    /**
+     * The calls and trace topics, event time from record timestamps with watermarks per partition; the threshold
+     * overrides from the start of their compacted topic.
+     */
     public RaglogPipeline.Sources sources(StreamExecutionEnvironment env, TopologySettings settings) {
         var watermarks = KafkaIO.recordTimeWatermarks(settings.maxOutOfOrder(), settings.sourceIdleness());
         return new RaglogPipeline.Sources(
                 KafkaIO.source(env, bootstrap, topics.calls(), groupId, bounded, watermarks, properties()),
-                KafkaIO.source(env, bootstrap, topics.otlp(), groupId, bounded, watermarks, properties()));
+                KafkaIO.source(env, bootstrap, topics.otlp(), groupId, bounded, watermarks, properties()))
+                .withThresholds(KafkaIO.controlSource(env, bootstrap, topics.thresholds(), groupId, bounded,
+                        properties()));
     }
 
     /**
@@ -53,7 +76,7 @@ public record KafkaConnection(String bootstrap, Topics topics, String groupId, b
         }
         TopologySettings t = settings.topology();
         var watermarks = KafkaIO.recordTimeWatermarks(t.maxOutOfOrder(), t.sourceIdleness());
-        return new RaglogPipeline.Sources(calls.calls(), calls.otlp(),
+        return calls.withFeedback(
                 KafkaIO.source(env, bootstrap, topics.feedback(), groupId, bounded, watermarks, properties()));
     }
 

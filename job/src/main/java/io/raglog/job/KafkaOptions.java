@@ -43,13 +43,18 @@ public final class KafkaOptions {
             "User feedback in (raglog.feedback/v1): thumbs, scores, comments, corrections, re-asks.");
     public static final RaglogOption<String> RUN_FEEDBACK = topic("run_feedback", Topics.DEFAULTS.runFeedback(),
             "Each feedback record joined with its run's verdict, or no_verdict (raglog.run-feedback/v1).");
+    public static final RaglogOption<String> THRESHOLDS = topic("thresholds", Topics.DEFAULTS.thresholds(),
+            "Per-pipeline threshold overrides (raglog.thresholds/v1, keyed by pipeline; create it compacted), read "
+                    + "from the start and applied to the next runs of each pipeline; `raglog thresholds --publish` "
+                    + "writes it.");
     public static final RaglogOption<Map<String, String>> PROPERTIES = RaglogOption.of(
             ConfigOptions.key("kafka.properties").mapType().defaultValue(Map.of())
                     .withDescription("Passed to every Kafka client (security.protocol: SASL_SSL, ...); the sinks "
                             + "batch (linger.ms 20, batch.size 262144) unless set here."));
 
     public static final List<RaglogOption<?>> ALL = List.of(BOOTSTRAP, GROUP_ID, EXACTLY_ONCE, CALLS, OTLP, RUNS,
-            DEAD_LETTERS, VERDICTS, FAULTS, FAULT_RATES, DRIFT, EVALUATIONS, FEEDBACK, RUN_FEEDBACK, PROPERTIES);
+            DEAD_LETTERS, VERDICTS, FAULTS, FAULT_RATES, DRIFT, EVALUATIONS, FEEDBACK, RUN_FEEDBACK, THRESHOLDS,
+            PROPERTIES);
 
     private KafkaOptions() {}
 
@@ -61,7 +66,8 @@ public final class KafkaOptions {
 
     public static Topics topics(ReadableConfig c) {
         return new Topics(CALLS.get(c), OTLP.get(c), RUNS.get(c), DEAD_LETTERS.get(c), VERDICTS.get(c), FAULTS.get(c),
-                FAULT_RATES.get(c), DRIFT.get(c), EVALUATIONS.get(c), FEEDBACK.get(c), RUN_FEEDBACK.get(c));
+                FAULT_RATES.get(c), DRIFT.get(c), EVALUATIONS.get(c), FEEDBACK.get(c), RUN_FEEDBACK.get(c),
+                THRESHOLDS.get(c));
     }
 
     /** The production connection: unbounded sources, the configured delivery guarantee and client properties. */

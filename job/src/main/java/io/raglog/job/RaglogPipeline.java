@@ -32,13 +32,17 @@ import io.raglog.schemas.DeadLetter;
 import io.raglog.schemas.EmbeddingDrift;
 import io.raglog.schemas.FaultRate;
 import io.raglog.schemas.Feedback;
+import io.raglog.schemas.PipelineThresholds;
 import io.raglog.schemas.Run;
 import io.raglog.schemas.RunFeatures;
 import io.raglog.schemas.RunFeedback;
 import io.raglog.schemas.Verdict;
 import io.raglog.score.ScoringInput;
 import io.raglog.score.flink.BundleLocation;
+import io.raglog.score.flink.DecodeThresholdsFunction;
+import io.raglog.score.flink.MainInputTimeOperator;
 import io.raglog.score.flink.ScoreRunsFunction;
+import java.util.List;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.DataStreamUtils;
@@ -54,6 +58,7 @@ import org.apache.flink.util.Collector;
  *          └──────── bad input, unreadable bodies, late calls ──────────────────────────────────────▶ dead letters
  * runs ─ keyBy(pipeline) ─ known passages ─ embedding drift (+ index-building calls) ─▶ drift ─ sample ─┬─ checks (rules + vectors, [tiered: gate,] then LLM async)
  *                                                   │    ─ score ─▶ verdicts (flagged: faults)
+ *                           thresholds ─ decode ─ broadcast ─┘ (per-pipeline overrides; bad records: dead letters)
  *                                                   └─ not sampled ──────────────────────────┐
  *                              verdicts ─ stage outcomes ────────────────────────────────────┴─ keyBy(pipeline × stage)
  * feedback ─ decode ──────────────────┬─ outcomes (negative or not) ──────────────────────────┘ ─ window ─▶ fault rates
@@ -87,6 +92,10 @@ public final class RaglogPipeline {
             to.deadLetters(deadLetters);
             return;
         }
+        Overrides overrides = overrides(from, runs);
+        if (overrides.deadLetters() != null) {
+            deadLetters = deadLetters.union(overrides.deadLetters());
+        }
 
         SingleOutputStreamOperator<Run> checkedForDrift = withEmbeddingDrift(
                 withKnownPassages(runs, calls.indexedPassages()), calls.indexEmbeddings());
@@ -94,7 +103,7 @@ public final class RaglogPipeline {
         // in tiered mode the bundle's tier gate decides which runs skip the LLM checks
         DataStream<RunChecked> checked = ChecksStage.checked(sampled, settings.checks(), settings.bundle());
         DataStream<RunFeatures> features = features(checked);
-        DataStream<Verdict> verdicts = score(checked, settings.bundle());
+        DataStream<Verdict> verdicts = score(checked, overrides.thresholds(), settings.bundle());
         FeedbackSettings feedbackSettings = settings.feedback();
         SingleOutputStreamOperator<Feedback> written = feedbackSettings == null ? null
                 : decodeFeedback(from.feedback());
@@ -262,12 +271,37 @@ public final class RaglogPipeline {
                 .uid("features").name("feature vectors");
     }
 
-    /** Per-stage ensembles, thresholds and the reassignment rule, with evidence and a repair hint per flag. */
-    private static DataStream<Verdict> score(DataStream<RunChecked> checked, BundleLocation bundle) {
+    /**
+     * raglog.thresholds/v1 records, bad ones to the dead letters; a deployment without the topic (a replay of files)
+     * scores with the bundle's thresholds alone.
+     */
+    private static Overrides overrides(Sources from, DataStream<Run> runs) {
+        if (from.thresholds() == null) {
+            return new Overrides(ScoreRunsFunction.noOverrides(runs).uid("no-threshold-overrides")
+                    .name("no threshold overrides"), null);
+        }
+        SingleOutputStreamOperator<PipelineThresholds> decoded = from.thresholds()
+                .process(new DecodeThresholdsFunction(), JacksonTypeInfo.of(PipelineThresholds.class))
+                .uid("decode-thresholds").name("decode raglog.thresholds/v1").setParallelism(1);
+        return new Overrides(decoded, decoded.getSideOutput(DecodeCallsFunction.DEAD_LETTERS));
+    }
+
+    /** @param deadLetters null when there is no thresholds topic */
+    private record Overrides(DataStream<PipelineThresholds> thresholds, DataStream<DeadLetter> deadLetters) {}
+
+    /**
+     * Per-stage ensembles, thresholds and the reassignment rule, with evidence and a repair hint per flag; each
+     * pipeline's threshold overrides broadcast to every scoring task, kept in broadcast state.
+     */
+    private static DataStream<Verdict> score(DataStream<RunChecked> checked, DataStream<PipelineThresholds> overrides,
+            BundleLocation bundle) {
         return checked
                 .map(RaglogPipeline::scoringInput, JacksonTypeInfo.of(ScoringInput.class))
                 .uid("scoring-input").name("scoring input")
-                .map(new ScoreRunsFunction(bundle), JacksonTypeInfo.of(Verdict.class))
+                // the overrides change thresholds, never time: the step's event time is the runs' alone
+                .connect(overrides.broadcast())
+                .transform("score stages", JacksonTypeInfo.of(Verdict.class), new MainInputTimeOperator<>(
+                        new ScoreRunsFunction(bundle), List.of(ScoreRunsFunction.OVERRIDES)))
                 .uid("score-runs").name("score stages");
     }
 
@@ -287,17 +321,28 @@ public final class RaglogPipeline {
      * @param calls captured calls (raglog.call/v1), or null when the deployment reads only traces
      * @param otlp OTLP trace messages, or null when the deployment reads only proxy calls
      * @param feedback user feedback (raglog.feedback/v1), or null when none is read (a replay)
+     * @param thresholds per-pipeline threshold overrides (raglog.thresholds/v1), or null for the bundle's alone; they
+     *     take no part in event time (the scoring step's time is the runs')
      */
-    public record Sources(DataStream<RawMessage> calls, DataStream<RawMessage> otlp, DataStream<RawMessage> feedback) {
+    public record Sources(DataStream<RawMessage> calls, DataStream<RawMessage> otlp, DataStream<RawMessage> feedback,
+            DataStream<RawMessage> thresholds) {
         public Sources {
             if (calls == null && otlp == null) {
                 throw new IllegalArgumentException("the pipeline needs calls, OTLP traces, or both");
             }
         }
 
-        /** Calls and traces, no feedback. */
+        /** Calls and traces: no feedback, the bundle's thresholds for every run. */
         public Sources(DataStream<RawMessage> calls, DataStream<RawMessage> otlp) {
-            this(calls, otlp, null);
+            this(calls, otlp, null, null);
+        }
+
+        public Sources withFeedback(DataStream<RawMessage> messages) {
+            return new Sources(calls, otlp, messages, thresholds);
+        }
+
+        public Sources withThresholds(DataStream<RawMessage> messages) {
+            return new Sources(calls, otlp, feedback, messages);
         }
     }
 

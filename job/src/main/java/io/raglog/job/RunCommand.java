@@ -41,6 +41,7 @@ public final class RunCommand implements Callable<Integer> {
         if (cfg.elasticsearchEnabled()) {
             sinks = sinks.and(ElasticsearchOutputs.installed(cfg.configuration(), System.getenv()));
         }
+        kafka.createThresholdsTopicIfMissing();
         RaglogPipeline.wire(kafka.sources(env, settings), sinks, settings);
         env.execute("raglog");
         return 0;

@@ -21,6 +21,8 @@ import java.util.List;
  * @param modelBundle id of the model bundle that scored the run
  * @param trace the run's trace and each stage's span, when its calls came in as OTLP spans; null (and not written)
  *     otherwise, so a verdict of a proxy-captured run reads as before
+ * @param thresholds which thresholds decided the run (v4): the bundle's, or a pipeline override's; null (and not
+ *     written) in a verdict read from v1 to v3
  * @param userFeedback what users said about the run (v4), once feedback joined it; null (and not written) before, so
  *     a scored verdict reads as before
  */
@@ -38,6 +40,7 @@ public record Verdict(
         String modelBundle,
         Instant scoredAt,
         @JsonInclude(JsonInclude.Include.NON_NULL) TraceLink trace,
+        @JsonInclude(JsonInclude.Include.NON_NULL) ThresholdsUsed thresholds,
         @JsonInclude(JsonInclude.Include.NON_NULL) UserFeedback userFeedback) {
 
     /** The {@code schema} value; kept here like {@link RunFeatures#SCHEMA_V1}, so {@link SchemaIds} stays untouched. */
@@ -48,7 +51,10 @@ public record Verdict(
     public static final String SCHEMA_V2 = "raglog.verdict/v2";
     /** v3 adds the stage {@code assemble}; v1 and v2 verdicts are still read (it is then absent). */
     public static final String SCHEMA_V3 = "raglog.verdict/v3";
-    /** v4 adds {@code user_feedback} and the queue reason {@code user_feedback}; v1 to v3 verdicts are still read. */
+    /**
+     * v4 adds {@code thresholds} (which thresholds decided the run), {@code user_feedback} and the queue reason
+     * {@code user_feedback}; v1 to v3 verdicts are still read (both are then null).
+     */
     public static final String SCHEMA_V4 = "raglog.verdict/v4";
     /** The queue reason of a run users disliked. */
     public static final String USER_FEEDBACK = "user_feedback";
@@ -59,12 +65,20 @@ public record Verdict(
         }
     }
 
-    /** A verdict without user feedback: what scoring writes (the shape before feedback was joined). */
+    /** A verdict that says which thresholds decided it, without user feedback: what scoring writes. */
+    public Verdict(String schema, String runId, String pipeline, String question, String answer, VerdictStages stages,
+            List<Stage> flaggedStages, boolean reassigned, KnowledgeGap knowledgeGap, LlmUsage llm,
+            String modelBundle, Instant scoredAt, TraceLink trace, ThresholdsUsed thresholds) {
+        this(schema, runId, pipeline, question, answer, stages, flaggedStages, reassigned, knowledgeGap, llm,
+                modelBundle, scoredAt, trace, thresholds, null);
+    }
+
+    /** A verdict that does not say which thresholds decided it (the shape before v4). */
     public Verdict(String schema, String runId, String pipeline, String question, String answer, VerdictStages stages,
             List<Stage> flaggedStages, boolean reassigned, KnowledgeGap knowledgeGap, LlmUsage llm,
             String modelBundle, Instant scoredAt, TraceLink trace) {
         this(schema, runId, pipeline, question, answer, stages, flaggedStages, reassigned, knowledgeGap, llm,
-                modelBundle, scoredAt, trace, null);
+                modelBundle, scoredAt, trace, null, null);
     }
 
     /** A verdict without a trace: the run's calls were not spans (the shape before traces were linked). */
@@ -72,18 +86,18 @@ public record Verdict(
             List<Stage> flaggedStages, boolean reassigned, KnowledgeGap knowledgeGap, LlmUsage llm,
             String modelBundle, Instant scoredAt) {
         this(schema, runId, pipeline, question, answer, stages, flaggedStages, reassigned, knowledgeGap, llm,
-                modelBundle, scoredAt, null, null);
+                modelBundle, scoredAt, null, null, null);
     }
 
     public Verdict withTrace(TraceLink link) {
         return new Verdict(schema, runId, pipeline, question, answer, stages, flaggedStages, reassigned, knowledgeGap,
-                llm, modelBundle, scoredAt, link, userFeedback);
+                llm, modelBundle, scoredAt, link, thresholds, userFeedback);
     }
 
     /** This verdict with what users said about its run: a v4 verdict. */
     public Verdict withUserFeedback(UserFeedback feedback) {
         return new Verdict(SCHEMA_V4, runId, pipeline, question, answer, stages, flaggedStages, reassigned,
-                knowledgeGap, llm, modelBundle, scoredAt, trace, feedback);
+                knowledgeGap, llm, modelBundle, scoredAt, trace, thresholds, feedback);
     }
 
     /** Users disliked the run's answer (a thumbs-down, a low score, a correction, a re-ask). */

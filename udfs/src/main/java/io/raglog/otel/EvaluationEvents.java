@@ -54,6 +54,9 @@ public final class EvaluationEvents {
     public static final String THRESHOLD = "raglog.threshold";
     public static final String REPAIR_HINT = "raglog.repair_hint";
     public static final String MODEL_BUNDLE = "raglog.model_bundle";
+    /** Which thresholds decided (verdict v4): the bundle id, or a pipeline override's {@code PIPELINE/vN}. */
+    public static final String THRESHOLDS_VERSION = "raglog.thresholds.version";
+    public static final String THRESHOLDS_SOURCE = "raglog.thresholds.source";
 
     private static final HexFormat HEX = HexFormat.of();
 
@@ -112,6 +115,10 @@ public final class EvaluationEvents {
         }
         if (verdict.modelBundle() != null) {
             record.addAttributes(string(MODEL_BUNDLE, verdict.modelBundle()));
+        }
+        if (verdict.thresholds() != null) {
+            record.addAttributes(string(THRESHOLDS_VERSION, verdict.thresholds().version()));
+            record.addAttributes(string(THRESHOLDS_SOURCE, verdict.thresholds().source()));
         }
         return record.build();
     }

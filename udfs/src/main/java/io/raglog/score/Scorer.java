@@ -31,9 +31,11 @@ public final class Scorer {
     private static final LlmUsage NO_USAGE = new LlmUsage(0, 0, 0, null, false, List.of(), "none");
 
     private final ModelBundle bundle;
+    private final ThresholdChoice bundleThresholds;
 
     public Scorer(ModelBundle bundle) {
         this.bundle = bundle;
+        this.bundleThresholds = ThresholdChoice.bundle(bundle);
     }
 
     public ModelBundle bundle() {
@@ -50,14 +52,23 @@ public final class Scorer {
         return out;
     }
 
+    /** The run decided with the bundle's own thresholds. */
     public Verdict score(ScoringInput input, Instant scoredAt) {
+        return score(input, scoredAt, bundleThresholds);
+    }
+
+    /**
+     * The run decided with {@code chosen} (e.g. its pipeline's override). A run the tier gate skipped is still decided
+     * by the gate's bounds: the override's thresholds are for the full ensemble's probabilities, not the gate's.
+     */
+    public Verdict score(ScoringInput input, Instant scoredAt, ThresholdChoice chosen) {
         RunFeatures features = input.features();
         boolean skipped = features.llm() != null && features.llm().tierSkipped() && bundle.tierGate().isPresent();
         Map<Stage, ModelProbabilities> parts = skipped ? bundle.tierGate().get().probabilities(input)
                 : probabilities(input);
         Map<Stage, Double> probability = new EnumMap<>(Stage.class);
         parts.forEach((stage, p) -> probability.put(stage, Ensemble.combine(p)));
-        Map<Stage, Double> thresholds = skipped ? gateThresholds() : bundle.thresholds();
+        Map<Stage, Double> thresholds = skipped ? gateThresholds() : chosen.thresholds();
         // a skipped run has no evidence flow and no judge's checks, so neither rule can fire on it
         // the present stages the models scored: a bundle (or gate) trained before a stage existed leaves it unscored
         Set<Stage> scored = parts.isEmpty() ? EnumSet.noneOf(Stage.class) : EnumSet.copyOf(parts.keySet());
@@ -98,13 +109,13 @@ public final class Scorer {
             }
             stages.put(stage, new StageVerdict(true, p, t, flagged, evidence, hint, parts.get(stage)));
         }
-        return new Verdict(Verdict.SCHEMA_V3, features.runId(), features.pipeline(), features.question(),
+        return new Verdict(Verdict.SCHEMA_V4, features.runId(), features.pipeline(), features.question(),
                 input.answer(),
                 new VerdictStages(stages.get(Stage.REWRITE), stages.get(Stage.EMBED), stages.get(Stage.RETRIEVE),
                         stages.get(Stage.RERANK), stages.get(Stage.ASSEMBLE), stages.get(Stage.GENERATE)),
                 List.copyOf(flaggedStages), decision.fired(), decision.gap(),
                 features.llm() == null ? NO_USAGE : features.llm(),
-                bundle.id(), scoredAt, input.trace());
+                bundle.id(), scoredAt, input.trace(), skipped ? bundleThresholds.used() : chosen.used());
     }
 
     /** A skipped run's thresholds: the gate's "clearly faulty" bounds. */

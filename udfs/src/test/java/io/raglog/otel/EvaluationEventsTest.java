@@ -22,6 +22,7 @@ import io.raglog.schemas.RunStages;
 import io.raglog.schemas.SchemaIds;
 import io.raglog.schemas.Stage;
 import io.raglog.schemas.StageVerdict;
+import io.raglog.schemas.ThresholdsUsed;
 import io.raglog.schemas.TokenUsage;
 import io.raglog.schemas.TraceLink;
 import io.raglog.schemas.Verdict;
@@ -151,6 +152,22 @@ class EvaluationEventsTest {
                 .contains("\"timeUnixNano\":\"1796033730123456789\"")
                 .contains("{\"key\":\"gen_ai.evaluation.score.value\",\"value\":{\"doubleValue\":0.91}}");
         assertThat(OtlpJson.read(line, ExportLogsServiceRequest.newBuilder()).build()).isEqualTo(request);
+    }
+
+    @Test
+    void shouldSayWhichThresholdsDecidedWhenTheVerdictDoes() {
+        Verdict v = verdict();
+        Verdict decided = new Verdict(Verdict.SCHEMA_V4, v.runId(), v.pipeline(), v.question(), v.answer(), v.stages(),
+                v.flaggedStages(), v.reassigned(), v.knowledgeGap(), v.llm(), v.modelBundle(), v.scoredAt(), null,
+                new ThresholdsUsed("support-assistant/v3", "reviews", Map.of("retrieve", 0.62)));
+
+        assertThat(EvaluationEvents.of(decided).getResourceLogs(0).getScopeLogs(0).getLogRecordsList())
+                .allSatisfy(e -> assertThat(attributes(e.getAttributesList()))
+                        .containsEntry("raglog.thresholds.version", "support-assistant/v3")
+                        .containsEntry("raglog.thresholds.source", "reviews"));
+        assertThat(EvaluationEvents.of(v).getResourceLogs(0).getScopeLogs(0).getLogRecordsList())
+                .allSatisfy(e -> assertThat(attributes(e.getAttributesList()))
+                        .doesNotContainKey("raglog.thresholds.version"));
     }
 
     private static Verdict verdict() {

@@ -85,7 +85,7 @@ class EnsembleAndThresholdsTest {
     @Test
     void shouldWriteVerdictsThatValidateAgainstTheVerdictSchema() throws Exception {
         try (ModelBundle bundle = FixedBundles.withThresholds(FixedBundles.thresholds(0.5, 0.9, 0.5, 0.5, 0.9));
-                InputStream in = getClass().getResourceAsStream("/schemas/verdict.v3.json")) {
+                InputStream in = getClass().getResourceAsStream("/schemas/verdict.v4.json")) {
             JsonSchema schema = JsonSchemaFactory.getInstance(SpecVersion.VersionFlag.V202012)
                     .getSchema(Json.MAPPER.readTree(in));
             Verdict verdict = new Scorer(bundle).score(input(1.0, EnumSet.of(Stage.EMBED, Stage.RETRIEVE,

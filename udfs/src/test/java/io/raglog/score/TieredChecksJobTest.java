@@ -82,7 +82,8 @@ class TieredChecksJobTest {
             DataStream<Run> source = env.fromData(runs, JacksonTypeInfo.of(Run.class));
             DataStream<Verdict> out = ChecksStage.checked(source, tiered(server), bundle)
                     .map((RunChecked c) -> ScoringInput.of(c.run(), c.features()), JacksonTypeInfo.of(ScoringInput.class))
-                    .map(new ScoreRunsFunction(bundle), JacksonTypeInfo.of(Verdict.class));
+                    .connect(ScoreRunsFunction.noOverrides(source).broadcast(ScoreRunsFunction.OVERRIDES))
+                    .process(new ScoreRunsFunction(bundle), JacksonTypeInfo.of(Verdict.class));
             try (CloseableIterator<Verdict> it = out.executeAndCollect("tiered-test")) {
                 it.forEachRemaining(verdicts::add);
             }

@@ -78,7 +78,7 @@ class PromptInjectionTest {
 
     @BeforeAll
     static void loadModels() throws Exception {
-        try (InputStream in = Verdict.class.getResourceAsStream("/schemas/verdict.v3.json")) {
+        try (InputStream in = Verdict.class.getResourceAsStream("/schemas/verdict.v4.json")) {
             verdictSchema = JsonSchemaFactory.getInstance(SpecVersion.VersionFlag.V202012)
                     .getSchema(Json.MAPPER.readTree(in));
         }
@@ -146,7 +146,7 @@ class PromptInjectionTest {
         assertThat(verdictSchema.validate(Json.MAPPER.valueToTree(v))).as("schema of %s", v.runId()).isEmpty();
         assertThat(v.modelBundle()).isEqualTo(bundleId);
         assertThat(v.llm().judge()).isEqualTo(judge);
-        assertThat(v.schema()).isEqualTo(Verdict.SCHEMA_V3);
+        assertThat(v.schema()).isEqualTo(Verdict.SCHEMA_V4);
     }
 
     @Test

@@ -4,7 +4,14 @@ import io.raglog.ingest.RawMessage;
 import io.raglog.ingest.RawMessageDeserializer;
 import io.raglog.sink.JsonRecordSerializer;
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.regex.Pattern;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.connector.base.DeliveryGuarantee;
 import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
@@ -13,6 +20,11 @@ import org.apache.flink.connector.kafka.source.KafkaSource;
 import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.common.config.TopicConfig;
+import org.apache.kafka.common.errors.TopicExistsException;
 
 /** Kafka sources and sinks of the job, configured the one way raglog needs them. */
 public final class KafkaIO {
@@ -52,6 +64,61 @@ public final class KafkaIO {
             builder.setBounded(OffsetsInitializer.latest());
         }
         return env.fromSource(builder.build(), watermarks, "kafka " + topic).uid("source-" + topic);
+    }
+
+    /**
+     * A control topic (the threshold overrides): compacted, so it is read from its start whenever the job starts
+     * without state (a restore resumes from the checkpointed offsets), committed records only (the publisher writes
+     * in transactions), and it takes no part in event time (below). It is optional: named as a pattern, a topic not
+     * created yet is no error (a listed topic fails the job's start) and is picked up by partition discovery once it
+     * exists.
+     */
+    public static DataStream<RawMessage> controlSource(StreamExecutionEnvironment env, String bootstrap, String topic,
+            String groupId, boolean bounded, Properties extra) {
+        Properties properties = new Properties();
+        properties.putAll(extra);
+        properties.setProperty("isolation.level", "read_committed");
+        var builder = KafkaSource.<RawMessage>builder()
+                .setBootstrapServers(bootstrap)
+                .setTopicPattern(Pattern.compile(Pattern.quote(topic)))
+                .setGroupId(groupId)
+                .setStartingOffsets(OffsetsInitializer.earliest())
+                .setDeserializer(new RawMessageDeserializer())
+                .setProperties(properties);
+        if (bounded) {
+            builder.setBounded(OffsetsInitializer.latest());
+        }
+        // One reader: every subtask of the scoring step gets every record anyway (broadcast). No event time: the
+        // operator it feeds takes its time from its main input alone (MainInputTimeOperator).
+        return env.fromSource(builder.build(), WatermarkStrategy.noWatermarks(), "kafka " + topic)
+                .uid("source-" + topic).setParallelism(1);
+    }
+
+    /**
+     * Creates {@code topic} compacted, one partition, when the cluster lacks it: a compacted topic keeps each key's
+     * latest record, and one partition is plenty for a record per pipeline.
+     *
+     * @throws IllegalStateException when the cluster cannot be asked or refuses (a cluster that forbids creating
+     *     topics has them made by its operators)
+     */
+    public static void createCompactedTopicIfMissing(String bootstrap, String topic, Properties extra) {
+        Properties props = new Properties();
+        props.putAll(extra);
+        props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        try (Admin admin = Admin.create(props)) {
+            NewTopic compacted = new NewTopic(topic, Optional.of(1), Optional.empty())
+                    .configs(Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT));
+            admin.createTopics(List.of(compacted)).all().get(15, TimeUnit.SECONDS);
+        } catch (ExecutionException e) {
+            if (!(e.getCause() instanceof TopicExistsException)) {
+                throw new IllegalStateException("could not create topic " + topic + ": " + e.getCause(), e);
+            }
+        } catch (TimeoutException e) {
+            throw new IllegalStateException("could not create topic " + topic + ": no answer in 15 s", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while creating topic " + topic, e);
+        }
     }
 
     /**
