@@ -6,7 +6,7 @@
 #      give them);
 #   2. `raglog thresholds --pipeline mistral-kb` suggests that pipeline's thresholds from them (run-level FPR <= 5 %)
 #      and writes a bundle copy with them;
-#   3. LATER runs of the same profile, the unseen-profile evaluation sample of evaluate-default-bundle.sh (c) (the
+#   3. LATER runs of the same profile, the unseen-profile sample (d) of evaluate-default-bundle.sh (the
 #      `unseen` split, 420 runs, seed 22), are scored with the shipped bundle and with the copy, on the same features.
 # The two samples share no article, hence no paragraph and no question (squad-splits.json); nothing is tuned on the
 # later runs. The reviewed runs are dated a month earlier than the later ones.

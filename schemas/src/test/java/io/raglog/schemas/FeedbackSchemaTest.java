@@ -82,9 +82,10 @@ class FeedbackSchemaTest {
     @Test
     void aDislikedPassedVerdictIsAV4VerdictQueuedForUserFeedbackAndV3StillReads() throws Exception {
         Verdict passed = VerdictSchemaTest.knowledgeGapOnly();
-        Verdict plain = new Verdict(Verdict.SCHEMA_V3, passed.runId(), passed.pipeline(), passed.question(),
+        // as scoring writes it: v4, with the thresholds that decided it
+        Verdict plain = new Verdict(Verdict.SCHEMA_V4, passed.runId(), passed.pipeline(), passed.question(),
                 passed.answer(), passed.stages(), List.of(), false, KnowledgeGap.undecided(), passed.llm(),
-                passed.modelBundle(), passed.scoredAt());
+                passed.modelBundle(), passed.scoredAt(), null, ThresholdsUsed.bundle(passed.modelBundle()));
         assertThat(plain.queued()).isFalse();
         Verdict disliked = plain.withUserFeedback(UserFeedback.NONE.plus(thumbsDown()));
 
@@ -97,7 +98,11 @@ class FeedbackSchemaTest {
                 .isEqualTo("wrong year");
         assertThat(Json.MAPPER.valueToTree(plain).has("user_feedback")).as("a scored verdict reads as before")
                 .isFalse();
-        assertThat(schema("verdict.v3.json").validate(Json.MAPPER.valueToTree(plain))).isEmpty();
+        assertThat(schema("verdict.v4.json").validate(Json.MAPPER.valueToTree(plain))).isEmpty();
+        Verdict scoredBeforeV4 = new Verdict(Verdict.SCHEMA_V3, passed.runId(), passed.pipeline(), passed.question(),
+                passed.answer(), passed.stages(), List.of(), false, KnowledgeGap.undecided(), passed.llm(),
+                passed.modelBundle(), passed.scoredAt());
+        assertThat(schema("verdict.v3.json").validate(Json.MAPPER.valueToTree(scoredBeforeV4))).isEmpty();
         Verdict v3 = Json.read(Json.write(VerdictSchemaTest.reassignedRun()), Verdict.class);
         assertThat(v3.userFeedback()).isNull();
         assertThat(v3.withUserFeedback(UserFeedback.NONE.plus(reAsk())).queueReasons())
