@@ -122,7 +122,7 @@ public final class Demo {
             List<Run> assembled = read(kafka.bootstrapServers(), topics.runs(), Run.class);
             List<Verdict> verdicts = read(kafka.bootstrapServers(), topics.verdicts(), Verdict.class);
             List<Verdict> faults = read(kafka.bootstrapServers(), topics.faults(), Verdict.class);
-            List<FaultRate> rates = read(kafka.bootstrapServers(), topics.faultRates(), FaultRate.class);
+            List<FaultRate> rates = faultRates(kafka.bootstrapServers(), topics.faultRates());
             List<Label> labels = read(kafka.bootstrapServers(), LABELS_TOPIC, Label.class);
             long deadLetters = count(kafka.bootstrapServers(), topics.deadLetters());
 
@@ -216,6 +216,11 @@ public final class Demo {
             var response = client.performRequest(new org.elasticsearch.client.Request("GET", "/" + index + "/_count"));
             return Json.MAPPER.readTree(response.getEntity().getContent()).path("count").asLong();
         }
+    }
+
+    /** The fault rates of a topic, the latest record of each window (one closed again by late verdicts counts once). */
+    static List<FaultRate> faultRates(String bootstrap, String topic) {
+        return FaultRate.latestPerWindow(read(bootstrap, topic, FaultRate.class));
     }
 
     static <T> List<T> read(String bootstrap, String topic, Class<T> type) {

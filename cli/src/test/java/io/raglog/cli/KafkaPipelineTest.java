@@ -154,7 +154,7 @@ class KafkaPipelineTest {
 
         long presentStages = runs.stream().mapToLong(r -> java.util.Arrays.stream(Stage.values()).filter(r::has).count())
                 .sum();
-        List<FaultRate> all = Demo.read(kafka.bootstrapServers(), topics.faultRates(), FaultRate.class);
+        List<FaultRate> all = Demo.faultRates(kafka.bootstrapServers(), topics.faultRates());
         // the stages' and knowledge gaps' series; the embedding check's and the users' count other things
         List<FaultRate> rates = all.stream().filter(r -> !r.stage().equals(FaultRate.EMBEDDING_MISMATCH)
                 && !r.stage().equals(FaultRate.USER_FEEDBACK_NEGATIVE)).toList();
@@ -198,7 +198,7 @@ class KafkaPipelineTest {
         assertThat(embedFlagged).allSatisfy(v -> assertThat(v.stages().embed().evidence().get(0))
                 .contains("text-embedding-ada-002").contains("text-embedding-3-small"));
         // the pipeline's embedding_mismatch series counts exactly the runs flagged for the mismatch, out of all
-        List<FaultRate> series = Demo.read(kafka.bootstrapServers(), topics.faultRates(), FaultRate.class).stream()
+        List<FaultRate> series = Demo.faultRates(kafka.bootstrapServers(), topics.faultRates()).stream()
                 .filter(r -> r.stage().equals(FaultRate.EMBEDDING_MISMATCH)).toList();
         assertThat(series.stream().mapToLong(FaultRate::runsFlagged).sum()).isEqualTo(embedFlagged.size());
         assertThat(series.stream().mapToLong(FaultRate::runsChecked).sum()).isEqualTo(verdicts.size());
@@ -243,7 +243,7 @@ class KafkaPipelineTest {
             }
         });
 
-        List<FaultRate> rates = Demo.read(kafka.bootstrapServers(), topics.faultRates(), FaultRate.class);
+        List<FaultRate> rates = Demo.faultRates(kafka.bootstrapServers(), topics.faultRates());
         for (Stage stage : Stage.values()) {
             long flagged = verdicts.stream().filter(v -> v.stages().get(stage).flagged()).count();
             long checked = verdicts.stream().filter(v -> v.stages().get(stage).present()).count();
@@ -354,7 +354,7 @@ class KafkaPipelineTest {
             }
         }
 
-        List<FaultRate> negative = Demo.read(kafka.bootstrapServers(), topics.faultRates(), FaultRate.class).stream()
+        List<FaultRate> negative = Demo.faultRates(kafka.bootstrapServers(), topics.faultRates()).stream()
                 .filter(r -> r.stage().equals(FaultRate.USER_FEEDBACK_NEGATIVE)).toList();
         assertThat(negative).allSatisfy(r -> assertThat(r.schema()).isEqualTo(FaultRate.SCHEMA_V4));
         assertThat(negative.stream().mapToLong(FaultRate::runsChecked).sum()).as("records given, the retry too")

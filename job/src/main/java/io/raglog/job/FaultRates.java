@@ -22,6 +22,15 @@ import org.apache.flink.util.Collector;
  */
 final class FaultRates {
 
+    /**
+     * How long after its end a window still takes verdicts, and is written again, complete, when one comes. When the
+     * calls go quiet, the sources turn idle (assembly.source_idleness) and idleness passes the LLM checks at once, ahead
+     * of the runs still in them; the other inputs of the windows (runs not sampled, the embedding check, feedback)
+     * have already carried the time past the window, so it closes before those verdicts arrive. Ten minutes covers an
+     * LLM check's timeouts and retries; a window's state is kept that much longer.
+     */
+    static final Duration LATE_VERDICTS = Duration.ofMinutes(10);
+
     private FaultRates() {}
 
     static DataStream<FaultRate> perPipelineAndStage(DataStream<Verdict> verdicts, DataStream<Run> notSampled,
@@ -48,6 +57,7 @@ final class FaultRates {
         return outcomes
                 .keyBy(StageOutcome::key)
                 .window(TumblingEventTimeWindows.of(window))
+                .allowedLateness(LATE_VERDICTS)
                 .aggregate(new FaultRateCounts(), new FaultRateWindow(), TypeInformation.of(long[].class),
                         TypeInformation.of(long[].class), JacksonTypeInfo.of(FaultRate.class))
                 .uid("fault-rates").name("fault rates per pipeline x stage");

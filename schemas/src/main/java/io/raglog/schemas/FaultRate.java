@@ -1,6 +1,9 @@
 package io.raglog.schemas;
 
 import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 
 /**
  * How often one stage of one pipeline was flagged in one event-time window ({@code schemas/fault-rate.v4.json}; v1 to
@@ -46,6 +49,20 @@ public record FaultRate(String schema, String pipeline, String stage, Instant wi
     public FaultRate(String schema, String pipeline, Stage stage, Instant windowStart, Instant windowEnd,
             long runsSeen, long runsChecked, long runsFlagged, Double rate) {
         this(schema, pipeline, stage.id(), windowStart, windowEnd, runsSeen, runsChecked, runsFlagged, rate);
+    }
+
+    /**
+     * The latest record of each pipeline, stage and window, in the order read: a window is written again, complete,
+     * when verdicts reach it after it first closed, and its latest record is the one that counts (as the
+     * Elasticsearch document with its {@link #documentId()} is).
+     */
+    public static List<FaultRate> latestPerWindow(List<FaultRate> read) {
+        Map<String, FaultRate> latest = new LinkedHashMap<>();
+        for (FaultRate r : read) {
+            latest.remove(r.documentId());
+            latest.put(r.documentId(), r);
+        }
+        return List.copyOf(latest.values());
     }
 
     /** The Elasticsearch document id: one document per pipeline, stage and window, so a replay overwrites it. */
