@@ -27,7 +27,7 @@ class BenchCommandTest {
         command.quick = true;
         command.micro = MicroBenchmarks.Settings.TINY;
         command.review = new ReviewBench.Options(30, 2, 1);
-        BenchResults results = command.measure(new EndToEnd.Options(60, 4, Duration.ofMillis(100),
+        BenchResults results = command.measure(new EndToEnd.Options(150, 4, Duration.ofMillis(100),
                 Duration.ofSeconds(5), 40, false, 3, 1, 2, 3, 90));
         Path json = dir.resolve("bench.json");
         BenchCommand.write(results, json);

@@ -190,11 +190,12 @@ class KafkaPipelineTest {
             assertThat(d.before().model()).isEqualTo("text-embedding-ada-002");
             assertThat(d.after().model()).isEqualTo("text-embedding-3-small");
         });
-        // the first index-building batch comes after the pipeline's fifth run: every run after it is flagged
+        // the first index-building batch comes after the pipeline's fifth run: the runs after it are flagged, but for
+        // the few that reach the drift operator before the batch's calls (runs are judged as they arrive)
         List<Verdict> verdicts = Demo.read(kafka.bootstrapServers(), topics.verdicts(), Verdict.class);
         List<Verdict> embedFlagged = verdicts.stream().filter(v -> v.stages().embed().flagged()
                 && v.stages().embed().repairHint().startsWith("Re-embed the index")).toList();
-        assertThat(embedFlagged).hasSizeGreaterThanOrEqualTo(labels.size() - 6);
+        assertThat(embedFlagged).hasSizeGreaterThanOrEqualTo(labels.size() - 10);
         assertThat(embedFlagged).allSatisfy(v -> assertThat(v.stages().embed().evidence().get(0))
                 .contains("text-embedding-ada-002").contains("text-embedding-3-small"));
         // the pipeline's embedding_mismatch series counts exactly the runs flagged for the mismatch, out of all

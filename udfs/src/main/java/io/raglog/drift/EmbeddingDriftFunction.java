@@ -4,12 +4,7 @@ import io.raglog.flink.JacksonTypeInfo;
 import io.raglog.schemas.EmbeddingDrift;
 import io.raglog.schemas.Json;
 import io.raglog.schemas.Run;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.function.Consumer;
 import org.apache.flink.api.common.functions.OpenContext;
-import org.apache.flink.api.common.state.MapState;
-import org.apache.flink.api.common.state.MapStateDescriptor;
 import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.api.common.typeinfo.Types;
@@ -26,14 +21,10 @@ import org.apache.flink.util.OutputTag;
  * {@link EmbeddingDriftTracker}'s; the state ({@link DriftState}, one JSON value per pipeline) is bounded (its
  * measured size is in {@code docs/benchmarks.md}).
  *
- * <p><b>Event time, not arrival order.</b> A run is judged against the indexes built before it ended, whichever
- * input reaches this operator first (an index-building batch is often the first sight of a model the index has held
- * all along, so a run still in flight when it comes is judged by it): the two inputs travel different paths (index-building calls straight from
- * classification, runs only once assembly closes them) and checkpoint alignment can hold either back. An element the
- * watermark has already passed is applied at once; the watermark on the index input guarantees every index-building
- * call before it has arrived. One still ahead of the watermark waits in {@link #pending} for an event-time timer at
- * its time, index-building calls before runs of the same millisecond. Runs reach this operator after assembly's
- * watermark passed their end, so nearly all are judged on arrival and few wait.
+ * <p>Runs are judged as they arrive, with what the index-building calls showed so far: holding each run until the
+ * watermark passed it would put the watermark's lag (seconds, and the sources' idleness when traffic stops) on every
+ * verdict. The two inputs take different paths, so a run that reaches the operator just before an index-building
+ * call that came earlier in event time is judged without it; the next runs see it.
  *
  * <p>Metrics ({@code raglog.drift}): {@code runs_embedding_mismatch}, {@code drift_events},
  * {@code index_embeddings_seen}.
@@ -45,15 +36,7 @@ public class EmbeddingDriftFunction extends KeyedCoProcessFunction<String, Run, 
     public static final OutputTag<EmbeddingDrift> DRIFT =
             new OutputTag<>("embedding-drift", JacksonTypeInfo.of(EmbeddingDrift.class));
 
-    /** What waits for the watermark to reach one millisecond: index-building calls first, then runs. */
-    public record Pending(List<IndexEmbedding> indexCalls, List<Run> runs) {
-        static Pending empty() {
-            return new Pending(new ArrayList<>(), new ArrayList<>());
-        }
-    }
-
     private transient ValueState<String> state;
-    private transient MapState<Long, Pending> pending;
     private transient Counter mismatches;
     private transient Counter events;
     private transient Counter indexCalls;
@@ -61,8 +44,6 @@ public class EmbeddingDriftFunction extends KeyedCoProcessFunction<String, Run, 
     @Override
     public void open(OpenContext openContext) {
         state = getRuntimeContext().getState(new ValueStateDescriptor<>("embedding-drift", Types.STRING));
-        pending = getRuntimeContext().getMapState(new MapStateDescriptor<>("embedding-drift-pending", Types.LONG,
-                JacksonTypeInfo.of(Pending.class)));
         var group = getRuntimeContext().getMetricGroup().addGroup("raglog").addGroup("drift");
         mismatches = group.counter("runs_embedding_mismatch");
         events = group.counter("drift_events");
@@ -75,51 +56,6 @@ public class EmbeddingDriftFunction extends KeyedCoProcessFunction<String, Run, 
             out.collect(run);
             return;
         }
-        long at = run.endedAt() == null ? Long.MIN_VALUE : run.endedAt().toEpochMilli();
-        if (at <= ctx.timerService().currentWatermark()) {
-            judge(run, ctx, out);
-        } else {
-            hold(at, ctx, p -> p.runs().add(run));
-        }
-    }
-
-    @Override
-    public void processElement2(IndexEmbedding call, Context ctx, Collector<Run> out) throws Exception {
-        long at = call.at() == null ? Long.MIN_VALUE : call.at().toEpochMilli();
-        if (at <= ctx.timerService().currentWatermark()) {
-            learn(call);
-        } else {
-            hold(at, ctx, p -> p.indexCalls().add(call));
-        }
-    }
-
-    @Override
-    public void onTimer(long timestamp, OnTimerContext ctx, Collector<Run> out) throws Exception {
-        Pending p = pending.get(timestamp);
-        if (p == null) {
-            return;
-        }
-        pending.remove(timestamp);
-        for (IndexEmbedding call : p.indexCalls()) {
-            learn(call);
-        }
-        for (Run run : p.runs()) {
-            judge(run, ctx, out);
-        }
-    }
-
-    /** Keeps an element ahead of the watermark with the others of its millisecond, until a timer there. */
-    private void hold(long at, Context ctx, Consumer<Pending> add) throws Exception {
-        Pending p = pending.get(at);
-        if (p == null) {
-            ctx.timerService().registerEventTimeTimer(at);
-            p = Pending.empty();
-        }
-        add.accept(p);
-        pending.put(at, p);
-    }
-
-    private void judge(Run run, Context ctx, Collector<Run> out) throws Exception {
         DriftState s = load();
         EmbeddingDriftTracker.Outcome outcome = EmbeddingDriftTracker.run(s, run);
         state.update(Json.MAPPER.writeValueAsString(s));
@@ -135,7 +71,8 @@ public class EmbeddingDriftFunction extends KeyedCoProcessFunction<String, Run, 
         }
     }
 
-    private void learn(IndexEmbedding call) throws Exception {
+    @Override
+    public void processElement2(IndexEmbedding call, Context ctx, Collector<Run> out) throws Exception {
         DriftState s = load();
         EmbeddingDriftTracker.index(s, call);
         state.update(Json.MAPPER.writeValueAsString(s));

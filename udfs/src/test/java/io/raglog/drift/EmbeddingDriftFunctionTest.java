@@ -103,41 +103,6 @@ class EmbeddingDriftFunctionTest {
     }
 
     @Test
-    void shouldJudgeARunAgainstTheIndexesBuiltBeforeItEndedWhicheverInputArrivesFirst() throws Exception {
-        var h = harness(null);
-        build(h, index("support", ADA, 1536));
-        // both runs reach the operator before the rebuild with the new model that came between them
-        h.processElement1(run("support", 5, ADA, 1536, 0.6), T0.plusSeconds(5).toEpochMilli());
-        h.processElement1(run("support", 9, ADA, 1536, 0.6), T0.plusSeconds(9).toEpochMilli());
-        h.processElement2(new IndexEmbedding("support", null, SMALL, 1536, T0.plusSeconds(7)),
-                T0.plusSeconds(7).toEpochMilli());
-        assertThat(h.extractOutputValues()).as("held until the watermark passes them").isEmpty();
-
-        h.processBothWatermarks(new Watermark(T0.plusSeconds(10).toEpochMilli()));
-        List<Run> out = h.extractOutputValues();
-        assertThat(out).extracting(Run::question).containsExactly("q 5?", "q 9?");
-        assertThat(out.get(0).embeddingMismatch()).as("ran on the index built with its own model").isNull();
-        assertThat(out.get(1).embeddingMismatch()).isNotNull();
-        assertThat(out.get(1).embeddingMismatch().indexModel()).isEqualTo(SMALL);
-        h.close();
-    }
-
-    @Test
-    void shouldKeepRunsWaitingForTheWatermarkAcrossASnapshotAndRestore() throws Exception {
-        var h = harness(null);
-        build(h, index("support", SMALL, 1536));
-        h.processElement1(run("support", 4, ADA, 1536, 0.2), T0.plusSeconds(4).toEpochMilli());
-        OperatorSubtaskState snapshot = h.snapshot(1L, 1L);
-        h.close();
-
-        var restored = harness(snapshot);
-        restored.processBothWatermarks(new Watermark(T0.plusSeconds(4).toEpochMilli()));
-        assertThat(restored.extractOutputValues()).singleElement()
-                .satisfies(r -> assertThat(r.embeddingMismatch()).isNotNull());
-        restored.close();
-    }
-
-    @Test
     void shouldRaiseNoFlagOnTwoThousandSoundRunsOfSeveralPipelines() throws Exception {
         var h = harness(null);
         SplittableRandom rng = new SplittableRandom(7);
