@@ -1,13 +1,10 @@
 package io.raglog.feedback;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import io.raglog.ingest.DeadLetters;
+import io.raglog.ingest.JsonMessages;
 import io.raglog.schemas.Feedback;
 import io.raglog.schemas.FeedbackKind;
 import io.raglog.schemas.FeedbackScore;
-import io.raglog.schemas.Json;
-import java.io.IOException;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.format.DateTimeParseException;
@@ -34,23 +31,11 @@ public final class FeedbackDecoder {
     private FeedbackDecoder() {}
 
     public static Decoded decode(byte[] payload) {
-        if (payload == null || payload.length == 0) {
-            return failure("empty message");
+        JsonMessages.Parsed parsed = JsonMessages.object(payload);
+        if (parsed.reason() != null) {
+            return failure(parsed.reason());
         }
-        if (!DeadLetters.isUtf8(payload)) {
-            return failure("not valid UTF-8");
-        }
-        JsonNode tree;
-        try {
-            tree = Json.MAPPER.readTree(payload);
-        } catch (JsonProcessingException e) {
-            return failure("not JSON: " + e.getOriginalMessage());
-        } catch (IOException e) {
-            return failure("unreadable: " + e.getMessage());
-        }
-        if (tree == null || !tree.isObject()) {
-            return failure("not a JSON object");
-        }
+        JsonNode tree = parsed.object();
         List<String> problems = new ArrayList<>();
         if (!Feedback.SCHEMA_V1.equals(text(tree, "schema"))) {
             problems.add("schema must be " + Feedback.SCHEMA_V1 + ", was " + tree.get("schema"));

@@ -1,13 +1,10 @@
 package io.raglog.ingest;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.raglog.schemas.CallEvent;
 import io.raglog.schemas.HttpRequest;
 import io.raglog.schemas.HttpResponse;
-import io.raglog.schemas.Json;
 import io.raglog.schemas.SchemaIds;
-import java.io.IOException;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.format.DateTimeParseException;
@@ -33,23 +30,11 @@ public final class CallEventDecoder {
     private CallEventDecoder() {}
 
     public static Decoded decode(byte[] payload) {
-        if (payload == null || payload.length == 0) {
-            return failure("empty message");
+        JsonMessages.Parsed parsed = JsonMessages.object(payload);
+        if (parsed.reason() != null) {
+            return failure(parsed.reason());
         }
-        if (!DeadLetters.isUtf8(payload)) {
-            return failure("not valid UTF-8");
-        }
-        JsonNode tree;
-        try {
-            tree = Json.MAPPER.readTree(payload);
-        } catch (JsonProcessingException e) {
-            return failure("not JSON: " + e.getOriginalMessage());
-        } catch (IOException e) {
-            return failure("unreadable: " + e.getMessage());
-        }
-        if (tree == null || !tree.isObject()) {
-            return failure("not a JSON object");
-        }
+        JsonNode tree = parsed.object();
         List<String> problems = problems(tree);
         if (!problems.isEmpty()) {
             return failure("invalid raglog.call/v1: " + String.join("; ", problems));
