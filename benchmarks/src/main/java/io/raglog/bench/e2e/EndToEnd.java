@@ -260,11 +260,19 @@ public final class EndToEnd {
             // the load (the lower of the two ceilings above overstates it: a run waits for both the model and the LLM).
             // It runs last, and the latency job after it starts with the passages it embedded (the JVM's cache outlives
             // a job, as across a failover): latency in a steady state, not while a cold cache catches up
-            double fullLlmRate = verdictRate(kafka, jobs.runJob("full-llm-p1", 1,
-                    JobRuns.checks(slow.baseUrl(), c, false, true)), "full-llm-p1");
+            // Its capacity is the one operations.md advises, not the default 16: at the default, the 16 slots set
+            // the max, and at 80 % of it the slots fill at times, the task thread stops reading calls and generator
+            // calls queue in front of it, which measured the default, not the job (the assembly part's p99 738 ms
+            // against a p50 of 397 ms)
+            int latencyCapacity = AdvisedCapacity.of(fullRate, options.llmLatency(),
+                    r.number("full_cpu_ms_per_run_embedding"));
+            r.put("latency_llm_capacity", latencyCapacity, "C of the full_llm and latency jobs: "
+                    + AdvisedCapacity.HEADROOM + " x full_runs_per_s x (LLM latency + the model's CPU per run)");
+            ChecksSettings advised = JobRuns.checks(slow.baseUrl(), latencyCapacity, false, true);
+            double fullLlmRate = verdictRate(kafka, jobs.runJob("full-llm-p1", 1, advised), "full-llm-p1");
             r.put("full_llm_runs_per_s", fullLlmRate, "whole job, LLM at its latency (p=1): the latency run's max");
             double offered = Math.max(1, 0.8 * fullLlmRate);
-            LatencyRun.Result latency = LatencyRun.measure(kafka, JobRuns.checks(slow.baseUrl(), c, false, true), 1,
+            LatencyRun.Result latency = LatencyRun.measure(kafka, advised, 1,
                     offered, options.latencyLoad(), Duration.ofSeconds(2), options.seed() + 1);
             log.printf("  latency at %.1f runs/s: p50 %.0f ms, p99 %.0f ms over %d runs%n", offered, latency.p50Ms(),
                     latency.p99Ms(), latency.measured());
@@ -272,7 +280,7 @@ public final class EndToEnd {
             r.put("latency_runs_measured", latency.measured(), "runs with a verdict inside the drain time");
             r.put("latency_p50_ms", latency.p50Ms(), "generator call written -> verdict in the output topic");
             r.put("latency_p99_ms", latency.p99Ms(), "generator call written -> verdict in the output topic");
-            r.put("p99_minus_llm_ms", latency.p99Ms() - options.llmLatency().toMillis(), "goal <= 1000");
+            r.put("p99_minus_llm_ms", latency.p99Ms() - options.llmLatency().toMillis(), "goal <= 500");
             r.put("latency_assembly_p50_ms", latency.assemblyP50Ms(),
                     "generator call written -> its run in the runs topic (ingest, linking, the generator wait)");
             r.put("latency_assembly_p99_ms", latency.assemblyP99Ms(), "as above, p99");
