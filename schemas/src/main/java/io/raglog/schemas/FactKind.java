@@ -40,6 +40,8 @@ public enum FactKind {
     BETTER_PASSAGE_KNOWN,
     /** Context assembly cut or dropped passages handed on to the prompt (the context budget, the template). */
     LOST_IN_ASSEMBLY,
+    /** The passage that answers best reached the prompt whole, in the middle of a long one, where models read least. */
+    BURIED_IN_PROMPT,
     /** The answer declines to answer. */
     REFUSAL,
     /** A statement of the answer that the context does not back. */

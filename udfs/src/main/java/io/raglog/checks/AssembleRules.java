@@ -88,6 +88,13 @@ final class AssembleRules {
             }
             double half = (context.size() - 1) / 2.0;
             v.put(ASSEMBLE_ANSWER_DEPTH, Math.min(best, context.size() - 1 - best) / half);
+            if (buried(context.size(), best, bestMatch)) {
+                findings.add(Finding.of(CHECK, Fact.of(Stage.ASSEMBLE, FactKind.BURIED_IN_PROMPT, "")
+                                .withPassages(List.of(context.get(best).id())),
+                        "passage " + (best + 1) + " of the " + context.size() + " in the prompt ("
+                                + context.get(best).id() + ") answers the question best, and sits in the middle, "
+                                + "where models use a long context least"));
+            }
         }
         if (bestLost != null && lostBest >= AnswerSentences.ANSWERS && keptBest < AnswerSentences.ANSWERS) {
             PassageFate f = bestLost.fate();
@@ -108,6 +115,18 @@ final class AssembleRules {
                             + " passages handed on" + promptSize(stage)));
         }
     }
+
+    /**
+     * The prompt's best answering passage is inside a prompt of {@link #MIN_PASSAGES_TO_BURY} or more, not at either
+     * end. A finding, not a flag: a sound model often reads it there, so the classifier weighs it with the answer.
+     */
+    static boolean buried(int passages, int bestAt, double bestMatch) {
+        return passages >= MIN_PASSAGES_TO_BURY && bestAt > 0 && bestAt < passages - 1
+                && bestMatch >= AnswerSentences.ANSWERS;
+    }
+
+    /** With three passages the middle one is next to both ends; "lost in the middle" needs a middle. */
+    static final int MIN_PASSAGES_TO_BURY = 4;
 
     /** The reranker's own cut, apart from what assembly lost after it: what it was given and did not hand on. */
     private static void rerankOwnCut(Run run, List<HandedOn> handedOn, AnswerSentences answers, FeatureVector v) {

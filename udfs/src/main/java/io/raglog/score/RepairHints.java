@@ -1,5 +1,6 @@
 package io.raglog.score;
 
+import static io.raglog.checks.FeatureList.ASSEMBLE_ANSWER_DEPTH;
 import static io.raglog.checks.FeatureList.ASSEMBLE_CUT;
 import static io.raglog.checks.FeatureList.ASSEMBLE_DROPPED;
 import static io.raglog.checks.FeatureList.ASSEMBLE_HANDED_ON;
@@ -123,6 +124,13 @@ public final class RepairHints {
         Double window = f.feature(ASSEMBLE_WINDOW_SHARE);
         String filled = window == null ? ""
                 : String.format(Locale.ROOT, " (the prompt filled %.0f%% of the model's context window)", 100 * window);
+        Double depth = f.feature(ASSEMBLE_ANSWER_DEPTH);
+        int inPrompt = handed - dropped;
+        if (depth != null && depth > 0 && inPrompt >= 4 && !ContextAssemblyRule.lostByAssembly(f)) {
+            return "Put the passages that answer best at the ends of the prompt (best first, or best at both ends as "
+                    + "LongContextReorder does), or hand on fewer: the passage holding the answer sat in the middle "
+                    + "of the " + inPrompt + " in the prompt, and the answer did without it.";
+        }
         if (cut > 0) {
             return "Raise the context budget" + filled + " or fit passages whole instead of cutting the last one: it cut "
                     + cut + " of the " + handed + " passages handed on, and the passage holding the answer lost the "

@@ -232,4 +232,26 @@ class RuleChecksTest {
         assertThat(notBetter.get(RETRIEVE_UNRETURNED_MATCH_GAIN)).isCloseTo(-0.8, within(1e-9));
         assertThat(findings).noneMatch(f -> f.fact().kind() == FactKind.BETTER_PASSAGE_KNOWN);
     }
+
+    @Test
+    void shouldSayWhenTheAnsweringPassageSitsInTheMiddleOfALongPrompt() {
+        Run buried = healthy().noRerank().retrieved(REVENUE_2022, WEATHER, CASH_2023, CAPEX_2023)
+                .context(REVENUE_2022, CASH_2023, WEATHER, CAPEX_2023).assembledWhole().build();
+
+        FeatureVector v = check(buried);
+
+        assertThat(v.get(ASSEMBLE_ANSWER_DEPTH)).isGreaterThan(0.5);
+        assertThat(findingTexts(Stage.ASSEMBLE)).anyMatch(t -> t.contains("passage 2 of the 4")
+                && t.contains(CASH_2023.id()) && t.contains("middle"));
+    }
+
+    @Test
+    void shouldNotCallAPassageAtAnEndOrInAShortPromptBuried() {
+        check(healthy().noRerank().retrieved(CASH_2023, REVENUE_2022, WEATHER, CAPEX_2023)
+                .context(CASH_2023, REVENUE_2022, WEATHER, CAPEX_2023).assembledWhole().build());
+        check(healthy().noRerank().retrieved(REVENUE_2022, CASH_2023, WEATHER)
+                .context(REVENUE_2022, CASH_2023, WEATHER).assembledWhole().build());
+
+        assertThat(findingTexts(Stage.ASSEMBLE)).noneMatch(t -> t.contains("middle"));
+    }
 }

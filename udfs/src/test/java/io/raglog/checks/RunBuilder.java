@@ -1,8 +1,10 @@
 package io.raglog.checks;
 
+import io.raglog.schemas.AssembleStage;
 import io.raglog.schemas.EmbedStage;
 import io.raglog.schemas.GenerateStage;
 import io.raglog.schemas.Passage;
+import io.raglog.schemas.PassageFate;
 import io.raglog.schemas.RerankStage;
 import io.raglog.schemas.RetrieveStage;
 import io.raglog.schemas.RewriteStage;
@@ -40,6 +42,7 @@ public final class RunBuilder {
     private boolean generate = true;
     private List<Passage> context = null;
     private String answer = "Acme Corp's operating cash flow in 2023 was $4.1 billion.";
+    private boolean assembledWhole;
 
     public static RunBuilder healthy() {
         return new RunBuilder();
@@ -100,6 +103,12 @@ public final class RunBuilder {
         return this;
     }
 
+    /** Context assembly seen: the generator's context handed on by the stage before and kept whole, in its order. */
+    public RunBuilder assembledWhole() {
+        this.assembledWhole = true;
+        return this;
+    }
+
     public RunBuilder answer(String a) {
         this.answer = a;
         return this;
@@ -123,6 +132,16 @@ public final class RunBuilder {
         List<Passage> ctx = context != null ? context : (rerank ? kept : retrieved);
         List<String> texts = embedTexts != null ? embedTexts : (rewrite ? rewrites : List.of(question));
         Instant t0 = Instant.parse("2026-11-29T10:00:00Z");
+        AssembleStage assemble = AssembleStage.absent();
+        if (assembledWhole) {
+            List<PassageFate> fates = new ArrayList<>();
+            for (int i = 0; i < ctx.size(); i++) {
+                int chars = ctx.get(i).text().length();
+                fates.add(new PassageFate(ctx.get(i).id(), i + 1, PassageFate.Fate.WHOLE, i + 1, chars, chars));
+            }
+            assemble = new AssembleStage(true, rerank ? AssembleStage.BY_RERANK : AssembleStage.BY_RETRIEVE, fates,
+                    null, null);
+        }
         return new Run(SchemaIds.RUN_V1, runId, "support-bot", null, question, t0, t0.plusSeconds(2), false, null,
                 List.of("c1", "c2", "c3", "c4", "c5"), List.of(),
                 new RunStages(
@@ -135,6 +154,6 @@ public final class RunBuilder {
                         rerank ? new RerankStage(true, 120, List.of("c4"), "rerank-v3.5", question, retrieved, kept,
                                 kept.size()) : RerankStage.absent(),
                         generate ? new GenerateStage(true, 900, List.of("c5"), "gpt-4o", ctx, "Context: ...", answer,
-                                new TokenUsage(400, 12), false) : GenerateStage.absent()));
+                                new TokenUsage(400, 12), false) : GenerateStage.absent()).withAssemble(assemble));
     }
 }

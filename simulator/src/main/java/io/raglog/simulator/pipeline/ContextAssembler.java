@@ -19,6 +19,12 @@ final class ContextAssembler {
     /** The prompt's passages in prompt order, and the fault planted, if any. */
     record Assembly(List<Chunk> prompt, Fault fault) {}
 
+    /**
+     * The fewest passages a prompt holds for its middle to bury one: with three, the middle passage sits next to both
+     * ends, and models read a short context whole.
+     */
+    static final int MIN_PASSAGES_TO_BURY = 4;
+
     /** The least of a cut passage an injected budget leaves in the prompt, in word pieces (about 60 characters). */
     static final int MIN_KEPT_PIECES = 16;
 
@@ -72,6 +78,39 @@ final class ContextAssembler {
                 : "was moved to the end by the prompt's ordering and dropped by the context budget";
         return new Injection<>(kept, new Fault(FaultType.ASSEMBLE_EVIDENCE_DROPPED, "passage " + (at + 1) + " of "
                 + handedOn.size() + " (" + holder.chunkId() + "), which holds the answer, " + why));
+    }
+
+    /**
+     * The assembly burying the answer: the prompt keeps every passage it would have kept, but its order puts the one
+     * passage that holds the answer, which the pipeline's own order left at an end, in the middle (a merge of two
+     * retrievers' lists, a sort by document or date, a "lost in the middle" reorder left out). Null when the prompt is
+     * too short to have a middle, when no passage or more than one holds the answer, or when the answer's passage is
+     * already inside (then its place is the pipeline's usual order, not a fault).
+     */
+    static Injection<List<Chunk>> buryAnswer(Question q, List<Chunk> prompt, Set<Chunk> evidence) {
+        if (prompt.size() < MIN_PASSAGES_TO_BURY) {
+            return null;
+        }
+        int at = -1;
+        for (int i = 0; i < prompt.size(); i++) {
+            if (AnswerMatch.contains(prompt.get(i).text(), q.acceptableAnswers())) {
+                if (at >= 0) {
+                    return null; // a second passage would still answer
+                }
+                at = i;
+            }
+        }
+        if (at < 0 || !evidence.contains(prompt.get(at)) || at != 0 && at != prompt.size() - 1) {
+            return null;
+        }
+        Chunk holder = prompt.get(at);
+        List<Chunk> reordered = new ArrayList<>(prompt);
+        reordered.remove(at);
+        int middle = reordered.size() / 2;
+        reordered.add(middle, holder);
+        return new Injection<>(reordered, new Fault(FaultType.ASSEMBLE_EVIDENCE_BURIED, "passage " + holder.chunkId()
+                + ", which holds the answer, was moved from position " + (at + 1) + " to " + (middle + 1) + " of the "
+                + prompt.size() + " passages in the prompt, and the model answered without it"));
     }
 
     /** Spends the budget best first; null tokens keep everything. */

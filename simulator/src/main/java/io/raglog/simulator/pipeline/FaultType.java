@@ -23,6 +23,11 @@ public enum FaultType {
     ASSEMBLE_EVIDENCE_CUT(Stage.ASSEMBLE, "evidence_cut"),
     /** The passage that holds the answer was handed on and dropped from the prompt whole. */
     ASSEMBLE_EVIDENCE_DROPPED(Stage.ASSEMBLE, "evidence_dropped"),
+    /**
+     * The passage that holds the answer reached the prompt whole, but the prompt's ordering put it in the middle of a
+     * long context, and the model, reading the ends, answered without it ("lost in the middle").
+     */
+    ASSEMBLE_EVIDENCE_BURIED(Stage.ASSEMBLE, "evidence_buried"),
     GENERATE_UNSUPPORTED_CLAIM(Stage.GENERATE, "unsupported_claim"),
     GENERATE_SWAPPED_FACT(Stage.GENERATE, "swapped_fact"),
     GENERATE_IGNORED_CONTEXT(Stage.GENERATE, "ignored_context"),

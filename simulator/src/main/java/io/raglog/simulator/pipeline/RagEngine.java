@@ -143,7 +143,11 @@ public final class RagEngine {
         List<Chunk> handedOn = context;
         List<Chunk> prompt = ContextAssembler.assemble(handedOn, style.contextBudget()).prompt();
         if (injectAt == Stage.ASSEMBLE) {
-            Injection<List<Chunk>> i = ContextAssembler.loseAnswer(q, handedOn, evidence, style.contextBudget(), rng);
+            Injection<List<Chunk>> i = rng.nextDouble() < BURIED_SHARE
+                    ? ContextAssembler.buryAnswer(q, prompt, evidence) : null;
+            if (i == null) {
+                i = ContextAssembler.loseAnswer(q, handedOn, evidence, style.contextBudget(), rng);
+            }
             if (i == null) {
                 skipped = true;
             } else {
@@ -152,10 +156,18 @@ public final class RagEngine {
             }
         }
         Set<Chunk> promptEvidence = evidenceIn(q, prompt, evidence);
+        boolean buried = injected != null && injected.type() == FaultType.ASSEMBLE_EVIDENCE_BURIED;
 
         Set<Chunk> topic = new HashSet<>();
         q.relevantDocIds().forEach(id -> topic.addAll(index.chunksOf(id)));
-        Answer answer = generator.answer(q, prompt, promptEvidence, topic, shape.skill(), style.refusals(), rng);
+        // a model that lost the buried passage answers as it would without it; the fault is the order's, not its own
+        Answer answer = generator.answer(q, prompt, buried ? Set.of() : promptEvidence, topic, shape.skill(),
+                style.refusals(), rng);
+        if (buried) {
+            answer = AnswerMatch.contains(answer.text(), q.acceptableAnswers())
+                    ? new Answer(Rand.pick(rng, style.refusals()), true, null)
+                    : new Answer(answer.text(), answer.abstained(), null);
+        }
         if (injectAt == Stage.GENERATE) {
             Injection<Answer> i = generator.inject(q, answer, prompt, title, rng);
             answer = i.output();
@@ -189,6 +201,12 @@ public final class RagEngine {
         }
         return out;
     }
+
+    /**
+     * Of the assembly faults planted, the share tried as a buried answer first (where the prompt is long enough and
+     * the answer's passage sat at an end); the rest, and those it cannot bury, lose the answer to the budget.
+     */
+    static final double BURIED_SHARE = 0.35;
 
     /** The rewrite prompt a pipeline fills in (what it embeds when its code picks the wrong field). */
     public static final String REWRITE_PROMPT = "Rewrite the following question for a search engine.\nQuestion: ";

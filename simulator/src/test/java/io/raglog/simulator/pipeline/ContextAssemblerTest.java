@@ -72,4 +72,28 @@ class ContextAssemblerTest {
         assertThat(ContextAssembler.loseAnswer(WHO, List.of(FIRST, THIRD), Set.of(SECOND),
                 ContextBudget.NONE, new SplittableRandom(1))).isNull();
     }
+
+    @Test
+    void buryingMovesTheAnswersPassageFromAnEndToTheMiddleAndKeepsEveryPassage() {
+        Chunk fourth = chunk("d#3", "Normandy lies on the coast of the English Channel.");
+        List<Chunk> prompt = List.of(SECOND, FIRST, THIRD, fourth);
+
+        Injection<List<Chunk>> buried = ContextAssembler.buryAnswer(WHO, prompt, Set.of(SECOND));
+
+        assertThat(buried).isNotNull();
+        assertThat(buried.fault().type()).isEqualTo(FaultType.ASSEMBLE_EVIDENCE_BURIED);
+        assertThat(buried.output()).containsExactlyInAnyOrderElementsOf(prompt);
+        assertThat(buried.output().indexOf(SECOND)).isEqualTo(1);
+        assertThat(buried.fault().detail()).contains("position 1 to 2 of the 4");
+    }
+
+    @Test
+    void nothingToBuryInAShortPromptOrWhereTheAnswerIsAlreadyInside() {
+        Chunk fourth = chunk("d#3", "Normandy lies on the coast of the English Channel.");
+
+        assertThat(ContextAssembler.buryAnswer(WHO, List.of(SECOND, FIRST, THIRD), Set.of(SECOND))).isNull();
+        assertThat(ContextAssembler.buryAnswer(WHO, List.of(FIRST, SECOND, THIRD, fourth), Set.of(SECOND)))
+                .isNull();
+        assertThat(ContextAssembler.buryAnswer(WHO, List.of(FIRST, THIRD, fourth), Set.of(SECOND))).isNull();
+    }
 }

@@ -149,6 +149,38 @@ class FaultInjectionTest {
     }
 
     @Test
+    void shouldBuryTheAnswerInTheMiddleOfALongPromptAndBlameTheOrderNotTheModel() {
+        StackShape longPrompt = new StackShape(true, 6, null, 512, GeneratorSkill.FRONTIER);
+        int buried = 0;
+        for (int i = 0; buried < 15 && i < 3000; i++) {
+            Question q = model.corpus().questions().get(i * 7 % model.corpus().questions().size());
+            if (!q.answerable()) {
+                continue;
+            }
+            RunOutcome run = engine.run(q, longPrompt, index, Stage.ASSEMBLE, STYLE, Rand.forRun(9, 1, i));
+            if (run.injected() == null || run.injected().type() != FaultType.ASSEMBLE_EVIDENCE_BURIED) {
+                continue;
+            }
+            buried++;
+            List<io.raglog.simulator.corpus.Chunk> prompt = run.context();
+            int at = -1;
+            for (int p = 0; p < prompt.size(); p++) {
+                if (run.evidence().contains(prompt.get(p))) {
+                    at = p;
+                }
+            }
+            // the whole evidence is in the prompt, inside it, and the answer did without it
+            assertThat(at).isGreaterThan(0).isLessThan(prompt.size() - 1);
+            assertThat(run.answer().text().toLowerCase(java.util.Locale.ROOT))
+                    .doesNotContain(q.expectedAnswer().toLowerCase(java.util.Locale.ROOT));
+            assertThat(run.verdict().answerCorrect()).isFalse();
+            assertThat(run.verdict().stages().faulty(Stage.ASSEMBLE)).isTrue();
+            assertThat(run.verdict().stages().faulty(Stage.GENERATE)).isFalse();
+        }
+        assertThat(buried).isEqualTo(15);
+    }
+
+    @Test
     void shouldCutTheEvidenceByNoisyOrInvertedRerankScores() {
         int noisy = 0;
         int inverted = 0;

@@ -1,0 +1,50 @@
+package io.raglog.score;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.raglog.checks.FeatureList;
+import io.raglog.schemas.LlmUsage;
+import io.raglog.schemas.RunFeatures;
+import io.raglog.schemas.Stage;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** Context assembly's repair hint names the knob the run points at: the budget, or the order passages go in. */
+class AssembleRepairHintTest {
+
+    private static RunFeatures features(Map<String, Double> values) {
+        return new RunFeatures(RunFeatures.SCHEMA_V1, "run-1", "support-bot", "Who was the first duke of Normandy?",
+                FeatureList.VERSION, new LinkedHashMap<>(values),
+                new LlmUsage(5, 0, 0, 0.0, false, List.of(), "offline-judge/v1"), null, List.of());
+    }
+
+    @Test
+    void anAnswerBuriedInTheMiddleOfALongPromptAsksForAnotherOrder() {
+        String hint = RepairHints.forStage(Stage.ASSEMBLE, features(Map.of(FeatureList.ASSEMBLE_HANDED_ON, 6.0,
+                FeatureList.ASSEMBLE_CUT, 0.0, FeatureList.ASSEMBLE_DROPPED, 0.0,
+                FeatureList.ASSEMBLE_ANSWER_DEPTH, 0.8)), false);
+
+        assertThat(hint).contains("ends of the prompt").contains("middle of the 6 in the prompt");
+    }
+
+    @Test
+    void anAnswerTheBudgetCutAsksForMoreBudgetWhereverTheRestSat() {
+        String hint = RepairHints.forStage(Stage.ASSEMBLE, features(Map.of(FeatureList.ASSEMBLE_HANDED_ON, 6.0,
+                FeatureList.ASSEMBLE_CUT, 1.0, FeatureList.ASSEMBLE_DROPPED, 0.0,
+                FeatureList.ASSEMBLE_ANSWER_DEPTH, 0.8, FeatureList.ASSEMBLE_LOST_ANSWER_MATCH, 0.7,
+                FeatureList.ASSEMBLE_LOST_ANSWER_GAP, 0.3)), false);
+
+        assertThat(hint).startsWith("Raise the context budget");
+    }
+
+    @Test
+    void aShortPromptHasNoMiddleToBlame() {
+        String hint = RepairHints.forStage(Stage.ASSEMBLE, features(Map.of(FeatureList.ASSEMBLE_HANDED_ON, 3.0,
+                FeatureList.ASSEMBLE_CUT, 0.0, FeatureList.ASSEMBLE_DROPPED, 0.0,
+                FeatureList.ASSEMBLE_ANSWER_DEPTH, 1.0)), false);
+
+        assertThat(hint).doesNotContain("ends of the prompt");
+    }
+}
