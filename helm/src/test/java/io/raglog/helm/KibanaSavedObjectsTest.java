@@ -62,6 +62,11 @@ class KibanaSavedObjectsTest {
             assertThat(query(perStage)).isEqualTo("flagged_stages : \"" + stage + "\"");
         }
         assertThat(queue.path("sort").get(0)).extracting(JsonNode::asText).containsExactly("scored_at", "desc");
+        // the queue's other reasons, each with the people it is for
+        assertThat(query(byId("raglog-queue-knowledge-gap").path("attributes")))
+                .isEqualTo("queue_reasons : \"knowledge_gap\"");
+        assertThat(query(byId("raglog-queue-user-feedback").path("attributes")))
+                .isEqualTo("queue_reasons : \"user_feedback\"");
     }
 
     @Test
