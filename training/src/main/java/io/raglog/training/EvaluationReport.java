@@ -18,10 +18,13 @@ import java.util.Map;
  * @param tiered tiered mode on the same runs, when the bundle has a tier gate; else null
  * @param knowledgeGap the knowledge-gap decision against the labels, and raglog without its clearing of retrieval;
  *     null in reports written before it existed
+ * @param recallByFaultKind recall by the kind and origin of each faulty run's root fault, keyed {@code kind/origin};
+ *     null in reports written before it existed
  */
 public record EvaluationReport(String dataset, String modelBundle, String judge, int runs, int stageInstances,
         MethodReport raglog, MethodReport answerOnly, MethodReport rulesOnly, List<String> notes,
-        Map<String, MethodReport> raglogByOrigin, TieredReport tiered, KnowledgeGapReport knowledgeGap) {
+        Map<String, MethodReport> raglogByOrigin, TieredReport tiered, KnowledgeGapReport knowledgeGap,
+        Map<String, FaultKindRecall> recallByFaultKind) {
 
     public String toTable() {
         StringBuilder out = new StringBuilder();
@@ -70,6 +73,12 @@ public record EvaluationReport(String dataset, String modelBundle, String judge,
             raglogByOrigin.forEach((origin, m) -> out.append(String.format(Locale.ROOT,
                     "  %-9s stage F1 %.3f  precision %.3f  recall %.3f  faulty stages %d%n", origin, m.pooled().f1(),
                     m.pooled().precision(), m.pooled().recall(), m.pooled().faulty())));
+        }
+        if (recallByFaultKind != null && !recallByFaultKind.isEmpty()) {
+            out.append(System.lineSeparator()).append("raglog recall by root fault (the fault's stage flagged):")
+                    .append(System.lineSeparator());
+            recallByFaultKind.values().forEach(k -> out.append(String.format(Locale.ROOT,
+                    "  %-36s %-9s %6.3f (%d/%d)%n", k.faultType(), k.origin(), k.recall(), k.caught(), k.runs())));
         }
         if (knowledgeGap != null) {
             StageMetrics g = knowledgeGap.decisions();

@@ -43,6 +43,7 @@ public final class Evaluator {
         int unlabeledFlagged = 0;
         int labeledAbsent = 0;
         KnowledgeGapTally gaps = new KnowledgeGapTally();
+        FaultKindRecall.Tally byKind = new FaultKindRecall.Tally();
         for (LabeledRun run : runs) {
             Set<Stage> scored = run.scoredStages();
             stageInstances += scored.size();
@@ -62,6 +63,7 @@ public final class Evaluator {
                 unlabeledFlagged += run.input().has(stage) && !labeled ? 1 : 0;
             }
             raglog.add(outcome(run, scored, flagged));
+            byKind.add(run.label(), scored, flagged);
             if (gate != null) {
                 TierGate.Decision d = gate.decide(run.input());
                 long[] usage = usage(run);
@@ -120,7 +122,7 @@ public final class Evaluator {
                         + "1/6 extra-trees) against per-stage thresholds, then the reranker-reassignment rule", raglog),
                 MethodReport.of(Baselines.ANSWER_ONLY.name(), Baselines.ANSWER_ONLY.definition(), answerOnly),
                 MethodReport.of(Baselines.RULES_ONLY.name(), Baselines.RULES_ONLY.definition(), rulesOnly),
-                List.copyOf(notes), byOrigin, tieredReport, gaps.report());
+                List.copyOf(notes), byOrigin, tieredReport, gaps.report(), byKind.report());
     }
 
     /** The run's LLM calls, input and output tokens, as its features recorded them. */
