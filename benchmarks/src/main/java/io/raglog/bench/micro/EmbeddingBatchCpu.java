@@ -1,5 +1,6 @@
 package io.raglog.bench.micro;
 
+import io.raglog.checks.Embedder;
 import io.raglog.checks.MiniLmEmbedder;
 import io.raglog.checks.MiniLmModel;
 import java.lang.management.ManagementFactory;
@@ -14,6 +15,8 @@ import java.util.Map;
  * {@link EmbeddingBatchBenchmarks}' comparison by the thread's CPU time rather than wall time, every configuration
  * taking its turn on the same texts round after round: on a machine others are loading, wall-time throughput mostly
  * measures them, while CPU per text and the interleaving keep the comparison within one run fair.
+ * Each configuration's vectors are also set against its own model's at batch size 1 on the same texts: how far
+ * batching moves a text's vector (the quantized model's per-batch scales; the fp32 model's float rounding).
  * {@code java -cp ... io.raglog.bench.micro.EmbeddingBatchCpu [rounds]}
  */
 public final class EmbeddingBatchCpu {
@@ -33,16 +36,30 @@ public final class EmbeddingBatchCpu {
         }
         ThreadMXBean cpu = ManagementFactory.getThreadMXBean();
         Map<String, double[]> msPerText = new LinkedHashMap<>();
+        Map<String, double[]> drift = new LinkedHashMap<>(); // {min cosine, max |difference| of a dimension}
         models.keySet().forEach(k -> msPerText.put(k, new double[rounds]));
         int chunk = EmbeddingBatchBenchmarks.TEXTS;
         for (int r = -2; r < rounds; r++) { // two rounds of warm-up
             int from = Math.floorMod(r, texts.size() / chunk) * chunk;
             List<String> call = new ArrayList<>(texts.subList(from, from + chunk));
+            Map<MiniLmModel, List<float[]>> alone = new LinkedHashMap<>();
             for (Map.Entry<String, MiniLmEmbedder> e : models.entrySet()) {
                 long start = cpu.getCurrentThreadCpuTime();
-                e.getValue().embed(call);
-                if (r >= 0) {
-                    msPerText.get(e.getKey())[r] = (cpu.getCurrentThreadCpuTime() - start) / 1e6 / chunk;
+                List<float[]> vectors = e.getValue().embed(call);
+                long used = cpu.getCurrentThreadCpuTime() - start;
+                if (r < 0) {
+                    continue;
+                }
+                msPerText.get(e.getKey())[r] = used / 1e6 / chunk;
+                // batch size 1 comes first for each model: the reference its batches are set against
+                List<float[]> reference = alone.computeIfAbsent(MiniLmModel.valueOf(e.getKey().split(" ")[0]),
+                        m -> vectors);
+                double[] d = drift.computeIfAbsent(e.getKey(), k -> new double[] {1, 0});
+                for (int i = 0; i < vectors.size(); i++) {
+                    d[0] = Math.min(d[0], Embedder.cosine(vectors.get(i), reference.get(i)));
+                    for (int j = 0; j < vectors.get(i).length; j++) {
+                        d[1] = Math.max(d[1], Math.abs(vectors.get(i)[j] - reference.get(i)[j]));
+                    }
                 }
             }
         }
@@ -51,8 +68,9 @@ public final class EmbeddingBatchCpu {
         for (Map.Entry<String, double[]> e : msPerText.entrySet()) {
             double[] v = e.getValue().clone();
             Arrays.sort(v);
-            System.out.printf("%-20s %8.3f (%8.3f)  texts/s per core %7.1f%n", e.getKey(), v[v.length / 2], v[0],
-                    1000 / v[v.length / 2]);
+            double[] d = drift.get(e.getKey());
+            System.out.printf("%-20s %8.3f (%8.3f)  texts/s per core %7.1f  vs batch 1: min cosine %.9f, max |diff| %.3g%n",
+                    e.getKey(), v[v.length / 2], v[0], 1000 / v[v.length / 2], d[0], d[1]);
         }
         models.values().forEach(MiniLmEmbedder::close);
     }
