@@ -183,12 +183,12 @@ public final class EndToEnd {
                 List<Run> runs = runsAsWritten(kafka, job.out());
                 EmbeddingCeiling.Result embedding = EmbeddingCeiling.measure(runs);
                 embeddings[i] = embedding;
-                batched[i] = EmbeddingCeiling.measureBatched(runs, embedding);
-                log.printf("  batched embedding ceiling: %.1f runs/s at %d windows a model call%n",
-                        batched[i].runsPerSecond(), batched[i].batchSize());
                 log.printf("  embedding ceiling: %.1f runs/s (%d texts in %d model calls for the middle 80 %% of %d "
                         + "runs), %.2f ms of CPU a run%n", embedding.runsPerSecond(), embedding.texts(),
                         embedding.batches(), runs.size(), embedding.cpuMsPerRun());
+                batched[i] = EmbeddingCeiling.measureBatched(runs, embedding);
+                log.printf("  batched embedding ceiling: %.1f runs/s at %d windows a model call%n",
+                        batched[i].runsPerSecond(), batched[i].batchSize());
                 log.printf("  %s: its embedding thread %.2f ms of CPU a run, on a core %.0f %% of the window; %.2f texts"
                         + " a run embedded there, %.2f in the ceiling's window%n", variant,
                         fulls[i].cpu().ms(CpuAccount.Group.EMBEDDING), 100 * embeddingBusy(fulls[i]),
