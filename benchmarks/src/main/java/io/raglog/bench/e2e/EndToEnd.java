@@ -208,7 +208,8 @@ public final class EndToEnd {
             double batchedCeiling = median(Arrays.stream(batched).mapToDouble(EmbeddingCeiling.Batched::runsPerSecond)
                     .toArray());
             r.put("batched_embedding_bound_runs_per_s", batchedCeiling, "ceiling: the model alone at its best batch "
-                    + "size (windows a call) on the same texts, " + EmbeddingCeiling.RUNS_PER_CALL + " runs a call" + of);
+                    + "size (windows a call) on the same texts, " + EmbeddingCeiling.RUNS_PER_CALL + " runs a call"
+                    + of);
             r.put("batched_embedding_bound_batch_size", median(batched, b -> (double) b.batchSize()),
                     "windows a model call at which the batched ceiling was fastest (1: batching gained nothing)" + of);
             r.put("full_over_batched_embedding_bound", fullRate / batchedCeiling, "goal >= 0.8");

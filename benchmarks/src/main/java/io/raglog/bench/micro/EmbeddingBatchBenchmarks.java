@@ -68,7 +68,7 @@ public class EmbeddingBatchBenchmarks {
         return embedder.embed(call);
     }
 
-    /** The texts the vector checks ask the model for, in run order, without the first tenth of the runs (cold cache). */
+    /** The texts the vector checks ask the model for, in run order, past the first tenth of the runs (cold cache). */
     static List<String> missedTexts(SimulatedTraffic traffic) {
         List<String> asked = new ArrayList<>();
         Embedder recording = new Embedder() {

@@ -69,8 +69,8 @@ public final class EmbeddingBatchCpu {
             double[] v = e.getValue().clone();
             Arrays.sort(v);
             double[] d = drift.get(e.getKey());
-            System.out.printf("%-20s %8.3f (%8.3f)  texts/s per core %7.1f  vs batch 1: min cosine %.9f, max |diff| %.3g%n",
-                    e.getKey(), v[v.length / 2], v[0], 1000 / v[v.length / 2], d[0], d[1]);
+            System.out.printf("%-20s %8.3f (%8.3f)  texts/s per core %7.1f  vs batch 1: min cosine %.9f, "
+                    + "max |diff| %.3g%n", e.getKey(), v[v.length / 2], v[0], 1000 / v[v.length / 2], d[0], d[1]);
         }
         models.values().forEach(MiniLmEmbedder::close);
     }
