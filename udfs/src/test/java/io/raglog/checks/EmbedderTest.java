@@ -52,8 +52,8 @@ class EmbedderTest {
                 "a much longer sentence about the weather in Lisbon in spring, with rain showers now and then");
         List<float[]> batch = model.embed(texts);
         for (int i = 0; i < texts.size(); i++) {
-            assertThat(Embedder.cosine(batch.get(i), model.embed(List.of(texts.get(i))).get(0)))
-                    .isCloseTo(1.0, org.assertj.core.data.Offset.offset(1e-4));
+            // bit for bit: one window an ONNX call, so no text shares the quantized model's per-batch scales
+            assertThat(batch.get(i)).containsExactly(model.embed(List.of(texts.get(i))).get(0));
         }
     }
 

@@ -4,6 +4,7 @@ import io.raglog.checks.CachedEmbedder;
 import io.raglog.checks.CheapChecks;
 import io.raglog.checks.Embedder;
 import io.raglog.checks.MiniLmEmbedder;
+import io.raglog.checks.MiniLmModel;
 import io.raglog.checks.SharedEmbedder;
 import io.raglog.schemas.Run;
 import java.lang.management.ManagementFactory;
@@ -63,6 +64,52 @@ final class EmbeddingCeiling {
             return new Result(window.size() / seconds, texts, window.stream().filter(b -> !b.isEmpty()).count(),
                     cpuMs / Math.max(1, window.size()), window.size());
         }
+    }
+
+    /** Windows per ONNX call tried for the batched ceiling; 1 is {@link #measure}'s own. */
+    static final int[] BATCH_SIZES = {4, 8, 16};
+    /** Runs whose texts one call of the batched ceiling embeds together, as a micro-batcher would collect them. */
+    static final int RUNS_PER_CALL = 8;
+
+    /** The batched ceiling at one batch size. */
+    record Batched(double runsPerSecond, int batchSize) {}
+
+    /**
+     * The model alone at its best batch size, on the same texts and window as {@link #measure}: the texts of
+     * {@value #RUNS_PER_CALL} runs at a time in one call, the shipped model sorting their windows by length and running
+     * {@code batchSize} of them per ONNX call. Vectors then depend on a text's neighbours (the quantized model's scales
+     * are per batch), which the job cannot accept; as a ceiling it says what batching would be worth.
+     *
+     * @param oneAtATime {@link #measure}'s result on the same runs: batch size 1, and the best when nothing beats it
+     */
+    static Batched measureBatched(List<Run> runs, Result oneAtATime) {
+        List<List<String>> misses = cacheMisses(runs);
+        int from = runs.size() / 10;
+        int to = runs.size() * 9 / 10;
+        List<List<String>> calls = new ArrayList<>();
+        for (int start = from; start < to; start += RUNS_PER_CALL) {
+            List<String> call = new ArrayList<>();
+            misses.subList(start, Math.min(to, start + RUNS_PER_CALL)).forEach(call::addAll);
+            calls.add(call);
+        }
+        Batched best = new Batched(oneAtATime.runsPerSecond(), 1);
+        for (int batchSize : BATCH_SIZES) {
+            try (MiniLmEmbedder model = new MiniLmEmbedder(MiniLmModel.SHIPPED, batchSize,
+                    MiniLmEmbedder.DEFAULT_MAX_WINDOWS, 1)) {
+                for (List<String> call : calls.subList(0, Math.min(calls.size(), 3))) {
+                    embed(model, call); // warm-up, as above
+                }
+                long start = System.nanoTime();
+                for (List<String> call : calls) {
+                    embed(model, call);
+                }
+                double rate = (to - from) / ((System.nanoTime() - start) / 1e9);
+                if (rate > best.runsPerSecond()) {
+                    best = new Batched(rate, batchSize);
+                }
+            }
+        }
+        return best;
     }
 
     private static void embed(Embedder model, List<String> batch) {

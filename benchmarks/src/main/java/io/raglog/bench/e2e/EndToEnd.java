@@ -174,6 +174,7 @@ public final class EndToEnd {
             // for runs (the rest of the job behind), and the texts per run say whether both did the same work
             Measured[] fulls = new Measured[options.pairs()];
             EmbeddingCeiling.Result[] embeddings = new EmbeddingCeiling.Result[options.pairs()];
+            EmbeddingCeiling.Batched[] batched = new EmbeddingCeiling.Batched[options.pairs()];
             Topics fullOut = null;
             for (int i = 0; i < options.pairs(); i++) {
                 String variant = "full-p1" + (i == 0 ? "" : "-" + (i + 1));
@@ -185,6 +186,9 @@ public final class EndToEnd {
                 log.printf("  embedding ceiling: %.1f runs/s (%d texts in %d model calls for the middle 80 %% of %d "
                         + "runs), %.2f ms of CPU a run%n", embedding.runsPerSecond(), embedding.texts(),
                         embedding.batches(), runs.size(), embedding.cpuMsPerRun());
+                batched[i] = EmbeddingCeiling.measureBatched(runs, embedding);
+                log.printf("  batched embedding ceiling: %.1f runs/s at %d windows a model call%n",
+                        batched[i].runsPerSecond(), batched[i].batchSize());
                 log.printf("  %s: its embedding thread %.2f ms of CPU a run, on a core %.0f %% of the window; %.2f texts"
                         + " a run embedded there, %.2f in the ceiling's window%n", variant,
                         fulls[i].cpu().ms(CpuAccount.Group.EMBEDDING), 100 * embeddingBusy(fulls[i]),
@@ -201,6 +205,14 @@ public final class EndToEnd {
                     "ceiling: the model alone on the same runs' cache-missing texts (1 thread)" + of);
             r.put("full_runs_per_s", fullRate, "whole job, LLM instant (p=1)" + of);
             r.put("full_over_embedding_bound", fullRate / ceiling, "goal >= 0.8");
+            double batchedCeiling = median(Arrays.stream(batched).mapToDouble(EmbeddingCeiling.Batched::runsPerSecond)
+                    .toArray());
+            r.put("batched_embedding_bound_runs_per_s", batchedCeiling, "ceiling: the model alone at its best batch "
+                    + "size (windows a call) on the same texts, " + EmbeddingCeiling.RUNS_PER_CALL + " runs a call"
+                    + of);
+            r.put("batched_embedding_bound_batch_size", median(batched, b -> (double) b.batchSize()),
+                    "windows a model call at which the batched ceiling was fastest (1: batching gained nothing)" + of);
+            r.put("full_over_batched_embedding_bound", fullRate / batchedCeiling, "goal >= 0.8");
             r.put("embedding_texts_per_run", median(embeddings, EmbeddingCeiling.Result::textsPerRun),
                     "texts the model embeds per run (cache misses), in the ceiling's window" + of);
             r.put("embedding_bound_cpu_ms_per_run", median(embeddings, EmbeddingCeiling.Result::cpuMsPerRun),
