@@ -68,9 +68,19 @@ public final class Terms {
         if (text == null) {
             return out;
         }
+        addWords(text, 0, text.length(), out);
+        return out;
+    }
+
+    /**
+     * {@link #words} of {@code text.substring(from, to)}, added to {@code out}, without the substring: {@code to} must
+     * be the text's end or at a character that is neither a letter, a digit nor a joiner (a sentence ends at white
+     * space), so that no word runs past it.
+     */
+    static void addWords(String text, int from, int to, List<String> out) {
         int n = text.length();
-        int i = 0;
-        while (i < n) {
+        int i = from;
+        while (i < to) {
             int cp = text.codePointAt(i);
             if (!isLetterOrNumber(cp)) {
                 i += Character.charCount(cp);
@@ -84,7 +94,6 @@ public final class Terms {
             }
             out.add(text.substring(start, i).toLowerCase(Locale.ROOT));
         }
-        return out;
     }
 
     /** The end of the run of letters and digits that starts at {@code i}. */
