@@ -73,6 +73,13 @@ class BenchCommandTest {
             }
             assertThat(groups).as(variant).isCloseTo(results.number(variant + "_cpu_ms_per_run"), withinPercentage(1));
         }
+        // raglog's own work against the I/O (issue #27): the sums of their groups, and the ratio taken per job
+        assertThat(results.number("own_cpu_ms_per_run_no_vector")).isPositive();
+        assertThat(results.number("io_cpu_ms_per_run_no_vector")).isPositive();
+        assertThat(results.number("io_cpu_ms_per_run_no_vector_without_endpoint"))
+                .isLessThan(results.number("io_cpu_ms_per_run_no_vector"));
+        assertThat(results.number("own_over_io_cpu_no_vector")).isPositive();
+        assertThat(results.number("alloc_bytes_per_run_no_vector")).isPositive();
         // the backlog job read its own input to the end: a verdict for every run it was given
         assertThat(results.number("backlog_runs")).isEqualTo(90);
         assertThat(results.number("backlog_verdicts")).isEqualTo(90);

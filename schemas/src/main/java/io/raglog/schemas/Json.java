@@ -57,11 +57,67 @@ public final class Json {
         }
     }
 
+    /**
+     * Each thread's buffer for {@link #writeBytes}, taken while in use (a nested call gets a fresh one).
+     * {@code writeValueAsBytes} grows a new buffer in chunks for every document and then copies them out: twice the
+     * bytes of every run, verdict and LLM request the job writes (issue #27).
+     */
+    private static final ThreadLocal<ReusedBytes> WRITE_BUFFER = new ThreadLocal<>();
+
     public static byte[] writeBytes(Object value) {
+        ReusedBytes buffer = WRITE_BUFFER.get();
+        WRITE_BUFFER.set(null);
+        if (buffer == null) {
+            buffer = new ReusedBytes();
+        }
         try {
-            return MAPPER.writeValueAsBytes(value);
-        } catch (JsonProcessingException e) {
+            MAPPER.writeValue(buffer, value);
+            return buffer.toByteArray();
+        } catch (IOException e) {
             throw new UncheckedIOException(e);
+        } finally {
+            // one grown by an unusually large document is let go, so a thread keeps at most 1 MB between documents
+            if (buffer.capacity() <= 1 << 20) {
+                buffer.reset();
+                WRITE_BUFFER.set(buffer);
+            }
+        }
+    }
+
+    /** A {@link java.io.ByteArrayOutputStream} without its locks, whose array is kept from one document to the next. */
+    private static final class ReusedBytes extends java.io.OutputStream {
+        private byte[] bytes = new byte[16 * 1024];
+        private int size;
+
+        @Override
+        public void write(int b) {
+            ensure(size + 1);
+            bytes[size++] = (byte) b;
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) {
+            ensure(size + len);
+            System.arraycopy(b, off, bytes, size, len);
+            size += len;
+        }
+
+        private void ensure(int capacity) {
+            if (capacity > bytes.length) {
+                bytes = java.util.Arrays.copyOf(bytes, Math.max(capacity, bytes.length * 2));
+            }
+        }
+
+        byte[] toByteArray() {
+            return java.util.Arrays.copyOf(bytes, size);
+        }
+
+        int capacity() {
+            return bytes.length;
+        }
+
+        void reset() {
+            size = 0;
         }
     }
 

@@ -22,7 +22,8 @@ public final class AnswerSentences {
     /** The match from which a sentence is taken to answer the question. */
     public static final double ANSWERS = 0.5;
 
-    private static final Pattern SENTENCE_END = Pattern.compile("(?<=[.!?])\\s+(?=[\\p{Lu}0-9\"'“])");
+    /** Where a sentence ends; {@link #sentenceBounds} finds its matches by a scan ({@code AnswerSentencesTest}). */
+    static final Pattern SENTENCE_END = Pattern.compile("(?<=[.!?])\\s+(?=[\\p{Lu}0-9\"'“])");
 
     private final Set<String> questionStems;
 
@@ -139,12 +140,92 @@ public final class AnswerSentences {
         if (text == null) {
             return out;
         }
-        for (String s : SENTENCE_END.split(text.strip())) {
-            if (!s.isBlank()) {
-                out.add(s);
-            }
+        int[] bounds = sentenceBounds(text);
+        for (int i = 0; i < bounds.length; i += 2) {
+            out.add(text.substring(bounds[i], bounds[i + 1]));
         }
         return out;
+    }
+
+    /**
+     * Where {@link #sentences} cuts a text, as start and end indexes into it, in pairs: the pieces of
+     * {@code SENTENCE_END.split(text.strip())} that are not blank. Found by a scan, since every passage a run's checks
+     * read is cut into sentences when its {@link TextIndex} is built (the regex, with its look-behind and look-ahead,
+     * and the pieces' copies were a large part of that); {@code AnswerSentencesTest} holds the two to the same cuts.
+     */
+    static int[] sentenceBounds(String text) {
+        int start = 0;
+        int end = text.length();
+        while (start < end && Character.isWhitespace(text.codePointAt(start))) {
+            start += Character.charCount(text.codePointAt(start));
+        }
+        while (end > start && Character.isWhitespace(text.codePointBefore(end))) {
+            end -= Character.charCount(text.codePointBefore(end));
+        }
+        int[] bounds = new int[8];
+        int n = 0;
+        int from = start;
+        int i = start + 1;
+        while (i < end) {
+            // SENTENCE_END: a run of \s after [.!?] and before [\p{Lu}0-9"'“]; the run is whole, since a look-behind
+            // inside it sees white space
+            if (!isRegexSpace(text.charAt(i)) || !endsSentence(text.charAt(i - 1))) {
+                i++;
+                continue;
+            }
+            int next = i;
+            while (next < end && isRegexSpace(text.charAt(next))) {
+                next++;
+            }
+            if (next < end && startsSentence(text.codePointAt(next))) {
+                if (!isBlank(text, from, i)) {
+                    bounds = add(bounds, n, from, i);
+                    n += 2;
+                }
+                from = next;
+            }
+            i = next + 1;
+        }
+        if (!isBlank(text, from, end)) {
+            bounds = add(bounds, n, from, end);
+            n += 2;
+        }
+        return java.util.Arrays.copyOf(bounds, n);
+    }
+
+    private static int[] add(int[] bounds, int n, int from, int to) {
+        int[] out = n + 2 > bounds.length ? java.util.Arrays.copyOf(bounds, bounds.length * 2) : bounds;
+        out[n] = from;
+        out[n + 1] = to;
+        return out;
+    }
+
+    /** Java regex {@code \s}: space, tab, newline, vertical tab, form feed, carriage return. */
+    private static boolean isRegexSpace(char c) {
+        return c == ' ' || c == '\t' || c == '\n' || c == 0x0B || c == '\f' || c == '\r';
+    }
+
+    private static boolean endsSentence(char c) {
+        return c == '.' || c == '!' || c == '?';
+    }
+
+    /** {@code [\p{Lu}0-9"'“]}. */
+    private static boolean startsSentence(int cp) {
+        return (cp >= '0' && cp <= '9') || cp == '"' || cp == '\'' || cp == '“'
+                || Character.getType(cp) == Character.UPPERCASE_LETTER;
+    }
+
+    /** As {@code substring(from, to).isBlank()}. */
+    static boolean isBlank(String text, int from, int to) {
+        int i = from;
+        while (i < to) {
+            int cp = text.codePointAt(i);
+            if (!Character.isWhitespace(cp)) {
+                return false;
+            }
+            i += Character.charCount(cp);
+        }
+        return true;
     }
 
     /**

@@ -1,6 +1,7 @@
 package io.raglog.checks;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -67,9 +68,19 @@ public final class Terms {
         if (text == null) {
             return out;
         }
+        addWords(text, 0, text.length(), out);
+        return out;
+    }
+
+    /**
+     * {@link #words} of {@code text.substring(from, to)}, added to {@code out}, without the substring: {@code to} must
+     * be the text's end or at a character that is neither a letter, a digit nor a joiner (a sentence ends at white
+     * space), so that no word runs past it.
+     */
+    static void addWords(String text, int from, int to, List<String> out) {
         int n = text.length();
-        int i = 0;
-        while (i < n) {
+        int i = from;
+        while (i < to) {
             int cp = text.codePointAt(i);
             if (!isLetterOrNumber(cp)) {
                 i += Character.charCount(cp);
@@ -83,7 +94,6 @@ public final class Terms {
             }
             out.add(text.substring(start, i).toLowerCase(Locale.ROOT));
         }
-        return out;
     }
 
     /** The end of the run of letters and digits that starts at {@code i}. */
@@ -121,13 +131,30 @@ public final class Terms {
         return words(text).stream().filter(Terms::isContentWord).toList();
     }
 
-    /** The distinct stems of a text's content words, in order: what a question asks about, or what a text holds. */
+    /**
+     * The content stems of the texts read most recently, per thread: the known passages read every passage a run was
+     * handed for them, then again to learn the new ones, and popular passages recur across runs (a tenth of raglog's
+     * own allocation per run went to reading them again, JFR, issue #27).
+     */
+    private static final PerThreadMemo<Set<String>> RECENT_CONTENT_STEMS = new PerThreadMemo<>(1024);
+
+    /**
+     * The distinct stems of a text's content words, in order: what a question asks about, or what a text holds. An
+     * unmodifiable set, shared with other callers asking about the same text.
+     */
     public static Set<String> contentStems(String text) {
+        if (text == null) {
+            return readContentStems(null);
+        }
+        return RECENT_CONTENT_STEMS.get(text, Terms::readContentStems);
+    }
+
+    private static Set<String> readContentStems(String text) {
         Set<String> out = new LinkedHashSet<>();
         for (String w : contentWords(text)) {
             out.add(stem(w));
         }
-        return out;
+        return Collections.unmodifiableSet(out);
     }
 
     public static boolean isContentWord(String lowerWord) {

@@ -46,9 +46,14 @@ public final class TextIndex {
         Set<String> ws = new HashSet<>();
         Set<String> st = new HashSet<>();
         List<Set<String>> bySentence = new ArrayList<>();
-        for (String sentence : AnswerSentences.sentences(this.text)) {
+        // sentences and their words read in place, without copying either out of the text
+        int[] sentences = AnswerSentences.sentenceBounds(this.text);
+        List<String> sentenceWords = new ArrayList<>();
+        for (int b = 0; b < sentences.length; b += 2) {
             Set<String> contentStems = new LinkedHashSet<>();
-            for (String word : Terms.words(sentence)) {
+            sentenceWords.clear();
+            Terms.addWords(this.text, sentences[b], sentences[b + 1], sentenceWords);
+            for (String word : sentenceWords) {
                 w.add(word);
                 ws.add(word);
                 String stem = Terms.stem(word);

@@ -46,4 +46,43 @@ class AnswerSentencesTest {
         assertThat(wrongPlace.found()).isEqualTo(1.0);
         assertThat(wrongPlace.match()).isLessThan(AnswerSentences.ANSWERS);
     }
+
+    /** The regex the scan replaced: what {@code sentences} gave before (issue #27). */
+    private static List<String> byRegex(String text) {
+        List<String> out = new java.util.ArrayList<>();
+        for (String piece : AnswerSentences.SENTENCE_END.split(text.strip())) {
+            if (!piece.isBlank()) {
+                out.add(piece);
+            }
+        }
+        return out;
+    }
+
+    @Test
+    void shouldCutSentencesAndReadTheirWordsAsTheRegexDid() {
+        List<String> fixed = List.of("", "   ", "One. Two! Three? four. 5 apples. \"Quoted.\" 'Single.' \u201cCurly.\u201d",
+                "Ends with a point.  \n\t Next one", "U.S. Army. Dr. Who", "x.\u00a0Y nbsp is not \\s",
+                "Mr. \u00c9mile and \u00e9mile. \ud835\udc00 bold capital", "a.\u000bB vertical tab. c.\fD form feed",
+                "  leading and trailing.  ", "No end", "...", ". . .", "Wait?!  Yes.\r\nNo.");
+        java.util.Random random = new java.util.Random(27);
+        String[] pieces = {"a", "B", "1", " ", "  ", "\n", "\t", ".", "!", "?", "\"", "'", "\u201c", "\u00c9", "\u00e9",
+                "\u00a0", "\u2003", "\ud835\udc00", "-", ",", "O'Neil", "4,100", "x\u000b", "\f", "\r"};
+        List<String> texts = new java.util.ArrayList<>(fixed);
+        for (int n = 0; n < 20_000; n++) {
+            StringBuilder sb = new StringBuilder();
+            for (int k = random.nextInt(30); k > 0; k--) {
+                sb.append(pieces[random.nextInt(pieces.length)]);
+            }
+            texts.add(sb.toString());
+        }
+        for (String text : texts) {
+            List<String> expected = byRegex(text);
+            assertThat(AnswerSentences.sentences(text)).as("[%s]", text).isEqualTo(expected);
+            // the index reads each sentence's words in place: the words of the sentences the regex cut
+            List<String> words = new java.util.ArrayList<>();
+            expected.forEach(sentence -> words.addAll(Terms.words(sentence)));
+            assertThat(TextIndex.of(text).words()).as("[%s]", text).isEqualTo(words);
+            assertThat(TextIndex.of(text).sentenceStems()).as("[%s]", text).hasSize(expected.size());
+        }
+    }
 }

@@ -69,4 +69,36 @@ class JacksonSerializerTest {
         assertThat(List.of(restored.resolveSchemaCompatibility(serializer.snapshotConfiguration()).isCompatibleAsIs()))
                 .containsExactly(true);
     }
+
+    @Test
+    void shouldWriteTheSameBytesAsTheMapperThroughItsReusedBuffer() throws Exception {
+        JacksonSerializer<ClassifiedCall> serializer = new JacksonSerializer<>(ClassifiedCall.class);
+        com.fasterxml.jackson.dataformat.smile.databind.SmileMapper smile =
+                Json.configure(com.fasterxml.jackson.dataformat.smile.databind.SmileMapper.builder());
+        // twice over, so the second pass writes into and reads from buffers the first one left behind
+        for (int pass = 0; pass < 2; pass++) {
+            for (ClassifiedCall call : AssemblyFixtures.oneOfEachStage()) {
+                DataOutputSerializer out = new DataOutputSerializer(256);
+                serializer.serialize(call, out);
+                byte[] expected = smile.writeValueAsBytes(call);
+                DataOutputSerializer framed = new DataOutputSerializer(256);
+                framed.writeInt(expected.length);
+                framed.write(expected);
+                assertThat(out.getCopyOfBuffer()).isEqualTo(framed.getCopyOfBuffer());
+                ClassifiedCall back = serializer.deserialize(new DataInputDeserializer(out.getCopyOfBuffer()));
+                assertThat(Json.MAPPER.writeValueAsString(back)).isEqualTo(Json.MAPPER.writeValueAsString(call));
+            }
+        }
+    }
+
+    @Test
+    void shouldLetGoOfABufferAnUnusuallyLargeRecordGrew() throws Exception {
+        JacksonSerializer.Buffer buffer = new JacksonSerializer.Buffer();
+        byte[] large = new byte[JacksonSerializer.Buffer.KEPT + 1];
+        buffer.write(large, 0, large.length);
+        assertThat(buffer.size()).isEqualTo(large.length);
+        buffer.release();
+        assertThat(buffer.size()).isZero();
+        assertThat(buffer.bytes().length).isLessThanOrEqualTo(JacksonSerializer.Buffer.KEPT);
+    }
 }

@@ -18,6 +18,10 @@ import java.util.regex.Pattern;
  * <p>Threads are grouped by name ({@link Group}); CPU the process spent outside Java threads (the JIT's compiler
  * threads are hidden from {@code ThreadMXBean}, the GC's are not Java threads) is {@link Group#JVM}: process CPU less
  * the sum of the Java threads'. A thread that ends keeps the CPU it had when last seen.
+ *
+ * <p>Beside the CPU, the bytes each Java thread allocated on the heap ({@code getThreadAllocatedBytes}, sampled
+ * alongside): a run's garbage is paid for later by the GC threads, outside the thread that made it, so raglog's own
+ * allocation per run is read at its source, its task threads ({@link #OWN}).
  */
 final class CpuAccount implements AutoCloseable {
 
@@ -89,20 +93,36 @@ final class CpuAccount implements AutoCloseable {
         }
     }
 
+    /** raglog's own threads: the task threads that run its operators (the rest is I/O, Flink's runtime, the JVM). */
+    static final java.util.Set<Group> OWN = java.util.EnumSet.of(Group.ASSEMBLY_TASK, Group.SOURCE_TASKS,
+            Group.OTHER_TASKS);
+
+    /**
+     * The I/O a run cannot avoid: the Kafka clients and the broker, the LLM's HTTP client and the local endpoint
+     * answering it (a stand-in for a remote API: {@code io_cpu_ms_per_run_*_without_endpoint} leaves it out).
+     */
+    static final java.util.Set<Group> IO = java.util.EnumSet.of(Group.KAFKA_CLIENTS, Group.KAFKA_BROKER,
+            Group.LLM_CLIENT, Group.LLM_ENDPOINT);
+
     /**
      * CPU nanoseconds per group at one moment (wall clock, ms: the clock Kafka's record timestamps are taken on), and
      * the texts the embedding model had been asked for by then.
      */
-    private record Sample(long atMs, EnumMap<Group, Long> cpuNs, long textsEmbedded) {}
+    private record Sample(long atMs, EnumMap<Group, Long> cpuNs, long ownAllocatedBytes, long textsEmbedded) {}
 
     /**
      * CPU milliseconds per run in a window, per group, and their sum (the process); and the texts the embedding model
-     * embedded per run there (its cache misses; zero with the vector checks off).
+     * embedded per run there (its cache misses; zero with the vector checks off), and the heap bytes raglog's own
+     * task threads ({@link #OWN}) allocated per run.
      */
-    record PerRun(Map<Group, Double> msByGroup, double totalMs, double textsEmbedded) {
+    record PerRun(Map<Group, Double> msByGroup, double totalMs, double textsEmbedded, double ownAllocatedBytes) {
 
         double ms(Group g) {
             return msByGroup.getOrDefault(g, 0.0);
+        }
+
+        double ms(java.util.Set<Group> groups) {
+            return groups.stream().mapToDouble(this::ms).sum();
         }
     }
 
@@ -115,6 +135,8 @@ final class CpuAccount implements AutoCloseable {
     /** Last CPU time seen per thread id, and its group: an ended thread's CPU stays counted. */
     private final Map<Long, Long> lastCpu = new HashMap<>();
     private final Map<Long, Group> groups = new HashMap<>();
+    /** Last allocated bytes seen per thread id, for the threads in {@link #OWN} only. */
+    private final Map<Long, Long> lastAllocated = new HashMap<>();
     private final List<Sample> samples = new ArrayList<>();
     private final Thread sampler;
     private volatile boolean running = true;
@@ -151,7 +173,12 @@ final class CpuAccount implements AutoCloseable {
                 continue; // ended between the two calls: its last value stays
             }
             lastCpu.put(id, cpu);
-            groups.computeIfAbsent(id, this::groupOf);
+            if (OWN.contains(groups.computeIfAbsent(id, this::groupOf))) {
+                long allocated = threads.getThreadAllocatedBytes(id);
+                if (allocated >= 0) {
+                    lastAllocated.put(id, allocated);
+                }
+            }
         }
         EnumMap<Group, Long> byGroup = new EnumMap<>(Group.class);
         long java = 0;
@@ -160,7 +187,8 @@ final class CpuAccount implements AutoCloseable {
             java += e.getValue();
         }
         byGroup.put(Group.JVM, Math.max(0, process - java));
-        samples.add(new Sample(at, byGroup, SharedEmbedder.misses()));
+        long ownAllocated = lastAllocated.values().stream().mapToLong(Long::longValue).sum();
+        samples.add(new Sample(at, byGroup, ownAllocated, SharedEmbedder.misses()));
     }
 
     private Group groupOf(long id) {
@@ -198,10 +226,11 @@ final class CpuAccount implements AutoCloseable {
             total += ns / 1e6 / runs;
         }
         double texts = at(window.toMs(), Sample::textsEmbedded) - at(window.fromMs(), Sample::textsEmbedded);
-        return new PerRun(ms, total, texts / runs);
+        double allocated = at(window.toMs(), Sample::ownAllocatedBytes) - at(window.fromMs(), Sample::ownAllocatedBytes);
+        return new PerRun(ms, total, texts / runs, allocated / runs);
     }
 
-    /** A cumulative count (CPU ns, texts) at a moment, linear between the samples around it. */
+    /** A cumulative count (CPU ns, bytes, texts) at a moment, linear between the samples around it. */
     private double at(long ms, ToLongFunction<Sample> count) {
         Sample before = samples.get(0);
         for (Sample s : samples) {

@@ -166,6 +166,7 @@ public final class EndToEnd {
             r.put("no_vector_over_passthrough_by_cpu_without_endpoint", r.number("passthrough_cpu_ms_per_run")
                     / (noVectorCpu - r.number("no_vector_cpu_ms_per_run_llm_endpoint")),
                     "the same, the local LLM endpoint's CPU (the stand-in for a remote API) left out");
+            ownAgainstIo(r, noVectors, of);
 
             // The full job against its ceiling, alternating in the same way: each full job is followed by the model
             // alone on the texts that job embedded. Two single jobs a minute apart measured 0.71-0.93 over four full
@@ -433,6 +434,26 @@ public final class EndToEnd {
             r.put(variant + "_cpu_ms_per_run_" + g.key, median(jobs, m -> m.cpu().ms(g)),
                     "of which: " + g.key.replace('_', ' '));
         }
+    }
+
+    /**
+     * raglog's own work per run in the no-vector job against the I/O it cannot avoid (issue #27): its task threads'
+     * CPU and allocation per run, the Kafka and LLM threads' CPU per run, and the ratio of the two CPU figures.
+     */
+    private static void ownAgainstIo(BenchResults r, Measured[] noVectors, String of) {
+        double own = median(noVectors, m -> m.cpu().ms(CpuAccount.OWN));
+        double io = median(noVectors, m -> m.cpu().ms(CpuAccount.IO));
+        r.put("own_cpu_ms_per_run_no_vector", own,
+                "CPU per run of raglog's own threads: assembly_task + source_tasks + other_tasks" + of);
+        r.put("io_cpu_ms_per_run_no_vector", io,
+                "CPU per run of the I/O: kafka_clients + kafka_broker + llm_client + llm_endpoint" + of);
+        r.put("io_cpu_ms_per_run_no_vector_without_endpoint",
+                median(noVectors, m -> m.cpu().ms(CpuAccount.IO) - m.cpu().ms(CpuAccount.Group.LLM_ENDPOINT)),
+                "the same without the local LLM endpoint (a stand-in)" + of);
+        r.put("own_over_io_cpu_no_vector", median(noVectors, m -> m.cpu().ms(CpuAccount.OWN)
+                / m.cpu().ms(CpuAccount.IO)), "own CPU per run / I/O CPU per run, per job; goal <= 1.0" + of);
+        r.put("alloc_bytes_per_run_no_vector", median(noVectors, m -> m.cpu().ownAllocatedBytes()),
+                "heap bytes allocated per run by raglog's own task threads; goal <= 150 KB" + of);
     }
 
     private double passthrough(JobRuns jobs, Topics repeated, String variant, int parallelism,

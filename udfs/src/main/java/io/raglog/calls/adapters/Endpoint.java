@@ -131,6 +131,10 @@ public record Endpoint(String method, String host, String port, String path, Str
     }
 
     private static String normalisedPath(String path) {
+        if (path.length() > 1 && path.charAt(0) == '/' && path.charAt(path.length() - 1) != '/'
+                && !path.contains("//")) {
+            return path; // already normal, as nearly every URL is: no copy (every call's URL comes through here)
+        }
         StringBuilder out = new StringBuilder();
         for (String segment : path.split("/")) {
             if (!segment.isEmpty()) {

@@ -1,0 +1,65 @@
+package io.raglog.bench.micro;
+
+import io.raglog.calls.ClassifiedCall;
+import io.raglog.flink.JacksonSerializer;
+import io.raglog.schemas.Run;
+import java.io.IOException;
+import java.util.concurrent.TimeUnit;
+import org.apache.flink.core.memory.DataInputDeserializer;
+import org.apache.flink.core.memory.DataOutputSerializer;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.infra.Blackhole;
+
+/**
+ * What handing a run between the job's tasks costs (issue #27): its calls written by the classify task and read by
+ * the assembly, and the run written and read once (the job hands it on three times: to the known passages, to the
+ * drift and checks, and as scoring input). Flink's own buffers are stood in for by one reused output and input
+ * view, as a task's record writer and reader reuse theirs. Not part of {@code raglog bench}'s keys: run it with JMH
+ * ({@code -prof gc}) when changing {@link JacksonSerializer}.
+ */
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.SECONDS)
+public class HandOverBenchmarks {
+
+    @State(Scope.Thread)
+    public static class Runs {
+        SimulatedTraffic traffic;
+        final JacksonSerializer<ClassifiedCall> calls = new JacksonSerializer<>(ClassifiedCall.class);
+        final JacksonSerializer<Run> runs = new JacksonSerializer<>(Run.class);
+        final DataOutputSerializer out = new DataOutputSerializer(64 * 1024);
+        final DataInputDeserializer in = new DataInputDeserializer();
+        int next;
+
+        @Setup(Level.Trial)
+        public void setUp() {
+            traffic = SimulatedTraffic.generate(RaglogBenchmarks.RUNS, RaglogBenchmarks.SEED);
+        }
+
+        SimulatedTraffic.LinkedRun nextRun() {
+            next = (next + 1) % traffic.runs().size();
+            return traffic.runs().get(next);
+        }
+    }
+
+    @Benchmark
+    public void handOverRun(Runs s, Blackhole sink) throws IOException {
+        SimulatedTraffic.LinkedRun r = s.nextRun();
+        for (ClassifiedCall call : r.calls()) {
+            s.out.clear();
+            s.calls.serialize(call, s.out);
+            s.in.setBuffer(s.out.getSharedBuffer(), 0, s.out.length());
+            sink.consume(s.calls.deserialize(s.in));
+        }
+        s.out.clear();
+        s.runs.serialize(r.run(), s.out);
+        s.in.setBuffer(s.out.getSharedBuffer(), 0, s.out.length());
+        sink.consume(s.runs.deserialize(s.in));
+    }
+}
