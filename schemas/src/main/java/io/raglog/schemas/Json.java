@@ -76,48 +76,8 @@ public final class Json {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } finally {
-            // one grown by an unusually large document is let go, so a thread keeps at most 1 MB between documents
-            if (buffer.capacity() <= 1 << 20) {
-                buffer.reset();
-                WRITE_BUFFER.set(buffer);
-            }
-        }
-    }
-
-    /** A {@link java.io.ByteArrayOutputStream} without its locks, whose array is kept from one document to the next. */
-    private static final class ReusedBytes extends java.io.OutputStream {
-        private byte[] bytes = new byte[16 * 1024];
-        private int size;
-
-        @Override
-        public void write(int b) {
-            ensure(size + 1);
-            bytes[size++] = (byte) b;
-        }
-
-        @Override
-        public void write(byte[] b, int off, int len) {
-            ensure(size + len);
-            System.arraycopy(b, off, bytes, size, len);
-            size += len;
-        }
-
-        private void ensure(int capacity) {
-            if (capacity > bytes.length) {
-                bytes = java.util.Arrays.copyOf(bytes, Math.max(capacity, bytes.length * 2));
-            }
-        }
-
-        byte[] toByteArray() {
-            return java.util.Arrays.copyOf(bytes, size);
-        }
-
-        int capacity() {
-            return bytes.length;
-        }
-
-        void reset() {
-            size = 0;
+            buffer.release();
+            WRITE_BUFFER.set(buffer);
         }
     }
 

@@ -3,6 +3,7 @@ package io.raglog.flink;
 import com.fasterxml.jackson.dataformat.smile.SmileConstants;
 import com.fasterxml.jackson.dataformat.smile.databind.SmileMapper;
 import io.raglog.schemas.Json;
+import io.raglog.schemas.ReusedBytes;
 import java.io.IOException;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
 import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
@@ -71,22 +72,24 @@ public final class JacksonSerializer<T> extends TypeSerializer<T> {
      * and reading allocated the message again before parsing it, together a fifth of what raglog's own threads
      * allocated per run (JFR, issue #27). The bytes written are the same.
      */
-    private static final ThreadLocal<Buffer> BUFFER = ThreadLocal.withInitial(Buffer::new);
+    private static final ThreadLocal<ReusedBytes> BUFFER = ThreadLocal.withInitial(ReusedBytes::new);
 
     @Override
     public void serialize(T record, DataOutputView target) throws IOException {
-        Buffer buffer = BUFFER.get();
-        buffer.reset();
-        SMILE.writeValue(buffer, record);
-        target.writeInt(buffer.size());
-        target.write(buffer.bytes(), 0, buffer.size());
-        buffer.release();
+        ReusedBytes buffer = BUFFER.get();
+        try {
+            SMILE.writeValue(buffer, record);
+            target.writeInt(buffer.size());
+            target.write(buffer.bytes(), 0, buffer.size());
+        } finally {
+            buffer.release();
+        }
     }
 
     @Override
     public T deserialize(DataInputView source) throws IOException {
         int length = source.readInt();
-        Buffer buffer = BUFFER.get();
+        ReusedBytes buffer = BUFFER.get();
         byte[] bytes = buffer.holding(length);
         source.readFully(bytes, 0, length);
         try {
@@ -104,64 +107,6 @@ public final class JacksonSerializer<T> extends TypeSerializer<T> {
     private static boolean isSmile(byte[] bytes, int length) {
         return length >= 3 && bytes[0] == SmileConstants.HEADER_BYTE_1 && bytes[1] == SmileConstants.HEADER_BYTE_2
                 && bytes[2] == SmileConstants.HEADER_BYTE_3;
-    }
-
-    /**
-     * A growable byte buffer a thread reuses from record to record; one that grew past {@link #KEPT} for an unusual
-     * record is let go afterwards, so a thread holds at most that much between records.
-     */
-    static final class Buffer extends java.io.OutputStream {
-
-        static final int KEPT = 1 << 20;
-
-        private byte[] bytes = new byte[32 * 1024];
-        private int size;
-
-        void reset() {
-            size = 0;
-        }
-
-        int size() {
-            return size;
-        }
-
-        byte[] bytes() {
-            return bytes;
-        }
-
-        /** The buffer, at least {@code length} long (its contents are not kept). */
-        byte[] holding(int length) {
-            if (bytes.length < length) {
-                bytes = new byte[length];
-            }
-            return bytes;
-        }
-
-        void release() {
-            if (bytes.length > KEPT) {
-                bytes = new byte[32 * 1024];
-            }
-            size = 0;
-        }
-
-        @Override
-        public void write(int b) {
-            ensure(size + 1);
-            bytes[size++] = (byte) b;
-        }
-
-        @Override
-        public void write(byte[] b, int off, int len) {
-            ensure(size + len);
-            System.arraycopy(b, off, bytes, size, len);
-            size += len;
-        }
-
-        private void ensure(int capacity) {
-            if (capacity > bytes.length) {
-                bytes = java.util.Arrays.copyOf(bytes, Math.max(capacity, bytes.length * 2));
-            }
-        }
     }
 
     @Override

@@ -6,6 +6,7 @@ import io.raglog.assemble.AssemblyFixtures;
 import io.raglog.calls.ClassifiedCall;
 import io.raglog.calls.EmbedDetail;
 import io.raglog.schemas.Json;
+import io.raglog.schemas.ReusedBytes;
 import java.util.List;
 import org.apache.flink.api.common.serialization.SerializerConfigImpl;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
@@ -93,12 +94,12 @@ class JacksonSerializerTest {
 
     @Test
     void shouldLetGoOfABufferAnUnusuallyLargeRecordGrew() throws Exception {
-        JacksonSerializer.Buffer buffer = new JacksonSerializer.Buffer();
-        byte[] large = new byte[JacksonSerializer.Buffer.KEPT + 1];
+        ReusedBytes buffer = new ReusedBytes();
+        byte[] large = new byte[ReusedBytes.KEPT + 1];
         buffer.write(large, 0, large.length);
         assertThat(buffer.size()).isEqualTo(large.length);
         buffer.release();
         assertThat(buffer.size()).isZero();
-        assertThat(buffer.bytes().length).isLessThanOrEqualTo(JacksonSerializer.Buffer.KEPT);
+        assertThat(buffer.bytes().length).isLessThanOrEqualTo(ReusedBytes.KEPT);
     }
 }
