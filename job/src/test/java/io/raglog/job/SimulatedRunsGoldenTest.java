@@ -2,7 +2,6 @@ package io.raglog.job;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.raglog.assemble.AssemblySettings;
 import io.raglog.assemble.RunLinker;
 import io.raglog.calls.CallClassifier;
@@ -19,7 +18,6 @@ import io.raglog.llm.LlmResult;
 import io.raglog.llm.OfflineJudge;
 import io.raglog.schemas.CallEvent;
 import io.raglog.schemas.Json;
-import io.raglog.schemas.Label;
 import io.raglog.schemas.Run;
 import io.raglog.schemas.RunFeatures;
 import io.raglog.score.ModelBundle;
@@ -27,7 +25,7 @@ import io.raglog.score.Scorer;
 import io.raglog.score.ScoringInput;
 import io.raglog.simulator.Simulator;
 import io.raglog.simulator.SimulatorOptions;
-import io.raglog.simulator.output.SimulationSink;
+import io.raglog.simulator.output.MemorySink;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -74,22 +72,9 @@ class SimulatedRunsGoldenTest {
 
     /** One line per run: its id and the digests of the run, its cheap checks, LLM checks, features and verdict. */
     private static List<String> digests(SimulatorOptions options) {
-        List<CallEvent> calls = new ArrayList<>();
-        new Simulator(options).run(new SimulationSink() {
-            @Override
-            public void call(CallEvent call) {
-                calls.add(call);
-            }
-
-            @Override
-            public void traces(ObjectNode request) {}
-
-            @Override
-            public void label(Label label) {}
-
-            @Override
-            public void close() {}
-        });
+        MemorySink sink = new MemorySink();
+        new Simulator(options).run(sink);
+        List<CallEvent> calls = sink.calls();
         CallClassifier classifier = BuiltInAdapters.classifier();
         Map<String, List<ClassifiedCall>> byKey = new LinkedHashMap<>();
         for (CallEvent call : calls) {
