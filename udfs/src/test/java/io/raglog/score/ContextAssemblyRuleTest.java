@@ -3,12 +3,9 @@ package io.raglog.score;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.raglog.checks.FeatureList;
-import io.raglog.schemas.LlmUsage;
 import io.raglog.schemas.RunFeatures;
 import io.raglog.schemas.Stage;
 import java.util.EnumSet;
-import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
@@ -20,9 +17,7 @@ class ContextAssemblyRuleTest {
             Stage.ASSEMBLE, Stage.GENERATE);
 
     private static RunFeatures features(Map<String, Double> values) {
-        return new RunFeatures(RunFeatures.SCHEMA_V1, "run-1", "support-bot", "Who was the first duke of Normandy?",
-                FeatureList.VERSION, new LinkedHashMap<>(values),
-                new LlmUsage(5, 0, 0, 0.0, false, List.of(), "offline-judge/v1"), null, List.of());
+        return FixedBundles.namedFeatures(values);
     }
 
     @Test

@@ -128,6 +128,13 @@ final class FixedBundles {
         return t;
     }
 
+    /** The shipped feature list's named values of one run, as the rules after the ensemble read them. */
+    static RunFeatures namedFeatures(Map<String, Double> values) {
+        return new RunFeatures(RunFeatures.SCHEMA_V1, "run-1", "support-bot", "Who was the first duke of Normandy?",
+                FeatureList.VERSION, new LinkedHashMap<>(values),
+                new LlmUsage(5, 0, 0, 0.0, false, List.of(), "offline-judge/v1"), null, List.of());
+    }
+
     /** Features of the fixed list at x, plus the checks' reranker numbers the evidence quotes. */
     static RunFeatures features(String runId, double x, EvidenceFlow flow) {
         Map<String, Double> values = new LinkedHashMap<>();
