@@ -22,6 +22,15 @@ class RefusalsTest {
         "The answer is not stated in the passages.",
         "This cannot be determined from the given excerpts.",
         "There is no relevant information about the ceremony.",
+        // the source as a negated quantifier, hedged verbs, a source that lacks it, an answer not possible
+        "None of the retrieved passages mention the founding date.",
+        "Neither of the sources says who built the bridge.",
+        "No passage in the context addresses the question.",
+        "Nothing in the provided documents answers that.",
+        "The context does not appear to contain the date of the battle.",
+        "The excerpts lack any detail about his uncle.",
+        "That detail is not present in the retrieved passages.",
+        "Based on these excerpts, it is not possible to say.",
     })
     void shouldRecogniseARefusal(String answer) {
         assertThat(Refusals.refuses(answer)).isTrue();
@@ -35,6 +44,9 @@ class RefusalsTest {
         "Context switching was not a problem for early packet networks.",
         "The Yuan dynasty was founded by Kublai Khan in 1271.",
         "She could not be reached for comment, the paper reported.",
+        "None of the passengers survived the crash.",
+        "No documents from the period survive, so historians rely on the chronicle.",
+        "Neither army gave ground until the evening.",
     })
     void shouldNotTakeAnAnswerForARefusal(String answer) {
         assertThat(Refusals.refuses(answer)).isFalse();
