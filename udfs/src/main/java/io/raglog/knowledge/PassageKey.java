@@ -20,21 +20,131 @@ final class PassageKey {
     private static final List<String> DOCUMENT_INSTRUCTIONS = List.of("passage:", "search_document:", "document:",
             "represent this document for retrieval:", "title: none | text:");
 
+    /**
+     * Each thread's digest and UTF-8 buffer. Every passage of every run and of every index-building call is keyed
+     * here, and {@code replaceAll("\\s+", " ")} (a Pattern, a Matcher and a StringBuilder each time), a new
+     * {@code MessageDigest} and {@code getBytes(UTF_8)} (three bytes a char for any text beyond Latin-1, then copied
+     * to size) made it the largest allocation site of the known passages (~100 KB a run, JFR, issue #27). The key is
+     * the same: the same normal text, the same bytes digested.
+     */
+    private static final ThreadLocal<Scratch> SCRATCH = ThreadLocal.withInitial(Scratch::new);
+
     private PassageKey() {}
 
     static String of(String text) {
-        String normal = text.strip().replaceAll("\\s+", " ").toLowerCase(Locale.ROOT);
+        String normal = collapseWhitespace(text.strip()).toLowerCase(Locale.ROOT);
         for (String instruction : DOCUMENT_INSTRUCTIONS) {
             if (normal.startsWith(instruction)) {
                 normal = normal.substring(instruction.length()).strip();
                 break;
             }
         }
-        try {
-            byte[] digest = MessageDigest.getInstance("SHA-256").digest(normal.getBytes(StandardCharsets.UTF_8));
+        return SCRATCH.get().key(normal);
+    }
+
+    /**
+     * {@code text.replaceAll("\\s+", " ")} without the regex: every run of {@code \s} (which is
+     * {@code [ \t\n\x0B\f\r]}, not Unicode white space) becomes one space. The text itself when there is none to
+     * collapse, as most passages are.
+     */
+    static String collapseWhitespace(String text) {
+        int n = text.length();
+        int i = 0;
+        while (i < n) {
+            char c = text.charAt(i);
+            if (isRegexSpace(c) && (c != ' ' || (i + 1 < n && isRegexSpace(text.charAt(i + 1))))) {
+                break; // the first run that is not already a single space
+            }
+            i++;
+        }
+        if (i == n) {
+            return text;
+        }
+        StringBuilder out = new StringBuilder(n).append(text, 0, i);
+        while (i < n) {
+            char c = text.charAt(i++);
+            if (isRegexSpace(c)) {
+                out.append(' ');
+                while (i < n && isRegexSpace(text.charAt(i))) {
+                    i++;
+                }
+            } else {
+                out.append(c);
+            }
+        }
+        return out.toString();
+    }
+
+    private static boolean isRegexSpace(char c) {
+        return c == ' ' || c == '\t' || c == '\n' || c == 0x0B || c == '\f' || c == '\r';
+    }
+
+    private static final class Scratch {
+
+        /** Longer texts (rare: a passage is a chunk) are encoded as before rather than grow the buffer for good. */
+        private static final int MAX_BUFFERED_CHARS = 64 * 1024;
+
+        private final MessageDigest sha256;
+        private byte[] utf8 = new byte[1024];
+
+        Scratch() {
+            try {
+                sha256 = MessageDigest.getInstance("SHA-256");
+            } catch (NoSuchAlgorithmException e) {
+                throw new IllegalStateException("every Java runtime has SHA-256", e);
+            }
+        }
+
+        /** The first 64 bits of the SHA-256 of the text's UTF-8, in hex. */
+        String key(String text) {
+            if (text.length() > MAX_BUFFERED_CHARS) {
+                sha256.update(text.getBytes(StandardCharsets.UTF_8)); // not worth a buffer held for good
+            } else {
+                int length = encode(text); // first: it may replace the buffer
+                sha256.update(utf8, 0, length);
+            }
+            byte[] digest = sha256.digest(); // and resets it for the next key
             return HexFormat.of().formatHex(digest, 0, 8);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("every Java runtime has SHA-256", e);
+        }
+
+        /**
+         * The text's UTF-8 into {@link #utf8}, its length returned: the bytes {@code text.getBytes(UTF_8)} gives, a
+         * surrogate not in a pair among them ('?').
+         */
+        int encode(String text) {
+            int n = text.length();
+            if (utf8.length < 3 * n) {
+                utf8 = new byte[Math.min(Math.max(3 * n, 2 * utf8.length), 3 * MAX_BUFFERED_CHARS)];
+            }
+            byte[] dst = utf8;
+            int d = 0;
+            for (int i = 0; i < n; i++) {
+                char c = text.charAt(i);
+                if (c < 0x80) {
+                    dst[d++] = (byte) c;
+                } else if (c < 0x800) {
+                    dst[d++] = (byte) (0xc0 | (c >> 6));
+                    dst[d++] = (byte) (0x80 | (c & 0x3f));
+                } else if (Character.isSurrogate(c)) {
+                    char low;
+                    if (Character.isHighSurrogate(c) && i + 1 < n
+                            && Character.isLowSurrogate(low = text.charAt(i + 1))) {
+                        int cp = Character.toCodePoint(c, low);
+                        dst[d++] = (byte) (0xf0 | (cp >> 18));
+                        dst[d++] = (byte) (0x80 | ((cp >> 12) & 0x3f));
+                        dst[d++] = (byte) (0x80 | ((cp >> 6) & 0x3f));
+                        dst[d++] = (byte) (0x80 | (cp & 0x3f));
+                        i++;
+                    } else {
+                        dst[d++] = '?';
+                    }
+                } else {
+                    dst[d++] = (byte) (0xe0 | (c >> 12));
+                    dst[d++] = (byte) (0x80 | ((c >> 6) & 0x3f));
+                    dst[d++] = (byte) (0x80 | (c & 0x3f));
+                }
+            }
+            return d;
         }
     }
 }
