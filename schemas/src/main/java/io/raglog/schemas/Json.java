@@ -31,6 +31,8 @@ public final class Json {
         M mapper = builder
                 .propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
                 .addModule(new JavaTimeModule())
+                // the same instants, written and read without a DateTimeFormatter per value (issue #27)
+                .addModule(IsoInstants.module())
                 .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
                 .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
                 .disable(DeserializationFeature.ADJUST_DATES_TO_CONTEXT_TIME_ZONE)

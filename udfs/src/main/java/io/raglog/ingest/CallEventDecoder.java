@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.raglog.schemas.CallEvent;
 import io.raglog.schemas.HttpRequest;
 import io.raglog.schemas.HttpResponse;
+import io.raglog.schemas.IsoInstants;
 import io.raglog.schemas.SchemaIds;
 import java.time.Instant;
 import java.time.OffsetDateTime;
@@ -158,6 +159,11 @@ public final class CallEventDecoder {
         if (v == null || !v.isTextual()) {
             p.add(field + " must be an RFC 3339 date-time string");
             return null;
+        }
+        // the form the proxy writes, read without a DateTimeFormatter (issue #27); any other is Instant.parse's
+        Instant plain = IsoInstants.parse(v.asText());
+        if (plain != null) {
+            return plain;
         }
         try {
             return Instant.parse(v.asText());

@@ -92,6 +92,40 @@ class JacksonSerializerTest {
         }
     }
 
+    /** Records between operators and in state carry instants: Json's fast form of them must write jsr310's bytes. */
+    @Test
+    void shouldWriteAndReadInstantsAsJsr310Does() throws Exception {
+        com.fasterxml.jackson.dataformat.smile.databind.SmileMapper jsr310 =
+                com.fasterxml.jackson.dataformat.smile.databind.SmileMapper.builder()
+                        .propertyNamingStrategy(com.fasterxml.jackson.databind.PropertyNamingStrategies.SNAKE_CASE)
+                        .addModule(new com.fasterxml.jackson.datatype.jsr310.JavaTimeModule())
+                        .disable(com.fasterxml.jackson.databind.SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
+                        .disable(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+                        .disable(com.fasterxml.jackson.databind.DeserializationFeature
+                                .ADJUST_DATES_TO_CONTEXT_TIME_ZONE)
+                        .build();
+        JacksonSerializer<ClassifiedCall> calls = new JacksonSerializer<>(ClassifiedCall.class);
+        for (ClassifiedCall call : AssemblyFixtures.oneOfEachStage()) {
+            DataOutputSerializer out = new DataOutputSerializer(256);
+            calls.serialize(call, out);
+            byte[] written = java.util.Arrays.copyOfRange(out.getCopyOfBuffer(), 4, out.length());
+            assertThat(written).isEqualTo(jsr310.writeValueAsBytes(call));
+            ClassifiedCall back = calls.deserialize(new DataInputDeserializer(out.getCopyOfBuffer()));
+            assertThat(back.event()).isEqualTo(jsr310.readValue(written, ClassifiedCall.class).event())
+                    .isEqualTo(call.event());
+        }
+        JacksonSerializer<io.raglog.schemas.Run> runs = new JacksonSerializer<>(io.raglog.schemas.Run.class);
+        io.raglog.schemas.Run run = io.raglog.checks.RunBuilder.healthy().build();
+        DataOutputSerializer out = new DataOutputSerializer(256);
+        runs.serialize(run, out);
+        byte[] written = java.util.Arrays.copyOfRange(out.getCopyOfBuffer(), 4, out.length());
+        assertThat(written).isEqualTo(jsr310.writeValueAsBytes(run));
+        io.raglog.schemas.Run back = runs.deserialize(new DataInputDeserializer(out.getCopyOfBuffer()));
+        assertThat(Json.MAPPER.writeValueAsString(back))
+                .isEqualTo(Json.MAPPER.writeValueAsString(jsr310.readValue(written, io.raglog.schemas.Run.class)))
+                .isEqualTo(Json.MAPPER.writeValueAsString(run));
+    }
+
     @Test
     void shouldLetGoOfABufferAnUnusuallyLargeRecordGrew() throws Exception {
         ReusedBytes buffer = new ReusedBytes();
