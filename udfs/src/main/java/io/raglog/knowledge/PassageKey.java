@@ -1,5 +1,9 @@
 package io.raglog.knowledge;
 
+import java.nio.ByteBuffer;
+import java.nio.CharBuffer;
+import java.nio.charset.CharsetEncoder;
+import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -85,7 +89,11 @@ final class PassageKey {
         private static final int MAX_BUFFERED_CHARS = 64 * 1024;
 
         private final MessageDigest sha256;
-        private byte[] utf8 = new byte[1024];
+        /** Replaces a surrogate not in a pair with '?', as {@code getBytes(UTF_8)} does: the same bytes. */
+        private final CharsetEncoder utf8 = StandardCharsets.UTF_8.newEncoder()
+                .onMalformedInput(CodingErrorAction.REPLACE)
+                .onUnmappableCharacter(CodingErrorAction.REPLACE);
+        private ByteBuffer bytes = ByteBuffer.allocate(1024);
 
         Scratch() {
             try {
@@ -100,51 +108,18 @@ final class PassageKey {
             if (text.length() > MAX_BUFFERED_CHARS) {
                 sha256.update(text.getBytes(StandardCharsets.UTF_8)); // not worth a buffer held for good
             } else {
-                int length = encode(text); // first: it may replace the buffer
-                sha256.update(utf8, 0, length);
+                int most = (int) Math.ceil(utf8.maxBytesPerChar() * text.length());
+                if (bytes.capacity() < most) {
+                    bytes = ByteBuffer.allocate(Math.max(most, 2 * bytes.capacity()));
+                }
+                bytes.clear();
+                // cannot overflow (room for the most bytes a char makes) and cannot fail (malformed input replaced)
+                utf8.reset().encode(CharBuffer.wrap(text), bytes, true);
+                utf8.flush(bytes);
+                sha256.update(bytes.flip());
             }
             byte[] digest = sha256.digest(); // and resets it for the next key
             return HexFormat.of().formatHex(digest, 0, 8);
-        }
-
-        /**
-         * The text's UTF-8 into {@link #utf8}, its length returned: the bytes {@code text.getBytes(UTF_8)} gives, a
-         * surrogate not in a pair among them ('?').
-         */
-        int encode(String text) {
-            int n = text.length();
-            if (utf8.length < 3 * n) {
-                utf8 = new byte[Math.min(Math.max(3 * n, 2 * utf8.length), 3 * MAX_BUFFERED_CHARS)];
-            }
-            byte[] dst = utf8;
-            int d = 0;
-            for (int i = 0; i < n; i++) {
-                char c = text.charAt(i);
-                if (c < 0x80) {
-                    dst[d++] = (byte) c;
-                } else if (c < 0x800) {
-                    dst[d++] = (byte) (0xc0 | (c >> 6));
-                    dst[d++] = (byte) (0x80 | (c & 0x3f));
-                } else if (Character.isSurrogate(c)) {
-                    char low;
-                    if (Character.isHighSurrogate(c) && i + 1 < n
-                            && Character.isLowSurrogate(low = text.charAt(i + 1))) {
-                        int cp = Character.toCodePoint(c, low);
-                        dst[d++] = (byte) (0xf0 | (cp >> 18));
-                        dst[d++] = (byte) (0x80 | ((cp >> 12) & 0x3f));
-                        dst[d++] = (byte) (0x80 | ((cp >> 6) & 0x3f));
-                        dst[d++] = (byte) (0x80 | (cp & 0x3f));
-                        i++;
-                    } else {
-                        dst[d++] = '?';
-                    }
-                } else {
-                    dst[d++] = (byte) (0xe0 | (c >> 12));
-                    dst[d++] = (byte) (0x80 | ((c >> 6) & 0x3f));
-                    dst[d++] = (byte) (0x80 | (c & 0x3f));
-                }
-            }
-            return d;
         }
     }
 }
