@@ -66,8 +66,8 @@ final class EmbeddingCeiling {
         }
     }
 
-    /** Windows per ONNX call tried for the batched ceiling; 1 is {@link #measure}'s own. */
-    static final int[] BATCH_SIZES = {4, 8, 16};
+    /** Windows per ONNX call the bench tries for the batched ceiling; 1 is {@link #measure}'s own. */
+    static final List<Integer> BATCH_SIZES = List.of(4, 8, 16);
     /** Runs whose texts one call of the batched ceiling embeds together, as a micro-batcher would collect them. */
     static final int RUNS_PER_CALL = 8;
 
@@ -81,8 +81,9 @@ final class EmbeddingCeiling {
      * are per batch), which the job cannot accept; as a ceiling it says what batching would be worth.
      *
      * @param oneAtATime {@link #measure}'s result on the same runs: batch size 1, and the best when nothing beats it
+     * @param batchSizes the batch sizes tried ({@link #BATCH_SIZES} in the bench), each on a model of its own
      */
-    static Batched measureBatched(List<Run> runs, Result oneAtATime) {
+    static Batched measureBatched(List<Run> runs, Result oneAtATime, List<Integer> batchSizes) {
         List<List<String>> misses = cacheMisses(runs);
         int from = runs.size() / 10;
         int to = runs.size() * 9 / 10;
@@ -93,7 +94,7 @@ final class EmbeddingCeiling {
             calls.add(call);
         }
         Batched best = new Batched(oneAtATime.runsPerSecond(), 1);
-        for (int batchSize : BATCH_SIZES) {
+        for (int batchSize : batchSizes) {
             try (MiniLmEmbedder model = new MiniLmEmbedder(MiniLmModel.SHIPPED, batchSize,
                     MiniLmEmbedder.DEFAULT_MAX_WINDOWS, 1)) {
                 for (List<String> call : calls.subList(0, Math.min(calls.size(), 3))) {

@@ -45,9 +45,12 @@ public final class EndToEnd {
      *     ({@link RepeatedInput}): the copy is an order of magnitude faster than the job, and one pass is too short a
      *     window to take a rate on
      * @param backlogRuns the runs of the backlog the no-vector job catches up on, on RocksDB ({@link BacklogRun})
+     * @param batchSizes the batch sizes (windows per ONNX call) the batched embedding ceiling tries, each with a model
+     *     of its own over the whole window: {@link EmbeddingCeiling#BATCH_SIZES} in {@link #quick} and {@link #full}
      */
     public record Options(int runs, int capacity, Duration llmLatency, Duration latencyLoad, int stateRuns,
-            boolean bothParallelisms, long seed, int warmUpJobs, int pairs, int passthroughRounds, int backlogRuns) {
+            boolean bothParallelisms, long seed, int warmUpJobs, int pairs, int passthroughRounds, int backlogRuns,
+            List<Integer> batchSizes) {
 
         public Options {
             if (pairs < 1) {
@@ -56,15 +59,21 @@ public final class EndToEnd {
             if (passthroughRounds < 1) {
                 throw new IllegalArgumentException("the passthrough copies the input at least once");
             }
+            batchSizes = List.copyOf(batchSizes);
+            if (batchSizes.isEmpty() || batchSizes.stream().anyMatch(b -> b < 1)) {
+                throw new IllegalArgumentException("the batched ceiling tries at least one batch size, not "
+                        + batchSizes);
+            }
         }
 
         public static Options quick() {
-            return new Options(150, 16, Duration.ofMillis(500), Duration.ofSeconds(15), 200, false, 11, 1, 1, 4, 450);
+            return new Options(150, 16, Duration.ofMillis(500), Duration.ofSeconds(15), 200, false, 11, 1, 1, 4, 450,
+                    EmbeddingCeiling.BATCH_SIZES);
         }
 
         public static Options full() {
             return new Options(2000, 16, Duration.ofMillis(500), Duration.ofSeconds(60), 1000, true, 11, 12, 3, 20,
-                    6000);
+                    6000, EmbeddingCeiling.BATCH_SIZES);
         }
     }
 
@@ -187,7 +196,7 @@ public final class EndToEnd {
                 log.printf("  embedding ceiling: %.1f runs/s (%d texts in %d model calls for the middle 80 %% of %d "
                         + "runs), %.2f ms of CPU a run%n", embedding.runsPerSecond(), embedding.texts(),
                         embedding.batches(), runs.size(), embedding.cpuMsPerRun());
-                batched[i] = EmbeddingCeiling.measureBatched(runs, embedding);
+                batched[i] = EmbeddingCeiling.measureBatched(runs, embedding, options.batchSizes());
                 log.printf("  batched embedding ceiling: %.1f runs/s at %d windows a model call%n",
                         batched[i].runsPerSecond(), batched[i].batchSize());
                 log.printf("  %s: its embedding thread %.2f ms of CPU a run, on a core %.0f %% of the window; %.2f texts"
