@@ -188,15 +188,19 @@ class ThresholdOverridesPipelineTest {
     }
 
     /**
-     * A record stamped {@code at} on every calls partition: the watermark moves past the runs before it, as later
-     * traffic would move it (it is no call, so it becomes a dead letter).
+     * A record stamped {@code at} on every partition of every input the job reads with event time (calls, traces,
+     * feedback): the watermark moves past the runs before it, as later traffic would move it (it is none of those, so
+     * it becomes a dead letter). The traces and feedback topics get no other records here: without the ticks, their
+     * empty partitions would hold the watermark back until the sources' idleness (30 s) let it go.
      */
     private static void tick(Topics topics, Instant at) {
         lastTick = at;
         try (KafkaProducer<byte[], byte[]> producer = producer()) {
-            for (int partition = 0; partition < 2; partition++) {
-                producer.send(new ProducerRecord<>(topics.calls(), partition, at.toEpochMilli(), null,
-                        "clock tick".getBytes(StandardCharsets.UTF_8)));
+            for (String topic : List.of(topics.calls(), topics.otlp(), topics.feedback())) {
+                for (int partition = 0; partition < 2; partition++) {
+                    producer.send(new ProducerRecord<>(topic, partition, at.toEpochMilli(), null,
+                            "clock tick".getBytes(StandardCharsets.UTF_8)));
+                }
             }
         }
     }

@@ -40,8 +40,10 @@ class TaskManagerLossTest {
                 SharedServices.work());
         JobSettings offline = JobSettings.defaults().withChecks(ChecksSettings.defaults());
 
+        // the traffic replayed twice as fast as it happened (a run every half second): the feed sets this test's
+        // length, and the loss still waits for committed verdicts, so it still meets a job at work
         ChaosReport report = TaskManagerLoss.run(rig,
-                new TaskManagerLoss.Settings(40, 11, 1.0, 1.0, 1, TASK_MANAGERS, offline, true, Duration.ofMinutes(5)));
+                new TaskManagerLoss.Settings(40, 11, 1.0, 2.0, 1, TASK_MANAGERS, offline, true, Duration.ofMinutes(5)));
         System.out.print(report.describe());
 
         assertThat(report.failovers()).as("the loss hit the running job").isGreaterThanOrEqualTo(1);
