@@ -58,6 +58,8 @@ public final class FeedbackUnderLoss {
         List<Feedback> first = feedback.subList(0, feedback.size() / 2);
         List<Feedback> after = feedback.subList(feedback.size() / 2, feedback.size());
 
+        kafka.produce(Ticks.before(traffic.end(), topics, kafka.partitionCount(topics.otlp()), traffic.otlpKeys(),
+                first.stream().map(Feedback::pipeline).toList()));
         ChaosJob chaosJob = ChaosJob.submit(rig.cluster(), ChaosJob.configuration(rig.work().resolve(name),
                 ChaosJob.Recovery.DEFAULT), s.parallelism(), name, null,
                 env -> rig.wire(env, topics, name, false, job, null, name));

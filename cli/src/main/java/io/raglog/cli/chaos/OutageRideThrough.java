@@ -48,6 +48,8 @@ public final class OutageRideThrough {
             deadLetters.add(Audit.identity(s.spoiled().get(i).value(), landed.get(i)));
         }
 
+        kafka.produce(Ticks.before(traffic.end(), topics, kafka.partitionCount(topics.otlp()), traffic.otlpKeys(),
+                List.of()));
         ElasticsearchConnection es = s.es() != null ? s.es() : rig.elasticsearchConnection();
         Elastic elastic = new Elastic(es);
         String faultsIndex = Rig.faultsIndex(name);

@@ -40,6 +40,8 @@ public final class TaskManagerLoss {
         String name = "task-manager-loss-" + Long.toHexString(System.nanoTime());
         Topics topics = rig.topics(name);
         Kafka kafka = rig.kafka();
+        kafka.produce(Ticks.before(traffic.end(), topics, kafka.partitionCount(topics.otlp()), traffic.otlpKeys(),
+                List.of()));
         ElasticsearchConnection es = s.elasticsearch() ? rig.elasticsearchConnection() : null;
         ChaosJob job = ChaosJob.submit(rig.cluster(), ChaosJob.configuration(rig.work().resolve(name),
                 ChaosJob.Recovery.DEFAULT), s.parallelism(), name, null,

@@ -86,6 +86,11 @@ public final class Traffic {
         return labels;
     }
 
+    /** The keys of its trace records (their service), which decide the partitions they land in. */
+    public List<String> otlpKeys() {
+        return messages.stream().filter(Message::otlp).map(Message::key).toList();
+    }
+
     /** Runs the simulator made: the ground truth every scenario counts against. */
     public int runs() {
         return labels.size();
