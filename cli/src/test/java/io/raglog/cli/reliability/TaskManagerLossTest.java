@@ -41,8 +41,8 @@ class TaskManagerLossTest {
         JobSettings offline = JobSettings.defaults().withChecks(ChecksSettings.defaults());
 
         // the traffic replayed twice as fast as it happened (a run every half second): the feed sets this test's
-        // length, and the loss, timed by committed verdicts, still comes while traffic arrives (measured: with 11 of
-        // 40 verdicts committed and 79 % of the traffic written)
+        // length. The loss is timed by committed verdicts: measured, it came with 79 % of the traffic written, and
+        // after all of it on a machine loaded enough to slow the job's start
         ChaosReport report = TaskManagerLoss.run(rig,
                 new TaskManagerLoss.Settings(40, 11, 1.0, 2.0, 1, TASK_MANAGERS, offline, true, Duration.ofMinutes(5)));
         System.out.print(report.describe());
