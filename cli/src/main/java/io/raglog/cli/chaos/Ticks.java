@@ -16,7 +16,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
-import org.apache.kafka.clients.producer.internals.BuiltInPartitioner;
+import org.apache.kafka.common.utils.Utils;
 
 /**
  * One record per input partition, an hour of event time past the traffic, that a job reading forever needs to close
@@ -83,7 +83,8 @@ final class Ticks {
             if (key == null) {
                 return IntStream.range(0, partitions).boxed().collect(Collectors.toSet());
             }
-            used.add(BuiltInPartitioner.partitionForKey(key.getBytes(StandardCharsets.UTF_8), partitions));
+            // the default partitioner's placement of a keyed record: murmur2 of the key, made positive, modulo the count
+            used.add(Utils.toPositive(Utils.murmur2(key.getBytes(StandardCharsets.UTF_8))) % partitions);
         }
         return used;
     }
