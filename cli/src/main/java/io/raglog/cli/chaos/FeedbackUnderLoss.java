@@ -84,7 +84,7 @@ public final class FeedbackUnderLoss {
         SavepointRestore.awaitVerdicts(kafka, topics, expected, s.timeout());
         kafka.produce(records(topics, after));
         Waits.until(s.timeout(), "a joined record for each of " + feedback.size() + " feedback records",
-                () -> kafka.read(topics.runFeedback(), RunFeedback.class).stream()
+                () -> written(kafka.read(topics.runFeedback(), RunFeedback.class)).stream()
                         .map(r -> r.feedback().feedbackId()).distinct().count() >= feedback.size());
         chaosJob.cancel();
 
@@ -92,12 +92,24 @@ public final class FeedbackUnderLoss {
                 job.sampling(), List.of(), List.of()), null, null).stream()
                 .filter(d -> !d.output().equals(Audit.FAULTS)).toList());
         deliveries.addAll(feedbackDeliveries(kafka, topics, traffic.labels(), feedback));
+        long reAsks = kafka.read(topics.runFeedback(), RunFeedback.class).stream()
+                .filter(r -> r.feedback().kind() == FeedbackKind.RE_ASK).count();
+        notes.add(String.format("%d re-asks the job found in the traffic itself, joined beside the written feedback "
+                + "(not audited against it)", reAsks));
         notes.add(String.format("%d feedback records, given up to %s after their run in event time; %d written "
                 + "before the traffic (waiting for their verdict), %d after it (their verdict waiting)",
                 feedback.size(), latest, first.size(), after.size()));
         return new ChaosReport("feedback join under task-manager loss", traffic.runs(), s.losses(),
                 s.losses() + " task managers terminated mid-stream", chaosJob.failures().size(), deliveries,
                 Duration.ofNanos(System.nanoTime() - start), notes);
+    }
+
+    /**
+     * The joined records of the feedback the scenario wrote: the job's re-ask detection (on by default) may find a
+     * re-ask among the simulated questions and join it too, as feedback nobody wrote.
+     */
+    private static List<RunFeedback> written(List<RunFeedback> joined) {
+        return joined.stream().filter(r -> r.feedback().kind() != FeedbackKind.RE_ASK).toList();
     }
 
     /**
@@ -127,7 +139,7 @@ public final class FeedbackUnderLoss {
      */
     private static List<Delivery> feedbackDeliveries(Kafka kafka, Topics topics, List<Label> labels,
             List<Feedback> feedback) {
-        List<RunFeedback> joined = kafka.read(topics.runFeedback(), RunFeedback.class);
+        List<RunFeedback> joined = written(kafka.read(topics.runFeedback(), RunFeedback.class));
         List<Verdict> verdicts = kafka.read(topics.verdicts(), Verdict.class);
         List<Verdict> queue = kafka.read(topics.faults(), Verdict.class);
         Set<String> raglogQueued = Audit.flagged(verdicts);
