@@ -91,9 +91,9 @@ public final class FeedbackUnderLoss {
         List<Delivery> deliveries = new ArrayList<>(Audit.outputs(kafka, topics, new Audit.Expected(expected,
                 job.sampling(), List.of(), List.of()), null, null).stream()
                 .filter(d -> !d.output().equals(Audit.FAULTS)).toList());
-        deliveries.addAll(feedbackDeliveries(kafka, topics, traffic.labels(), feedback));
-        long reAsks = kafka.read(topics.runFeedback(), RunFeedback.class).stream()
-                .filter(r -> r.feedback().kind() == FeedbackKind.RE_ASK).count();
+        List<RunFeedback> joined = kafka.read(topics.runFeedback(), RunFeedback.class);
+        deliveries.addAll(feedbackDeliveries(kafka, topics, written(joined), traffic.labels(), feedback));
+        long reAsks = joined.size() - written(joined).size();
         notes.add(String.format("%d re-asks the job found in the traffic itself, joined beside the written feedback "
                 + "(not audited against it)", reAsks));
         notes.add(String.format("%d feedback records, given up to %s after their run in event time; %d written "
@@ -136,10 +136,11 @@ public final class FeedbackUnderLoss {
     /**
      * Each feedback record joined once and none left unjoined; the queue holds raglog's own flagged runs once and each
      * disliked run raglog passed once, told apart by the user feedback the latter carry.
+     *
+     * @param joined the joined records of the feedback the scenario wrote (read once, after the job)
      */
-    private static List<Delivery> feedbackDeliveries(Kafka kafka, Topics topics, List<Label> labels,
-            List<Feedback> feedback) {
-        List<RunFeedback> joined = written(kafka.read(topics.runFeedback(), RunFeedback.class));
+    private static List<Delivery> feedbackDeliveries(Kafka kafka, Topics topics, List<RunFeedback> joined,
+            List<Label> labels, List<Feedback> feedback) {
         List<Verdict> verdicts = kafka.read(topics.verdicts(), Verdict.class);
         List<Verdict> queue = kafka.read(topics.faults(), Verdict.class);
         Set<String> raglogQueued = Audit.flagged(verdicts);
