@@ -36,6 +36,13 @@ public final class JobOptions {
     public static final RaglogOption<Integer> PROMETHEUS_PORT = RaglogOption.of(
             ConfigOptions.key("flink.prometheus_port").intType().defaultValue(9249)
                     .withDescription("Metrics (raglog.* groups) for Prometheus when run outside a cluster."));
+    public static final RaglogOption<Duration> BUFFER_TIMEOUT = RaglogOption.of(
+            ConfigOptions.key("flink.buffer_timeout").durationType()
+                    .defaultValue(TopologySettings.DEFAULT_BUFFER_TIMEOUT)
+                    .withDescription("The longest a record waits in a network buffer between two tasks (Flink's "
+                            + "execution.buffer-timeout, set by the job): each of the four edges a generator call "
+                            + "crosses on its way to a verdict adds up to this; 0 sends every record at once, at "
+                            + "some CPU."));
     public static final RaglogOption<Duration> FAULT_RATE_WINDOW = RaglogOption.of(
             ConfigOptions.key("fault_rates.window").durationType().defaultValue(JobSettings.DEFAULT_FAULT_RATE_WINDOW)
                     .withDescription("The event-time tumbling window fault rates are counted in."));
@@ -79,8 +86,8 @@ public final class JobOptions {
             .withDescription("A model bundle directory; unset: the bundle shipped in the job."));
 
     public static final List<RaglogOption<?>> ALL = List.of(PARALLELISM, CHECKPOINT_INTERVAL, CHECKPOINT_DIR,
-            PROMETHEUS_PORT, FAULT_RATE_WINDOW, FEEDBACK_ENABLED, FEEDBACK_WAIT_FOR_VERDICT, FEEDBACK_KEEP_VERDICT,
-            FEEDBACK_QUESTION_WINDOW, FEEDBACK_RE_ASKS, FEEDBACK_RE_ASK_WINDOW, FEEDBACK_RE_ASK_WINDOW_WITHOUT_SESSION,
+            PROMETHEUS_PORT, BUFFER_TIMEOUT, FAULT_RATE_WINDOW, FEEDBACK_ENABLED, FEEDBACK_WAIT_FOR_VERDICT,
+            FEEDBACK_KEEP_VERDICT, FEEDBACK_QUESTION_WINDOW, FEEDBACK_RE_ASKS, FEEDBACK_RE_ASK_WINDOW, FEEDBACK_RE_ASK_WINDOW_WITHOUT_SESSION,
             BUNDLE);
 
     private static final ConfigOption<String> PROMETHEUS_REPORTER_PORT = ConfigOptions.key("port").stringType()

@@ -79,6 +79,9 @@ public final class RaglogPipeline {
 
     /** Wires the whole job between {@code from} and {@code to}; the caller executes it. */
     public static void wire(Sources from, Sinks to, JobSettings settings) {
+        // the job's latency is the topology's to set, wherever it runs: every edge below flushes within this
+        (from.calls() != null ? from.calls() : from.otlp()).getExecutionEnvironment()
+                .setBufferTimeout(settings.topology().bufferTimeout().toMillis());
         // each input decoded and classified in one chain: a call crosses no network edge before it has its stage
         IngestedCalls proxyCalls = classify(decodeProxyCalls(from.calls()), "classify-calls");
         IngestedCalls otlpCalls = classify(decodeOtlpSpans(from.otlp()), "classify-spans");

@@ -6,8 +6,11 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
 import java.util.TreeSet;
+import java.util.stream.Collectors;
 import org.apache.flink.connector.base.DeliveryGuarantee;
 import org.apache.flink.runtime.jobgraph.JobVertex;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -32,6 +35,22 @@ class PipelineOperatorsTest {
         RaglogPipeline.wire(kafka.sources(env, settings), kafka.sinks(), settings);
 
         assertThat(String.join("\n", describe(env.getStreamGraph()))).isEqualTo(String.join("\n", expected()));
+    }
+
+    @Test
+    void shouldFlushEveryEdgeWithinTheConfiguredBufferTimeout() {
+        assertThat(bufferTimeouts(JobSettings.fromEnvironment(Map.of()))).containsOnly(10L);
+        assertThat(bufferTimeouts(JobSettings.fromEnvironment(Map.of("RAGLOG_FLINK_BUFFER_TIMEOUT", "0 ms"))))
+                .containsOnly(0L);
+    }
+
+    private static Set<Long> bufferTimeouts(JobSettings settings) {
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        KafkaConnection kafka = new KafkaConnection("localhost:9092", Topics.DEFAULTS, "raglog", false,
+                DeliveryGuarantee.EXACTLY_ONCE, new Properties());
+        RaglogPipeline.wire(kafka.sources(env, settings), kafka.sinks(), settings);
+        return env.getStreamGraph().getStreamNodes().stream().map(StreamNode::getBufferTimeout)
+                .collect(Collectors.toSet());
     }
 
     private static TreeSet<String> describe(StreamGraph graph) {
