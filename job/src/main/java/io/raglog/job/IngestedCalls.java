@@ -1,8 +1,7 @@
 package io.raglog.job;
 
 import io.raglog.calls.ClassifiedCall;
-import io.raglog.drift.IndexEmbedding;
-import io.raglog.knowledge.IndexedPassages;
+import io.raglog.knowledge.IndexBuilding;
 import io.raglog.schemas.CallEvent;
 import io.raglog.schemas.DeadLetter;
 import org.apache.flink.streaming.api.datastream.DataStream;
@@ -15,16 +14,14 @@ import org.apache.flink.streaming.api.datastream.DataStream;
  * proxy calls, or only traces) is {@link #NONE}.
  */
 record IngestedCalls(DataStream<ClassifiedCall> classified, DataStream<CallEvent> unclassified,
-        DataStream<DeadLetter> deadLetters, DataStream<IndexEmbedding> indexEmbeddings,
-        DataStream<IndexedPassages> indexedPassages) {
+        DataStream<DeadLetter> deadLetters, DataStream<IndexBuilding> indexBuilding) {
 
-    static final IngestedCalls NONE = new IngestedCalls(null, null, null, null, null);
+    static final IngestedCalls NONE = new IngestedCalls(null, null, null, null);
 
     /** Both inputs' calls as one. */
     IngestedCalls and(IngestedCalls other) {
         return new IngestedCalls(union(classified, other.classified), union(unclassified, other.unclassified),
-                union(deadLetters, other.deadLetters), union(indexEmbeddings, other.indexEmbeddings),
-                union(indexedPassages, other.indexedPassages));
+                union(deadLetters, other.deadLetters), union(indexBuilding, other.indexBuilding));
     }
 
     private static <T> DataStream<T> union(DataStream<T> a, DataStream<T> b) {

@@ -18,7 +18,7 @@ import io.raglog.ingest.DeadLetters;
 import io.raglog.ingest.DecodeCallsFunction;
 import io.raglog.ingest.DecodeOtlpFunction;
 import io.raglog.ingest.RawMessage;
-import io.raglog.knowledge.IndexedPassages;
+import io.raglog.knowledge.IndexBuilding;
 import io.raglog.reask.AskedQuestion;
 import io.raglog.reask.ReAsk;
 import io.raglog.reask.ReAskFunction;
@@ -47,6 +47,7 @@ import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.DataStreamUtils;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
+import org.apache.flink.types.Either;
 import org.apache.flink.util.Collector;
 
 /**
@@ -101,7 +102,7 @@ public final class RaglogPipeline {
         }
 
         SingleOutputStreamOperator<Run> checkedForDrift = withEmbeddingDrift(
-                withKnownPassages(runs, calls.indexedPassages()), calls.indexEmbeddings());
+                withKnownPassages(runs, calls.indexBuilding()));
         SingleOutputStreamOperator<Run> sampled = sample(checkedForDrift, settings.sampling());
         // in tiered mode the bundle's tier gate decides which runs skip the LLM checks
         DataStream<RunChecked> checked = ChecksStage.checked(sampled, settings.checks(), settings.bundle());
@@ -205,8 +206,7 @@ public final class RaglogPipeline {
         return new IngestedCalls(classified, classified.getSideOutput(ClassifyCallsFunction.UNCLASSIFIED),
                 decoded.getSideOutput(DecodeCallsFunction.DEAD_LETTERS)
                         .union(classified.getSideOutput(DecodeCallsFunction.DEAD_LETTERS)),
-                classified.getSideOutput(ClassifyCallsFunction.INDEX_EMBEDDINGS),
-                classified.getSideOutput(ClassifyCallsFunction.INDEXED_PASSAGES));
+                classified.getSideOutput(ClassifyCallsFunction.INDEX_BUILDING));
     }
 
     /** With a real LLM configured, it is asked once per pipeline + endpoint where an unknown API's fields are. */
@@ -237,13 +237,14 @@ public final class RaglogPipeline {
     /**
      * A second opinion on each run's retrieval, from the passages the pipeline's other runs were handed and the
      * documents its index-building calls embedded: keyed by pipeline, since that is the knowledge base a run's
-     * retrieval searched.
+     * retrieval searched. The runs leave with the index-building calls' models, in order, for the drift check.
      */
-    private static DataStream<Run> withKnownPassages(DataStream<Run> runs, DataStream<IndexedPassages> indexed) {
+    private static DataStream<Either<Run, IndexEmbedding>> withKnownPassages(DataStream<Run> runs,
+            DataStream<IndexBuilding> indexBuilding) {
         return runs
                 .keyBy(Run::pipeline)
-                .connect(indexed.keyBy(IndexedPassages::pipeline))
-                .process(new KnownPassagesFunction(), JacksonTypeInfo.of(Run.class))
+                .connect(indexBuilding.keyBy(IndexBuilding::pipeline))
+                .process(new KnownPassagesFunction(), KnownPassagesFunction.OUTPUT)
                 .uid("known-passages").name("known passages per pipeline");
     }
 
@@ -252,13 +253,16 @@ public final class RaglogPipeline {
      * keyed by pipeline: a run whose query model is not its index's carries the mismatch (scoring flags its embed
      * stage); model changes, retrieval score shifts and mismatches leave as drift records.
      */
-    private static SingleOutputStreamOperator<Run> withEmbeddingDrift(DataStream<Run> runs,
-            DataStream<IndexEmbedding> indexEmbeddings) {
-        // the known passages already partitioned the runs by pipeline: no second shuffle, the two chain
-        return DataStreamUtils.reinterpretAsKeyedStream(runs, Run::pipeline, Types.STRING)
-                .connect(indexEmbeddings.keyBy(IndexEmbedding::pipeline))
+    private static SingleOutputStreamOperator<Run> withEmbeddingDrift(DataStream<Either<Run, IndexEmbedding>> known) {
+        // the known passages partitioned both by pipeline and hand them on as one input: the two run in one task,
+        // and a run is not written and read again between them
+        return DataStreamUtils.reinterpretAsKeyedStream(known, RaglogPipeline::pipelineOf, Types.STRING)
                 .process(new EmbeddingDriftFunction(), JacksonTypeInfo.of(Run.class))
                 .uid("embedding-drift").name("embedding drift per pipeline");
+    }
+
+    private static String pipelineOf(Either<Run, IndexEmbedding> e) {
+        return e.isLeft() ? e.left().pipeline() : e.right().pipeline();
     }
 
     /** Runs not sampled leave by a side output, to be counted as not checked; incomplete runs are never checked. */

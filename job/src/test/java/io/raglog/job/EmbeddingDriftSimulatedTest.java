@@ -25,10 +25,11 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.flink.api.common.typeinfo.Types;
-import org.apache.flink.streaming.api.operators.co.KeyedCoProcessOperator;
+import org.apache.flink.streaming.api.operators.KeyedProcessOperator;
 import org.apache.flink.streaming.api.watermark.Watermark;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
-import org.apache.flink.streaming.util.KeyedTwoInputStreamOperatorTestHarness;
+import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
+import org.apache.flink.types.Either;
 import org.apache.flink.streaming.util.ProcessFunctionTestHarnesses;
 import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -80,8 +81,9 @@ class EmbeddingDriftSimulatedTest {
             runs = new ArrayList<>(h.extractOutputValues());
         }
         runs.sort(Comparator.comparing(Run::endedAt).thenComparing(Run::runId));
-        var h = new KeyedTwoInputStreamOperatorTestHarness<>(new KeyedCoProcessOperator<>(new EmbeddingDriftFunction()),
-                Run::pipeline, IndexEmbedding::pipeline, Types.STRING);
+        var h = new KeyedOneInputStreamOperatorTestHarness<String, Either<Run, IndexEmbedding>, Run>(
+                new KeyedProcessOperator<>(new EmbeddingDriftFunction()),
+                e -> e.isLeft() ? e.left().pipeline() : e.right().pipeline(), Types.STRING);
         h.setup();
         h.open();
         int r = 0;
@@ -90,12 +92,12 @@ class EmbeddingDriftSimulatedTest {
             Instant runAt = r < runs.size() ? runs.get(r).endedAt() : Instant.MAX;
             Instant indexAt = i < indexCalls.size() ? indexCalls.get(i).at() : Instant.MAX;
             if (indexAt.isBefore(runAt)) {
-                h.processElement2(indexCalls.get(i++), indexAt.toEpochMilli());
+                h.processElement(Either.Right(indexCalls.get(i++)), indexAt.toEpochMilli());
             } else {
-                h.processElement1(runs.get(r++), runAt.toEpochMilli());
+                h.processElement(Either.Left(runs.get(r++)), runAt.toEpochMilli());
             }
         }
-        h.processBothWatermarks(new Watermark(Long.MAX_VALUE));
+        h.processWatermark(new Watermark(Long.MAX_VALUE));
         List<Run> out = h.extractOutputValues();
         var side = h.getSideOutput(EmbeddingDriftFunction.DRIFT);
         List<EmbeddingDrift> drift = side == null ? List.of() : side.stream().map(StreamRecord::getValue).toList();

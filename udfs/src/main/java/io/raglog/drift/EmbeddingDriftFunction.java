@@ -9,13 +9,15 @@ import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.metrics.Counter;
-import org.apache.flink.streaming.api.functions.co.KeyedCoProcessFunction;
+import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
+import org.apache.flink.types.Either;
 import org.apache.flink.util.Collector;
 import org.apache.flink.util.OutputTag;
 
 /**
  * Keyed by pipeline: the embedding model and dimension each index was built with (from index-building calls, the
- * second input) and the model the pipeline's questions are embedded with (each run's embed stage, the first input).
+ * right side of its input) and the model the pipeline's questions are embedded with (each run's embed stage, the
+ * left). Both come from the known passages operator, in the order it read them, so the two run in one task.
  * Every run passes through, with an {@link io.raglog.schemas.EmbeddingMismatch} set when its query model does not
  * match its index's; drift events ({@code raglog.drift/v1}) leave by {@link #DRIFT}. The rules are
  * {@link EmbeddingDriftTracker}'s; the state ({@link DriftState}, one JSON value per pipeline) is bounded (its
@@ -23,13 +25,13 @@ import org.apache.flink.util.OutputTag;
  *
  * <p>Runs are judged as they arrive, with what the index-building calls showed so far: holding each run until the
  * watermark passed it would put the watermark's lag (seconds, and the sources' idleness when traffic stops) on every
- * verdict. The two inputs take different paths, so a run that reaches the operator just before an index-building
- * call that came earlier in event time is judged without it; the next runs see it.
+ * verdict. Runs and index-building calls take different paths to the known passages, so a run that reaches it just
+ * before an index-building call that came earlier in event time is judged without it; the next runs see it.
  *
  * <p>Metrics ({@code raglog.drift}): {@code runs_embedding_mismatch}, {@code drift_events},
  * {@code index_embeddings_seen}.
  */
-public class EmbeddingDriftFunction extends KeyedCoProcessFunction<String, Run, IndexEmbedding, Run> {
+public class EmbeddingDriftFunction extends KeyedProcessFunction<String, Either<Run, IndexEmbedding>, Run> {
 
     private static final long serialVersionUID = 1L;
 
@@ -51,7 +53,15 @@ public class EmbeddingDriftFunction extends KeyedCoProcessFunction<String, Run, 
     }
 
     @Override
-    public void processElement1(Run run, Context ctx, Collector<Run> out) throws Exception {
+    public void processElement(Either<Run, IndexEmbedding> in, Context ctx, Collector<Run> out) throws Exception {
+        if (in.isLeft()) {
+            judge(in.left(), ctx, out);
+        } else {
+            index(in.right());
+        }
+    }
+
+    private void judge(Run run, Context ctx, Collector<Run> out) throws Exception {
         if (run.incomplete() || run.stages() == null || !run.stages().embed().present()) {
             out.collect(run);
             return;
@@ -71,8 +81,7 @@ public class EmbeddingDriftFunction extends KeyedCoProcessFunction<String, Run, 
         }
     }
 
-    @Override
-    public void processElement2(IndexEmbedding call, Context ctx, Collector<Run> out) throws Exception {
+    private void index(IndexEmbedding call) throws Exception {
         DriftState s = load();
         EmbeddingDriftTracker.index(s, call);
         state.update(Json.MAPPER.writeValueAsString(s));

@@ -4,9 +4,9 @@ import io.raglog.calls.CallClassifier;
 import io.raglog.calls.Classification;
 import io.raglog.calls.ClassifiedCall;
 import io.raglog.calls.NotARunCall;
-import io.raglog.drift.IndexEmbedding;
 import io.raglog.drift.IndexEmbeddings;
 import io.raglog.flink.JacksonTypeInfo;
+import io.raglog.knowledge.IndexBuilding;
 import io.raglog.knowledge.IndexedPassages;
 import io.raglog.schemas.CallEvent;
 import org.apache.flink.api.common.functions.OpenContext;
@@ -19,8 +19,8 @@ import org.apache.flink.util.OutputTag;
  * Classifies each call's stage with the adapters' rules. Calls that are not part of a run (index building, admin)
  * and calls to endpoints no adapter knows are counted, not forwarded; a known endpoint with an unreadable body is
  * malformed input and goes to the dead-letter side output. Index-building embedding calls leave their model and
- * dimension by {@link #INDEX_EMBEDDINGS}, for the embedding-drift check, and the documents they embedded by
- * {@link #INDEXED_PASSAGES}, for the known passages.
+ * dimension, for the embedding-drift check, and the documents they embedded, for the known passages, by
+ * {@link #INDEX_BUILDING}.
  */
 public class ClassifyCallsFunction extends ProcessFunction<CallEvent, ClassifiedCall> {
 
@@ -30,13 +30,12 @@ public class ClassifyCallsFunction extends ProcessFunction<CallEvent, Classified
     public static final OutputTag<CallEvent> UNCLASSIFIED =
             new OutputTag<>("unclassified-calls", JacksonTypeInfo.of(CallEvent.class));
 
-    /** The model and dimension of each index-building embedding call (the calls themselves stay uncounted as runs). */
-    public static final OutputTag<IndexEmbedding> INDEX_EMBEDDINGS =
-            new OutputTag<>("index-embeddings", JacksonTypeInfo.of(IndexEmbedding.class));
-
-    /** The documents each index-building embedding call embedded: what the knowledge base holds. */
-    public static final OutputTag<IndexedPassages> INDEXED_PASSAGES =
-            new OutputTag<>("indexed-passages", JacksonTypeInfo.of(IndexedPassages.class));
+    /**
+     * The model, dimension and documents of each index-building embedding call (the calls themselves stay uncounted
+     * as runs).
+     */
+    public static final OutputTag<IndexBuilding> INDEX_BUILDING =
+            new OutputTag<>("index-building", JacksonTypeInfo.of(IndexBuilding.class));
 
     private final CallClassifier classifier;
 
@@ -64,13 +63,9 @@ public class ClassifyCallsFunction extends ProcessFunction<CallEvent, Classified
         if (result instanceof Classification.Classified c) {
             if (c.call().stage() == null || c.call().detail() instanceof NotARunCall) {
                 notARunCall.inc();
-                IndexEmbedding index = IndexEmbeddings.read(c.call());
+                IndexBuilding index = IndexBuilding.of(IndexEmbeddings.read(c.call()), IndexedPassages.read(c.call()));
                 if (index != null) {
-                    ctx.output(INDEX_EMBEDDINGS, index);
-                }
-                IndexedPassages documents = IndexedPassages.read(c.call());
-                if (documents != null) {
-                    ctx.output(INDEXED_PASSAGES, documents);
+                    ctx.output(INDEX_BUILDING, index);
                 }
             } else {
                 classified.inc();

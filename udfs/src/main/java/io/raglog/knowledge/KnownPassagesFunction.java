@@ -1,6 +1,8 @@
 package io.raglog.knowledge;
 
 import io.raglog.checks.RunTexts;
+import io.raglog.drift.IndexEmbedding;
+import io.raglog.flink.JacksonTypeInfo;
 import io.raglog.schemas.KnownPassages;
 import io.raglog.schemas.Passage;
 import io.raglog.schemas.Run;
@@ -18,9 +20,12 @@ import org.apache.flink.api.common.state.MapState;
 import org.apache.flink.api.common.state.MapStateDescriptor;
 import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.api.java.typeutils.EitherTypeInfo;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.streaming.api.functions.co.KeyedCoProcessFunction;
+import org.apache.flink.types.Either;
 import org.apache.flink.util.Collector;
 
 /**
@@ -42,9 +47,18 @@ import org.apache.flink.util.Collector;
  * <p>The key is the pipeline, so one subtask serves all of a pipeline's runs: a lookup is a handful of state reads
  * (one per question word, then the texts of the few best candidates), far below the checks' cost per run.
  */
-public class KnownPassagesFunction extends KeyedCoProcessFunction<String, Run, IndexedPassages, Run> {
+public class KnownPassagesFunction
+        extends KeyedCoProcessFunction<String, Run, IndexBuilding, Either<Run, IndexEmbedding>> {
 
     private static final long serialVersionUID = 1L;
+
+    /**
+     * Each run, with its second opinion, and each index-building call's model and dimension, in the order they came:
+     * the embedding-drift check after this reads both, as one input, so that it runs in this task (a second input
+     * would put a network hand-over of every run between the two).
+     */
+    public static final TypeInformation<Either<Run, IndexEmbedding>> OUTPUT =
+            new EitherTypeInfo<>(JacksonTypeInfo.of(Run.class), JacksonTypeInfo.of(IndexEmbedding.class));
 
     /** Passages kept per pipeline by default: a large help centre's worth of chunks. */
     public static final int DEFAULT_MAX_PASSAGES = 100_000;
@@ -95,7 +109,7 @@ public class KnownPassagesFunction extends KeyedCoProcessFunction<String, Run, I
     }
 
     @Override
-    public void processElement1(Run run, Context ctx, Collector<Run> out) throws Exception {
+    public void processElement1(Run run, Context ctx, Collector<Either<Run, IndexEmbedding>> out) throws Exception {
         Map<String, Passage> handed = handed(run);
         int known = held.value() == null ? 0 : held.value();
         KnownPassages opinion = known == 0 || run.incomplete() || run.question() == null
@@ -107,11 +121,21 @@ public class KnownPassagesFunction extends KeyedCoProcessFunction<String, Run, I
         if (now != known) {
             held.update(now);
         }
-        out.collect(opinion == null ? run : run.withKnownPassages(opinion));
+        out.collect(Either.Left(opinion == null ? run : run.withKnownPassages(opinion)));
     }
 
     @Override
-    public void processElement2(IndexedPassages indexed, Context ctx, Collector<Run> out) throws Exception {
+    public void processElement2(IndexBuilding call, Context ctx, Collector<Either<Run, IndexEmbedding>> out)
+            throws Exception {
+        if (call.embedding() != null) {
+            out.collect(Either.Right(call.embedding()));
+        }
+        if (call.documents() != null) {
+            learnIndexed(call.documents());
+        }
+    }
+
+    private void learnIndexed(IndexedPassages indexed) throws Exception {
         int known = held.value() == null ? 0 : held.value();
         int now = known;
         for (String text : indexed.texts()) {

@@ -20,10 +20,11 @@ import java.util.SplittableRandom;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
-import org.apache.flink.streaming.api.operators.co.KeyedCoProcessOperator;
+import org.apache.flink.streaming.api.operators.KeyedProcessOperator;
 import org.apache.flink.streaming.api.watermark.Watermark;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
-import org.apache.flink.streaming.util.KeyedTwoInputStreamOperatorTestHarness;
+import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
+import org.apache.flink.types.Either;
 import org.junit.jupiter.api.Test;
 
 class EmbeddingDriftFunctionTest {
@@ -32,10 +33,17 @@ class EmbeddingDriftFunctionTest {
     private static final String SMALL = "text-embedding-3-small";
     private static final String ADA = "text-embedding-ada-002";
 
-    private static KeyedTwoInputStreamOperatorTestHarness<String, Run, IndexEmbedding, Run> harness(
-            OperatorSubtaskState restoreFrom) throws Exception {
-        var h = new KeyedTwoInputStreamOperatorTestHarness<>(new KeyedCoProcessOperator<>(new EmbeddingDriftFunction()),
-                Run::pipeline, IndexEmbedding::pipeline, Types.STRING);
+    /** As the job feeds it: runs (left) and index-building calls' models (right), in one input keyed by pipeline. */
+    private static final class Harness
+            extends KeyedOneInputStreamOperatorTestHarness<String, Either<Run, IndexEmbedding>, Run> {
+        Harness() throws Exception {
+            super(new KeyedProcessOperator<>(new EmbeddingDriftFunction()),
+                    e -> e.isLeft() ? e.left().pipeline() : e.right().pipeline(), Types.STRING);
+        }
+    }
+
+    private static Harness harness(OperatorSubtaskState restoreFrom) throws Exception {
+        var h = new Harness();
         h.setup();
         if (restoreFrom != null) {
             h.initializeState(restoreFrom);
@@ -60,25 +68,24 @@ class EmbeddingDriftFunctionTest {
     }
 
     /** A run as the job delivers it: assembly closed it, so the watermark passes its end right after. */
-    private static void judge(KeyedTwoInputStreamOperatorTestHarness<String, Run, IndexEmbedding, Run> h, Run run)
+    private static void judge(Harness h, Run run)
             throws Exception {
-        h.processElement1(run, run.endedAt().toEpochMilli());
-        h.processBothWatermarks(new Watermark(run.endedAt().toEpochMilli()));
+        h.processElement(Either.Left(run), run.endedAt().toEpochMilli());
+        h.processWatermark(new Watermark(run.endedAt().toEpochMilli()));
     }
 
-    private static void build(KeyedTwoInputStreamOperatorTestHarness<String, Run, IndexEmbedding, Run> h,
+    private static void build(Harness h,
             IndexEmbedding call) throws Exception {
-        h.processElement2(call, call.at().toEpochMilli());
-        h.processBothWatermarks(new Watermark(call.at().toEpochMilli()));
+        h.processElement(Either.Right(call), call.at().toEpochMilli());
+        h.processWatermark(new Watermark(call.at().toEpochMilli()));
     }
 
-    private static List<EmbeddingDrift> drift(KeyedTwoInputStreamOperatorTestHarness<String, Run, IndexEmbedding,
-            Run> h) {
+    private static List<EmbeddingDrift> drift(Harness h) {
         ConcurrentLinkedQueue<StreamRecord<EmbeddingDrift>> out = h.getSideOutput(EmbeddingDriftFunction.DRIFT);
         return out == null ? List.of() : out.stream().map(StreamRecord::getValue).toList();
     }
 
-    private static long mismatches(KeyedTwoInputStreamOperatorTestHarness<String, Run, IndexEmbedding, Run> h) {
+    private static long mismatches(Harness h) {
         return h.extractOutputValues().stream().filter(r -> r.embeddingMismatch() != null).count();
     }
 

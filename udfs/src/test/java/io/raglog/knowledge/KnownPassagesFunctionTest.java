@@ -7,6 +7,7 @@ import static io.raglog.checks.RunBuilder.WEATHER;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.raglog.checks.RunBuilder;
+import io.raglog.drift.IndexEmbedding;
 import io.raglog.schemas.KnownPassages;
 import io.raglog.schemas.Passage;
 import io.raglog.schemas.Run;
@@ -16,6 +17,7 @@ import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
 import org.apache.flink.streaming.api.operators.co.KeyedCoProcessOperator;
 import org.apache.flink.streaming.util.KeyedTwoInputStreamOperatorTestHarness;
+import org.apache.flink.types.Either;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -25,7 +27,7 @@ class KnownPassagesFunctionTest {
     private static final Passage LISBON_TRAMS = new Passage("doc-9#5",
             "Lisbon's yellow trams climb the hills of Alfama and Graça every few minutes.", 0.40, 1);
 
-    private KeyedTwoInputStreamOperatorTestHarness<String, Run, IndexedPassages, Run> harness;
+    private Harness harness;
 
     @BeforeEach
     void setUp() throws Exception {
@@ -37,12 +39,23 @@ class KnownPassagesFunctionTest {
         harness.close();
     }
 
-    private static KeyedTwoInputStreamOperatorTestHarness<String, Run, IndexedPassages, Run> harness(int max,
-            OperatorSubtaskState restoreFrom) throws Exception {
-        var h = new KeyedTwoInputStreamOperatorTestHarness<>(
-                new KeyedCoProcessOperator<>(new KnownPassagesFunction(max)), Run::pipeline, IndexedPassages::pipeline,
-                Types.STRING);
-        h.setup();
+    /** Runs in, index-building calls in; runs with their second opinion out, and the calls' models for the drift. */
+    private static final class Harness extends
+            KeyedTwoInputStreamOperatorTestHarness<String, Run, IndexBuilding, Either<Run, IndexEmbedding>> {
+        Harness(int max) throws Exception {
+            super(new KeyedCoProcessOperator<>(new KnownPassagesFunction(max)), Run::pipeline,
+                    IndexBuilding::pipeline, Types.STRING);
+        }
+
+        void index(IndexEmbedding embedding, IndexedPassages documents) throws Exception {
+            processElement2(IndexBuilding.of(embedding, documents), 0L);
+        }
+    }
+
+    private static Harness harness(int max, OperatorSubtaskState restoreFrom) throws Exception {
+        var h = new Harness(max);
+        // Either carries no type of its own: the output's serializer is the one the job declares
+        h.setup(KnownPassagesFunction.OUTPUT.createSerializer(h.getExecutionConfig().getSerializerConfig()));
         if (restoreFrom != null) {
             h.initializeState(restoreFrom);
         }
@@ -50,12 +63,13 @@ class KnownPassagesFunctionTest {
         return h;
     }
 
-    private static Run send(KeyedTwoInputStreamOperatorTestHarness<String, Run, IndexedPassages, Run> h, Run run) throws Exception {
+    private static Run send(Harness h, Run run) throws Exception {
         int before = h.extractOutputValues().size();
         h.processElement1(run, 0L);
-        List<Run> out = h.extractOutputValues();
+        List<Either<Run, IndexEmbedding>> out = h.extractOutputValues();
         assertThat(out).hasSize(before + 1);
-        return out.get(out.size() - 1);
+        assertThat(out.get(out.size() - 1).isLeft()).as("a run comes out as a run").isTrue();
+        return out.get(out.size() - 1).left();
     }
 
     /** An earlier question whose retrieval handed on the cash-flow, revenue and capex passages. */
@@ -172,8 +186,8 @@ class KnownPassagesFunctionTest {
 
     @Test
     void shouldKnowWhatTheIndexBuildingCallsEmbeddedBeforeAnyRunIsHandedIt() throws Exception {
-        harness.processElement2(new IndexedPassages(earlier().pipeline(), List.of(CASH_2023.text(),
-                REVENUE_2022.text(), CAPEX_2023.text()), Instant.EPOCH), 0L);
+        harness.index(null, new IndexedPassages(earlier().pipeline(), List.of(CASH_2023.text(),
+                REVENUE_2022.text(), CAPEX_2023.text()), Instant.EPOCH));
 
         Run missed = send(harness, RunBuilder.healthy().runId("run-missed").retrieved(WEATHER).reranked(WEATHER).build());
 
@@ -188,8 +202,8 @@ class KnownPassagesFunctionTest {
     @Test
     void shouldTakeAnIndexedDocumentAndTheStoresPassageForOnePassage() throws Exception {
         // an E5-style pipeline embeds "passage: ..." and the store returns the chunk without it
-        harness.processElement2(new IndexedPassages(earlier().pipeline(), List.of("passage: " + CASH_2023.text(),
-                WEATHER.text()), Instant.EPOCH), 0L);
+        harness.index(null, new IndexedPassages(earlier().pipeline(), List.of("passage: " + CASH_2023.text(),
+                WEATHER.text()), Instant.EPOCH));
 
         Run sound = send(harness, RunBuilder.healthy().runId("run-sound").retrieved(CASH_2023).reranked(CASH_2023)
                 .build());
@@ -200,5 +214,22 @@ class KnownPassagesFunctionTest {
         assertThat(missed.knownPassages().held()).as("still two passages, not three").isEqualTo(2);
         assertThat(missed.knownPassages().unreturned().get(0).id()).as("named by the run that was handed it")
                 .isEqualTo(CASH_2023.id());
+    }
+
+    @Test
+    void shouldHandTheDriftCheckEachIndexBuildingCallsModelInLineWithTheRuns() throws Exception {
+        String pipeline = earlier().pipeline();
+        IndexEmbedding small = new IndexEmbedding(pipeline, null, "text-embedding-3-small", 1536, Instant.EPOCH);
+        send(harness, earlier());
+        harness.index(small, new IndexedPassages(pipeline, List.of(WEATHER.text()), Instant.EPOCH));
+        harness.index(null, new IndexedPassages(pipeline, List.of(LISBON_TRAMS.text()), Instant.EPOCH));
+        Run next = send(harness, RunBuilder.healthy().runId("run-next").build());
+
+        List<Either<Run, IndexEmbedding>> out = harness.extractOutputValues();
+        assertThat(out).as("run, the model of the call that named one, run: documents alone hand nothing on")
+                .hasSize(3);
+        assertThat(out.get(1).isRight()).isTrue();
+        assertThat(out.get(1).right()).isEqualTo(small);
+        assertThat(next.knownPassages().held()).as("both calls' documents learned").isEqualTo(5);
     }
 }

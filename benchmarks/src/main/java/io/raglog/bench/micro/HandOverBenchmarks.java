@@ -19,8 +19,8 @@ import org.openjdk.jmh.infra.Blackhole;
 
 /**
  * What handing a run between the job's tasks costs (issue #27): its calls written by the classify task and read by
- * the assembly, and the run written and read once (the job hands it on three times: to the known passages, to the
- * drift and checks, and as scoring input). Flink's own buffers are stood in for by one reused output and input
+ * the assembly, and the run written and read once (the job hands it on twice: to the known passages, whose task
+ * also runs the drift and the checks, and as scoring input). Flink's own buffers are stood in for by one reused output and input
  * view, as a task's record writer and reader reuse theirs. Not part of {@code raglog bench}'s keys: run it with JMH
  * ({@code -prof gc}) when changing {@link JacksonSerializer}.
  */
