@@ -1,8 +1,11 @@
 package io.raglog.flink;
 
+import com.fasterxml.jackson.databind.ObjectReader;
+import com.fasterxml.jackson.databind.ObjectWriter;
 import com.fasterxml.jackson.dataformat.smile.SmileConstants;
 import com.fasterxml.jackson.dataformat.smile.databind.SmileMapper;
 import io.raglog.schemas.Json;
+import io.raglog.schemas.Passage;
 import io.raglog.schemas.ReusedBytes;
 import java.io.IOException;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
@@ -16,15 +19,19 @@ import org.apache.flink.core.memory.DataOutputView;
  * breaking change bumps the schema). Binary because every record between operators that are not chained, and every
  * call held in state, goes through here: numbers (embedding vectors among them) are copied rather than printed and
  * parsed, and strings are length-prefixed rather than escaped. Text JSON, which state written before (snapshot
- * version 1) holds, is still read: Smile documents start with their own header. Records are immutable, so copies are
- * the record itself.
+ * version 1) holds, is still read: Smile documents start with their own header. A passage text repeated within a
+ * record is written once ({@link SharedPassageTexts}). Records are immutable, so copies are the record itself.
  */
 public final class JacksonSerializer<T> extends TypeSerializer<T> {
 
     private static final long serialVersionUID = 1L;
 
-    /** Thread-safe once configured, like {@link Json#MAPPER}, whose configuration it has. */
-    private static final SmileMapper SMILE = Json.configure(SmileMapper.builder());
+    /**
+     * Thread-safe once configured, like {@link Json#MAPPER}, whose configuration it has; passage texts repeated within
+     * a record are written once ({@link SharedPassageTexts}).
+     */
+    private static final SmileMapper SMILE = Json.configure(SmileMapper.builder()
+            .addMixIn(Passage.class, SharedPassageTexts.PassageMixIn.class));
 
     private final Class<T> type;
 
@@ -74,11 +81,31 @@ public final class JacksonSerializer<T> extends TypeSerializer<T> {
      */
     private static final ThreadLocal<ReusedBytes> BUFFER = ThreadLocal.withInitial(ReusedBytes::new);
 
+    /** Each thread's table of the passage texts in the record being written or read. */
+    private static final ThreadLocal<SharedPassageTexts> TEXTS = ThreadLocal.withInitial(SharedPassageTexts::new);
+
+    private transient ObjectWriter writer;
+    private transient ObjectReader reader;
+
+    private ObjectWriter writer() {
+        if (writer == null) {
+            writer = SMILE.writerFor(type);
+        }
+        return writer;
+    }
+
+    private ObjectReader reader() {
+        if (reader == null) {
+            reader = SMILE.readerFor(type);
+        }
+        return reader;
+    }
+
     @Override
     public void serialize(T record, DataOutputView target) throws IOException {
         ReusedBytes buffer = BUFFER.get();
         try {
-            SMILE.writeValue(buffer, record);
+            writer().withAttribute(SharedPassageTexts.ATTRIBUTE, TEXTS.get().clear()).writeValue(buffer, record);
             target.writeInt(buffer.size());
             target.write(buffer.bytes(), 0, buffer.size());
         } finally {
@@ -93,7 +120,11 @@ public final class JacksonSerializer<T> extends TypeSerializer<T> {
         byte[] bytes = buffer.holding(length);
         source.readFully(bytes, 0, length);
         try {
-            return (isSmile(bytes, length) ? SMILE : Json.MAPPER).readValue(bytes, 0, length, type);
+            if (isSmile(bytes, length)) {
+                return reader().withAttribute(SharedPassageTexts.ATTRIBUTE, TEXTS.get().clear())
+                        .readValue(bytes, 0, length);
+            }
+            return Json.MAPPER.readValue(bytes, 0, length, type);
         } finally {
             buffer.release();
         }
@@ -146,10 +177,13 @@ public final class JacksonSerializer<T> extends TypeSerializer<T> {
             this.type = type;
         }
 
-        /** 1: text JSON; 2: Smile (reads 1's bytes too, so state written by either restores as is). */
+        /**
+         * 1: text JSON; 2: Smile; 3: Smile with each passage text once per record. Each reads the bytes of the ones
+         * before (a text written in full reads as before), so state written by any of them restores as is.
+         */
         @Override
         public int getCurrentVersion() {
-            return 2;
+            return 3;
         }
 
         @Override

@@ -1,12 +1,21 @@
 package io.raglog.flink;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.raglog.assemble.AssemblyFixtures;
 import io.raglog.calls.ClassifiedCall;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.dataformat.smile.databind.SmileMapper;
 import io.raglog.calls.EmbedDetail;
+import io.raglog.checks.RunBuilder;
 import io.raglog.schemas.Json;
+import io.raglog.schemas.Passage;
 import io.raglog.schemas.ReusedBytes;
+import io.raglog.schemas.Run;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.List;
 import org.apache.flink.api.common.serialization.SerializerConfigImpl;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
@@ -95,15 +104,10 @@ class JacksonSerializerTest {
     /** Records between operators and in state carry instants: Json's fast form of them must write jsr310's bytes. */
     @Test
     void shouldWriteAndReadInstantsAsJsr310Does() throws Exception {
-        com.fasterxml.jackson.dataformat.smile.databind.SmileMapper jsr310 =
-                com.fasterxml.jackson.dataformat.smile.databind.SmileMapper.builder()
-                        .propertyNamingStrategy(com.fasterxml.jackson.databind.PropertyNamingStrategies.SNAKE_CASE)
-                        .addModule(new com.fasterxml.jackson.datatype.jsr310.JavaTimeModule())
-                        .disable(com.fasterxml.jackson.databind.SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
-                        .disable(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
-                        .disable(com.fasterxml.jackson.databind.DeserializationFeature
-                                .ADJUST_DATES_TO_CONTEXT_TIME_ZONE)
-                        .build();
+        SmileMapper jsr310 = jsr310(SmileMapper.builder());
+        // a run repeats its passages' texts: this reference writes them once too, as the serializer does
+        SmileMapper jsr310Shared = jsr310(SmileMapper.builder()
+                .addMixIn(Passage.class, SharedPassageTexts.PassageMixIn.class));
         JacksonSerializer<ClassifiedCall> calls = new JacksonSerializer<>(ClassifiedCall.class);
         for (ClassifiedCall call : AssemblyFixtures.oneOfEachStage()) {
             DataOutputSerializer out = new DataOutputSerializer(256);
@@ -119,11 +123,88 @@ class JacksonSerializerTest {
         DataOutputSerializer out = new DataOutputSerializer(256);
         runs.serialize(run, out);
         byte[] written = java.util.Arrays.copyOfRange(out.getCopyOfBuffer(), 4, out.length());
-        assertThat(written).isEqualTo(jsr310.writeValueAsBytes(run));
+        assertThat(written).isEqualTo(jsr310Shared.writer()
+                .withAttribute(SharedPassageTexts.ATTRIBUTE, new SharedPassageTexts()).writeValueAsBytes(run));
         io.raglog.schemas.Run back = runs.deserialize(new DataInputDeserializer(out.getCopyOfBuffer()));
         assertThat(Json.MAPPER.writeValueAsString(back))
-                .isEqualTo(Json.MAPPER.writeValueAsString(jsr310.readValue(written, io.raglog.schemas.Run.class)))
+                .isEqualTo(Json.MAPPER.writeValueAsString(jsr310Shared.readerFor(io.raglog.schemas.Run.class)
+                        .withAttribute(SharedPassageTexts.ATTRIBUTE, new SharedPassageTexts()).readValue(written)))
                 .isEqualTo(Json.MAPPER.writeValueAsString(run));
+    }
+
+    /** As jackson-datatype-jsr310 writes and reads instants, with the contracts' naming. */
+    private static SmileMapper jsr310(SmileMapper.Builder builder) {
+        return builder.propertyNamingStrategy(com.fasterxml.jackson.databind.PropertyNamingStrategies.SNAKE_CASE)
+                .addModule(new com.fasterxml.jackson.datatype.jsr310.JavaTimeModule())
+                .disable(com.fasterxml.jackson.databind.SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
+                .disable(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+                .disable(com.fasterxml.jackson.databind.DeserializationFeature.ADJUST_DATES_TO_CONTEXT_TIME_ZONE)
+                .build();
+    }
+
+    /** A run as it crosses between tasks: retrieved, handed to the reranker, kept, put in the prompt. */
+    private static Run runHandingOnItsPassages() {
+        return RunBuilder.healthy().retrieved(RunBuilder.CASH_2023, RunBuilder.REVENUE_2022, RunBuilder.WEATHER)
+                .reranked(RunBuilder.CASH_2023, RunBuilder.REVENUE_2022)
+                .context(RunBuilder.CASH_2023, RunBuilder.REVENUE_2022).build();
+    }
+
+    private static byte[] framed(byte[] document) throws Exception {
+        DataOutputSerializer out = new DataOutputSerializer(document.length + 4);
+        out.writeInt(document.length);
+        out.write(document);
+        return out.getCopyOfBuffer();
+    }
+
+    @Test
+    void shouldWriteEachPassageTextOnceARecordAndReadItBackAsOneString() throws Exception {
+        JacksonSerializer<Run> runs = new JacksonSerializer<>(Run.class);
+        Run run = runHandingOnItsPassages();
+        byte[] plain = Json.configure(SmileMapper.builder()).writeValueAsBytes(run);
+        DataOutputSerializer out = new DataOutputSerializer(256);
+        runs.serialize(run, out);
+        byte[] shared = out.getCopyOfBuffer();
+
+        byte[] text = RunBuilder.CASH_2023.text().getBytes(StandardCharsets.UTF_8);
+        assertThat(occurrences(plain, text)).as("the plain document").isGreaterThanOrEqualTo(3);
+        assertThat(occurrences(shared, text)).as("the hand-over's").isEqualTo(1);
+        assertThat(shared.length).isLessThan(plain.length - 2 * text.length);
+
+        Run back = runs.deserialize(new DataInputDeserializer(shared));
+        assertThat(Json.MAPPER.writeValueAsString(back)).isEqualTo(Json.MAPPER.writeValueAsString(run));
+        assertThat(back.stages().rerank().output().get(0).text()).as("one string for one text")
+                .isSameAs(back.stages().retrieve().passages().get(0).text());
+        // the table is per record: the next record writes its texts in full again
+        DataOutputSerializer again = new DataOutputSerializer(256);
+        runs.serialize(run, again);
+        assertThat(again.getCopyOfBuffer()).isEqualTo(shared);
+    }
+
+    @Test
+    void shouldReadRunsWrittenBeforeTextsWereShared() throws Exception {
+        Run run = runHandingOnItsPassages();
+        byte[] before = framed(Json.configure(SmileMapper.builder()).writeValueAsBytes(run));
+        Run back = new JacksonSerializer<>(Run.class).deserialize(new DataInputDeserializer(before));
+        assertThat(Json.MAPPER.writeValueAsString(back)).isEqualTo(Json.MAPPER.writeValueAsString(run));
+    }
+
+    @Test
+    void shouldRefuseATextNumberThatNoEarlierTextHas() throws Exception {
+        ObjectNode passage = Json.MAPPER.createObjectNode().put("id", "p1").put("text", 3);
+        byte[] document = Json.configure(SmileMapper.builder()).writeValueAsBytes(passage);
+        assertThatThrownBy(() -> new JacksonSerializer<>(Passage.class)
+                .deserialize(new DataInputDeserializer(framed(document))))
+                .isInstanceOf(IOException.class).hasMessageContaining("passage text #3");
+    }
+
+    private static int occurrences(byte[] haystack, byte[] needle) {
+        int count = 0;
+        for (int i = 0; i + needle.length <= haystack.length; i++) {
+            if (Arrays.equals(haystack, i, i + needle.length, needle, 0, needle.length)) {
+                count++;
+            }
+        }
+        return count;
     }
 
     @Test
