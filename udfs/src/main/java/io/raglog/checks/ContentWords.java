@@ -67,6 +67,9 @@ public record ContentWords(List<String> lost, List<String> added) {
     }
 
     private static boolean partOf(String word, String joined) {
+        if (!TextIndex.hasJoiner(joined)) {
+            return word.equals(joined); // split would give the word whole; this runs for every pair of words
+        }
         for (String part : Terms.WORD_JOINER.split(joined)) {
             if (part.equals(word)) {
                 return true;
@@ -77,6 +80,9 @@ public record ContentWords(List<String> lost, List<String> added) {
 
     /** "Phags-pa" against "phags" and "pa": a hyphenated word split by the rewrite is still there. */
     private static boolean joinedIn(String word, Set<String> in) {
+        if (!TextIndex.hasJoiner(word)) {
+            return false; // one part: split would give the word whole
+        }
         String[] parts = Terms.WORD_JOINER.split(word);
         if (parts.length < 2) {
             return false;

@@ -26,7 +26,6 @@ public final class Terms {
     private static final Pattern CAPITALISED = Pattern.compile("[\\p{L}\\p{N}][\\p{L}\\p{N}&'’.-]*");
     /** The marks inside a joined word ("Phags-pa", "O'Neil", "AT&T"): {@code split} on it gives the word's parts. */
     static final Pattern WORD_JOINER = Pattern.compile("[-'’&]");
-    private static final Pattern QUARTER_OR_FISCAL_YEAR_TOKEN = Pattern.compile("[Qq][1-4]|FY\\d+");
 
     private static final Map<String, String> MONTHS = new LinkedHashMap<>();
 
@@ -248,12 +247,16 @@ public final class Terms {
 
     static String normaliseNumber(String raw) {
         String n = raw;
-        if (THOUSANDS.matcher(n).matches()) {
-            n = n.replace(",", "");
-        } else if (DECIMAL_COMMA.matcher(n).matches()) {
-            n = n.replace(',', '.');
-        } else {
-            n = n.replace(",", "");
+        // without a comma neither regex matches and there is none to remove: most numbers need no matcher (every
+        // number of every passage passes here)
+        if (n.indexOf(',') >= 0) {
+            if (THOUSANDS.matcher(n).matches()) {
+                n = n.replace(",", "");
+            } else if (DECIMAL_COMMA.matcher(n).matches()) {
+                n = n.replace(',', '.');
+            } else {
+                n = n.replace(",", "");
+            }
         }
         if (n.indexOf('.') >= 0) {
             n = withoutTrailingZerosAndPoint(n);
@@ -405,23 +408,63 @@ public final class Terms {
         if (STOPWORDS.contains(lower) || MONTHS.containsKey(lower) || DAYS.contains(lower)) {
             return false;
         }
-        if (Character.isDigit(token.charAt(0)) || QUARTER_OR_FISCAL_YEAR_TOKEN.matcher(token).matches()) {
+        if (Character.isDigit(token.charAt(0)) || isQuarterOrFiscalYear(token)) {
             return false; // quarters and fiscal years are dates
         }
         if (isAcronym(token)) {
             return true;
         }
         boolean capitalised = Character.isUpperCase(token.charAt(0));
-        boolean innerCapital = token.chars().skip(1).anyMatch(Character::isUpperCase);
         if (!capitalised) {
-            return innerCapital; // "iPhone", "eBay"
+            return hasInnerCapital(token); // "iPhone", "eBay"
         }
         return !sentenceInitial;
     }
 
+    // The character tests below are loops over the chars (as String.chars() gave them), not streams or a regex:
+    // every capitalised word of every question and answer passes here, and their pipelines and matchers were a
+    // tenth of what reading a text's key terms allocated (JFR).
+
+    /** As {@code token.chars().skip(1).anyMatch(Character::isUpperCase)}. */
+    private static boolean hasInnerCapital(String token) {
+        for (int i = 1; i < token.length(); i++) {
+            if (Character.isUpperCase((int) token.charAt(i))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** As matching {@code [Qq][1-4]|FY\\d+} (ASCII digits): "Q3", "FY2023". */
+    static boolean isQuarterOrFiscalYear(String token) {
+        int n = token.length();
+        if (n == 2 && (token.charAt(0) == 'Q' || token.charAt(0) == 'q')) {
+            return token.charAt(1) >= '1' && token.charAt(1) <= '4';
+        }
+        if (n < 3 || !token.startsWith("FY")) {
+            return false;
+        }
+        for (int i = 2; i < n; i++) {
+            if (!isAsciiDigit(token.charAt(i))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** At least two letters, all upper case ("IBM", "U.S."), each char taken as String.chars() gives it. */
     private static boolean isAcronym(String token) {
-        long letters = token.chars().filter(Character::isLetter).count();
-        return letters >= 2 && token.chars().filter(Character::isLetter).allMatch(Character::isUpperCase);
+        int letters = 0;
+        for (int i = 0; i < token.length(); i++) {
+            int c = token.charAt(i);
+            if (Character.isLetter(c)) {
+                if (!Character.isUpperCase(c)) {
+                    return false;
+                }
+                letters++;
+            }
+        }
+        return letters >= 2;
     }
 
     private static boolean sentenceInitial(String text, int start) {

@@ -28,7 +28,6 @@ public final class TextIndex {
 
     /** One text's index, or null when this is a view over several texts' {@link #parts}. */
     private final String text;
-    private final List<String> words;
     private final Set<String> wordSet;
     private final Set<String> stems;
     private final Set<String> numbers;
@@ -42,54 +41,59 @@ public final class TextIndex {
         // Read sentence by sentence: the words of the text are the words of its sentences, in order (a sentence ends
         // only at white space, which no word spans), and the sentences' stems are what AnswerSentences reads a
         // passage for. One scan serves both; before, each read every passage on its own.
-        List<String> w = new ArrayList<>();
-        Set<String> ws = new HashSet<>();
-        Set<String> st = new HashSet<>();
+        // The sets are StringSets, not HashSets: their entry objects were most of what building an index allocated,
+        // and an index is built for most passages of every run (the recent ones kept are too few to span the runs
+        // between two reads of a popular passage). Roughly one distinct word per eight characters of English text.
+        StringSet ws = new StringSet(this.text.length() / 8);
+        StringSet st = new StringSet(this.text.length() / 8);
         List<Set<String>> bySentence = new ArrayList<>();
         // sentences and their words read in place, without copying either out of the text
         int[] sentences = AnswerSentences.sentenceBounds(this.text);
         List<String> sentenceWords = new ArrayList<>();
         for (int b = 0; b < sentences.length; b += 2) {
-            Set<String> contentStems = new LinkedHashSet<>();
+            StringSet contentStems = new StringSet(SENTENCE_CONTENT_STEMS);
             sentenceWords.clear();
             Terms.addWords(this.text, sentences[b], sentences[b + 1], sentenceWords);
             for (String word : sentenceWords) {
-                w.add(word);
-                ws.add(word);
-                String stem = Terms.stem(word);
-                st.add(stem);
+                boolean firstTime = ws.insert(word);
                 boolean content = Terms.isContentWord(word);
+                if (!firstTime && !content) {
+                    continue; // its stem and parts are in already, and a function word adds nothing to the sentence
+                }
+                String stem = Terms.stem(word);
+                st.insert(stem);
                 if (!hasJoiner(word)) {
                     if (content) {
-                        contentStems.add(stem);
+                        contentStems.insert(stem);
                     }
                     continue;
                 }
                 // "Phags-pa" and "Phags pa", "Al-Hasa" and "Al Hasa" are the same name: index the parts too
                 for (String part : Terms.WORD_JOINER.split(word)) {
                     if (!part.isEmpty()) {
-                        ws.add(part);
+                        ws.insert(part);
                         String partStem = Terms.stem(part);
-                        st.add(partStem);
+                        st.insert(partStem);
                         if (content && Terms.isContentWord(part)) {
-                            contentStems.add(partStem);
+                            contentStems.insert(partStem);
                         }
                     }
                 }
             }
-            bySentence.add(Collections.unmodifiableSet(contentStems));
+            bySentence.add(contentStems);
         }
-        this.words = Collections.unmodifiableList(w);
-        this.wordSet = Collections.unmodifiableSet(ws);
-        this.stems = Collections.unmodifiableSet(st);
+        this.wordSet = ws;
+        this.stems = st;
         this.numbers = Collections.unmodifiableSet(Terms.numbers(this.text));
         this.sentenceStems = Collections.unmodifiableList(bySentence);
         this.parts = List.of(this);
     }
 
+    /** A sentence's content stems, about: most sentences of the simulated passages have fewer. */
+    private static final int SENTENCE_CONTENT_STEMS = 8;
+
     private TextIndex(List<TextIndex> parts) {
         this.text = null;
-        this.words = null;
         this.wordSet = null;
         this.stems = null;
         this.numbers = null;
@@ -152,12 +156,10 @@ public final class TextIndex {
         return String.join("\n", parts.stream().map(p -> p.text).toList());
     }
 
+    /** The text's lower-case words, in order: read again on each call (only tests ask; the checks ask the sets). */
     public List<String> words() {
-        if (text != null) {
-            return words;
-        }
         List<String> all = new ArrayList<>();
-        parts.forEach(p -> all.addAll(p.words));
+        parts.forEach(p -> all.addAll(Terms.words(p.text)));
         return Collections.unmodifiableList(all);
     }
 
