@@ -59,11 +59,21 @@ public record ContentWords(List<String> lost, List<String> added) {
     private static List<String> missing(Set<String> from, Set<String> in) {
         List<String> out = new ArrayList<>();
         for (String w : from) {
-            if (in.stream().noneMatch(other -> Terms.sameWord(w, other) || partOf(w, other)) && !joinedIn(w, in)) {
+            if (!formOrPartIn(w, in) && !joinedIn(w, in)) {
                 out.add(w);
             }
         }
         return out;
+    }
+
+    /** Whether some word of {@code in} is a form of {@code w} or has it as a part (a loop: it runs per word pair). */
+    private static boolean formOrPartIn(String w, Set<String> in) {
+        for (String other : in) {
+            if (Terms.sameWord(w, other) || partOf(w, other)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static boolean partOf(String word, String joined) {

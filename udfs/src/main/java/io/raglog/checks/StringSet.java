@@ -22,8 +22,7 @@ final class StringSet extends AbstractSet<String> {
     /** @param expected how many strings it will likely hold (it grows past that) */
     StringSet(int expected) {
         int capacity = MIN_CAPACITY;
-        // at most half full, so that a miss ends at an empty slot within a probe or two
-        while (capacity < expected * 2) {
+        while (tooFull(expected, capacity)) {
             capacity <<= 1;
         }
         table = new String[capacity];
@@ -31,7 +30,7 @@ final class StringSet extends AbstractSet<String> {
 
     /** Adds a string while the set is being built; false if it was there. */
     boolean insert(String s) {
-        if ((size + 1) * 2 > table.length) {
+        if (tooFull(size + 1, table.length)) {
             grow();
         }
         int mask = table.length - 1;
@@ -61,6 +60,44 @@ final class StringSet extends AbstractSet<String> {
             i = (i + 1) & mask;
         }
         return false;
+    }
+
+    /**
+     * The string of this set equal to {@code text[start, end)} lower-cased, found without copying the region out; null
+     * when there is none, or when the region is not all ASCII (whose lower case this does not work out). The
+     * {@link WordPool} meets most words again: this finds the copy it made before.
+     */
+    String findLowerCase(String text, int start, int end) {
+        int hash = 0;
+        for (int i = start; i < end; i++) {
+            char c = text.charAt(i);
+            if (c >= 128) {
+                return null;
+            }
+            hash = 31 * hash + lowerAscii(c); // String.hashCode of the lower-cased word
+        }
+        int length = end - start;
+        int mask = table.length - 1;
+        for (int i = slot(hash, mask); table[i] != null; i = (i + 1) & mask) {
+            String s = table[i];
+            if (s.hashCode() == hash && s.length() == length && equalsLowerCase(s, text, start)) {
+                return s;
+            }
+        }
+        return null;
+    }
+
+    private static boolean equalsLowerCase(String s, String text, int start) {
+        for (int i = 0; i < s.length(); i++) {
+            if (s.charAt(i) != lowerAscii(text.charAt(start + i))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static char lowerAscii(char c) {
+        return c >= 'A' && c <= 'Z' ? (char) (c + ('a' - 'A')) : c;
     }
 
     /** Whether some string of this set is not in {@code other}: a loop over the table, no iterator. */
@@ -121,6 +158,11 @@ final class StringSet extends AbstractSet<String> {
                 table[i] = s;
             }
         }
+    }
+
+    /** At most two thirds full, so that a probe (a lookup that misses, mostly) ends at an empty slot soon. */
+    private static boolean tooFull(int size, int capacity) {
+        return size * 3L > capacity * 2L;
     }
 
     /** Spreads the hash's high bits down (as HashMap does), since the table index keeps only the low ones. */

@@ -2,6 +2,7 @@ package io.raglog.checks;
 
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -77,6 +78,20 @@ public final class Terms {
      * space), so that no word runs past it.
      */
     static void addWords(String text, int from, int to, List<String> out) {
+        scanWords(text, from, to, (start, end) -> out.add(lowerCaseWord(text, start, end)));
+    }
+
+    /** Where a word of a text is: {@link #scanWords} hands each one's bounds on rather than a copy of it. */
+    @FunctionalInterface
+    interface WordBounds {
+        void word(int start, int end);
+    }
+
+    /**
+     * The bounds of the words {@link #addWords} would add, in order, given to {@code each} without copying the words
+     * out: a caller that has seen most of them already (a passage repeats its words) copies only the new ones.
+     */
+    static void scanWords(String text, int from, int to, WordBounds each) {
         int n = text.length();
         int i = from;
         while (i < to) {
@@ -91,8 +106,16 @@ public final class Terms {
             while (i < n && isJoiner(text.charAt(i)) && i + 1 < n && isLetterOrNumber(text.codePointAt(i + 1))) {
                 i = endOfRun(text, i + 1);
             }
-            out.add(text.substring(start, i).toLowerCase(Locale.ROOT));
+            each.word(start, i);
         }
+    }
+
+    /**
+     * The word at {@code text[start, end)} in lower case, as {@link #words} gives it: an equal copy this thread made
+     * before when there is one ({@link WordPool}).
+     */
+    static String lowerCaseWord(String text, int start, int end) {
+        return WordPool.lowerCase(text, start, end);
     }
 
     /** The end of the run of letters and digits that starts at {@code i}. */
@@ -160,8 +183,33 @@ public final class Terms {
         return lowerWord.length() > 1 && !STOPWORDS.contains(lowerWord);
     }
 
+    /**
+     * The stems this thread worked out that differ from their word (each a new String): the checks stem the same
+     * words again and again, and those copies were a twentieth of what the rule checks allocated (JFR). Safe to share:
+     * a stem is a pure function of its word and an immutable String; per thread, so never shared between threads; and
+     * bounded, dropped and started afresh when full.
+     */
+    private static final ThreadLocal<Map<String, String>> RECENT_STEMS = ThreadLocal.withInitial(HashMap::new);
+    private static final int RECENT_STEMS_CAPACITY = 1 << 15;
+
     /** A light suffix stripper so "flows" meets "flow" and "companies" meets "company"; not a real stemmer. */
     public static String stem(String lowerWord) {
+        Map<String, String> recent = RECENT_STEMS.get();
+        String known = recent.get(lowerWord);
+        if (known != null) {
+            return known;
+        }
+        String stem = readStem(lowerWord);
+        if (stem != lowerWord) { // a word that is its own stem costs nothing to stem again
+            if (recent.size() >= RECENT_STEMS_CAPACITY) {
+                recent.clear();
+            }
+            recent.put(lowerWord, stem);
+        }
+        return stem;
+    }
+
+    private static String readStem(String lowerWord) {
         String w = lowerWord;
         if (w.endsWith("'s") || w.endsWith("’s")) {
             w = w.substring(0, w.length() - 2);

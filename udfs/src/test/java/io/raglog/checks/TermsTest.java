@@ -87,6 +87,25 @@ class TermsTest {
         }
     }
 
+    @Test
+    void shouldTellQuartersAndFiscalYearsAsTheRegexDid() {
+        Pattern quarterOrFiscalYear = Pattern.compile("[Qq][1-4]|FY\\d+");
+        for (String token : allStrings("QqFY05x٣", 5)) {
+            assertThat(Terms.isQuarterOrFiscalYear(token)).as(token)
+                    .isEqualTo(quarterOrFiscalYear.matcher(token).matches());
+        }
+    }
+
+    @Test
+    void shouldStemAWordTheSameWhetherOrNotItWasStemmedBefore() {
+        List<String> words = List.of("companies", "flows", "flow", "running", "located", "acme's", "acme’s", "bus",
+                "glass", "ies", "studies", "sing", "bed", "news", "data");
+        List<String> first = words.stream().map(Terms::stem).toList();
+        assertThat(first).containsExactly("company", "flow", "flow", "runn", "locat", "acme", "acme", "bus",
+                "glass", "ies", "study", "sing", "bed", "new", "data");
+        assertThat(words.stream().map(Terms::stem).toList()).isEqualTo(first);
+    }
+
     /** {@link Terms#normaliseNumber} as it was written with regexes, compiled on every call. */
     private static String regexNormalisedNumber(String raw) {
         String n = raw;
