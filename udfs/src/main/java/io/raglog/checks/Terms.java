@@ -376,6 +376,9 @@ public final class Terms {
         }
         Matcher w = CAPITALISED.matcher(text);
         while (w.find()) {
+            if (!monthLength(text, w.start(), w.end())) {
+                continue; // not copied out: most words are no month's length
+            }
             String token = withoutTrailingPoint(w.group());
             String lower = token.toLowerCase(Locale.ROOT);
             String month = MONTHS.get(lower);
@@ -385,6 +388,16 @@ public final class Terms {
                 out.putIfAbsent("date:" + month, new KeyTerm(KeyTerm.Kind.DATE, token, month));
             }
         }
+    }
+
+    /**
+     * Whether the word at {@code text[start, end)}, without a closing full stop, is as long as a month's name or
+     * abbreviation (3 to 9 chars). Lower-casing keeps the length of any word that could then equal one: the one
+     * mapping that lengthens ("İ") adds a non-ASCII mark.
+     */
+    private static boolean monthLength(String text, int start, int end) {
+        int length = text.charAt(end - 1) == '.' ? end - start - 1 : end - start;
+        return length >= 3 && length <= 9;
     }
 
     /**
