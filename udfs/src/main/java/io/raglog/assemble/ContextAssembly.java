@@ -37,7 +37,8 @@ final class ContextAssembly {
      */
     static AssembleStage of(List<Passage> handedOn, String handedOnBy, boolean ownTopN, ChatDetail generator,
             Integer promptTokens, NormalisedTexts norm) {
-        if (handedOn.isEmpty() || generator == null || generator.promptText() == null) {
+        // no test of generator.promptText() for null: it never is (its messages joined), and each test joined a copy
+        if (handedOn.isEmpty() || generator == null) {
             return AssembleStage.absent();
         }
         return of(handedOn, PromptMatches.find(norm.prompt(generator), handedOn, norm), handedOnBy, ownTopN,
@@ -47,8 +48,7 @@ final class ContextAssembly {
     /** The same from the passages' matches in the prompt, found once for the run ({@link PromptMatches}). */
     static AssembleStage of(List<Passage> handedOn, List<PromptMatches.Match> matches, String handedOnBy,
             boolean ownTopN, ChatDetail generator, Integer promptTokens) {
-        if (handedOn.isEmpty() || generator == null || generator.promptText() == null
-                || matches.stream().noneMatch(PromptMatches.Match::reached)) {
+        if (handedOn.isEmpty() || generator == null || matches.stream().noneMatch(PromptMatches.Match::reached)) {
             return AssembleStage.absent();
         }
         int last = handedOn.size() - 1;

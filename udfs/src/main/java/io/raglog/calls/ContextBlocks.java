@@ -328,8 +328,11 @@ final class ContextBlocks {
 
     /** "Source: https://..." trailing a passage names where it came from; it is not passage text. */
     private static String dropSourceLine(String passage) {
-        return passage.replaceAll("(?im)\\n[ \\t]*source[ \\t]*:[^\\n]*$", "");
+        return SOURCE_LINE.matcher(passage).replaceAll("");
     }
+
+    /** Compiled once: String.replaceAll compiled it for every passage of every prompt (JFR). */
+    private static final Pattern SOURCE_LINE = Pattern.compile("(?im)\\n[ \\t]*source[ \\t]*:[^\\n]*$");
 
     private static List<String> nonBlank(String[] parts) {
         List<String> out = new ArrayList<>();

@@ -59,14 +59,27 @@ public record ContentWords(List<String> lost, List<String> added) {
     private static List<String> missing(Set<String> from, Set<String> in) {
         List<String> out = new ArrayList<>();
         for (String w : from) {
-            if (in.stream().noneMatch(other -> Terms.sameWord(w, other) || partOf(w, other)) && !joinedIn(w, in)) {
+            if (!formOrPartIn(w, in) && !joinedIn(w, in)) {
                 out.add(w);
             }
         }
         return out;
     }
 
+    /** Whether some word of {@code in} is a form of {@code w} or has it as a part (a loop: it runs per word pair). */
+    private static boolean formOrPartIn(String w, Set<String> in) {
+        for (String other : in) {
+            if (Terms.sameWord(w, other) || partOf(w, other)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     private static boolean partOf(String word, String joined) {
+        if (!TextIndex.hasJoiner(joined)) {
+            return word.equals(joined); // split would give the word whole; this runs for every pair of words
+        }
         for (String part : Terms.WORD_JOINER.split(joined)) {
             if (part.equals(word)) {
                 return true;
@@ -77,6 +90,9 @@ public record ContentWords(List<String> lost, List<String> added) {
 
     /** "Phags-pa" against "phags" and "pa": a hyphenated word split by the rewrite is still there. */
     private static boolean joinedIn(String word, Set<String> in) {
+        if (!TextIndex.hasJoiner(word)) {
+            return false; // one part: split would give the word whole
+        }
         String[] parts = Terms.WORD_JOINER.split(word);
         if (parts.length < 2) {
             return false;

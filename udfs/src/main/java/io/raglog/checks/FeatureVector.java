@@ -1,7 +1,9 @@
 package io.raglog.checks;
 
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -10,12 +12,34 @@ import java.util.Map;
  */
 public final class FeatureVector {
 
-    private final Map<String, Double> values = new LinkedHashMap<>();
+    /** The feature list's names in its order, and each one's place there: the list is fixed once loaded. */
+    private static final List<String> NAMES = FeatureList.names();
+    private static final Map<String, Integer> PLACES = places(NAMES);
 
-    public FeatureVector() {
-        for (String name : FeatureList.names()) {
-            values.put(name, null);
+    /**
+     * Each feature's value by its place in the list; null while missing. An array, not a map holding every name with
+     * a null: one vector is made per run, and the map's entries were a twentieth of what the rule checks allocated.
+     */
+    private final Double[] values = new Double[NAMES.size()];
+
+    public FeatureVector() {}
+
+    private static Map<String, Integer> places(List<String> names) {
+        Map<String, Integer> places = new HashMap<>();
+        for (int i = 0; i < names.size(); i++) {
+            places.put(names.get(i), i);
         }
+        return Map.copyOf(places);
+    }
+
+    /** Where a feature's value goes; a name not in the list fails loudly. */
+    private static int place(String name) {
+        Integer place = PLACES.get(name);
+        if (place == null) {
+            FeatureList.get(name); // throws, naming the list's version
+            throw new IllegalArgumentException("not in the feature list: " + name);
+        }
+        return place;
     }
 
     public static FeatureVector of(Map<String, Double> known) {
@@ -25,8 +49,7 @@ public final class FeatureVector {
     }
 
     public FeatureVector put(String name, Double value) {
-        FeatureList.get(name);
-        values.put(name, value == null || value.isNaN() || value.isInfinite() ? null : value);
+        values[place(name)] = value == null || value.isNaN() || value.isInfinite() ? null : value;
         return this;
     }
 
@@ -39,23 +62,26 @@ public final class FeatureVector {
     }
 
     public Double get(String name) {
-        FeatureList.get(name);
-        return values.get(name);
+        return values[place(name)];
     }
 
     /** Only the values that are set: what crosses the operator boundary between the cheap and the LLM checks. */
     public Map<String, Double> known() {
         Map<String, Double> out = new LinkedHashMap<>();
-        values.forEach((k, v) -> {
-            if (v != null) {
-                out.put(k, v);
+        for (int i = 0; i < values.length; i++) {
+            if (values[i] != null) {
+                out.put(NAMES.get(i), values[i]);
             }
-        });
+        }
         return out;
     }
 
     /** All features in list order, missing ones as null. */
     public Map<String, Double> asMap() {
-        return Collections.unmodifiableMap(new LinkedHashMap<>(values));
+        Map<String, Double> all = new LinkedHashMap<>();
+        for (int i = 0; i < values.length; i++) {
+            all.put(NAMES.get(i), values[i]);
+        }
+        return Collections.unmodifiableMap(all);
     }
 }

@@ -2,6 +2,7 @@ package io.raglog.checks;
 
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -26,7 +27,6 @@ public final class Terms {
     private static final Pattern CAPITALISED = Pattern.compile("[\\p{L}\\p{N}][\\p{L}\\p{N}&'’.-]*");
     /** The marks inside a joined word ("Phags-pa", "O'Neil", "AT&T"): {@code split} on it gives the word's parts. */
     static final Pattern WORD_JOINER = Pattern.compile("[-'’&]");
-    private static final Pattern QUARTER_OR_FISCAL_YEAR_TOKEN = Pattern.compile("[Qq][1-4]|FY\\d+");
 
     private static final Map<String, String> MONTHS = new LinkedHashMap<>();
 
@@ -78,6 +78,20 @@ public final class Terms {
      * space), so that no word runs past it.
      */
     static void addWords(String text, int from, int to, List<String> out) {
+        scanWords(text, from, to, (start, end) -> out.add(lowerCaseWord(text, start, end)));
+    }
+
+    /** Where a word of a text is: {@link #scanWords} hands each one's bounds on rather than a copy of it. */
+    @FunctionalInterface
+    interface WordBounds {
+        void word(int start, int end);
+    }
+
+    /**
+     * The bounds of the words {@link #addWords} would add, in order, given to {@code each} without copying the words
+     * out: a caller that has seen most of them already (a passage repeats its words) copies only the new ones.
+     */
+    static void scanWords(String text, int from, int to, WordBounds each) {
         int n = text.length();
         int i = from;
         while (i < to) {
@@ -92,8 +106,16 @@ public final class Terms {
             while (i < n && isJoiner(text.charAt(i)) && i + 1 < n && isLetterOrNumber(text.codePointAt(i + 1))) {
                 i = endOfRun(text, i + 1);
             }
-            out.add(text.substring(start, i).toLowerCase(Locale.ROOT));
+            each.word(start, i);
         }
+    }
+
+    /**
+     * The word at {@code text[start, end)} in lower case, as {@link #words} gives it: an equal copy this thread made
+     * before when there is one ({@link WordPool}).
+     */
+    static String lowerCaseWord(String text, int start, int end) {
+        return WordPool.lowerCase(text, start, end);
     }
 
     /** The end of the run of letters and digits that starts at {@code i}. */
@@ -161,8 +183,33 @@ public final class Terms {
         return lowerWord.length() > 1 && !STOPWORDS.contains(lowerWord);
     }
 
+    /**
+     * The stems this thread worked out that differ from their word (each a new String): the checks stem the same
+     * words again and again, and those copies were a twentieth of what the rule checks allocated (JFR). Safe to share:
+     * a stem is a pure function of its word and an immutable String; per thread, so never shared between threads; and
+     * bounded, dropped and started afresh when full.
+     */
+    private static final ThreadLocal<Map<String, String>> RECENT_STEMS = ThreadLocal.withInitial(HashMap::new);
+    private static final int RECENT_STEMS_CAPACITY = 1 << 15;
+
     /** A light suffix stripper so "flows" meets "flow" and "companies" meets "company"; not a real stemmer. */
     public static String stem(String lowerWord) {
+        Map<String, String> recent = RECENT_STEMS.get();
+        String known = recent.get(lowerWord);
+        if (known != null) {
+            return known;
+        }
+        String stem = readStem(lowerWord);
+        if (stem != lowerWord) { // a word that is its own stem costs nothing to stem again
+            if (recent.size() >= RECENT_STEMS_CAPACITY) {
+                recent.clear();
+            }
+            recent.put(lowerWord, stem);
+        }
+        return stem;
+    }
+
+    private static String readStem(String lowerWord) {
         String w = lowerWord;
         if (w.endsWith("'s") || w.endsWith("’s")) {
             w = w.substring(0, w.length() - 2);
@@ -248,12 +295,16 @@ public final class Terms {
 
     static String normaliseNumber(String raw) {
         String n = raw;
-        if (THOUSANDS.matcher(n).matches()) {
-            n = n.replace(",", "");
-        } else if (DECIMAL_COMMA.matcher(n).matches()) {
-            n = n.replace(',', '.');
-        } else {
-            n = n.replace(",", "");
+        // without a comma neither regex matches and there is none to remove: most numbers need no matcher (every
+        // number of every passage passes here)
+        if (n.indexOf(',') >= 0) {
+            if (THOUSANDS.matcher(n).matches()) {
+                n = n.replace(",", "");
+            } else if (DECIMAL_COMMA.matcher(n).matches()) {
+                n = n.replace(',', '.');
+            } else {
+                n = n.replace(",", "");
+            }
         }
         if (n.indexOf('.') >= 0) {
             n = withoutTrailingZerosAndPoint(n);
@@ -325,6 +376,9 @@ public final class Terms {
         }
         Matcher w = CAPITALISED.matcher(text);
         while (w.find()) {
+            if (!monthLength(text, w.start(), w.end())) {
+                continue; // not copied out: most words are no month's length
+            }
             String token = withoutTrailingPoint(w.group());
             String lower = token.toLowerCase(Locale.ROOT);
             String month = MONTHS.get(lower);
@@ -334,6 +388,16 @@ public final class Terms {
                 out.putIfAbsent("date:" + month, new KeyTerm(KeyTerm.Kind.DATE, token, month));
             }
         }
+    }
+
+    /**
+     * Whether the word at {@code text[start, end)}, without a closing full stop, is as long as a month's name or
+     * abbreviation (3 to 9 chars). Lower-casing keeps the length of any word that could then equal one: the one
+     * mapping that lengthens ("İ") adds a non-ASCII mark.
+     */
+    private static boolean monthLength(String text, int start, int end) {
+        int length = text.charAt(end - 1) == '.' ? end - start - 1 : end - start;
+        return length >= 3 && length <= 9;
     }
 
     /**
@@ -405,23 +469,63 @@ public final class Terms {
         if (STOPWORDS.contains(lower) || MONTHS.containsKey(lower) || DAYS.contains(lower)) {
             return false;
         }
-        if (Character.isDigit(token.charAt(0)) || QUARTER_OR_FISCAL_YEAR_TOKEN.matcher(token).matches()) {
+        if (Character.isDigit(token.charAt(0)) || isQuarterOrFiscalYear(token)) {
             return false; // quarters and fiscal years are dates
         }
         if (isAcronym(token)) {
             return true;
         }
         boolean capitalised = Character.isUpperCase(token.charAt(0));
-        boolean innerCapital = token.chars().skip(1).anyMatch(Character::isUpperCase);
         if (!capitalised) {
-            return innerCapital; // "iPhone", "eBay"
+            return hasInnerCapital(token); // "iPhone", "eBay"
         }
         return !sentenceInitial;
     }
 
+    // The character tests below are loops over the chars (as String.chars() gave them), not streams or a regex:
+    // every capitalised word of every question and answer passes here, and their pipelines and matchers were a
+    // tenth of what reading a text's key terms allocated (JFR).
+
+    /** As {@code token.chars().skip(1).anyMatch(Character::isUpperCase)}. */
+    private static boolean hasInnerCapital(String token) {
+        for (int i = 1; i < token.length(); i++) {
+            if (Character.isUpperCase((int) token.charAt(i))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** As matching {@code [Qq][1-4]|FY\\d+} (ASCII digits): "Q3", "FY2023". */
+    static boolean isQuarterOrFiscalYear(String token) {
+        int n = token.length();
+        if (n == 2 && (token.charAt(0) == 'Q' || token.charAt(0) == 'q')) {
+            return token.charAt(1) >= '1' && token.charAt(1) <= '4';
+        }
+        if (n < 3 || !token.startsWith("FY")) {
+            return false;
+        }
+        for (int i = 2; i < n; i++) {
+            if (!isAsciiDigit(token.charAt(i))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** At least two letters, all upper case ("IBM", "U.S."), each char taken as String.chars() gives it. */
     private static boolean isAcronym(String token) {
-        long letters = token.chars().filter(Character::isLetter).count();
-        return letters >= 2 && token.chars().filter(Character::isLetter).allMatch(Character::isUpperCase);
+        int letters = 0;
+        for (int i = 0; i < token.length(); i++) {
+            int c = token.charAt(i);
+            if (Character.isLetter(c)) {
+                if (!Character.isUpperCase(c)) {
+                    return false;
+                }
+                letters++;
+            }
+        }
+        return letters >= 2;
     }
 
     private static boolean sentenceInitial(String text, int start) {

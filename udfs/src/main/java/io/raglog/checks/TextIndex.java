@@ -28,7 +28,6 @@ public final class TextIndex {
 
     /** One text's index, or null when this is a view over several texts' {@link #parts}. */
     private final String text;
-    private final List<String> words;
     private final Set<String> wordSet;
     private final Set<String> stems;
     private final Set<String> numbers;
@@ -42,54 +41,87 @@ public final class TextIndex {
         // Read sentence by sentence: the words of the text are the words of its sentences, in order (a sentence ends
         // only at white space, which no word spans), and the sentences' stems are what AnswerSentences reads a
         // passage for. One scan serves both; before, each read every passage on its own.
-        List<String> w = new ArrayList<>();
-        Set<String> ws = new HashSet<>();
-        Set<String> st = new HashSet<>();
+        Reader reader = new Reader(this.text);
         List<Set<String>> bySentence = new ArrayList<>();
         // sentences and their words read in place, without copying either out of the text
         int[] sentences = AnswerSentences.sentenceBounds(this.text);
-        List<String> sentenceWords = new ArrayList<>();
         for (int b = 0; b < sentences.length; b += 2) {
-            Set<String> contentStems = new LinkedHashSet<>();
-            sentenceWords.clear();
-            Terms.addWords(this.text, sentences[b], sentences[b + 1], sentenceWords);
-            for (String word : sentenceWords) {
-                w.add(word);
-                ws.add(word);
-                String stem = Terms.stem(word);
-                st.add(stem);
-                boolean content = Terms.isContentWord(word);
-                if (!hasJoiner(word)) {
-                    if (content) {
-                        contentStems.add(stem);
-                    }
-                    continue;
-                }
-                // "Phags-pa" and "Phags pa", "Al-Hasa" and "Al Hasa" are the same name: index the parts too
-                for (String part : Terms.WORD_JOINER.split(word)) {
-                    if (!part.isEmpty()) {
-                        ws.add(part);
-                        String partStem = Terms.stem(part);
-                        st.add(partStem);
-                        if (content && Terms.isContentWord(part)) {
-                            contentStems.add(partStem);
-                        }
-                    }
-                }
-            }
-            bySentence.add(Collections.unmodifiableSet(contentStems));
+            reader.sentence = new StringSet(contentStemsAbout(sentences[b + 1] - sentences[b]));
+            Terms.scanWords(this.text, sentences[b], sentences[b + 1], reader);
+            bySentence.add(reader.sentence);
         }
-        this.words = Collections.unmodifiableList(w);
-        this.wordSet = Collections.unmodifiableSet(ws);
-        this.stems = Collections.unmodifiableSet(st);
+        this.wordSet = reader.words;
+        this.stems = reader.stems;
         this.numbers = Collections.unmodifiableSet(Terms.numbers(this.text));
         this.sentenceStems = Collections.unmodifiableList(bySentence);
         this.parts = List.of(this);
     }
 
+    /**
+     * Builds one text's sets from its words' bounds. The sets are StringSets, not HashSets: their entry objects were
+     * most of what building an index allocated, and an index is built for most passages of every run (the recent ones
+     * kept are too few to span the runs between two reads of a popular passage). A function word met before is not
+     * looked at again.
+     */
+    private static final class Reader implements Terms.WordBounds {
+
+        private final String text;
+        final StringSet words;
+        final StringSet stems;
+        /** The content stems of the sentence being read. */
+        StringSet sentence;
+
+        Reader(String text) {
+            this.text = text;
+            this.words = new StringSet(distinctWordsAbout(text.length()));
+            this.stems = new StringSet(distinctWordsAbout(text.length()));
+        }
+
+        @Override
+        public void word(int start, int end) {
+            String word = Terms.lowerCaseWord(text, start, end);
+            boolean firstTime = words.insert(word);
+            boolean content = Terms.isContentWord(word);
+            if (!firstTime && !content) {
+                return; // its stem and parts are in already, and a function word adds nothing to the sentence
+            }
+            String stem = Terms.stem(word);
+            stems.insert(stem);
+            if (!hasJoiner(word)) {
+                if (content) {
+                    sentence.insert(stem);
+                }
+                return;
+            }
+            // "Phags-pa" and "Phags pa", "Al-Hasa" and "Al Hasa" are the same name: index the parts too
+            for (String part : Terms.WORD_JOINER.split(word)) {
+                if (!part.isEmpty()) {
+                    words.insert(part);
+                    String partStem = Terms.stem(part);
+                    stems.insert(partStem);
+                    if (content && Terms.isContentWord(part)) {
+                        sentence.insert(partStem);
+                    }
+                }
+            }
+        }
+    }
+
+    /**
+     * About how many distinct content stems a sentence of this length holds, so that its set is not grown: one per ten
+     * characters, and a text about one distinct word per eight (measured on the simulated passages: 452 characters and
+     * 52 distinct words on average, and 12 content stems in a sentence).
+     */
+    private static int contentStemsAbout(int chars) {
+        return chars / 10 + 1;
+    }
+
+    private static int distinctWordsAbout(int chars) {
+        return chars / 8 + 1;
+    }
+
     private TextIndex(List<TextIndex> parts) {
         this.text = null;
-        this.words = null;
         this.wordSet = null;
         this.stems = null;
         this.numbers = null;
@@ -152,12 +184,10 @@ public final class TextIndex {
         return String.join("\n", parts.stream().map(p -> p.text).toList());
     }
 
+    /** The text's lower-case words, in order: read again on each call (only tests ask; the checks ask the sets). */
     public List<String> words() {
-        if (text != null) {
-            return words;
-        }
         List<String> all = new ArrayList<>();
-        parts.forEach(p -> all.addAll(p.words));
+        parts.forEach(p -> all.addAll(Terms.words(p.text)));
         return Collections.unmodifiableList(all);
     }
 
@@ -166,8 +196,8 @@ public final class TextIndex {
             return true;
         }
         String stem = Terms.stem(lowerWord);
-        for (TextIndex one : parts) {
-            if (one.stems.contains(stem)) {
+        for (int i = 0; i < parts.size(); i++) { // indexed: the lookups run per word, an iterator is an object
+            if (parts.get(i).stems.contains(stem)) {
                 return true;
             }
         }
@@ -201,8 +231,8 @@ public final class TextIndex {
     }
 
     private boolean anyHasNumber(String norm) {
-        for (TextIndex one : parts) {
-            if (one.numbers.contains(norm)) {
+        for (int i = 0; i < parts.size(); i++) {
+            if (parts.get(i).numbers.contains(norm)) {
                 return true;
             }
         }
@@ -210,8 +240,8 @@ public final class TextIndex {
     }
 
     private boolean anyHasWordExactly(String lowerWord) {
-        for (TextIndex one : parts) {
-            if (one.wordSet.contains(lowerWord)) {
+        for (int i = 0; i < parts.size(); i++) {
+            if (parts.get(i).wordSet.contains(lowerWord)) {
                 return true;
             }
         }

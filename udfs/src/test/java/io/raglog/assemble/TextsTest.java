@@ -32,5 +32,15 @@ class TextsTest {
             }
             assertThat(Texts.norm(b.toString())).as("%s", b).isEqualTo(regexNorm(b.toString()));
         }
+        // texts longer than the per-thread buffer collapse writes into, then shorter ones again (it is reused)
+        for (int length : new int[] {5000, 100, 20_000, 3, 9000}) {
+            StringBuilder b = new StringBuilder();
+            while (b.length() < length) {
+                b.append(alphabet[random.nextInt(alphabet.length)]);
+            }
+            assertThat(Texts.norm(b.toString())).isEqualTo(regexNorm(b.toString()));
+            String lowered = b.toString().toLowerCase(java.util.Locale.ROOT).replaceAll("\\s+", " ");
+            assertThat(Texts.norm(lowered)).isEqualTo(regexNorm(lowered));
+        }
     }
 }

@@ -87,6 +87,66 @@ class TermsTest {
         }
     }
 
+    @Test
+    void shouldTellQuartersAndFiscalYearsAsTheRegexDid() {
+        Pattern quarterOrFiscalYear = Pattern.compile("[Qq][1-4]|FY\\d+");
+        for (String token : allStrings("QqFY05x٣", 5)) {
+            assertThat(Terms.isQuarterOrFiscalYear(token)).as(token)
+                    .isEqualTo(quarterOrFiscalYear.matcher(token).matches());
+        }
+    }
+
+    @Test
+    void shouldStemAWordTheSameWhetherOrNotItWasStemmedBefore() {
+        List<String> words = List.of("companies", "flows", "flow", "running", "located", "acme's", "acme’s", "bus",
+                "glass", "ies", "studies", "sing", "bed", "news", "data");
+        List<String> first = words.stream().map(Terms::stem).toList();
+        assertThat(first).containsExactly("company", "flow", "flow", "runn", "locat", "acme", "acme", "bus",
+                "glass", "ies", "study", "sing", "bed", "new", "data");
+        assertThat(words.stream().map(Terms::stem).toList()).isEqualTo(first);
+    }
+
+    @Test
+    void shouldFindMonthsWhateverTheWordsLength() {
+        String[] words = {"May", "may", "MAY.", "Sept.", "sept", "September", "Septembers", "Dec", "dec.", "Ju",
+            "İMay", "Mayİ", "Kjun", "\u212Aan", "Jan-Feb", "March's", "Ma", "Oct.", "Octo", "August.", "Augustus",
+            "AT&T", "1999", "Q3"};
+        SplittableRandom random = new SplittableRandom(13);
+        for (int i = 0; i < 5_000; i++) {
+            StringBuilder text = new StringBuilder();
+            for (int k = random.nextInt(1, 6); k > 0; k--) {
+                text.append(words[random.nextInt(words.length)]).append(random.nextBoolean() ? " " : ". ");
+            }
+            List<String> months = Terms.keyTerms(text.toString()).stream()
+                    .filter(t -> t.kind() == KeyTerm.Kind.DATE && Character.isLetter(t.norm().charAt(0))
+                            && !t.norm().matches("q[1-4]"))
+                    .map(KeyTerm::norm).toList();
+            assertThat(months).as("%s", text).isEqualTo(monthsAsBefore(text.toString()));
+        }
+    }
+
+    /** The months {@link Terms#keyTerms} found before it skipped words of no month's length. */
+    private static List<String> monthsAsBefore(String text) {
+        java.util.Map<String, String> names = new java.util.HashMap<>();
+        for (String m : List.of("january", "february", "march", "april", "may", "june", "july", "august",
+                "september", "october", "november", "december")) {
+            names.put(m, m);
+            names.put(m.substring(0, 3), m);
+        }
+        names.put("sept", "september");
+        Set<String> out = new LinkedHashSet<>();
+        Matcher w = Pattern.compile("[\\p{L}\\p{N}][\\p{L}\\p{N}&'’.-]*").matcher(text);
+        while (w.find()) {
+            String token = w.group().endsWith(".") ? w.group().substring(0, w.group().length() - 1) : w.group();
+            String lower = token.toLowerCase(Locale.ROOT);
+            String month = names.get(lower);
+            if (month != null && (Character.isUpperCase(token.charAt(0)) || !lower.equals("may"))) {
+                out.add(month);
+            }
+        }
+        return new ArrayList<>(out);
+    }
+
     /** {@link Terms#normaliseNumber} as it was written with regexes, compiled on every call. */
     private static String regexNormalisedNumber(String raw) {
         String n = raw;

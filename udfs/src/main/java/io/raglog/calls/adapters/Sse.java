@@ -20,6 +20,12 @@ public final class Sse {
     /** One server-sent event; {@code event} is null when the stream does not name its events (OpenAI). */
     public record Event(String event, String data) {}
 
+    /** Whether the line's field (up to {@code colon}, or the whole line when it is -1) is {@code name}, uncopied. */
+    private static boolean isField(String line, int colon, String name) {
+        int end = colon < 0 ? line.length() : colon;
+        return end == name.length() && line.startsWith(name);
+    }
+
     private Sse() {}
 
     /** True when a recorded body is an event stream rather than a JSON document. */
@@ -35,37 +41,44 @@ public final class Sse {
     public static List<Event> parse(String raw) {
         List<Event> events = new ArrayList<>();
         String event = null;
-        StringBuilder data = null;
+        // an event's data: its one line as it is (most events have one), or the lines joined once there are more;
+        // a builder per event and its copy were a tenth of what decoding a streamed call allocated (JFR)
+        String data = null;
+        StringBuilder moreData = null;
         for (String line : raw.replace("\r\n", "\n").replace('\r', '\n').split("\n", -1)) {
             if (line.isEmpty()) {
                 if (data != null) {
-                    events.add(new Event(event, data.toString()));
+                    events.add(new Event(event, moreData == null ? data : moreData.toString()));
                 }
                 event = null;
                 data = null;
+                moreData = null;
                 continue;
             }
             if (line.startsWith(":")) {
                 continue;
             }
+            // the field is the line up to its colon (all of it without one); only an event's or data's value is read
             int colon = line.indexOf(':');
-            String field = colon < 0 ? line : line.substring(0, colon);
-            String value = colon < 0 ? "" : line.substring(colon + 1);
-            if (value.startsWith(" ")) {
-                value = value.substring(1);
+            boolean isEvent = isField(line, colon, "event");
+            if (!isEvent && !isField(line, colon, "data")) {
+                continue;
             }
-            if ("event".equals(field)) {
+            String value = colon < 0 ? "" : line.substring(line.startsWith(" ", colon + 1) ? colon + 2 : colon + 1);
+            if (isEvent) {
                 event = value;
-            } else if ("data".equals(field)) {
-                if (data == null) {
-                    data = new StringBuilder(value);
-                } else {
-                    data.append('\n').append(value);
+            } else if (data == null) {
+                data = value;
+            } else {
+                if (moreData == null) {
+                    moreData = new StringBuilder(data);
                 }
+                moreData.append('\n').append(value);
             }
         }
         if (data != null) {
-            events.add(new Event(event, data.toString())); // a recording cut before the final blank line
+            // a recording cut before the final blank line
+            events.add(new Event(event, moreData == null ? data : moreData.toString()));
         }
         return events;
     }
