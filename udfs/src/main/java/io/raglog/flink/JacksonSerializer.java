@@ -84,28 +84,28 @@ public final class JacksonSerializer<T> extends TypeSerializer<T> {
     /** Each thread's table of the passage texts in the record being written or read. */
     private static final ThreadLocal<SharedPassageTexts> TEXTS = ThreadLocal.withInitial(SharedPassageTexts::new);
 
-    private transient ObjectWriter writer;
-    private transient ObjectReader reader;
-
-    private ObjectWriter writer() {
-        if (writer == null) {
-            writer = SMILE.writerFor(type);
+    /**
+     * One writer and reader per record class for the whole JVM: Flink makes serializers often (per task, per output,
+     * per restore), and a writer found afresh for each would be built again each time.
+     */
+    private static final ClassValue<ObjectWriter> WRITERS = new ClassValue<>() {
+        @Override
+        protected ObjectWriter computeValue(Class<?> type) {
+            return SMILE.writerFor(type);
         }
-        return writer;
-    }
-
-    private ObjectReader reader() {
-        if (reader == null) {
-            reader = SMILE.readerFor(type);
+    };
+    private static final ClassValue<ObjectReader> READERS = new ClassValue<>() {
+        @Override
+        protected ObjectReader computeValue(Class<?> type) {
+            return SMILE.readerFor(type);
         }
-        return reader;
-    }
+    };
 
     @Override
     public void serialize(T record, DataOutputView target) throws IOException {
         ReusedBytes buffer = BUFFER.get();
         try {
-            writer().withAttribute(SharedPassageTexts.ATTRIBUTE, TEXTS.get().clear()).writeValue(buffer, record);
+            WRITERS.get(type).withAttribute(SharedPassageTexts.ATTRIBUTE, TEXTS.get().clear()).writeValue(buffer, record);
             target.writeInt(buffer.size());
             target.write(buffer.bytes(), 0, buffer.size());
         } finally {
@@ -121,7 +121,7 @@ public final class JacksonSerializer<T> extends TypeSerializer<T> {
         source.readFully(bytes, 0, length);
         try {
             if (isSmile(bytes, length)) {
-                return reader().withAttribute(SharedPassageTexts.ATTRIBUTE, TEXTS.get().clear())
+                return READERS.get(type).withAttribute(SharedPassageTexts.ATTRIBUTE, TEXTS.get().clear())
                         .readValue(bytes, 0, length);
             }
             return Json.MAPPER.readValue(bytes, 0, length, type);
