@@ -105,7 +105,8 @@ public final class JacksonSerializer<T> extends TypeSerializer<T> {
     public void serialize(T record, DataOutputView target) throws IOException {
         ReusedBytes buffer = BUFFER.get();
         try {
-            WRITERS.get(type).withAttribute(SharedPassageTexts.ATTRIBUTE, TEXTS.get().clear()).writeValue(buffer, record);
+            WRITERS.get(type).withAttribute(SharedPassageTexts.ATTRIBUTE, TEXTS.get().clear())
+                    .writeValue(buffer, record);
             target.writeInt(buffer.size());
             target.write(buffer.bytes(), 0, buffer.size());
         } finally {
