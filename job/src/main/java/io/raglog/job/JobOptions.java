@@ -40,7 +40,7 @@ public final class JobOptions {
             ConfigOptions.key("flink.buffer_timeout").durationType()
                     .defaultValue(TopologySettings.DEFAULT_BUFFER_TIMEOUT)
                     .withDescription("The longest a record waits in a network buffer between two tasks (Flink's "
-                            + "execution.buffer-timeout, set by the job): each of the four edges a generator call "
+                            + "execution.buffer-timeout, set by the job): each of the three edges a generator call "
                             + "crosses on its way to a verdict adds up to this; 0 sends every record at once, at "
                             + "some CPU."));
     public static final RaglogOption<Duration> FAULT_RATE_WINDOW = RaglogOption.of(

@@ -18,7 +18,7 @@ import org.apache.flink.configuration.ReadableConfig;
  *     offline judge unknown endpoints stay unclassified and are counted
  * @param mapping how hard that LLM is asked, and what is held meanwhile
  * @param bufferTimeout the longest a record waits in a network buffer between two tasks before it is sent: a
- *     generator call crosses four such edges on its way to a verdict, and at a few dozen runs a second a buffer
+ *     generator call crosses three such edges on its way to a verdict, and at a few dozen runs a second a buffer
  *     seldom fills, so Flink's default (100 ms) would add up to 100 ms at each
  */
 public record TopologySettings(Duration maxOutOfOrder, Duration sourceIdleness, AssemblySettings assembly,
