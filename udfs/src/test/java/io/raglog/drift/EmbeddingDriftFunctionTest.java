@@ -14,16 +14,24 @@ import io.raglog.schemas.Run;
 import io.raglog.schemas.RunIds;
 import io.raglog.schemas.RunStages;
 import io.raglog.schemas.SchemaIds;
+import io.raglog.schemas.Json;
 import java.time.Instant;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.api.common.state.ValueState;
+import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
+import org.apache.flink.streaming.api.functions.co.KeyedCoProcessFunction;
 import org.apache.flink.streaming.api.operators.KeyedProcessOperator;
+import org.apache.flink.streaming.api.operators.co.KeyedCoProcessOperator;
 import org.apache.flink.streaming.api.watermark.Watermark;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
+import org.apache.flink.streaming.util.KeyedTwoInputStreamOperatorTestHarness;
+import org.apache.flink.util.Collector;
 import org.apache.flink.types.Either;
 import org.junit.jupiter.api.Test;
 
@@ -214,5 +222,49 @@ class EmbeddingDriftFunctionTest {
         }
         assertThat(state.indexes).hasSize(EmbeddingDriftTracker.MAX_INDEXES).containsKey("collection-39")
                 .doesNotContainKey("collection-0");
+    }
+
+    /**
+     * Until the drift check ran in the known passages' task it had two inputs (runs, index-building calls): a
+     * savepoint of that operator, same uid and state, must restore into the one-input operator of today.
+     */
+    @Test
+    void shouldRestoreWhatTheTwoInputDriftCheckOfEarlierReleasesKept() throws Exception {
+        OperatorSubtaskState earlier;
+        try (var h = new KeyedTwoInputStreamOperatorTestHarness<>(new KeyedCoProcessOperator<>(new TwoInputDrift()),
+                Run::pipeline, IndexEmbedding::pipeline, Types.STRING)) {
+            h.setup();
+            h.open();
+            h.processElement2(index("support", SMALL, 1536), T0.toEpochMilli());
+            earlier = h.snapshot(1L, 1L);
+        }
+        var restored = harness(earlier);
+        judge(restored, run("support", 1, ADA, 1536, 0.2));
+        assertThat(restored.extractOutputValues().get(0).embeddingMismatch())
+                .as("the index's model, from the savepoint").isNotNull().extracting(EmbeddingMismatch::indexModel).isEqualTo(SMALL);
+        restored.close();
+    }
+
+    /** The state the two-input release kept, as it wrote it: one JSON value per pipeline under its name. */
+    private static final class TwoInputDrift extends KeyedCoProcessFunction<String, Run, IndexEmbedding, Run> {
+        private transient ValueState<String> state;
+
+        @Override
+        public void open(OpenContext openContext) {
+            state = getRuntimeContext().getState(new ValueStateDescriptor<>("embedding-drift", Types.STRING));
+        }
+
+        @Override
+        public void processElement1(Run run, Context ctx, Collector<Run> out) {
+            out.collect(run);
+        }
+
+        @Override
+        public void processElement2(IndexEmbedding call, Context ctx, Collector<Run> out) throws Exception {
+            DriftState s = state.value() == null ? new DriftState()
+                    : Json.MAPPER.readValue(state.value(), DriftState.class);
+            EmbeddingDriftTracker.index(s, call);
+            state.update(Json.MAPPER.writeValueAsString(s));
+        }
     }
 }
