@@ -10,6 +10,7 @@ import java.util.regex.Pattern;
  */
 final class RewriteQueries {
 
+    private static final Pattern LINE_BREAK = Pattern.compile("\\R");
     private static final Pattern LIST_MARKER = Pattern.compile("^\\s*(?:\\d+[.)]|[-*\u2022]|Query\\s*\\d*:)\\s*",
             Pattern.CASE_INSENSITIVE);
 
@@ -20,7 +21,7 @@ final class RewriteQueries {
         if (output == null) {
             return queries;
         }
-        for (String line : output.split("\\R")) {
+        for (String line : LINE_BREAK.split(output)) {
             String q = unquote(LIST_MARKER.matcher(line).replaceFirst("").strip());
             if (!q.isEmpty()) {
                 queries.add(q);

@@ -152,7 +152,7 @@ public final class ChatRoleRules {
             return false;
         }
         List<String> lines = new ArrayList<>();
-        for (String line : output.split("\\n")) {
+        for (String line : PromptPatterns.NEWLINE.split(output)) {
             String l = LIST_MARKER.matcher(line.strip()).replaceAll("").strip();
             if (!l.isEmpty()) {
                 lines.add(l);

@@ -298,7 +298,7 @@ final class ContextBlocks {
     }
 
     private static List<String> paragraphs(String block) {
-        String[] paras = block.split("\\n[ \\t]*\\n");
+        String[] paras = PromptPatterns.BLANK_LINE.split(block);
         List<String> out = new ArrayList<>();
         for (int i = 0; i < paras.length; i++) {
             String p = paras[i].strip();
@@ -314,12 +314,14 @@ final class ContextBlocks {
     }
 
     private static boolean isMetadata(String paragraph) {
-        String[] lines = paragraph.split("\\n");
+        String[] lines = PromptPatterns.NEWLINE.split(paragraph);
         if (lines.length > 6) {
             return false;
         }
         for (String line : lines) {
-            if (!PromptPatterns.METADATA_LINE.matcher(line.strip()).matches() || line.strip().split("\\s+").length > 8) {
+            String stripped = line.strip();
+            if (!PromptPatterns.METADATA_LINE.matcher(stripped).matches()
+                    || PromptPatterns.WHITESPACE.split(stripped).length > 8) {
                 return false;
             }
         }

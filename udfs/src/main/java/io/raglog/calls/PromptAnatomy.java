@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Reads a chat prompt the way a person would: where the user's question is, and where the context block of a
@@ -17,6 +18,11 @@ import java.util.regex.Matcher;
  * user message once the context and the instructions are taken out.
  */
 public final class PromptAnatomy {
+
+    /** A code fence or triple quote opening or closing the text. */
+    private static final Pattern FENCE = Pattern.compile("^(?:\"\"\"|```)|(?:\"\"\"|```)$");
+    /** A label with nothing after it: a template's trailing "Answer:". */
+    private static final Pattern EMPTY_ANSWER_LABEL = Pattern.compile("(?is)[^:]*:\\s*");
 
     /**
      * @param question the user's question, null when it cannot be told
@@ -150,7 +156,7 @@ public final class PromptAnatomy {
             return null;
         }
         List<String> paragraphs = new ArrayList<>();
-        for (String p : stripped.split("\\n[ \\t]*\\n")) {
+        for (String p : PromptPatterns.BLANK_LINE.split(stripped)) {
             String c = clean(p);
             if (!c.isEmpty() && !PromptPatterns.CONTEXT_INSTRUCTION.matcher(c).find()
                     && !PromptPatterns.CONTEXT_ABOVE.matcher(c).find()
@@ -182,7 +188,7 @@ public final class PromptAnatomy {
         String before;
         do {
             before = out;
-            out = out.replaceAll("^(?:\"\"\"|```)|(?:\"\"\"|```)$", "").strip();
+            out = FENCE.matcher(out).replaceAll("").strip();
             if (out.length() >= 2 && isQuote(out.charAt(0)) && isQuote(out.charAt(out.length() - 1))) {
                 out = out.substring(1, out.length() - 1).strip();
             }
@@ -191,7 +197,7 @@ public final class PromptAnatomy {
             while (answer.find()) {
                 lastAnswer = answer.start();
             }
-            if (lastAnswer >= 0 && out.substring(lastAnswer).strip().matches("(?is)[^:]*:\\s*")) {
+            if (lastAnswer >= 0 && EMPTY_ANSWER_LABEL.matcher(out.substring(lastAnswer).strip()).matches()) {
                 out = out.substring(0, lastAnswer).strip(); // a template's trailing "Answer:" with nothing after
             }
         } while (!out.equals(before));

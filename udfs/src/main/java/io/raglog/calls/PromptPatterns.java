@@ -91,6 +91,14 @@ final class PromptPatterns {
     static final Pattern XML_QUESTION = Pattern.compile("(?is)<(question|query|user_question|user_query|input)"
             + "(?:\\s[^>]*)?>(.*?)</\\1\\s*>");
 
+    // Splitters and cleaners the prompt is read with, compiled once: String.split and replaceAll with these
+    // expressions compile them again on every call, and every generator call's prompt is read.
+
+    /** A blank line: what separates paragraphs. */
+    static final Pattern BLANK_LINE = Pattern.compile("\\n[ \\t]*\\n");
+    static final Pattern NEWLINE = Pattern.compile("\\n");
+    static final Pattern WHITESPACE = Pattern.compile("\\s+");
+
     /** Numbered passages: "[1] ...", "Document 1:", "Source 2.", "[Document 3]", "### Passage 4", "(5) ". */
     static final Pattern PASSAGE_MARKER = Pattern.compile("(?im)^[ \\t]*(?:\\[(?:(?:document|doc|source|passage"
             + "|context|chunk|excerpt|result)[ \\t]*)?\\d{1,3}\\][ \\t]*:?|(?:#{1,6}[ \\t]*)?(?:\\*\\*)?(?:document|doc"

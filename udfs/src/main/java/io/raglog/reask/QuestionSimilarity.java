@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.regex.Pattern;
 
 /**
  * How closely one question paraphrases another, in [0, 1]: the content words they share — in any form, with a typo
@@ -13,6 +14,10 @@ import java.util.Set;
  * Plain Java; the Flink function holds no part of it.
  */
 public final class QuestionSimilarity {
+
+    /** What separates a question's tokens, and the marks trimmed off a token's ends: compiled once, not per call. */
+    private static final Pattern NOT_TOKEN = Pattern.compile("[^\\p{L}\\p{N}'’.-]+");
+    private static final Pattern TOKEN_EDGE_MARKS = Pattern.compile("^[.'’-]+|[.'’-]+$");
 
     /**
      * What people say around a question they ask again ("I mean", "sorry", "exactly", "again"): words that carry no
@@ -98,10 +103,10 @@ public final class QuestionSimilarity {
      */
     static int newNamesOrNumbers(String question, List<String> earlierWords) {
         int n = 0;
-        String[] tokens = question.split("[^\\p{L}\\p{N}'’.-]+");
+        String[] tokens = NOT_TOKEN.split(question);
         boolean first = true;
         for (String raw : tokens) {
-            String token = raw.replaceAll("^[.'’-]+|[.'’-]+$", "");
+            String token = TOKEN_EDGE_MARKS.matcher(raw).replaceAll("");
             if (token.isEmpty()) {
                 continue;
             }

@@ -6,9 +6,12 @@ import io.raglog.schemas.Json;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Pattern;
 
 /** Reads newline-delimited JSON replies (Ollama streams one JSON object per line, the last with {@code done}). */
 public final class Ndjson {
+
+    private static final Pattern LINE_BREAK = Pattern.compile("\r?\n");
 
     private Ndjson() {}
 
@@ -35,7 +38,7 @@ public final class Ndjson {
             throw new AdapterException("reply is " + Bodies.describe(body) + ", expected JSON lines");
         }
         int n = 0;
-        for (String line : body.textValue().split("\r?\n")) {
+        for (String line : LINE_BREAK.split(body.textValue())) {
             n++;
             if (line.isBlank()) {
                 continue;
