@@ -171,10 +171,16 @@ public final class Terms {
         return RECENT_CONTENT_STEMS.get(text, Terms::readContentStems);
     }
 
+    /** As stemming each of {@link #contentWords}, in order, in one scan: no list of the words, no stream. */
     private static Set<String> readContentStems(String text) {
         Set<String> out = new LinkedHashSet<>();
-        for (String w : contentWords(text)) {
-            out.add(stem(w));
+        if (text != null) {
+            scanWords(text, 0, text.length(), (start, end) -> {
+                String word = lowerCaseWord(text, start, end);
+                if (isContentWord(word)) {
+                    out.add(stem(word));
+                }
+            });
         }
         return Collections.unmodifiableSet(out);
     }

@@ -73,6 +73,23 @@ class TermsTest {
     }
 
     @Test
+    void shouldReadContentStemsInOneScanAsFromTheContentWords() {
+        String alphabet = "the revenue flows of Acme's companies in 2023 Q3 AT&T Phags-pa é ’ . , \n";
+        SplittableRandom random = new SplittableRandom(7);
+        for (int i = 0; i < 5_000; i++) {
+            StringBuilder b = new StringBuilder();
+            int words = random.nextInt(0, 30);
+            for (int k = 0; k < words; k++) {
+                int from = random.nextInt(alphabet.length());
+                b.append(alphabet, from, Math.min(alphabet.length(), from + random.nextInt(1, 12))).append(' ');
+            }
+            String t = b.toString() + i; // a text not read before, so the memo cannot answer
+            List<String> expected = Terms.contentWords(t).stream().map(Terms::stem).distinct().toList();
+            assertThat(Terms.contentStems(t)).as(t).containsExactlyElementsOf(expected);
+        }
+    }
+
+    @Test
     void shouldTrimANameTokenAsTheRegexesDid() {
         for (String token : allStrings("As.'’x", 6)) {
             assertThat(Terms.nameToken(token)).as(token)
