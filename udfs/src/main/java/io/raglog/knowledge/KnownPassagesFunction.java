@@ -73,6 +73,8 @@ public class KnownPassagesFunction
     /** Between the store's id (empty when only indexing showed the passage) and the text in a stored value. */
     private static final char ID_END = '\u0000';
 
+    /** Bounds used to skip reading candidates that cannot be among the best (below); off only to test that. */
+    private final boolean skipHopeless;
     private final int maxPassages;
 
     private transient MapState<String, String> passages;
@@ -87,10 +89,16 @@ public class KnownPassagesFunction
     }
 
     public KnownPassagesFunction(int maxPassages) {
+        this(maxPassages, true);
+    }
+
+    /** @param skipHopeless false reads every candidate's text, as before the bound: for tests that compare the two */
+    KnownPassagesFunction(int maxPassages, boolean skipHopeless) {
         if (maxPassages < 1) {
             throw new IllegalArgumentException("known passages per pipeline must be >= 1, was " + maxPassages);
         }
         this.maxPassages = maxPassages;
+        this.skipHopeless = skipHopeless;
     }
 
     @Override
@@ -150,6 +158,8 @@ public class KnownPassagesFunction
     private KnownPassages lookUp(String question, Map<String, Passage> handed, int known) throws Exception {
         Map<String, Double> weights = new LinkedHashMap<>();
         Map<String, Double> byCandidate = new HashMap<>();
+        // the weight of the question's words too common to list their passages: any candidate may hold them
+        double unlisted = 0;
         for (String word : QuestionMatch.words(question)) {
             String[] keys = holders.get(word);
             int holding = keys == null ? 0 : keys.length;
@@ -161,6 +171,8 @@ public class KnownPassagesFunction
                         byCandidate.merge(key, weight, Double::sum);
                     }
                 }
+            } else if (keys != null) {
+                unlisted += Math.max(0, weight);
             }
         }
         if (weights.isEmpty()) {
@@ -175,6 +187,14 @@ public class KnownPassagesFunction
         List<Map.Entry<String, Double>> candidates = new ArrayList<>(byCandidate.entrySet());
         candidates.sort(Map.Entry.<String, Double>comparingByValue().reversed().thenComparing(Map.Entry::getKey));
         for (Map.Entry<String, Double> c : candidates.subList(0, Math.min(CANDIDATES, candidates.size()))) {
+            // A word list that is not a common word's holds every passage with the word, so a candidate's listed
+            // weight is exactly what those words give its match, and the unlisted words can add at most their own:
+            // once that bound is below the match of the last passage that would be kept, neither this candidate nor
+            // any after it (listed weight only falls) can be kept, and their texts need not be read.
+            if (skipHopeless && unreturned.size() >= UNRETURNED
+                    && match.bound(c.getValue() + unlisted) + 1e-9 < lastKept(unreturned)) {
+                break;
+            }
             String stored = passages.get(c.getKey());
             if (stored != null) {
                 String text = textOf(stored);
@@ -187,6 +207,23 @@ public class KnownPassagesFunction
             best.add(p.withRank(best.size() + 1));
         }
         return new KnownPassages(known, returned, best);
+    }
+
+    /** The lowest match among the {@link #UNRETURNED} best so far. */
+    private static double lastKept(List<Passage> unreturned) {
+        double[] best = new double[UNRETURNED];
+        Arrays.fill(best, Double.NEGATIVE_INFINITY);
+        for (Passage p : unreturned) {
+            double score = p.score();
+            for (int i = 0; i < UNRETURNED; i++) {
+                if (score > best[i]) {
+                    System.arraycopy(best, i, best, i + 1, UNRETURNED - i - 1);
+                    best[i] = score;
+                    break;
+                }
+            }
+        }
+        return best[UNRETURNED - 1];
     }
 
     /**

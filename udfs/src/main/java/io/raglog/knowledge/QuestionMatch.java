@@ -39,6 +39,11 @@ final class QuestionMatch {
         return weights.getOrDefault(word, 0.0);
     }
 
+    /** The match of a passage whose question words weigh {@code held} together: an upper bound from a partial sum. */
+    double bound(double held) {
+        return total <= 0 ? 0.0 : held / total;
+    }
+
     /** The passage's match in [0, 1]: the weighted share of the question's words among its words. */
     double of(Set<String> passageWords) {
         if (total <= 0) {
