@@ -85,9 +85,10 @@ class KnownPassagesBoundTest {
     }
 
     private static List<String> secondOpinions(List<Input> inputs, boolean skipHopeless) throws Exception {
-        try (var h = new KeyedTwoInputStreamOperatorTestHarness<String, Run, IndexBuilding, Either<Run, IndexEmbedding>>(
-                new KeyedCoProcessOperator<>(new KnownPassagesFunction(KnownPassagesFunction.DEFAULT_MAX_PASSAGES,
-                        skipHopeless)), Run::pipeline, IndexBuilding::pipeline, Types.STRING)) {
+        var function = new KnownPassagesFunction(KnownPassagesFunction.DEFAULT_MAX_PASSAGES, skipHopeless);
+        try (var h = new KeyedTwoInputStreamOperatorTestHarness<String, Run, IndexBuilding,
+                Either<Run, IndexEmbedding>>(new KeyedCoProcessOperator<>(function), Run::pipeline,
+                IndexBuilding::pipeline, Types.STRING)) {
             h.setup(KnownPassagesFunction.OUTPUT.createSerializer(h.getExecutionConfig().getSerializerConfig()));
             h.open();
             for (Input in : inputs) {
