@@ -1,7 +1,7 @@
 package io.raglog.job;
 
 import io.raglog.calls.ClassifiedCall;
-import io.raglog.knowledge.IndexBuilding;
+import io.raglog.knowledge.IndexBuildingCall;
 import io.raglog.schemas.CallEvent;
 import io.raglog.schemas.DeadLetter;
 import org.apache.flink.streaming.api.datastream.DataStream;
@@ -14,7 +14,7 @@ import org.apache.flink.streaming.api.datastream.DataStream;
  * proxy calls, or only traces) is {@link #NONE}.
  */
 record IngestedCalls(DataStream<ClassifiedCall> classified, DataStream<CallEvent> unclassified,
-        DataStream<DeadLetter> deadLetters, DataStream<IndexBuilding> indexBuilding) {
+        DataStream<DeadLetter> deadLetters, DataStream<IndexBuildingCall> indexBuilding) {
 
     static final IngestedCalls NONE = new IngestedCalls(null, null, null, null);
 

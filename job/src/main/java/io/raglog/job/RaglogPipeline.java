@@ -18,7 +18,7 @@ import io.raglog.ingest.DeadLetters;
 import io.raglog.ingest.DecodeCallsFunction;
 import io.raglog.ingest.DecodeOtlpFunction;
 import io.raglog.ingest.RawMessage;
-import io.raglog.knowledge.IndexBuilding;
+import io.raglog.knowledge.IndexBuildingCall;
 import io.raglog.reask.AskedQuestion;
 import io.raglog.reask.ReAsk;
 import io.raglog.reask.ReAskFunction;
@@ -240,10 +240,10 @@ public final class RaglogPipeline {
      * retrieval searched. The runs leave with the index-building calls' models, in order, for the drift check.
      */
     private static DataStream<Either<Run, IndexEmbedding>> withKnownPassages(DataStream<Run> runs,
-            DataStream<IndexBuilding> indexBuilding) {
+            DataStream<IndexBuildingCall> indexBuilding) {
         return runs
                 .keyBy(Run::pipeline)
-                .connect(indexBuilding.keyBy(IndexBuilding::pipeline))
+                .connect(indexBuilding.keyBy(IndexBuildingCall::pipeline))
                 .process(new KnownPassagesFunction(), KnownPassagesFunction.OUTPUT)
                 .uid("known-passages").name("known passages per pipeline");
     }

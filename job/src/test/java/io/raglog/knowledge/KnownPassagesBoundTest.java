@@ -37,7 +37,7 @@ import org.junit.jupiter.api.Test;
 class KnownPassagesBoundTest {
 
     /** One input in time order: a run, or an index-building call. */
-    private record Input(Instant at, Run run, IndexBuilding index) {}
+    private record Input(Instant at, Run run, IndexBuildingCall index) {}
 
     @Test
     void shouldGiveEveryRunTheSameSecondOpinionWithAndWithoutTheBound() throws Exception {
@@ -74,7 +74,7 @@ class KnownPassagesBoundTest {
             texts.add(text.toString());
         }
         List<Input> inputs = List.of(
-                new Input(t, null, IndexBuilding.of(null, new IndexedPassages(pipeline, texts, t))),
+                new Input(t, null, IndexBuildingCall.of(null, new IndexedPassages(pipeline, texts, t))),
                 new Input(t.plusSeconds(1), RunBuilder.healthy().runId("run-harbour")
                         .question("What does the report say about the harbour, the glacier and the orchard?").build(),
                         null));
@@ -86,9 +86,9 @@ class KnownPassagesBoundTest {
 
     private static List<String> secondOpinions(List<Input> inputs, boolean skipHopeless) throws Exception {
         var function = new KnownPassagesFunction(KnownPassagesFunction.DEFAULT_MAX_PASSAGES, skipHopeless);
-        try (var h = new KeyedTwoInputStreamOperatorTestHarness<String, Run, IndexBuilding,
+        try (var h = new KeyedTwoInputStreamOperatorTestHarness<String, Run, IndexBuildingCall,
                 Either<Run, IndexEmbedding>>(new KeyedCoProcessOperator<>(function), Run::pipeline,
-                IndexBuilding::pipeline, Types.STRING)) {
+                IndexBuildingCall::pipeline, Types.STRING)) {
             h.setup(KnownPassagesFunction.OUTPUT.createSerializer(h.getExecutionConfig().getSerializerConfig()));
             h.open();
             for (Input in : inputs) {
@@ -119,7 +119,7 @@ class KnownPassagesBoundTest {
                 if (c.call().stage() != null) {
                     byKey.computeIfAbsent(c.call().runKey(), k -> new ArrayList<>()).add(c.call());
                 } else {
-                    IndexBuilding index = IndexBuilding.of(IndexEmbeddings.read(c.call()),
+                    IndexBuildingCall index = IndexBuildingCall.of(IndexEmbeddings.read(c.call()),
                             IndexedPassages.read(c.call()));
                     if (index != null) {
                         inputs.add(new Input(call.endedAt(), null, index));

@@ -84,16 +84,13 @@ public final class JacksonSerializer<T> extends TypeSerializer<T> {
     /** Each thread's table of the passage texts in the record being written or read. */
     private static final ThreadLocal<SharedPassageTexts> TEXTS = ThreadLocal.withInitial(SharedPassageTexts::new);
 
+    /** Writes each record as its own class, as {@code writeValue} does; one writer for the JVM. */
+    private static final ObjectWriter WRITER = SMILE.writer();
+
     /**
-     * One writer and reader per record class for the whole JVM: Flink makes serializers often (per task, per output,
-     * per restore), and a writer found afresh for each would be built again each time.
+     * One reader per record class for the whole JVM: Flink makes serializers often (per task, per output, per
+     * restore), and a reader found afresh for each would be built again each time.
      */
-    private static final ClassValue<ObjectWriter> WRITERS = new ClassValue<>() {
-        @Override
-        protected ObjectWriter computeValue(Class<?> type) {
-            return SMILE.writerFor(type);
-        }
-    };
     private static final ClassValue<ObjectReader> READERS = new ClassValue<>() {
         @Override
         protected ObjectReader computeValue(Class<?> type) {
@@ -105,7 +102,7 @@ public final class JacksonSerializer<T> extends TypeSerializer<T> {
     public void serialize(T record, DataOutputView target) throws IOException {
         ReusedBytes buffer = BUFFER.get();
         try {
-            WRITERS.get(type).withAttribute(SharedPassageTexts.ATTRIBUTE, TEXTS.get().clear())
+            WRITER.withAttribute(SharedPassageTexts.ATTRIBUTE, TEXTS.get().clear())
                     .writeValue(buffer, record);
             target.writeInt(buffer.size());
             target.write(buffer.bytes(), 0, buffer.size());

@@ -6,7 +6,7 @@ import io.raglog.calls.ClassifiedCall;
 import io.raglog.calls.NotARunCall;
 import io.raglog.drift.IndexEmbeddings;
 import io.raglog.flink.JacksonTypeInfo;
-import io.raglog.knowledge.IndexBuilding;
+import io.raglog.knowledge.IndexBuildingCall;
 import io.raglog.knowledge.IndexedPassages;
 import io.raglog.schemas.CallEvent;
 import org.apache.flink.api.common.functions.OpenContext;
@@ -34,8 +34,8 @@ public class ClassifyCallsFunction extends ProcessFunction<CallEvent, Classified
      * The model, dimension and documents of each index-building embedding call (the calls themselves stay uncounted
      * as runs).
      */
-    public static final OutputTag<IndexBuilding> INDEX_BUILDING =
-            new OutputTag<>("index-building", JacksonTypeInfo.of(IndexBuilding.class));
+    public static final OutputTag<IndexBuildingCall> INDEX_BUILDING =
+            new OutputTag<>("index-building", JacksonTypeInfo.of(IndexBuildingCall.class));
 
     private final CallClassifier classifier;
 
@@ -63,7 +63,8 @@ public class ClassifyCallsFunction extends ProcessFunction<CallEvent, Classified
         if (result instanceof Classification.Classified c) {
             if (c.call().stage() == null || c.call().detail() instanceof NotARunCall) {
                 notARunCall.inc();
-                IndexBuilding index = IndexBuilding.of(IndexEmbeddings.read(c.call()), IndexedPassages.read(c.call()));
+                IndexBuildingCall index = IndexBuildingCall.of(IndexEmbeddings.read(c.call()),
+                        IndexedPassages.read(c.call()));
                 if (index != null) {
                     ctx.output(INDEX_BUILDING, index);
                 }

@@ -48,7 +48,7 @@ import org.apache.flink.util.Collector;
  * (one per question word, then the texts of the few best candidates), far below the checks' cost per run.
  */
 public class KnownPassagesFunction
-        extends KeyedCoProcessFunction<String, Run, IndexBuilding, Either<Run, IndexEmbedding>> {
+        extends KeyedCoProcessFunction<String, Run, IndexBuildingCall, Either<Run, IndexEmbedding>> {
 
     private static final long serialVersionUID = 1L;
 
@@ -133,7 +133,7 @@ public class KnownPassagesFunction
     }
 
     @Override
-    public void processElement2(IndexBuilding call, Context ctx, Collector<Either<Run, IndexEmbedding>> out)
+    public void processElement2(IndexBuildingCall call, Context ctx, Collector<Either<Run, IndexEmbedding>> out)
             throws Exception {
         if (call.embedding() != null) {
             out.collect(Either.Right(call.embedding()));

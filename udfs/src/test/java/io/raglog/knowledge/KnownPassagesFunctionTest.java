@@ -41,14 +41,14 @@ class KnownPassagesFunctionTest {
 
     /** Runs in, index-building calls in; runs with their second opinion out, and the calls' models for the drift. */
     private static final class Harness extends
-            KeyedTwoInputStreamOperatorTestHarness<String, Run, IndexBuilding, Either<Run, IndexEmbedding>> {
+            KeyedTwoInputStreamOperatorTestHarness<String, Run, IndexBuildingCall, Either<Run, IndexEmbedding>> {
         Harness(int max) throws Exception {
             super(new KeyedCoProcessOperator<>(new KnownPassagesFunction(max)), Run::pipeline,
-                    IndexBuilding::pipeline, Types.STRING);
+                    IndexBuildingCall::pipeline, Types.STRING);
         }
 
         void index(IndexEmbedding embedding, IndexedPassages documents) throws Exception {
-            processElement2(IndexBuilding.of(embedding, documents), 0L);
+            processElement2(IndexBuildingCall.of(embedding, documents), 0L);
         }
     }
 

@@ -11,14 +11,14 @@ import io.raglog.drift.IndexEmbedding;
  * @param embedding the model and dimension, null when the call showed neither
  * @param documents the texts embedded, null when the call carried none (token ids, a failed call)
  */
-public record IndexBuilding(String pipeline, IndexEmbedding embedding, IndexedPassages documents) {
+public record IndexBuildingCall(String pipeline, IndexEmbedding embedding, IndexedPassages documents) {
 
     /** What the call showed; null when it showed nothing either operator uses. */
-    public static IndexBuilding of(IndexEmbedding embedding, IndexedPassages documents) {
+    public static IndexBuildingCall of(IndexEmbedding embedding, IndexedPassages documents) {
         if (embedding == null && documents == null) {
             return null;
         }
-        return new IndexBuilding(embedding != null ? embedding.pipeline() : documents.pipeline(), embedding,
+        return new IndexBuildingCall(embedding != null ? embedding.pipeline() : documents.pipeline(), embedding,
                 documents);
     }
 }
