@@ -256,13 +256,9 @@ public final class RaglogPipeline {
     private static SingleOutputStreamOperator<Run> withEmbeddingDrift(DataStream<Either<Run, IndexEmbedding>> known) {
         // the known passages partitioned both by pipeline and hand them on as one input: the two run in one task,
         // and a run is not written and read again between them
-        return DataStreamUtils.reinterpretAsKeyedStream(known, RaglogPipeline::pipelineOf, Types.STRING)
+        return DataStreamUtils.reinterpretAsKeyedStream(known, EmbeddingDriftFunction::pipelineOf, Types.STRING)
                 .process(new EmbeddingDriftFunction(), JacksonTypeInfo.of(Run.class))
                 .uid("embedding-drift").name("embedding drift per pipeline");
-    }
-
-    private static String pipelineOf(Either<Run, IndexEmbedding> e) {
-        return e.isLeft() ? e.left().pipeline() : e.right().pipeline();
     }
 
     /** Runs not sampled leave by a side output, to be counted as not checked; incomplete runs are never checked. */

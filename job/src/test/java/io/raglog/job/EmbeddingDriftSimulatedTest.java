@@ -83,7 +83,7 @@ class EmbeddingDriftSimulatedTest {
         runs.sort(Comparator.comparing(Run::endedAt).thenComparing(Run::runId));
         var h = new KeyedOneInputStreamOperatorTestHarness<String, Either<Run, IndexEmbedding>, Run>(
                 new KeyedProcessOperator<>(new EmbeddingDriftFunction()),
-                e -> e.isLeft() ? e.left().pipeline() : e.right().pipeline(), Types.STRING);
+                EmbeddingDriftFunction::pipelineOf, Types.STRING);
         h.setup();
         h.open();
         int r = 0;

@@ -33,13 +33,9 @@ final class StringSet extends AbstractSet<String> {
         if (tooFull(size + 1, table.length)) {
             grow();
         }
-        int mask = table.length - 1;
-        int i = slot(s.hashCode(), mask);
-        while (table[i] != null) {
-            if (table[i].equals(s)) {
-                return false;
-            }
-            i = (i + 1) & mask;
+        int i = probe(s);
+        if (table[i] != null) {
+            return false;
         }
         table[i] = s;
         size++;
@@ -48,18 +44,17 @@ final class StringSet extends AbstractSet<String> {
 
     @Override
     public boolean contains(Object o) {
-        if (!(o instanceof String s)) {
-            return false;
-        }
+        return o instanceof String s && table[probe(s)] != null;
+    }
+
+    /** The slot holding {@code s}, or the empty slot where it would go. */
+    private int probe(String s) {
         int mask = table.length - 1;
         int i = slot(s.hashCode(), mask);
-        while (table[i] != null) {
-            if (table[i].equals(s)) {
-                return true;
-            }
+        while (table[i] != null && !table[i].equals(s)) {
             i = (i + 1) & mask;
         }
-        return false;
+        return i;
     }
 
     /**

@@ -52,6 +52,11 @@ public class EmbeddingDriftFunction extends KeyedProcessFunction<String, Either<
         indexCalls = group.counter("index_embeddings_seen");
     }
 
+    /** The key of either input: the pipeline of the run or of the index-building call. */
+    public static String pipelineOf(Either<Run, IndexEmbedding> in) {
+        return in.isLeft() ? in.left().pipeline() : in.right().pipeline();
+    }
+
     @Override
     public void processElement(Either<Run, IndexEmbedding> in, Context ctx, Collector<Run> out) throws Exception {
         if (in.isLeft()) {

@@ -46,7 +46,7 @@ class EmbeddingDriftFunctionTest {
             extends KeyedOneInputStreamOperatorTestHarness<String, Either<Run, IndexEmbedding>, Run> {
         Harness() throws Exception {
             super(new KeyedProcessOperator<>(new EmbeddingDriftFunction()),
-                    e -> e.isLeft() ? e.left().pipeline() : e.right().pipeline(), Types.STRING);
+                    EmbeddingDriftFunction::pipelineOf, Types.STRING);
         }
     }
 
