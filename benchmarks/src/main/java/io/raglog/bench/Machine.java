@@ -27,4 +27,15 @@ public final class Machine {
         Runtime rt = Runtime.getRuntime();
         return (rt.totalMemory() - rt.freeMemory()) / (1024.0 * 1024.0);
     }
+
+    /**
+     * The heap still reachable: used heap right after a full collection ({@code System.gc()}, which G1 runs as a full,
+     * stop-the-world collection unless the JVM was told otherwise). Unlike {@link #usedHeapMb()} it holds no garbage,
+     * so it says what the JVM keeps, not how far the collector let the heap grow. It stops the world: call it only
+     * outside a measured window.
+     */
+    public static double liveHeapMb() {
+        System.gc();
+        return usedHeapMb();
+    }
 }

@@ -1,5 +1,6 @@
 package io.raglog.calls;
 
+import io.raglog.memo.PerThreadMemo;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -69,20 +70,34 @@ public final class ChatRoleRules {
 
     private ChatRoleRules() {}
 
+    /** What a prompt's instructions ask for: a pure function of their text, read once per template. */
+    private record Asks(boolean grading, boolean queries, boolean answer, boolean documents) {
+
+        static Asks of(String instructions) {
+            return new Asks(GRADER.matcher(instructions).find(), REWRITE.matcher(instructions).find(),
+                    ANSWER.matcher(instructions).find(), DOCUMENTS.matcher(instructions).find());
+        }
+    }
+
+    /**
+     * A pipeline's instructions are its prompt template, the same on every call, and these four case-insensitive
+     * searches over them were a quarter of decoding and classifying a call (JFR, issue #27). A handful of templates
+     * per pipeline and task; instructions that carry chat history differ per call and just pass through.
+     */
+    private static final PerThreadMemo<Asks> RECENT_INSTRUCTIONS = new PerThreadMemo<>(64);
+
     public static ChatRole roleOf(List<ChatMessage> messages, String output, PromptAnatomy.Parsed anatomy) {
-        String instructions = instructions(messages, anatomy);
-        if (GRADER.matcher(instructions).find() && verdictLike(output)) {
+        Asks asks = RECENT_INSTRUCTIONS.get(instructions(messages, anatomy), Asks::of);
+        if (asks.grading() && verdictLike(output)) {
             return ChatRole.OTHER;
         }
-        boolean asksForQueries = REWRITE.matcher(instructions).find();
-        boolean asksForAnswer = ANSWER.matcher(instructions).find();
         if (anatomy.hasContext()) {
-            return asksForQueries && !asksForAnswer ? ChatRole.REWRITE : ChatRole.GENERATE;
+            return asks.queries() && !asks.answer() ? ChatRole.REWRITE : ChatRole.GENERATE;
         }
-        if (asksForQueries) {
+        if (asks.queries()) {
             return ChatRole.REWRITE;
         }
-        if (asksForAnswer && DOCUMENTS.matcher(instructions).find()) {
+        if (asks.answer() && asks.documents()) {
             return ChatRole.GENERATE;
         }
         if (queryLikeLines(output, anatomy.question())) {

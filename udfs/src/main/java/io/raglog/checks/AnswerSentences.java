@@ -1,5 +1,6 @@
 package io.raglog.checks;
 
+import io.raglog.memo.PerThreadMemo;
 import io.raglog.schemas.Passage;
 import java.util.ArrayList;
 import java.util.Collections;

@@ -1,5 +1,6 @@
 package io.raglog.checks;
 
+import io.raglog.memo.PerThreadMemo;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;

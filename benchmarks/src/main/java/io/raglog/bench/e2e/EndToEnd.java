@@ -314,7 +314,12 @@ public final class EndToEnd {
                     "event-time path: max out-of-order + assembly grace (backlogs, stragglers)");
             r.put("generator_wait_ms", io.raglog.assemble.AssemblySettings.DEFAULTS.generatorWait().toMillis(),
                     "prompt path: a live generator call closes its run this long after it arrived");
-            r.put("heap_used_max_mb_under_load", latency.heapMaxMb(), "this JVM: broker + Flink + simulator");
+            r.put("heap_used_max_mb_under_load", latency.heapMaxMb(),
+                    "this JVM: broker + Flink + simulator, sampled every 500 ms, garbage included");
+            r.put("heap_live_mb_before_latency_job", latency.liveHeapBeforeMb(),
+                    "this JVM after a full collection, before the latency job started");
+            r.put("heap_live_mb_latency_job_running", latency.liveHeapAfterMb(),
+                    "the same once the measured verdicts were out, the job still running: the difference is the job's");
 
             OpenRunState.Result state = OpenRunState.measure(kafka, options.stateRuns(), options.seed() + 2, work);
             r.put("state_bytes_per_open_run", state.bytesPerOpenRun(), "RocksDB checkpoint bytes / runs held open");

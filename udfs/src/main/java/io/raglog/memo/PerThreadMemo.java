@@ -1,4 +1,4 @@
-package io.raglog.checks;
+package io.raglog.memo;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -6,15 +6,16 @@ import java.util.function.Function;
 
 /**
  * Remembers the last results of a pure function of a text, per thread. The checks read the same passages several
- * times per run (retrieved, given to the reranker, kept, in the context; and again in the offline judge), and popular
- * passages recur across runs; reading a passage is regex work worth doing once. Per thread, so that the Flink task
- * and the LLM checks' threads never share (or lock) a map; bounded, so it holds only the recent texts.
+ * times per run (retrieved, given to the reranker, kept, in the context; and again in the offline judge), popular
+ * passages recur across runs, and a pipeline's prompt template repeats on every call; reading such a text is regex
+ * work worth doing once. Per thread, so that the Flink task and the LLM checks' threads never share (or lock) a map;
+ * bounded, so it holds only the recent texts.
  */
-final class PerThreadMemo<V> {
+public final class PerThreadMemo<V> {
 
     private final ThreadLocal<Map<String, V>> recent;
 
-    PerThreadMemo(int capacity) {
+    public PerThreadMemo(int capacity) {
         this.recent = ThreadLocal.withInitial(() -> new LinkedHashMap<>(16, 0.75f, true) {
             private static final long serialVersionUID = 1L;
 
@@ -26,7 +27,7 @@ final class PerThreadMemo<V> {
     }
 
     /** {@code compute} must be a pure function of the text, and its result must never be modified. */
-    V get(String text, Function<String, V> compute) {
+    public V get(String text, Function<String, V> compute) {
         Map<String, V> map = recent.get();
         V v = map.get(text);
         if (v == null) {
