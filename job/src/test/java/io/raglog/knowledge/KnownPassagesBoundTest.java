@@ -37,7 +37,7 @@ import org.junit.jupiter.api.Test;
 class KnownPassagesBoundTest {
 
     /** One input in time order: a run, or an index-building call. */
-    private record Input(Instant at, Run run, IndexBuildingCall index) {}
+    record Input(Instant at, Run run, IndexBuildingCall index) {}
 
     @Test
     void shouldGiveEveryRunTheSameSecondOpinionWithAndWithoutTheBound() throws Exception {
@@ -84,7 +84,7 @@ class KnownPassagesBoundTest {
         assertThat(secondOpinions(inputs, true)).containsExactlyElementsOf(exhaustive);
     }
 
-    private static List<String> secondOpinions(List<Input> inputs, boolean skipHopeless) throws Exception {
+    static List<String> secondOpinions(List<Input> inputs, boolean skipHopeless) throws Exception {
         var function = new KnownPassagesFunction(KnownPassagesFunction.DEFAULT_MAX_PASSAGES, skipHopeless);
         try (var h = new KeyedTwoInputStreamOperatorTestHarness<String, Run, IndexBuildingCall,
                 Either<Run, IndexEmbedding>>(new KeyedCoProcessOperator<>(function), Run::pipeline,
@@ -108,7 +108,7 @@ class KnownPassagesBoundTest {
         }
     }
 
-    private static List<Input> inputs(SimulatorOptions options) {
+    static List<Input> inputs(SimulatorOptions options) {
         MemorySink sink = new MemorySink();
         new Simulator(options).run(sink);
         CallClassifier classifier = BuiltInAdapters.classifier();

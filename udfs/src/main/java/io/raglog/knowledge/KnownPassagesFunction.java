@@ -8,6 +8,7 @@ import io.raglog.schemas.Passage;
 import io.raglog.schemas.Run;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.BitSet;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -38,14 +39,15 @@ import org.apache.flink.util.Collector;
  * goes through raglog, the second opinion knows the documents before any run is handed them.
  *
  * <p>State per pipeline: each passage's text (and the store's id for it, once a run was handed it) by
- * {@link PassageKey}, its text's key, so a document seen at indexing and a passage a run was handed are one passage;
- * and an inverted index from each word to the passages holding it. A word held by more than {@link #COMMON_WORD}
- * passages stops collecting keys: it says little about any one passage, and its list would grow with the corpus. At
- * most {@code maxPassages} passages are kept; later ones are counted, not stored. The run is looked up before its own
- * passages are added, so what it was handed never competes with itself.
+ * {@link PassageKey}, its text's key, so a document seen at indexing and a passage a run was handed are one passage.
+ * Beside it, on the heap, an inverted index from each word to the passages holding it ({@link WordIndex}), derived
+ * from those texts and rebuilt from them when a pipeline is first read after a restore. A word held by
+ * {@link #COMMON_WORD} passages or more stops collecting them: it says little about any one passage, and its list
+ * would grow with the corpus. At most {@code maxPassages} passages are kept; later ones are counted, not stored. The
+ * run is looked up before its own passages are added, so what it was handed never competes with itself.
  *
- * <p>The key is the pipeline, so one subtask serves all of a pipeline's runs: a lookup is a handful of state reads
- * (one per question word, then the texts of the few best candidates), far below the checks' cost per run.
+ * <p>The key is the pipeline, so one subtask serves all of a pipeline's runs: a lookup sums its question words' lists
+ * and reads the texts of the few best candidates from state, far below the checks' cost per run.
  */
 public class KnownPassagesFunction
         extends KeyedCoProcessFunction<String, Run, IndexBuildingCall, Either<Run, IndexEmbedding>> {
@@ -78,7 +80,15 @@ public class KnownPassagesFunction
     private final int maxPassages;
 
     private transient MapState<String, String> passages;
-    private transient MapState<String, String[]> holders;
+    /** Each word's passage keys, as releases before {@link WordIndex} kept them: emptied as each pipeline is read. */
+    private transient MapState<String, String[]> formerWordLists;
+    /** Per pipeline key of this subtask; transient, rebuilt from {@link #passages} on first use. */
+    private transient Map<String, WordIndex> indexes;
+    /** A lookup's scratch, reused: each candidate's summed weight, by passage number. */
+    private transient double[] sums;
+    private transient BitSet summed;
+    private transient BitSet excluded;
+    private transient Candidates candidates;
     private transient ValueState<Integer> held;
     private transient Counter passagesLearned;
     private transient Counter passagesIndexed;
@@ -106,8 +116,13 @@ public class KnownPassagesFunction
         // keyed by text since passages from index-building calls came in: a savepoint from before starts them afresh
         passages = getRuntimeContext().getMapState(new MapStateDescriptor<>("known-passages-by-text", Types.STRING,
                 Types.STRING));
-        holders = getRuntimeContext().getMapState(new MapStateDescriptor<>("known-passage-keys-by-word",
+        formerWordLists = getRuntimeContext().getMapState(new MapStateDescriptor<>("known-passage-keys-by-word",
                 Types.STRING, Types.OBJECT_ARRAY(Types.STRING)));
+        indexes = new HashMap<>();
+        sums = new double[0];
+        summed = new BitSet();
+        excluded = new BitSet();
+        candidates = new Candidates();
         held = getRuntimeContext().getState(new ValueStateDescriptor<>("known-passages-held", Types.INT));
         var group = getRuntimeContext().getMetricGroup().addGroup("raglog").addGroup("known_passages");
         passagesLearned = group.counter("learned");
@@ -118,13 +133,14 @@ public class KnownPassagesFunction
 
     @Override
     public void processElement1(Run run, Context ctx, Collector<Either<Run, IndexEmbedding>> out) throws Exception {
+        WordIndex index = index(ctx.getCurrentKey());
         Map<String, Passage> handed = handed(run);
         int known = held.value() == null ? 0 : held.value();
         KnownPassages opinion = known == 0 || run.incomplete() || run.question() == null
-                ? null : lookUp(run.question(), handed, known);
+                ? null : lookUp(index, run.question(), handed, known);
         int now = known;
         for (Map.Entry<String, Passage> p : handed.entrySet()) {
-            now = learn(p.getKey(), p.getValue().id(), p.getValue().text(), now);
+            now = learn(index, p.getKey(), p.getValue().id(), p.getValue().text(), now);
         }
         if (now != known) {
             held.update(now);
@@ -139,15 +155,35 @@ public class KnownPassagesFunction
             out.collect(Either.Right(call.embedding()));
         }
         if (call.documents() != null) {
-            learnIndexed(call.documents());
+            learnIndexed(index(ctx.getCurrentKey()), call.documents());
         }
     }
 
-    private void learnIndexed(IndexedPassages indexed) throws Exception {
+    /**
+     * The pipeline's word index, built from its passages in state when this instance first reads the pipeline (a
+     * start, a restore, a rescale): one pass over the texts, once.
+     */
+    private WordIndex index(String pipeline) throws Exception {
+        WordIndex index = indexes.get(pipeline);
+        if (index == null) {
+            index = new WordIndex(COMMON_WORD);
+            for (Map.Entry<String, String> p : passages.entries()) {
+                String stored = p.getValue();
+                index.add(p.getKey(), stored.charAt(0) != ID_END, QuestionMatch.words(textOf(stored)));
+            }
+            if (!formerWordLists.isEmpty()) {
+                formerWordLists.clear(); // what the index now holds, as an earlier release kept it in state
+            }
+            indexes.put(pipeline, index);
+        }
+        return index;
+    }
+
+    private void learnIndexed(WordIndex index, IndexedPassages indexed) throws Exception {
         int known = held.value() == null ? 0 : held.value();
         int now = known;
         for (String text : indexed.texts()) {
-            now = learn(PassageKey.of(text), null, text, now);
+            now = learn(index, PassageKey.of(text), null, text, now);
         }
         if (now != known) {
             passagesIndexed.inc(now - known);
@@ -155,26 +191,47 @@ public class KnownPassagesFunction
         }
     }
 
-    private KnownPassages lookUp(String question, Map<String, Passage> handed, int known) throws Exception {
+    private KnownPassages lookUp(WordIndex index, String question, Map<String, Passage> handed, int known)
+            throws Exception {
         Map<String, Double> weights = new LinkedHashMap<>();
-        Map<String, Double> byCandidate = new HashMap<>();
+        if (sums.length < index.size()) {
+            sums = new double[Math.max(index.size(), sums.length * 2)];
+        }
+        for (String key : handed.keySet()) {
+            int number = index.number(key);
+            if (number >= 0) {
+                excluded.set(number);
+            }
+        }
+        candidates.reset(index);
         // the weight of the question's words too common to list their passages: any candidate may hold them
         double unlisted = 0;
         for (String word : QuestionMatch.words(question)) {
-            String[] keys = holders.get(word);
-            int holding = keys == null ? 0 : keys.length;
+            int holding = index.holding(word);
             double weight = QuestionMatch.weight(holding, known);
             weights.put(word, weight);
-            if (keys != null && holding < COMMON_WORD) {
-                for (String key : keys) {
-                    if (!handed.containsKey(key)) {
-                        byCandidate.merge(key, weight, Double::sum);
+            if (holding > 0 && holding < COMMON_WORD) {
+                int[] listed = index.listed(word);
+                for (int i = 0; i < holding; i++) {
+                    int number = listed[i];
+                    if (excluded.get(number)) {
+                        continue;
+                    }
+                    if (summed.get(number)) {
+                        sums[number] += weight;
+                    } else {
+                        summed.set(number);
+                        sums[number] = weight;
+                        candidates.touched(number);
                     }
                 }
-            } else if (keys != null) {
+            } else if (holding > 0) {
                 unlisted += Math.max(0, weight);
             }
         }
+        int[] read = candidates.best(sums, CANDIDATES);
+        summed.clear();
+        excluded.clear();
         if (weights.isEmpty()) {
             return null;
         }
@@ -184,21 +241,20 @@ public class KnownPassagesFunction
             returned = Math.max(returned, match.of(QuestionMatch.words(p.text())));
         }
         List<Passage> unreturned = new ArrayList<>();
-        List<Map.Entry<String, Double>> candidates = new ArrayList<>(byCandidate.entrySet());
-        candidates.sort(Map.Entry.<String, Double>comparingByValue().reversed().thenComparing(Map.Entry::getKey));
-        for (Map.Entry<String, Double> c : candidates.subList(0, Math.min(CANDIDATES, candidates.size()))) {
+        for (int number : read) {
+            String key = index.key(number);
             // A word list that is not a common word's holds every passage with the word, so a candidate's listed
             // weight is exactly what those words give its match, and the unlisted words can add at most their own:
             // once that bound is below the match of the last passage that would be kept, neither this candidate nor
             // any after it (listed weight only falls) can be kept, and their texts need not be read.
             if (skipHopeless && unreturned.size() >= UNRETURNED
-                    && match.bound(c.getValue() + unlisted) + 1e-9 < lastKept(unreturned)) {
+                    && match.bound(sums[number] + unlisted) + 1e-9 < lastKept(unreturned)) {
                 break;
             }
-            String stored = passages.get(c.getKey());
+            String stored = passages.get(key);
             if (stored != null) {
                 String text = textOf(stored);
-                unreturned.add(new Passage(idOf(c.getKey(), stored), text, match.of(QuestionMatch.words(text)), null));
+                unreturned.add(new Passage(idOf(key, stored), text, match.of(QuestionMatch.words(text)), null));
             }
         }
         unreturned.sort(Comparator.comparing(Passage::score).reversed().thenComparing(Passage::id));
@@ -230,11 +286,13 @@ public class KnownPassagesFunction
      * Learns one passage (the store's id null when only indexing showed it); a passage indexing showed first gets
      * its id when a run is handed it. Returns how many passages are held after.
      */
-    private int learn(String key, String id, String text, int known) throws Exception {
-        String stored = passages.get(key);
-        if (stored != null) {
-            if (id != null && stored.charAt(0) == ID_END) {
+    private int learn(WordIndex index, String key, String id, String text, int known) throws Exception {
+        boolean hasId = id != null && !id.isEmpty();
+        int number = index.number(key);
+        if (number >= 0) {
+            if (hasId && !index.hasId(number)) {
                 passages.put(key, id + ID_END + text);
+                index.markId(number);
             }
             return known;
         }
@@ -243,16 +301,7 @@ public class KnownPassagesFunction
             return known;
         }
         passages.put(key, (id == null ? "" : id) + ID_END + text);
-        for (String word : QuestionMatch.words(text)) {
-            String[] keys = holders.get(word);
-            if (keys == null) {
-                holders.put(word, new String[] {key});
-            } else if (keys.length < COMMON_WORD) {
-                String[] more = Arrays.copyOf(keys, keys.length + 1);
-                more[keys.length] = key;
-                holders.put(word, more);
-            }
-        }
+        index.add(key, hasId, QuestionMatch.words(text));
         passagesLearned.inc();
         return known + 1;
     }

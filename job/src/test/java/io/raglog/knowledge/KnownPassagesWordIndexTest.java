@@ -1,0 +1,106 @@
+package io.raglog.knowledge;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.raglog.drift.IndexEmbedding;
+import io.raglog.schemas.Json;
+import io.raglog.schemas.Run;
+import io.raglog.simulator.SimulatorOptions;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
+import org.apache.flink.state.rocksdb.EmbeddedRocksDBStateBackend;
+import org.apache.flink.streaming.api.operators.co.KeyedCoProcessOperator;
+import org.apache.flink.streaming.util.KeyedTwoInputStreamOperatorTestHarness;
+import org.apache.flink.types.Either;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The known passages' word index lives on the heap ({@link WordIndex}), beside the texts in state, and is rebuilt from
+ * them after a restore. Every run must get the second opinion it got when each word's list of keys was kept in state,
+ * and a restore must change none.
+ */
+class KnownPassagesWordIndexTest {
+
+    /**
+     * SHA-256 of the 1,250 second opinions below, one line each, written from the code that kept the word lists in
+     * state (before {@link WordIndex}).
+     */
+    private static final String OPINIONS_BEFORE_THE_WORD_INDEX =
+            "ae7c0bc59c7bdf3a6a1457fb1b802ad8850dbdb23eb7279430322070ade966d2";
+
+    private static final List<KnownPassagesBoundTest.Input> INPUTS =
+            KnownPassagesBoundTest.inputs(SimulatorOptions.of("all", 1_500, 29).withIndexEvery(4));
+
+    @Test
+    void shouldGiveEveryRunTheSecondOpinionOfTheWordListsKeptInState() throws Exception {
+        List<String> opinions = KnownPassagesBoundTest.secondOpinions(INPUTS, true);
+        assertThat(opinions).hasSize(1_250);
+        assertThat(digest(opinions)).isEqualTo(OPINIONS_BEFORE_THE_WORD_INDEX);
+    }
+
+    @Test
+    void shouldGiveTheSameSecondOpinionsAfterARestoreOnRocksDb() throws Exception {
+        int half = INPUTS.size() / 2;
+        List<String> opinions = new ArrayList<>();
+        OperatorSubtaskState snapshot;
+        try (var h = harness()) {
+            h.open();
+            feed(h, INPUTS.subList(0, half));
+            opinions.addAll(opinions(h));
+            snapshot = h.snapshot(1, 1);
+        }
+        try (var h = harness()) {
+            h.initializeState(snapshot);
+            h.open();
+            feed(h, INPUTS.subList(half, INPUTS.size()));
+            opinions.addAll(opinions(h));
+        }
+        assertThat(opinions).containsExactlyElementsOf(KnownPassagesBoundTest.secondOpinions(INPUTS, true));
+    }
+
+    private static KeyedTwoInputStreamOperatorTestHarness<String, Run, IndexBuildingCall, Either<Run, IndexEmbedding>>
+            harness() throws Exception {
+        var h = new KeyedTwoInputStreamOperatorTestHarness<String, Run, IndexBuildingCall,
+                Either<Run, IndexEmbedding>>(new KeyedCoProcessOperator<>(new KnownPassagesFunction()),
+                Run::pipeline, IndexBuildingCall::pipeline, Types.STRING);
+        h.setStateBackend(new EmbeddedRocksDBStateBackend());
+        h.setup(KnownPassagesFunction.OUTPUT.createSerializer(h.getExecutionConfig().getSerializerConfig()));
+        return h;
+    }
+
+    private static void feed(KeyedTwoInputStreamOperatorTestHarness<String, Run, IndexBuildingCall,
+            Either<Run, IndexEmbedding>> h, List<KnownPassagesBoundTest.Input> inputs) throws Exception {
+        for (KnownPassagesBoundTest.Input in : inputs) {
+            if (in.run() != null) {
+                h.processElement1(in.run(), in.at().toEpochMilli());
+            } else {
+                h.processElement2(in.index(), in.at().toEpochMilli());
+            }
+        }
+    }
+
+    private static List<String> opinions(KeyedTwoInputStreamOperatorTestHarness<String, Run, IndexBuildingCall,
+            Either<Run, IndexEmbedding>> h) {
+        List<String> out = new ArrayList<>();
+        for (Either<Run, IndexEmbedding> e : h.extractOutputValues()) {
+            if (e.isLeft()) {
+                out.add(e.left().runId() + " " + Json.write(e.left().knownPassages()));
+            }
+        }
+        return out;
+    }
+
+    private static String digest(List<String> lines) throws Exception {
+        MessageDigest sha = MessageDigest.getInstance("SHA-256");
+        for (String line : lines) {
+            sha.update(line.getBytes(StandardCharsets.UTF_8));
+            sha.update((byte) '\n');
+        }
+        return HexFormat.of().formatHex(sha.digest());
+    }
+}

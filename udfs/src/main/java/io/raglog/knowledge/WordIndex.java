@@ -1,0 +1,107 @@
+package io.raglog.knowledge;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.BitSet;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * One pipeline's known passages as the lookups read them, on the heap: each passage's key by a number given in the
+ * order it was added, whether a run has given its store id, and per word the numbers of the passages holding it.
+ * Derived from the keyed state's passages (the texts stay there) and rebuilt from them after a restore, so it is
+ * never checkpointed.
+ *
+ * <p>Why not keyed state: kept there as one list of keys per word, learning a passage rewrote the list of each of its
+ * ~70 words, which on RocksDB cost ~1.9 ms a passage at 1,000 known and grew with the lists (3.7 ms at 5,000); a
+ * pipeline indexing 100,000 documents through raglog held its task for the better part of an hour. Here adding a
+ * passage appends a number per word, and a lookup sums its question words' lists into an array instead of a map of
+ * keys (issue #27; the figures are in {@code docs/benchmarks.md}).
+ *
+ * <p>A word held by {@link KnownPassagesFunction#COMMON_WORD} passages or more is common: its count stops there and
+ * its list is let go, since a lookup only ever reads the lists of words below that count. Not thread-safe: one
+ * operator instance's.
+ */
+final class WordIndex {
+
+    /** A word's holders: their count, capped at the common-word bound, and their numbers while below it. */
+    private static final class Holders {
+        int count;
+        int[] passages = new int[4];
+    }
+
+    private final int commonWord;
+    private final List<String> keys = new ArrayList<>();
+    private final Map<String, Integer> numbers = new HashMap<>();
+    private final BitSet withId = new BitSet();
+    private final Map<String, Holders> byWord = new HashMap<>();
+
+    WordIndex(int commonWord) {
+        this.commonWord = commonWord;
+    }
+
+    int size() {
+        return keys.size();
+    }
+
+    /** The passage's number, or -1 when it is not known. */
+    int number(String key) {
+        Integer n = numbers.get(key);
+        return n == null ? -1 : n;
+    }
+
+    String key(int number) {
+        return keys.get(number);
+    }
+
+    boolean hasId(int number) {
+        return withId.get(number);
+    }
+
+    void markId(int number) {
+        withId.set(number);
+    }
+
+    /** Adds a passage that is not known yet, with the distinct words of its text; returns its number. */
+    int add(String key, boolean hasId, Set<String> words) {
+        int number = keys.size();
+        keys.add(key);
+        numbers.put(key, number);
+        if (hasId) {
+            withId.set(number);
+        }
+        for (String word : words) {
+            Holders h = byWord.computeIfAbsent(word, w -> new Holders());
+            if (h.count >= commonWord) {
+                continue;
+            }
+            if (h.count + 1 >= commonWord) {
+                h.passages = null; // common from now on: no lookup reads its list
+            } else {
+                if (h.count == h.passages.length) {
+                    h.passages = Arrays.copyOf(h.passages, h.count * 2);
+                }
+                h.passages[h.count] = number;
+            }
+            h.count++;
+        }
+        return number;
+    }
+
+    /** How many known passages hold the word, at most the common-word bound. */
+    int holding(String word) {
+        Holders h = byWord.get(word);
+        return h == null ? 0 : h.count;
+    }
+
+    /**
+     * The numbers of the passages holding a word below the common-word bound, in its first {@link #holding} places;
+     * null for a common or unknown word. The array is the index's own: read it, never change it.
+     */
+    int[] listed(String word) {
+        Holders h = byWord.get(word);
+        return h == null ? null : h.passages;
+    }
+}
