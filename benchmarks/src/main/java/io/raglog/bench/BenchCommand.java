@@ -2,6 +2,7 @@ package io.raglog.bench;
 
 import io.raglog.bench.e2e.EndToEnd;
 import io.raglog.bench.micro.DriftStateSize;
+import io.raglog.bench.micro.KnownPassagesScale;
 import io.raglog.bench.micro.MicroBenchmarks;
 import io.raglog.bench.review.ReviewBench;
 import io.raglog.schemas.Json;
@@ -116,6 +117,8 @@ public final class BenchCommand implements Callable<Integer> {
                     : quick ? MicroBenchmarks.Settings.QUICK : MicroBenchmarks.Settings.FULL));
             log.println("embedding-drift state per pipeline");
             r.putAll(DriftStateSize.measure(quick ? 5_000 : 20_000, 7));
+            log.println("known passages as a knowledge base grows");
+            r.putAll(KnownPassagesScale.measure(7));
         }
         if (!skipReview) {
             log.println("review page: broker, Elasticsearch node, headless Chromium");

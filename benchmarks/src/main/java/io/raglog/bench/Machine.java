@@ -36,6 +36,7 @@ public final class Machine {
      */
     public static double liveHeapMb() {
         System.gc();
+        System.gc(); // a second time: what the first left to finalizers and reference queues
         return usedHeapMb();
     }
 }
