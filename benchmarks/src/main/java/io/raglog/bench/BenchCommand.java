@@ -63,13 +63,17 @@ public final class BenchCommand implements Callable<Integer> {
             "llm_calls_per_run_default", "llm_calls_per_run_economy", "llm_calls_per_run_tiered",
             "llm_usd_per_1k_runs_default", "llm_usd_per_1k_runs_economy", "llm_usd_per_1k_runs_tiered",
             "llm_tier_skip_share", "llm_calls_saved_tiered_vs_default", "state_bytes_per_open_run",
-            "heap_used_max_mb_under_load", "passthrough_runs_per_s_p2", "full_runs_per_s_p2",
+            "heap_used_max_mb_under_load", "heap_live_mb_latency_job_running",
+            "passthrough_runs_per_s_p2", "full_runs_per_s_p2",
             "load_average_before", "load_average_after",
             "micro_decode_classify_call_ops_per_s", "micro_assemble_run_ops_per_s", "micro_rule_checks_ops_per_s",
             "micro_embed_passage_cold_ops_per_s", "micro_embed_passage_cached_ops_per_s",
             "micro_feature_assembly_ops_per_s", "micro_score_run_ops_per_s",
             "micro_decode_classify_call_alloc_bytes_per_op", "micro_score_run_alloc_bytes_per_op",
             "drift_state_bytes_per_pipeline", "drift_state_growth_after_1k_runs",
+            "known_passages_learn_us_per_passage_1k", "known_passages_learn_us_per_passage_20k",
+            "known_passages_lookup_us_per_run_1k", "known_passages_lookup_us_per_run_20k",
+            "known_passages_lookup_20k_over_1k", "known_passages_heap_bytes_per_passage",
             "review_queued_runs", "review_submit_p50_ms", "review_round_trip_p50_ms", "review_round_trip_max_ms",
             "review_first_paint_ms", "review_queue_drawn_ms");
 

@@ -316,10 +316,8 @@ public final class EndToEnd {
                     "prompt path: a live generator call closes its run this long after it arrived");
             r.put("heap_used_max_mb_under_load", latency.heapMaxMb(),
                     "this JVM: broker + Flink + simulator, sampled every 500 ms, garbage included");
-            r.put("heap_live_mb_before_latency_job", latency.liveHeapBeforeMb(),
-                    "this JVM after a full collection, before the latency job started");
-            r.put("heap_live_mb_latency_job_running", latency.liveHeapAfterMb(),
-                    "the same once the measured verdicts were out, the job still running: the difference is the job's");
+            r.put("heap_live_mb_latency_job_running", latency.liveHeapMb(),
+                    "this JVM's heap right after a full collection, the latency job still running with its state");
 
             OpenRunState.Result state = OpenRunState.measure(kafka, options.stateRuns(), options.seed() + 2, work);
             r.put("state_bytes_per_open_run", state.bytesPerOpenRun(), "RocksDB checkpoint bytes / runs held open");

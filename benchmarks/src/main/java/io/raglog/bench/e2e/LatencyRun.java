@@ -39,14 +39,13 @@ final class LatencyRun {
 
     /**
      * @param heapMaxMb the most heap this JVM (broker, cluster, simulator) used while under load, garbage included
-     * @param liveHeapBeforeMb the heap this JVM kept (after a full collection) just before the job started: the broker,
-     *     the cluster and what earlier jobs left (the passages' vectors the job before embedded)
-     * @param liveHeapAfterMb the same once every measured verdict was out, the job still running with its state
+     * @param liveHeapMb the heap this JVM kept (used right after a full collection) once every measured verdict was
+     *     out, the job still running with its state: broker, cluster, job and model together
      * @param assemblyP50Ms generator call written → its run's record in the runs topic (ingest, linking, the wait)
      * @param checksP50Ms the run's record → its verdict's record (checks, the LLM, scoring)
      */
     record Result(double p50Ms, double p99Ms, int measured, double offeredRunsPerSecond, double heapMaxMb,
-            double liveHeapBeforeMb, double liveHeapAfterMb, double assemblyP50Ms, double assemblyP99Ms, double checksP50Ms, double checksP99Ms) {}
+            double liveHeapMb, double assemblyP50Ms, double assemblyP99Ms, double checksP50Ms, double checksP99Ms) {}
 
     /**
      * The load goes on this long past the measured part: a run closes only when later calls move the watermark past
@@ -78,7 +77,6 @@ final class LatencyRun {
                 base.faultRateWindow());
         new KafkaConnection(kafka.bootstrapServers(), topics, "bench-latency", false, DeliveryGuarantee.AT_LEAST_ONCE,
                 new Properties()).wire(env, settings);
-        double liveBefore = Machine.liveHeapMb();
         JobClient job = env.executeAsync("raglog bench latency");
         try {
             awaitRunning(job);
@@ -134,7 +132,7 @@ final class LatencyRun {
             assembly.sort(null);
             checking.sort(null);
             return new Result(quantile(latencies, 0.50), quantile(latencies, 0.99), latencies.size(),
-                    runsPerSecond, heapMax[0], liveBefore, liveAfter, quantile(assembly, 0.50), quantile(assembly, 0.99),
+                    runsPerSecond, heapMax[0], liveAfter, quantile(assembly, 0.50), quantile(assembly, 0.99),
                     quantile(checking, 0.50), quantile(checking, 0.99));
         } finally {
             job.cancel().get();
