@@ -24,6 +24,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.runtime.state.StateBackend;
 import org.apache.flink.streaming.api.operators.co.KeyedCoProcessOperator;
 import org.apache.flink.streaming.util.KeyedTwoInputStreamOperatorTestHarness;
 import org.apache.flink.types.Either;
@@ -85,27 +86,48 @@ class KnownPassagesBoundTest {
     }
 
     static List<String> secondOpinions(List<Input> inputs, boolean skipHopeless) throws Exception {
-        var function = new KnownPassagesFunction(KnownPassagesFunction.DEFAULT_MAX_PASSAGES, skipHopeless);
-        try (var h = new KeyedTwoInputStreamOperatorTestHarness<String, Run, IndexBuildingCall,
-                Either<Run, IndexEmbedding>>(new KeyedCoProcessOperator<>(function), Run::pipeline,
-                IndexBuildingCall::pipeline, Types.STRING)) {
-            h.setup(KnownPassagesFunction.OUTPUT.createSerializer(h.getExecutionConfig().getSerializerConfig()));
+        try (var h = harness(new KnownPassagesFunction(KnownPassagesFunction.DEFAULT_MAX_PASSAGES, skipHopeless),
+                null)) {
             h.open();
-            for (Input in : inputs) {
-                if (in.run() != null) {
-                    h.processElement1(in.run(), in.at().toEpochMilli());
-                } else {
-                    h.processElement2(in.index(), in.at().toEpochMilli());
-                }
-            }
-            List<String> out = new ArrayList<>();
-            for (Either<Run, IndexEmbedding> e : h.extractOutputValues()) {
-                if (e.isLeft()) {
-                    out.add(e.left().runId() + " " + Json.write(e.left().knownPassages()));
-                }
-            }
-            return out;
+            feed(h, inputs);
+            return secondOpinions(h);
         }
+    }
+
+    /** The operator in Flink's test harness, set up and not yet opened; on the heap when {@code backend} is null. */
+    static KeyedTwoInputStreamOperatorTestHarness<String, Run, IndexBuildingCall, Either<Run, IndexEmbedding>> harness(
+            KnownPassagesFunction function, StateBackend backend) throws Exception {
+        var h = new KeyedTwoInputStreamOperatorTestHarness<String, Run, IndexBuildingCall,
+                Either<Run, IndexEmbedding>>(new KeyedCoProcessOperator<>(function), Run::pipeline,
+                IndexBuildingCall::pipeline, Types.STRING);
+        if (backend != null) {
+            h.setStateBackend(backend);
+        }
+        h.setup(KnownPassagesFunction.OUTPUT.createSerializer(h.getExecutionConfig().getSerializerConfig()));
+        return h;
+    }
+
+    static void feed(KeyedTwoInputStreamOperatorTestHarness<String, Run, IndexBuildingCall,
+            Either<Run, IndexEmbedding>> h, List<Input> inputs) throws Exception {
+        for (Input in : inputs) {
+            if (in.run() != null) {
+                h.processElement1(in.run(), in.at().toEpochMilli());
+            } else {
+                h.processElement2(in.index(), in.at().toEpochMilli());
+            }
+        }
+    }
+
+    /** Each run's id and second opinion, in the order they left. */
+    static List<String> secondOpinions(KeyedTwoInputStreamOperatorTestHarness<String, Run, IndexBuildingCall,
+            Either<Run, IndexEmbedding>> h) {
+        List<String> out = new ArrayList<>();
+        for (Either<Run, IndexEmbedding> e : h.extractOutputValues()) {
+            if (e.isLeft()) {
+                out.add(e.left().runId() + " " + Json.write(e.left().knownPassages()));
+            }
+        }
+        return out;
     }
 
     static List<Input> inputs(SimulatorOptions options) {

@@ -3,7 +3,6 @@ package io.raglog.knowledge;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.raglog.drift.IndexEmbedding;
-import io.raglog.schemas.Json;
 import io.raglog.schemas.Run;
 import io.raglog.simulator.SimulatorOptions;
 import java.nio.charset.StandardCharsets;
@@ -11,10 +10,8 @@ import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
-import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
 import org.apache.flink.state.rocksdb.EmbeddedRocksDBStateBackend;
-import org.apache.flink.streaming.api.operators.co.KeyedCoProcessOperator;
 import org.apache.flink.streaming.util.KeyedTwoInputStreamOperatorTestHarness;
 import org.apache.flink.types.Either;
 import org.junit.jupiter.api.Test;
@@ -50,49 +47,22 @@ class KnownPassagesWordIndexTest {
         OperatorSubtaskState snapshot;
         try (var h = harness()) {
             h.open();
-            feed(h, INPUTS.subList(0, half));
-            opinions.addAll(opinions(h));
+            KnownPassagesBoundTest.feed(h, INPUTS.subList(0, half));
+            opinions.addAll(KnownPassagesBoundTest.secondOpinions(h));
             snapshot = h.snapshot(1, 1);
         }
         try (var h = harness()) {
             h.initializeState(snapshot);
             h.open();
-            feed(h, INPUTS.subList(half, INPUTS.size()));
-            opinions.addAll(opinions(h));
+            KnownPassagesBoundTest.feed(h, INPUTS.subList(half, INPUTS.size()));
+            opinions.addAll(KnownPassagesBoundTest.secondOpinions(h));
         }
         assertThat(opinions).containsExactlyElementsOf(KnownPassagesBoundTest.secondOpinions(INPUTS, true));
     }
 
     private static KeyedTwoInputStreamOperatorTestHarness<String, Run, IndexBuildingCall, Either<Run, IndexEmbedding>>
             harness() throws Exception {
-        var h = new KeyedTwoInputStreamOperatorTestHarness<String, Run, IndexBuildingCall,
-                Either<Run, IndexEmbedding>>(new KeyedCoProcessOperator<>(new KnownPassagesFunction()),
-                Run::pipeline, IndexBuildingCall::pipeline, Types.STRING);
-        h.setStateBackend(new EmbeddedRocksDBStateBackend());
-        h.setup(KnownPassagesFunction.OUTPUT.createSerializer(h.getExecutionConfig().getSerializerConfig()));
-        return h;
-    }
-
-    private static void feed(KeyedTwoInputStreamOperatorTestHarness<String, Run, IndexBuildingCall,
-            Either<Run, IndexEmbedding>> h, List<KnownPassagesBoundTest.Input> inputs) throws Exception {
-        for (KnownPassagesBoundTest.Input in : inputs) {
-            if (in.run() != null) {
-                h.processElement1(in.run(), in.at().toEpochMilli());
-            } else {
-                h.processElement2(in.index(), in.at().toEpochMilli());
-            }
-        }
-    }
-
-    private static List<String> opinions(KeyedTwoInputStreamOperatorTestHarness<String, Run, IndexBuildingCall,
-            Either<Run, IndexEmbedding>> h) {
-        List<String> out = new ArrayList<>();
-        for (Either<Run, IndexEmbedding> e : h.extractOutputValues()) {
-            if (e.isLeft()) {
-                out.add(e.left().runId() + " " + Json.write(e.left().knownPassages()));
-            }
-        }
-        return out;
+        return KnownPassagesBoundTest.harness(new KnownPassagesFunction(), new EmbeddedRocksDBStateBackend());
     }
 
     private static String digest(List<String> lines) throws Exception {
