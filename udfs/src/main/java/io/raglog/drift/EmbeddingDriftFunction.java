@@ -52,6 +52,7 @@ public class EmbeddingDriftFunction extends KeyedProcessFunction<String, Either<
     private transient Map<String, Written> lastWritten;
 
     private record Written(String json, DriftState state) {}
+
     private transient Counter mismatches;
     private transient Counter events;
     private transient Counter indexCalls;
