@@ -16,7 +16,7 @@ import java.util.Set;
  *
  * <p>Why not keyed state: kept there as one list of keys per word, learning a passage rewrote the list of each of its
  * ~70 words, which on RocksDB cost ~1.9 ms a passage at 1,000 known and grew with the lists (3.7 ms at 5,000); a
- * pipeline indexing 100,000 documents through raglog held its task for the better part of an hour. Here adding a
+ * pipeline indexing 100,000 documents through raglog held its task for six minutes at the least. Here adding a
  * passage appends a number per word, and a lookup sums its question words' lists into an array instead of a map of
  * keys (issue #27; the figures are in {@code docs/benchmarks.md}).
  *
