@@ -17,7 +17,6 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.state.rocksdb.EmbeddedRocksDBStateBackend;
@@ -29,8 +28,9 @@ import org.apache.flink.types.Either;
  * What the known passages cost as a pipeline's knowledge base grows: the operator alone, on RocksDB (the job's state
  * backend) in Flink's operator test harness, fed index-building calls of 100 passages until it knows
  * {@link #SMALL} and then {@link #LARGE} passages, with the simulated runs of one pipeline looked up at each size.
- * The passages are the shipped corpus's sentences, three to six drawn at random per passage, so their words are
- * spread as a real corpus's are; there are more of them than the corpus has paragraphs. Learning is timed per passage
+ * The passages are the shipped corpus's sentences, three to six drawn at random per passage: far more passages than
+ * the corpus has paragraphs, so their words repeat more than a real corpus's, a harsh case for the word lists.
+ * Learning is timed per passage
  * over each stretch, a lookup per run (its second opinion, then the passages it was handed, which are known by then).
  * The heap the operator keeps per passage (its word index) is the live heap after a full collection, before and after.
  */
@@ -80,9 +80,8 @@ public final class KnownPassagesScale {
             h.setup(KnownPassagesFunction.OUTPUT.createSerializer(h.getExecutionConfig().getSerializerConfig()));
             h.open();
             double liveBefore = liveHeapMb();
-            int[] known = {0};
-            AtSize small = grow(h, pipeline, sentences, random, known, SMALL, runs);
-            AtSize large = grow(h, pipeline, sentences, random, known, LARGE, runs);
+            AtSize small = grow(h, pipeline, sentences, random, 0, SMALL, runs);
+            AtSize large = grow(h, pipeline, sentences, random, SMALL, LARGE, runs);
             double liveAfter = liveHeapMb();
             BenchResults r = new BenchResults();
             String setting = " (RocksDB, the operator alone in Flink's test harness)";
@@ -96,7 +95,7 @@ public final class KnownPassagesScale {
                     "the same at 20,000 known" + setting);
             r.put("known_passages_lookup_20k_over_1k", large.lookUpMicrosPerRun() / small.lookUpMicrosPerRun(),
                     "how a lookup's cost grows with 20 times the passages");
-            r.put("known_passages_heap_bytes_per_passage", (liveAfter - liveBefore) * 1024 * 1024 / known[0],
+            r.put("known_passages_heap_bytes_per_passage", (liveAfter - liveBefore) * 1024 * 1024 / LARGE,
                     "live heap after a full collection, after over before, per passage known (the word index)");
             return r;
         }
@@ -127,13 +126,13 @@ public final class KnownPassagesScale {
         return byPipeline.values().stream().max(Comparator.comparingInt(List::size)).orElseThrow();
     }
 
+    /** Indexes passages from {@code from} known to {@code to}, then looks the runs up at that size. */
     private static AtSize grow(KeyedTwoInputStreamOperatorTestHarness<String, Run, IndexBuildingCall,
-            Either<Run, IndexEmbedding>> h, String pipeline, List<String> sentences, Random random, int[] known,
-            int target, List<Run> runs) throws Exception {
+            Either<Run, IndexEmbedding>> h, String pipeline, List<String> sentences, Random random, int from, int to,
+            List<Run> runs) throws Exception {
         Instant at = Instant.parse("2026-01-01T00:00:00Z");
-        int learned = 0;
         long start = cpuNanos();
-        while (known[0] < target) {
+        for (int known = from; known < to; known += BATCH) {
             List<String> batch = new ArrayList<>(BATCH);
             for (int i = 0; i < BATCH; i++) {
                 StringBuilder p = new StringBuilder();
@@ -145,13 +144,10 @@ public final class KnownPassagesScale {
             }
             h.processElement2(IndexBuildingCall.of(null, new IndexedPassages(pipeline, batch, at)),
                     at.toEpochMilli());
-            known[0] += BATCH;
-            learned += BATCH;
         }
-        double learn = (cpuNanos() - start) / 1e3 / learned;
-        Function<Integer, Run> nextRun = i -> runs.get(i % runs.size());
+        double learn = (cpuNanos() - start) / 1e3 / (to - from);
         for (int i = 0; i < WARM_UP_RUNS; i++) {
-            h.processElement1(nextRun.apply(i), at.toEpochMilli());
+            h.processElement1(runs.get(i % runs.size()), at.toEpochMilli());
         }
         h.getOutput().clear();
         // the median of five blocks of lookups: a block can meet the JIT or a collection
@@ -160,14 +156,12 @@ public final class KnownPassagesScale {
         for (int b = 0; b < LOOK_UP_BLOCKS; b++) {
             long lookUps = cpuNanos();
             for (int i = 0; i < runs.size(); i++) {
-                h.processElement1(nextRun.apply(next++), at.toEpochMilli());
+                h.processElement1(runs.get(next++ % runs.size()), at.toEpochMilli());
             }
             blocks[b] = (cpuNanos() - lookUps) / 1e3 / runs.size();
             h.getOutput().clear();
         }
         Arrays.sort(blocks);
-        double lookUp = blocks[LOOK_UP_BLOCKS / 2];
-        h.getOutput().clear();
-        return new AtSize(learn, lookUp);
+        return new AtSize(learn, blocks[LOOK_UP_BLOCKS / 2]);
     }
 }
