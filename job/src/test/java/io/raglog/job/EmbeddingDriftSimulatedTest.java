@@ -64,7 +64,7 @@ class EmbeddingDriftSimulatedTest {
                         indexCalls.add(index);
                     }
                 } else {
-                    calls.add(c.call());
+                    calls.add(c.call().forAssembly());
                 }
             }
         }

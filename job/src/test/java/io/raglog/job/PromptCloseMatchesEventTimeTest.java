@@ -88,7 +88,7 @@ class PromptCloseMatchesEventTimeTest {
         for (CallEvent e : events) {
             if (classifier.classify(e) instanceof Classification.Classified c && c.call().stage() != null
                     && !(c.call().detail() instanceof NotARunCall)) {
-                out.add(c.call());
+                out.add(c.call().forAssembly());
             }
         }
         out.sort(Comparator.comparing((ClassifiedCall c) -> c.event().endedAt())

@@ -83,7 +83,7 @@ class SimulatedRunsGoldenTest {
             assertThat(decoded.ok()).as(decoded.reason()).isTrue();
             if (classifier.classify(decoded.event()) instanceof Classification.Classified c
                     && c.call().stage() != null) {
-                byKey.computeIfAbsent(c.call().runKey(), k -> new ArrayList<>()).add(c.call());
+                byKey.computeIfAbsent(c.call().runKey(), k -> new ArrayList<>()).add(c.call().forAssembly());
             }
         }
         Embedder embedder = new HashingEmbedder();

@@ -83,7 +83,7 @@ class UnhintedEmbedLinkingTest {
             if (c.call().stage() == Stage.EMBED && pick < PREFIXES.size()) {
                 prefixed.add(label.runHint());
             }
-            calls.add(c.call());
+            calls.add(c.call().forAssembly());
             callsByHint.computeIfAbsent(label.runHint(), h -> new HashSet<>()).add(e.eventId());
         }
         calls.sort(Comparator.comparing((ClassifiedCall c) -> c.event().endedAt())

@@ -139,7 +139,7 @@ class KnownPassagesBoundTest {
         for (CallEvent call : sink.calls()) {
             if (classifier.classify(call) instanceof Classification.Classified c) {
                 if (c.call().stage() != null) {
-                    byKey.computeIfAbsent(c.call().runKey(), k -> new ArrayList<>()).add(c.call());
+                    byKey.computeIfAbsent(c.call().runKey(), k -> new ArrayList<>()).add(c.call().forAssembly());
                 } else {
                     IndexBuildingCall index = IndexBuildingCall.of(IndexEmbeddings.read(c.call()),
                             IndexedPassages.read(c.call()));

@@ -39,6 +39,15 @@ public record CallEvent(
         return new CallEvent(schema, eventId, pipeline, runHint, startedAt, endedAt, request, response, source, value);
     }
 
+    /** This call with its request and response bodies left out, everything else (status, headers) kept. */
+    public CallEvent withoutBodies() {
+        HttpRequest sent = request == null ? null
+                : new HttpRequest(request.method(), request.url(), request.headers(), null);
+        HttpResponse received = response == null ? null
+                : new HttpResponse(response.status(), response.headers(), null);
+        return new CallEvent(schema, eventId, pipeline, runHint, startedAt, endedAt, sent, received, source, session);
+    }
+
     public boolean hasRunHint() {
         return runHint != null && !runHint.isBlank();
     }

@@ -11,7 +11,6 @@ import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Objects;
 import java.util.Set;
 
 /**
@@ -244,7 +243,7 @@ public final class RunLinker {
                 continue;
             }
             for (CallSignals m : List.copyOf(members)) {
-                if (m.stage == c.stage && Objects.equals(m.call.event().request().body(), c.call.event().request().body())) {
+                if (m.stage == c.stage && m.call.sameRequest(c.call)) {
                     members.add(c);
                     candidates.remove(c);
                     break;
@@ -274,8 +273,7 @@ public final class RunLinker {
                         continue;
                     }
                     for (CallSignals m : List.copyOf(group)) {
-                        boolean sameRequest = m.stage == c.stage
-                                && Objects.equals(m.call.event().request().body(), c.call.event().request().body());
+                        boolean sameRequest = m.stage == c.stage && m.call.sameRequest(c.call);
                         if (sameRequest || ContentLinks.strong(m, c) || NearText.embeddedFrom(m, c)) {
                             group.add(c);
                             grew = true;

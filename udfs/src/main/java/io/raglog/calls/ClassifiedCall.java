@@ -7,8 +7,21 @@ import io.raglog.schemas.Stage;
  * A captured call and what it is: the unit run assembly keys, buffers and links.
  *
  * @param stage the stage this call serves, null for {@link NotARunCall}
+ * @param requestDigest {@link RequestDigest} of the request body: computed here when the body is present and no digest
+ *     was given (calls held in state by older releases carry their body and no digest), kept when the body is dropped
+ *     ({@link #forAssembly()})
  */
-public record ClassifiedCall(CallEvent event, Stage stage, CallDetail detail) {
+public record ClassifiedCall(CallEvent event, Stage stage, CallDetail detail, long requestDigest) {
+
+    public ClassifiedCall {
+        if (requestDigest == RequestDigest.NONE && event != null && event.request() != null) {
+            requestDigest = RequestDigest.of(event.request().body());
+        }
+    }
+
+    public ClassifiedCall(CallEvent event, Stage stage, CallDetail detail) {
+        this(event, stage, detail, RequestDigest.NONE);
+    }
 
     /** Where assembly keys this call: one key per hinted run, one per pipeline for calls without a hint. */
     public String runKey() {
@@ -17,5 +30,29 @@ public record ClassifiedCall(CallEvent event, Stage stage, CallDetail detail) {
 
     public static String runKey(CallEvent event) {
         return event.pipeline() + "\u001f" + (event.hasRunHint() ? event.runHint() : "");
+    }
+
+    /**
+     * The call as assembly holds it. Assembly reads what the adapters extracted ({@link #detail}), never the bodies,
+     * except to write a call that came after its run closed to the dead-letter topic whole; only a hinted call can
+     * (a run is closed by its hint), so a call without a hint leaves its bodies here. They are more than half of what
+     * the classify task hands the assembly and of what an open run holds in state; whether a failed call is a retry
+     * of another still reads, from {@link #requestDigest}.
+     */
+    public ClassifiedCall forAssembly() {
+        if (event.hasRunHint() || bodyless(event)) {
+            return this;
+        }
+        return new ClassifiedCall(event.withoutBodies(), stage, detail, requestDigest);
+    }
+
+    /** Whether the two calls sent the same request body: a failed call and its retry. */
+    public boolean sameRequest(ClassifiedCall other) {
+        return requestDigest == other.requestDigest;
+    }
+
+    private static boolean bodyless(CallEvent e) {
+        return (e.request() == null || e.request().body() == null)
+                && (e.response() == null || e.response().body() == null);
     }
 }

@@ -20,7 +20,7 @@ import org.apache.flink.util.OutputTag;
  * and calls to endpoints no adapter knows are counted, not forwarded; a known endpoint with an unreadable body is
  * malformed input and goes to the dead-letter side output. Index-building embedding calls leave their model and
  * dimension, for the embedding-drift check, and the documents they embedded, for the known passages, by
- * {@link #INDEX_BUILDING}.
+ * {@link #INDEX_BUILDING}. A call of a run leaves as assembly holds it ({@link ClassifiedCall#forAssembly()}).
  */
 public class ClassifyCallsFunction extends ProcessFunction<CallEvent, ClassifiedCall> {
 
@@ -70,7 +70,7 @@ public class ClassifyCallsFunction extends ProcessFunction<CallEvent, Classified
                 }
             } else {
                 classified.inc();
-                out.collect(c.call());
+                out.collect(c.call().forAssembly());
             }
         } else if (result instanceof Classification.Unreadable u) {
             unreadable.inc();

@@ -60,8 +60,9 @@ public final class SimulatedTraffic {
             traffic.payloads.add(Json.writeBytes(call));
             // as the job's classify step: a call that is not part of a run (stage null) never reaches assembly
             if (classifier.classify(call) instanceof Classification.Classified c && c.call().stage() != null) {
-                byKey.computeIfAbsent(c.call().runKey(), k -> new ArrayList<>()).add(c.call());
-                byEventId.put(call.eventId(), c.call());
+                ClassifiedCall held = c.call().forAssembly();
+                byKey.computeIfAbsent(held.runKey(), k -> new ArrayList<>()).add(held);
+                byEventId.put(call.eventId(), held);
             }
         }
         for (List<ClassifiedCall> pending : byKey.values()) {

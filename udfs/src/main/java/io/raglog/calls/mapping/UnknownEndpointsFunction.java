@@ -211,7 +211,7 @@ public class UnknownEndpointsFunction extends KeyedProcessFunction<EndpointKey, 
                 notARunCall.inc();
             } else {
                 mapped.inc();
-                out.collect(c.call());
+                out.collect(c.call().forAssembly());
             }
         } else if (result instanceof Classification.Unreadable u) {
             // The endpoint changed shape, or this call is unlike the sample: counted, never guessed at.
