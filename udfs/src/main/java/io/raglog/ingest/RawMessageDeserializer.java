@@ -21,6 +21,6 @@ public class RawMessageDeserializer implements KafkaRecordDeserializationSchema<
 
     @Override
     public TypeInformation<RawMessage> getProducedType() {
-        return TypeInformation.of(RawMessage.class);
+        return RawMessage.TYPE;
     }
 }

@@ -32,7 +32,7 @@ public final class LinesFormat extends SimpleStreamFormat<RawMessage> {
 
     @Override
     public TypeInformation<RawMessage> getProducedType() {
-        return TypeInformation.of(RawMessage.class);
+        return RawMessage.TYPE;
     }
 
     private static final class LineReader implements Reader<RawMessage> {
