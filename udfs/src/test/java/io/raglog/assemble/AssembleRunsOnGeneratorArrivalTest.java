@@ -8,6 +8,8 @@ import io.raglog.schemas.Stage;
 import java.util.Comparator;
 import java.util.List;
 import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
+import org.apache.flink.streaming.api.operators.KeyedProcessOperator;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
 import org.apache.flink.streaming.util.ProcessFunctionTestHarnesses;
@@ -168,5 +170,48 @@ class AssembleRunsOnGeneratorArrivalTest {
             assertThat(h.extractOutputValues()).hasSize(2);
             assertThat(h.numKeyedStateEntries()).isZero();
         }
+    }
+
+    @Test
+    void shouldDropTheWaitOfARunTheWatermarkClosedFirstWhetherOrNotTheTaskWasRestored() throws Exception {
+        for (boolean restore : new boolean[] {false, true}) {
+            TestCalls a = TestCalls.run("bot", null, "alpha", 1);
+            OperatorSubtaskState snapshot;
+            try (var h = harness(SETTINGS)) {
+                arrive(h, a.rewrite(0.0, 0.4));
+                arrive(h, a.generate(1.1, 2.5));
+                assertThat(h.numProcessingTimeTimers()).isOne();
+                snapshot = h.snapshot(1L, h.getProcessingTime());
+                if (!restore) {
+                    closeByWatermarkBeforeTheWait(h);
+                }
+            }
+            if (restore) {
+                // the prompt close was written before the restore: the task asks its state, as it cannot know
+                try (var h = restored(snapshot)) {
+                    closeByWatermarkBeforeTheWait(h);
+                }
+            }
+        }
+    }
+
+    private static void closeByWatermarkBeforeTheWait(
+            KeyedOneInputStreamOperatorTestHarness<String, ClassifiedCall, Run> h) throws Exception {
+        h.processWatermark(TestCalls.ms(2.5) + SETTINGS.grace().toMillis());
+        assertThat(h.extractOutputValues()).singleElement().satisfies(r -> assertThat(r.callIds()).hasSize(2));
+        assertThat(h.numProcessingTimeTimers()).as("the wait's timer, deleted").isZero();
+        assertThat(h.numKeyedStateEntries()).isZero();
+        h.setProcessingTime(TestCalls.ms(2.5) + WAIT);
+        assertThat(h.extractOutputValues()).hasSize(1);
+    }
+
+    private static KeyedOneInputStreamOperatorTestHarness<String, ClassifiedCall, Run> restored(
+            OperatorSubtaskState snapshot) throws Exception {
+        var h = new KeyedOneInputStreamOperatorTestHarness<>(
+                new KeyedProcessOperator<>(new AssembleRunsFunction(SETTINGS)), ClassifiedCall::runKey, Types.STRING);
+        h.setup();
+        h.initializeState(snapshot);
+        h.open();
+        return h;
     }
 }
