@@ -67,7 +67,8 @@ public final class FeatureVector {
 
     /** Only the values that are set: what crosses the operator boundary between the cheap and the LLM checks. */
     public Map<String, Double> known() {
-        Map<String, Double> out = new LinkedHashMap<>();
+        // sized for every feature at once: grown from the default, the map's table was rebuilt three times a run
+        Map<String, Double> out = new LinkedHashMap<>(values.length * 4 / 3 + 1);
         for (int i = 0; i < values.length; i++) {
             if (values[i] != null) {
                 out.put(NAMES.get(i), values[i]);

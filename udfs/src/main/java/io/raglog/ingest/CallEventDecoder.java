@@ -72,7 +72,9 @@ public final class CallEventDecoder {
         if (headers == null || headers.isNull()) {
             return null;
         }
-        Map<String, String> map = new LinkedHashMap<>();
+        // sized for its headers: the default table has sixteen slots, too many for most calls and too few for a reply
+        // with more than twelve
+        Map<String, String> map = new LinkedHashMap<>(headers.size() * 4 / 3 + 1);
         headers.fields().forEachRemaining(e -> map.put(e.getKey(), e.getValue().asText()));
         return map;
     }
