@@ -70,7 +70,7 @@ public class AssembleRunsFunction extends KeyedProcessFunction<String, Classifie
      * The keys that hold prompt closes, when this instance wrote all of them (it did not start from a restore); null
      * otherwise, and state is asked. Why: the states' time-to-live cleans up as they are read, and on the heap backend
      * asking the near-empty prompt closes whether they are empty started a new walk over every key group each time a
-     * run left (some 40 KB a run, the largest allocation of the assembly in a JFR profile, issue #27).
+     * run left (the assembly task's largest allocation site in a JFR profile, issue #27).
      */
     private transient Set<String> withPromptCloses;
     private transient CallSignalsCache signals;

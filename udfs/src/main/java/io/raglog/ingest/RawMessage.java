@@ -15,9 +15,9 @@ public record RawMessage(String origin, int partition, long offset, byte[] paylo
 
     /**
      * What sources declare they produce. Not Flink's POJO type: a source hands each message to its decoder in the same
-     * chain, and with a mutable type Flink copies every record on that hand-off, payload and all (a twelfth of what
-X
-     * as it is ({@link JacksonTypeInfo} declares its records immutable).
+     * chain, and with a mutable type Flink copies every record on that hand-off, payload and all: a run's calls
+     * copied once more (some 23 KB a run on the simulated traffic, issue #27). Nothing writes to a message once made,
+     * so it is handed on as it is ({@link JacksonTypeInfo} declares its records immutable).
      */
     public static final TypeInformation<RawMessage> TYPE = JacksonTypeInfo.of(RawMessage.class);
 }
