@@ -9,6 +9,7 @@ import io.raglog.schemas.Run;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -96,10 +97,60 @@ public final class Prompts {
         return text == null || text.length() <= max ? text : text.substring(0, max) + " [...]";
     }
 
-    /** The marker carries a tag derived from the run and check, so it is stable across replays. */
+    /**
+     * The marker carries a tag derived from the run and check, so it is stable across replays. The document is written
+     * straight into the message, in a buffer each thread keeps, rather than to a string of its own that was then copied
+     * again to be joined to the markers: it is most of the ~4,700 prompt tokens a run sends (issue #27).
+     */
     public static String fence(String seed, ObjectNode data) {
         String tag = tag(seed);
-        return "<<<RAGLOG-DATA " + tag + ">>>\n" + Json.write(data) + "\n<<<END RAGLOG-DATA " + tag + ">>>";
+        FenceWriter out = FENCE.get();
+        out.text.setLength(0); // what a write that failed half-way left
+        out.text.append("<<<RAGLOG-DATA ").append(tag).append(">>>\n");
+        try {
+            Json.MAPPER.writeValue(out, data);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        out.text.append("\n<<<END RAGLOG-DATA ").append(tag).append(">>>");
+        return out.take();
+    }
+
+    private static final ThreadLocal<FenceWriter> FENCE = ThreadLocal.withInitial(FenceWriter::new);
+
+    /** A writer into one reused builder; Jackson's {@code writeValue} closes it, which is not the end of the message. */
+    private static final class FenceWriter extends Writer {
+
+        /** A larger message's buffer is let go once taken: one outlier does not hold its memory for good. */
+        private static final int KEPT_CHARS = 64 * 1024;
+
+        private StringBuilder text = new StringBuilder(8 * 1024);
+
+        @Override
+        public void write(char[] chars, int offset, int length) {
+            text.append(chars, offset, length);
+        }
+
+        @Override
+        public void write(String chars, int offset, int length) {
+            text.append(chars, offset, offset + length);
+        }
+
+        @Override
+        public void flush() {}
+
+        @Override
+        public void close() {}
+
+        String take() {
+            String message = text.toString();
+            if (text.capacity() > KEPT_CHARS) {
+                text = new StringBuilder(8 * 1024);
+            } else {
+                text.setLength(0);
+            }
+            return message;
+        }
     }
 
     private static String tag(String seed) {
