@@ -64,8 +64,6 @@ public class AssembleRunsFunction extends KeyedProcessFunction<String, Classifie
     private transient ValueState<Long> closedAt;
     /** Prompt closes to do: processing time due → the latest generator end (event time) due then. */
     private transient MapState<Long, Long> promptCloses;
-    /** Whether this instance started from a checkpoint or savepoint (state it did not write). */
-    private transient boolean restored;
     /**
      * The keys that hold prompt closes, when this instance wrote all of them (it did not start from a restore); null
      * otherwise, and state is asked. Why: the states' time-to-live cleans up as they are read, and on the heap backend
@@ -88,7 +86,7 @@ public class AssembleRunsFunction extends KeyedProcessFunction<String, Classifie
 
     @Override
     public void initializeState(FunctionInitializationContext context) {
-        restored = context.isRestored();
+        withPromptCloses = context.isRestored() ? null : new HashSet<>();
     }
 
     @Override
@@ -113,7 +111,6 @@ public class AssembleRunsFunction extends KeyedProcessFunction<String, Classifie
                 Types.LONG);
         promptDescriptor.enableTimeToLive(ttl);
         promptCloses = getRuntimeContext().getMapState(promptDescriptor);
-        withPromptCloses = restored ? null : new HashSet<>();
         signals = new CallSignalsCache(MAX_CACHED_CALLS);
         index = new PendingIndex();
 

@@ -7,14 +7,15 @@ import io.raglog.schemas.Stage;
  * A captured call and what it is: the unit run assembly keys, buffers and links.
  *
  * @param stage the stage this call serves, null for {@link NotARunCall}
- * @param requestDigest {@link RequestDigest} of the request body: computed here when the body is present and no digest
- *     was given (calls held in state by older releases carry their body and no digest), kept when the body is dropped
- *     ({@link #forAssembly()})
+ * @param requestDigest {@link RequestDigest} of the request body of a call of a run: computed here when the body is
+ *     present and no digest was given (calls held in state by older releases carry their body and no digest), kept
+ *     when the body is dropped ({@link #forAssembly()}); none for a call outside a run (an index-building batch can be
+ *     large, and no run links it)
  */
 public record ClassifiedCall(CallEvent event, Stage stage, CallDetail detail, long requestDigest) {
 
     public ClassifiedCall {
-        if (requestDigest == RequestDigest.NONE && event != null && event.request() != null) {
+        if (requestDigest == RequestDigest.NONE && stage != null && event != null && event.request() != null) {
             requestDigest = RequestDigest.of(event.request().body());
         }
     }
