@@ -90,7 +90,10 @@ class BenchCommandTest {
         assertThat(results.number("backlog_no_vector_runs_per_s")).isPositive();
         // the latency run's short load still measured runs: its quantiles are of something
         assertThat(results.number("latency_runs_measured")).isPositive();
-        assertThat(results.number("no_vector_cpu_ms_per_run_assembly_task")).isPositive();
+        // the tasks after the assembly (known passages, checks, scoring, the sinks) wrote the verdicts the window is
+        // taken on, so they worked in it. The assembly itself may not have: with 150 runs it can link the whole input
+        // before the window opens (CpuAccountTest holds its thread's name to its group)
+        assertThat(results.number("no_vector_cpu_ms_per_run_other_tasks")).isPositive();
         assertThat(results.number("no_vector_cpu_ms_per_run_llm_endpoint")).isPositive();
         assertThat(results.number("passthrough_cpu_ms_per_run_assembly_task")).isZero();
         // only the full job runs the model: on its embedding thread, on the texts its cache missed; the ceiling's

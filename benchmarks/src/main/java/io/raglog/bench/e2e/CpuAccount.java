@@ -27,11 +27,14 @@ final class CpuAccount implements AutoCloseable {
 
     /** Thread groups, by what they do for a run. */
     enum Group {
-        /** Flink's task threads of the chain that assembles, checks, scores and writes runs ("assemble runs ..."). */
+        /** Flink's task thread of the chain that assembles runs and writes the runs topic ("assemble runs ..."). */
         ASSEMBLY_TASK("assembly_task"),
         /** Flink's source task threads: in the job, decoding and classifying calls; in the passthrough, the copy. */
         SOURCE_TASKS("source_tasks"),
-        /** Any other Flink task thread (fault-rate windows, the dead-letter writer). */
+        /**
+         * Any other Flink task thread: the chains after the assembly (known passages, checks, scoring and their
+         * writers), the fault-rate windows, the dead-letter writer.
+         */
         OTHER_TASKS("other_tasks"),
         /** The Kafka clients' own threads: the sources' fetchers and the sinks' producer network threads. */
         KAFKA_CLIENTS("kafka_clients"),
