@@ -98,10 +98,18 @@ public final class GradientBoostedTrees implements AutoCloseable {
         return predictNatively(raw);
     }
 
-    /** XGBoost's own in-place prediction, through JNI: the reference {@code BoostedTreesWalkTest} holds the walk to. */
+    /**
+     * XGBoost's own in-place prediction, through JNI: the reference {@code BoostedTreesWalkTest} holds the walk to. One
+     * call at a time per booster: the tasks of a JVM share a bundle ({@code SharedBundles}), and this path, taken only
+     * for models the walk cannot read, is not worth relying on XGBoost's thread safety across versions.
+     */
     double[] predictNatively(double[][] raw) {
         try {
-            float[][] out = booster.inplace_predict(flatten(raw, width), raw.length, width, Float.NaN);
+            float[] rows = flatten(raw, width);
+            float[][] out;
+            synchronized (booster) {
+                out = booster.inplace_predict(rows, raw.length, width, Float.NaN);
+            }
             double[] p = new double[raw.length];
             for (int i = 0; i < p.length; i++) {
                 p[i] = out[i][0];

@@ -44,6 +44,7 @@ public class ScoreRunsFunction extends BroadcastProcessFunction<ScoringInput, Pi
     private final BundleLocation bundleLocation;
     private final Clock clock;
 
+    private transient SharedBundles.Lease lease;
     private transient ModelBundle bundle;
     private transient Scorer scorer;
     private transient Set<String> warnedJudges;
@@ -71,8 +72,9 @@ public class ScoreRunsFunction extends BroadcastProcessFunction<ScoringInput, Pi
     @Override
     public void open(OpenContext openContext) {
         // Once per task, never per record: the bundle is hundreds of trees per stage plus XGBoost native handles
-        // (set to nthread=1 on load, since the task thread is the only caller). Scoring then costs well under a ms.
-        bundle = bundleLocation.load();
+        // (set to nthread=1 on load). The tasks in this JVM share one copy. Scoring then costs well under a ms.
+        lease = SharedBundles.acquire(bundleLocation);
+        bundle = lease.bundle();
         scorer = new Scorer(bundle);
         warnedJudges = new HashSet<>();
         warnedBundles = new HashSet<>();
@@ -191,8 +193,8 @@ public class ScoreRunsFunction extends BroadcastProcessFunction<ScoringInput, Pi
 
     @Override
     public void close() throws Exception {
-        if (bundle != null) {
-            bundle.close();
+        if (lease != null) {
+            lease.close();
         }
         super.close();
     }

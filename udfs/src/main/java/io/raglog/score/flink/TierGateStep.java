@@ -24,26 +24,28 @@ public final class TierGateStep implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(TierGateStep.class);
 
-    private final ModelBundle bundle;
+    private final SharedBundles.Lease lease;
     private final TierGate gate;
     private final Counter skipped;
     private final Counter checked;
 
-    private TierGateStep(ModelBundle bundle, TierGate gate, Counter skipped, Counter checked) {
-        this.bundle = bundle;
+    private TierGateStep(SharedBundles.Lease lease, TierGate gate, Counter skipped, Counter checked) {
+        this.lease = lease;
         this.gate = gate;
         this.skipped = skipped;
         this.checked = checked;
     }
 
     /**
-     * Once per task, like the scoring step: the gate's trees and XGBoost handles load here, never per record.
+     * Once per task, like the scoring step: the gate's trees and XGBoost handles load here, never per record, in the
+     * copy of the bundle the scoring tasks of this JVM share.
      *
      * @param vectorChecks whether the checks compute the vector features the gate reads
      * @param metrics where the {@code raglog.tier.runs_skipped} / {@code runs_checked} counters go
      */
     public static TierGateStep open(BundleLocation location, boolean vectorChecks, MetricGroup metrics) {
-        ModelBundle bundle = location.load();
+        SharedBundles.Lease lease = SharedBundles.acquire(location);
+        ModelBundle bundle = lease.bundle();
         TierGate gate = bundle.tierGate().orElse(null);
         if (gate == null) {
             LOG.warn("tiered mode, but model bundle {} has no tier gate: every run gets the LLM checks", bundle.id());
@@ -59,7 +61,7 @@ public final class TierGateStep implements AutoCloseable {
             LOG.info("tiered mode: tier gate of bundle {} decides which runs skip the LLM checks", bundle.id());
         }
         MetricGroup group = metrics.addGroup("raglog").addGroup("tier");
-        return new TierGateStep(bundle, gate, group.counter("runs_skipped", new ThreadSafeSimpleCounter()),
+        return new TierGateStep(lease, gate, group.counter("runs_skipped", new ThreadSafeSimpleCounter()),
                 group.counter("runs_checked", new ThreadSafeSimpleCounter()));
     }
 
@@ -88,6 +90,6 @@ public final class TierGateStep implements AutoCloseable {
 
     @Override
     public void close() {
-        bundle.close();
+        lease.close();
     }
 }
