@@ -2,6 +2,7 @@ package io.raglog.bench;
 
 import io.raglog.bench.e2e.EndToEnd;
 import io.raglog.bench.micro.DriftStateSize;
+import io.raglog.bench.micro.BundleHeap;
 import io.raglog.bench.micro.KnownPassagesScale;
 import io.raglog.bench.micro.MicroBenchmarks;
 import io.raglog.bench.review.ReviewBench;
@@ -74,6 +75,7 @@ public final class BenchCommand implements Callable<Integer> {
             "known_passages_learn_us_per_passage_1k", "known_passages_learn_us_per_passage_20k",
             "known_passages_lookup_us_per_run_1k", "known_passages_lookup_us_per_run_20k",
             "known_passages_lookup_20k_over_1k", "known_passages_heap_bytes_per_passage",
+            "bundle_heap_mb_loaded", "bundle_heap_mb_scoring",
             "review_queued_runs", "review_submit_p50_ms", "review_round_trip_p50_ms", "review_round_trip_max_ms",
             "review_first_paint_ms", "review_queue_drawn_ms");
 
@@ -123,6 +125,8 @@ public final class BenchCommand implements Callable<Integer> {
             r.putAll(DriftStateSize.measure(quick ? 5_000 : 20_000, 7));
             log.println("known passages as a knowledge base grows");
             r.putAll(KnownPassagesScale.measure(7));
+            log.println("the model bundle's heap");
+            r.putAll(BundleHeap.measure());
         }
         if (!skipReview) {
             log.println("review page: broker, Elasticsearch node, headless Chromium");

@@ -104,6 +104,9 @@ class BenchCommandTest {
         assertThat(results.number("full_embedding_thread_busy")).isPositive();
         assertThat(results.number("embedding_texts_per_run")).isPositive();
         assertThat(results.number("embedding_bound_cpu_ms_per_run")).isPositive();
+        // the bundle loaded for scoring keeps less than loaded with its files, and something
+        assertThat(results.number("bundle_heap_mb_scoring")).isPositive()
+                .isLessThan(results.number("bundle_heap_mb_loaded"));
         assertThat(Files.readString(json)).contains("\"no_vector_over_passthrough\"", "\"state_bytes_per_open_run\"");
         assertThat(Files.readString(dir.resolve("bench.md"))).contains("| `full_over_embedding_bound` |");
     }

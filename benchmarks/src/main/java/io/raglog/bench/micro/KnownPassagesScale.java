@@ -55,15 +55,6 @@ public final class KnownPassagesScale {
         return ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime();
     }
 
-    /** The least of three readings of the live heap: a collection can leave some garbage for the next. */
-    private static double liveHeapMb() {
-        double least = Double.MAX_VALUE;
-        for (int i = 0; i < 3; i++) {
-            least = Math.min(least, Machine.liveHeapMb());
-        }
-        return least;
-    }
-
     /** The corpus's sentences, to draw passages from, and one pipeline's simulated runs, to look up. */
     private record Inputs(List<String> sentences, List<Run> runs) {}
 
@@ -79,10 +70,10 @@ public final class KnownPassagesScale {
             h.setStateBackend(new EmbeddedRocksDBStateBackend());
             h.setup(KnownPassagesFunction.OUTPUT.createSerializer(h.getExecutionConfig().getSerializerConfig()));
             h.open();
-            double liveBefore = liveHeapMb();
+            double liveBefore = Machine.leastLiveHeapMb();
             AtSize small = grow(h, pipeline, sentences, random, 0, SMALL, runs);
             AtSize large = grow(h, pipeline, sentences, random, SMALL, LARGE, runs);
-            double liveAfter = liveHeapMb();
+            double liveAfter = Machine.leastLiveHeapMb();
             BenchResults r = new BenchResults();
             String setting = " (RocksDB, the operator alone in Flink's test harness)";
             r.put("known_passages_learn_us_per_passage_1k", small.learnMicrosPerPassage(),
