@@ -141,6 +141,8 @@ final class CpuAccount implements AutoCloseable {
     /** Last allocated bytes seen per thread id, for the threads in {@link #OWN} only. */
     private final Map<Long, Long> lastAllocated = new HashMap<>();
     private final List<Sample> samples = new ArrayList<>();
+    /** The JVM group's CPU at the last sample ({@link Group#JVM}). */
+    private long lastJvm;
     private final Thread sampler;
     private volatile boolean running = true;
 
@@ -189,7 +191,10 @@ final class CpuAccount implements AutoCloseable {
             byGroup.merge(groups.get(e.getKey()), e.getValue(), Long::sum);
             java += e.getValue();
         }
-        byGroup.put(Group.JVM, Math.max(0, process - java));
+        // the process's CPU is read before the threads', so a sample delayed between the two counts the threads' later
+        // CPU against the process's earlier: never let the JVM's share go back, or a short window could read negative
+        lastJvm = Math.max(lastJvm, process - java);
+        byGroup.put(Group.JVM, lastJvm);
         long ownAllocated = lastAllocated.values().stream().mapToLong(Long::longValue).sum();
         samples.add(new Sample(at, byGroup, ownAllocated, SharedEmbedder.misses()));
     }
