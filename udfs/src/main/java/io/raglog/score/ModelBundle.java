@@ -215,9 +215,9 @@ public final class ModelBundle implements AutoCloseable {
     }
 
     /**
-     * The same models without the files they were read from: what a scoring task keeps. The files are about a third of
-     * a loaded bundle's heap (23 of 72 MB for the shipped default, measured with the heap after a full collection), and
-     * only saving a bundle or deriving another from it reads them again. This bundle hands its models over: close the
+     * The same models without the files they were read from: what a scoring task keeps. The files' bytes are a large
+     * share of a loaded bundle's heap (the bench's {@code bundle_heap_mb_loaded} against {@code bundle_heap_mb_scoring}),
+     * and only saving a bundle or deriving another from it reads them again. This bundle hands its models over: close the
      * one returned, not both.
      */
     public ModelBundle forScoring() {

@@ -6,9 +6,9 @@ import java.util.Map;
 
 /**
  * One loaded bundle per location for all the tasks of a job in one JVM. Each scoring task and, in tiered mode, each
- * LLM-checks task needs the bundle; loaded by each, a TaskManager held {@code 2 × slots} copies of the same trees (the
- * shipped default is 49 MB of heap loaded for scoring) and of their XGBoost handles. The models are read-only once
- * loaded, so the tasks share them.
+ * LLM-checks task needs the bundle; loaded by each, a TaskManager held {@code 2 × slots} copies of the same trees
+ * (the bench's {@code bundle_heap_mb_scoring} says how much heap one copy is) and of their XGBoost handles. The models
+ * are read-only once loaded, so the tasks share them.
  *
  * <p>Leases are counted: the last task to let go closes the bundle and forgets it, so a job restarted after its bundle
  * directory was replaced reads the new files. The map is static in the job's classes, so on a Flink cluster, which
