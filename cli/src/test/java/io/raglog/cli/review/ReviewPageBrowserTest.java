@@ -120,7 +120,9 @@ class ReviewPageBrowserTest {
 
     @Test
     void aReviewerFiltersOpensARunDecidesEachStageAndTheReviewLandsOnTheTopicAndInTheIndex() throws Exception {
-        WebDriverWait wait = new WebDriverWait(browser, Duration.ofSeconds(15));
+        // The waits return as soon as their condition holds: the limit only has to outlast a loaded machine (a cold
+        // browser rendering, Elasticsearch answering the queue's searches), so it is generous.
+        WebDriverWait wait = new WebDriverWait(browser, Duration.ofSeconds(60));
         wait.ignoring(StaleElementReferenceException.class);
         browser.get(server.url().toString());
         wait.until(d -> runIds().size() == 3);
@@ -250,7 +252,8 @@ class ReviewPageBrowserTest {
             consumer.assign(List.of(partition));
             consumer.seekToBeginning(List.of(partition));
             List<ConsumerRecord<String, byte[]>> records = new ArrayList<>();
-            long deadline = System.nanoTime() + Duration.ofSeconds(15).toNanos();
+            // ends at the first record; the limit, generous for a loaded machine, only bounds a failing read
+            long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
             while (records.isEmpty() && System.nanoTime() < deadline) {
                 consumer.poll(Duration.ofMillis(200)).forEach(records::add);
             }
