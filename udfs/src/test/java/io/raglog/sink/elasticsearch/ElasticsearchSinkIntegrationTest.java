@@ -22,8 +22,11 @@ import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.Metric;
 import org.apache.flink.metrics.MetricGroup;
+import org.apache.flink.runtime.state.FunctionInitializationContext;
+import org.apache.flink.runtime.state.FunctionSnapshotContext;
 import org.apache.flink.runtime.testutils.InMemoryReporter;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.streaming.api.checkpoint.CheckpointedFunction;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.util.ExceptionUtils;
@@ -340,19 +343,30 @@ class ElasticsearchSinkIntegrationTest {
         }
     }
 
-    /** Fails the job once, at a given record, after Elasticsearch already holds some of the runs. */
-    static final class FailOnce implements MapFunction<TestRun, TestRun> {
+    /**
+     * Fails the job once, at a given record or soon after, once Elasticsearch holds some of the runs and one the job is
+     * certain to write again after the restart. That is a run this subtask emitted after its latest snapshot: the job
+     * restarts from a checkpoint no later than that snapshot (none can complete while this subtask holds), so the run
+     * is replayed, and once it is in the index the replay overwrites it. Waiting for a count instead left it to timing
+     * whether any indexed run lay past the restored checkpoint.
+     */
+    static final class FailOnce implements MapFunction<TestRun, TestRun>, CheckpointedFunction {
         private static final long serialVersionUID = 1L;
         static final AtomicBoolean failed = new AtomicBoolean();
+        /** Set by the one subtask that goes on to fail the job, so the other cannot fail it a second time. */
+        static final AtomicBoolean failing = new AtomicBoolean();
         static volatile String url;
         static volatile String index;
         static volatile int failAt;
         static volatile int afterIndexed;
         /** Over all subtasks: the job runs with parallelism 2. */
         static final AtomicInteger seen = new AtomicInteger();
+        /** The last run this subtask emitted since its latest snapshot; null right after a snapshot. */
+        private transient String emittedSinceSnapshot;
 
         static void arm(String nodeUrl, String indexName, int at, int indexed) {
             failed.set(false);
+            failing.set(false);
             seen.set(0);
             url = nodeUrl;
             index = indexName;
@@ -362,15 +376,27 @@ class ElasticsearchSinkIntegrationTest {
 
         @Override
         public TestRun map(TestRun run) throws Exception {
-            if (seen.incrementAndGet() == failAt && !failed.get()) {
+            if (seen.incrementAndGet() >= failAt && emittedSinceSnapshot != null && failing.compareAndSet(false, true)) {
+                String replayed = emittedSinceSnapshot;
                 NodeHttp node = new NodeHttp(url);
-                Await.until(Duration.ofSeconds(30), afterIndexed + " runs indexed", () -> node.count(index)
-                        >= afterIndexed);
+                Await.until(Duration.ofSeconds(30), afterIndexed + " runs indexed, " + replayed + " among them",
+                        () -> node.count(index) >= afterIndexed
+                                && node.send("GET", "/" + index + "/_doc/" + replayed, null).statusCode() == 200);
                 failed.set(true);
-                throw new IllegalStateException("injected failure after " + failAt + " runs");
+                throw new IllegalStateException("injected failure after " + failAt + " runs, " + replayed
+                        + " indexed since the last snapshot");
             }
+            emittedSinceSnapshot = run.runId;
             return run;
         }
+
+        @Override
+        public void snapshotState(FunctionSnapshotContext context) {
+            emittedSinceSnapshot = null;
+        }
+
+        @Override
+        public void initializeState(FunctionInitializationContext context) {}
     }
 
     private static ElasticsearchConnection connection() {
