@@ -1,7 +1,9 @@
 package io.raglog.sink.elasticsearch;
 
 import java.io.StringWriter;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.apache.logging.log4j.Level;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.core.LoggerContext;
@@ -21,6 +23,8 @@ final class LogCapture implements AutoCloseable {
     private final StringWriter text = new StringWriter();
     private final LoggerContext context = (LoggerContext) LogManager.getContext(false);
     private final WriterAppender appender;
+    /** Loggers the configuration already named (log4j2-test.properties names io.raglog), set aside until close. */
+    private final Map<String, LoggerConfig> setAside = new HashMap<>();
 
     LogCapture() {
         Configuration config = context.getConfiguration();
@@ -38,6 +42,14 @@ final class LogCapture implements AutoCloseable {
     }
 
     private void attach(Configuration config, String name, Level level) {
+        // addLogger keeps a logger the configuration already has under that name and drops the new one, so the
+        // capture would miss everything logged there (and close() would then remove the configured logger, leaving the
+        // next capture to work: the result depended on which test ran first). The configured one is set aside instead.
+        LoggerConfig configured = config.getLoggers().get(name);
+        if (configured != null) {
+            setAside.put(name, configured);
+            config.removeLogger(name);
+        }
         // Not additive: the console stays as quiet as it was.
         LoggerConfig logger = new LoggerConfig(name, level, false);
         logger.addAppender(appender, level, null);
@@ -57,6 +69,7 @@ final class LogCapture implements AutoCloseable {
             config.removeLogger(name);
         }
         config.removeLogger("org.apache.flink");
+        setAside.forEach(config::addLogger);
         context.updateLoggers();
         appender.stop();
     }
