@@ -69,6 +69,11 @@ class KafkaRecordingTest {
                         .map(r -> r.key() + "\n" + new String(r.value(), StandardCharsets.UTF_8))
                         .collect(Collectors.joining("\n"));
                 assertThat(FakeSecrets.foundIn(everything)).isEmpty();
+                // recorded counts in the producer's acknowledgement callback, which can run after the consumer has
+                // already read the records: it is awaited, not read once. Exactly 11 is then checked, so a count
+                // that overshot would still fail.
+                Eventually.await("the 11 acknowledged calls counted as recorded", Duration.ofSeconds(30),
+                        () -> proxy.metrics().snapshot().recorded() >= 11);
                 assertThat(proxy.metrics().snapshot().recorded()).isEqualTo(11);
             }
         }
