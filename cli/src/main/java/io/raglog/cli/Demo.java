@@ -1,5 +1,6 @@
 package io.raglog.cli;
 
+import io.raglog.cli.io.CommittedRecords;
 import io.raglog.cli.io.EmbeddedKafka;
 import io.raglog.esnode.ElasticsearchProcess;
 import io.raglog.job.ElasticsearchOutputs;
@@ -25,7 +26,6 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
@@ -34,7 +34,6 @@ import org.apache.flink.api.common.RuntimeExecutionMode;
 import org.apache.flink.connector.base.DeliveryGuarantee;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
@@ -246,29 +245,18 @@ public final class Demo {
         }
     }
 
-    /** Reads a topic from the beginning to its current end. */
+    /**
+     * Reads a topic from the beginning to its end, once the job that wrote it has finished: what it committed, after
+     * its last commits have landed ({@link CommittedRecords}).
+     */
     static List<byte[]> readAll(String bootstrap, String topic) {
         Properties props = new Properties();
         props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         props.put(ConsumerConfig.GROUP_ID_CONFIG, "raglog-reader-" + UUID.randomUUID());
         props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-        props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         props.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
         props.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
-        List<byte[]> values = new ArrayList<>();
-        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props)) {
-            var partitions = consumer.partitionsFor(topic).stream()
-                    .map(p -> new org.apache.kafka.common.TopicPartition(topic, p.partition())).toList();
-            consumer.assign(partitions);
-            consumer.seekToBeginning(partitions);
-            var end = consumer.endOffsets(partitions);
-            while (partitions.stream().anyMatch(p -> consumer.position(p) < end.get(p))) {
-                for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200))) {
-                    values.add(r.value());
-                }
-            }
-        }
-        return values;
+        return CommittedRecords.read(props, topic);
     }
 
     private static void deleteQuietly(Path dir) {
