@@ -19,9 +19,10 @@ import java.util.regex.Pattern;
 import org.apache.kafka.clients.producer.RecordMetadata;
 
 /**
- * Reads what a job wrote, as its consumers would (Kafka read_committed, Elasticsearch after a refresh), and compares
- * it with the ground truth: every run once in {@code runs}, every checked run once in {@code verdicts}, exactly the
- * flagged verdicts in {@code faults} and in the faults index, and no dead letters unless some were expected.
+ * Reads what a job wrote once it has finished or been cancelled, as its consumers would (Kafka read_committed, after
+ * the last commits have landed; Elasticsearch after a refresh), and compares it with the ground truth: every run once
+ * in {@code runs}, every checked run once in {@code verdicts}, exactly the flagged verdicts in {@code faults} and in
+ * the faults index, and no dead letters unless some were expected.
  */
 public final class Audit {
 
@@ -54,19 +55,19 @@ public final class Audit {
     public static List<Delivery> outputs(Kafka kafka, Topics topics, Expected expected, Elastic es,
             String faultsIndex) {
         List<Delivery> deliveries = new ArrayList<>();
-        List<Run> runs = kafka.read(topics.runs(), Run.class).stream().filter(r -> counted(r.pipeline())).toList();
+        List<Run> runs = kafka.readSettled(topics.runs(), Run.class).stream().filter(r -> counted(r.pipeline())).toList();
         deliveries.add(Delivery.of(RUNS, expected.runIds(), runs.stream().map(Run::runId).toList()));
         // sampling is a pure function of the run: which runs must have a verdict follows from the runs themselves
         Set<String> runIds = new LinkedHashSet<>(expected.runIds());
         List<String> checked = runs.stream().filter(r -> runIds.contains(r.runId()))
                 .filter(expected.sampling()::sampled).map(Run::runId).distinct().toList();
-        List<Verdict> all = kafka.read(topics.verdicts(), Verdict.class);
+        List<Verdict> all = kafka.readSettled(topics.verdicts(), Verdict.class);
         List<Verdict> verdicts = all.stream().filter(v -> counted(v.pipeline())).toList();
         Set<String> uncounted = new HashSet<>(all.stream().filter(v -> !counted(v.pipeline())).map(Verdict::runId)
                 .toList());
         deliveries.add(Delivery.of(VERDICTS, checked, verdicts.stream().map(Verdict::runId).toList()));
         Set<String> flagged = flagged(verdicts);
-        deliveries.add(Delivery.of(FAULTS, flagged, kafka.read(topics.faults(), Verdict.class).stream()
+        deliveries.add(Delivery.of(FAULTS, flagged, kafka.readSettled(topics.faults(), Verdict.class).stream()
                 .filter(v -> counted(v.pipeline())).map(Verdict::runId).toList()));
         if (es != null) {
             deliveries.add(Delivery.of(ES_FAULTS, flagged, es.ids(faultsIndex).stream()
@@ -93,7 +94,7 @@ public final class Audit {
 
     /** The identity of every dead letter in the topic. */
     public static List<String> deadLetterIds(Kafka kafka, Topics topics) {
-        return kafka.read(topics.deadLetters(), DeadLetter.class).stream().map(Audit::identity).toList();
+        return kafka.readSettled(topics.deadLetters(), DeadLetter.class).stream().map(Audit::identity).toList();
     }
 
     /**

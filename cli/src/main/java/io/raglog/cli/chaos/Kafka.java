@@ -1,5 +1,6 @@
 package io.raglog.cli.chaos;
 
+import io.raglog.cli.io.CommittedRecords;
 import io.raglog.schemas.Json;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -115,6 +116,15 @@ public final class Kafka {
 
     public <T> List<T> read(String topic, Class<T> type) {
         return readCommitted(topic).stream().map(v -> Json.read(v, type)).toList();
+    }
+
+    /**
+     * What a topic holds once the job that wrote it has finished or been cancelled, after its last commits (or a
+     * cancelled writer's aborts) have landed ({@link CommittedRecords}): what an audit reads. Not for a running job's
+     * topics, where a transaction is always open.
+     */
+    public <T> List<T> readSettled(String topic, Class<T> type) {
+        return CommittedRecords.read(consumerProperties(), topic).stream().map(v -> Json.read(v, type)).toList();
     }
 
     /**
