@@ -55,7 +55,8 @@ public final class Audit {
     public static List<Delivery> outputs(Kafka kafka, Topics topics, Expected expected, Elastic es,
             String faultsIndex) {
         List<Delivery> deliveries = new ArrayList<>();
-        List<Run> runs = kafka.readSettled(topics.runs(), Run.class).stream().filter(r -> counted(r.pipeline())).toList();
+        List<Run> runs = kafka.readSettled(topics.runs(), Run.class).stream().filter(r -> counted(r.pipeline()))
+                .toList();
         deliveries.add(Delivery.of(RUNS, expected.runIds(), runs.stream().map(Run::runId).toList()));
         // sampling is a pure function of the run: which runs must have a verdict follows from the runs themselves
         Set<String> runIds = new LinkedHashSet<>(expected.runIds());
