@@ -216,9 +216,9 @@ public final class ModelBundle implements AutoCloseable {
 
     /**
      * The same models without the files they were read from: what a scoring task keeps. The files' bytes are a large
-     * share of a loaded bundle's heap (the bench's {@code bundle_heap_mb_loaded} against {@code bundle_heap_mb_scoring}),
-     * and only saving a bundle or deriving another from it reads them again. This bundle hands its models over: close the
-     * one returned, not both.
+     * share of a loaded bundle's heap (the bench's {@code bundle_heap_mb_loaded} against
+     * {@code bundle_heap_mb_scoring}), and only saving a bundle or deriving another from it reads them again. This
+     * bundle hands its models over: close the one returned, not both.
      */
     public ModelBundle forScoring() {
         return files == null ? this : new ModelBundle(manifest, models, null, gate);

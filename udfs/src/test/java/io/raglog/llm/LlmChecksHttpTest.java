@@ -184,7 +184,8 @@ class LlmChecksHttpTest {
     void shouldTimeOutAHangingCallAndRetryIt() throws Exception {
         // The timeout applies to all five checks, so it is long enough (1 s) for the healthy ones to answer in time on
         // a loaded machine; the hang (10 s) is far longer than the two timed-out attempts (about 2 s), so finishing
-        // under 5 s still shows the hanging call was cut short rather than waited out. Closing the server ends the hang.
+        // under 5 s still shows the hanging call was cut short rather than waited out. Closing the server ends the
+        // hang.
         server.always(req -> req.check() == LlmCheck.RERANK, new LlmTestServer.Hang(Duration.ofSeconds(10)));
         long start = System.nanoTime();
         LlmResult r = run(settings("openai", LlmSettings.TIMEOUT_MS, "1000", LlmSettings.RETRIES, "1"), fullRun());

@@ -376,7 +376,8 @@ class ElasticsearchSinkIntegrationTest {
 
         @Override
         public TestRun map(TestRun run) throws Exception {
-            if (seen.incrementAndGet() >= failAt && emittedSinceSnapshot != null && failing.compareAndSet(false, true)) {
+            if (seen.incrementAndGet() >= failAt && emittedSinceSnapshot != null
+                    && failing.compareAndSet(false, true)) {
                 String replayed = emittedSinceSnapshot;
                 NodeHttp node = new NodeHttp(url);
                 Await.until(Duration.ofSeconds(30), afterIndexed + " runs indexed, " + replayed + " among them",
