@@ -83,15 +83,21 @@ public final class FeedbackUnderLoss {
         Set<String> expected = new HashSet<>(traffic.labels().stream().map(Label::runId).toList());
         SavepointRestore.awaitVerdicts(kafka, topics, expected, s.timeout());
         kafka.produce(records(topics, after));
-        Waits.until(s.timeout(), "a joined record for each of " + feedback.size() + " feedback records",
+        // the queue's copies of disliked runs are written by a task of their own, committing apart from the join's:
+        // both are awaited before the job is cancelled, or a commit still to come would be lost with it
+        Waits.until(s.timeout(), "a joined record for each of " + feedback.size() + " feedback records, and each "
+                        + "disliked run raglog passed in the queue",
                 () -> written(kafka.read(topics.runFeedback(), RunFeedback.class)).stream()
-                        .map(r -> r.feedback().feedbackId()).distinct().count() >= feedback.size());
+                        .map(r -> r.feedback().feedbackId()).distinct().count() >= feedback.size()
+                        && dislikedQueued(kafka.read(topics.faults(), Verdict.class))
+                                .containsAll(dislikedPassed(kafka.read(topics.verdicts(), Verdict.class),
+                                        traffic.labels(), feedback)));
         chaosJob.cancel();
 
         List<Delivery> deliveries = new ArrayList<>(Audit.outputs(kafka, topics, new Audit.Expected(expected,
                 job.sampling(), List.of(), List.of()), null, null).stream()
                 .filter(d -> !d.output().equals(Audit.FAULTS)).toList());
-        List<RunFeedback> joined = kafka.read(topics.runFeedback(), RunFeedback.class);
+        List<RunFeedback> joined = kafka.readSettled(topics.runFeedback(), RunFeedback.class);
         deliveries.addAll(feedbackDeliveries(kafka, topics, written(joined), traffic.labels(), feedback));
         long reAsks = joined.size() - written(joined).size();
         notes.add(String.format("%d re-asks the job found in the traffic itself, joined beside the written feedback "
@@ -128,6 +134,25 @@ public final class FeedbackUnderLoss {
         return out;
     }
 
+    /** Runs users disliked (the feedback's i-th record is about the i-th label's run) that raglog did not flag. */
+    private static Set<String> dislikedPassed(List<Verdict> verdicts, List<Label> labels, List<Feedback> feedback) {
+        Set<String> disliked = new HashSet<>();
+        for (int i = 0; i < feedback.size(); i++) {
+            if (feedback.get(i).negative()) {
+                disliked.add(labels.get(i).runId());
+            }
+        }
+        disliked.removeAll(Audit.flagged(verdicts));
+        return disliked;
+    }
+
+    /** The queue's copies of disliked runs: they carry the user's feedback as their reason. */
+    private static List<String> dislikedQueued(List<Verdict> queue) {
+        return queue.stream()
+                .filter(v -> v.userFeedback() != null && v.queueReasons().contains(Verdict.USER_FEEDBACK))
+                .map(Verdict::runId).toList();
+    }
+
     private static List<Kafka.Record> records(Topics topics, List<Feedback> feedback) {
         return feedback.stream().map(f -> new Kafka.Record(topics.feedback(), null, f.pipeline(),
                 f.at().toEpochMilli(), Json.writeBytes(f))).toList();
@@ -141,16 +166,10 @@ public final class FeedbackUnderLoss {
      */
     private static List<Delivery> feedbackDeliveries(Kafka kafka, Topics topics, List<RunFeedback> joined,
             List<Label> labels, List<Feedback> feedback) {
-        List<Verdict> verdicts = kafka.read(topics.verdicts(), Verdict.class);
-        List<Verdict> queue = kafka.read(topics.faults(), Verdict.class);
+        List<Verdict> verdicts = kafka.readSettled(topics.verdicts(), Verdict.class);
+        List<Verdict> queue = kafka.readSettled(topics.faults(), Verdict.class);
         Set<String> raglogQueued = Audit.flagged(verdicts);
-        Set<String> disliked = new HashSet<>();
-        for (int i = 0; i < feedback.size(); i++) {
-            if (feedback.get(i).negative()) {
-                disliked.add(labels.get(i).runId());
-            }
-        }
-        disliked.removeAll(raglogQueued);
+        Set<String> disliked = dislikedPassed(verdicts, labels, feedback);
         return List.of(
                 Delivery.of(JOINED, feedback.stream().map(Feedback::feedbackId).toList(), joined.stream()
                         .filter(r -> RunFeedback.JOINED.equals(r.outcome())).map(r -> r.feedback().feedbackId())
@@ -158,9 +177,7 @@ public final class FeedbackUnderLoss {
                 Delivery.of(NOT_JOINED, List.of(), joined.stream()
                         .filter(r -> !RunFeedback.JOINED.equals(r.outcome())).map(r -> r.feedback().feedbackId())
                         .toList()),
-                Delivery.of(DISLIKED_QUEUE, disliked, queue.stream()
-                        .filter(v -> v.userFeedback() != null && v.queueReasons().contains(Verdict.USER_FEEDBACK))
-                        .map(Verdict::runId).toList()),
+                Delivery.of(DISLIKED_QUEUE, disliked, dislikedQueued(queue)),
                 Delivery.of(RAGLOG_QUEUE, raglogQueued, queue.stream().filter(v -> v.userFeedback() == null)
                         .map(Verdict::runId).toList()));
     }

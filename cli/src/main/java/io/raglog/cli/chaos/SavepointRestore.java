@@ -32,14 +32,16 @@ public final class SavepointRestore {
     private SavepointRestore() {}
 
     /**
-     * Waits until every expected run has a committed verdict, then a few checkpoints more, so that duplicates a
-     * replay would add have had their chance to be committed too.
+     * Waits until every expected run has a committed verdict, is committed in the runs topic and, when flagged, in the
+     * debugging queue, then a few checkpoints more, so that duplicates a replay would add have had their chance to be
+     * committed too. The three topics are written by different tasks, each committing a checkpoint when it hears it
+     * completed: a verdict committed says nothing of the others, and a job cancelled in between leaves theirs
+     * uncommitted.
      */
     static void awaitVerdicts(Kafka kafka, Topics topics, Set<String> expected, Duration timeout) {
-        Waits.until(timeout, "a verdict for each of " + expected.size() + " runs",
+        Waits.until(timeout, "a verdict for each of " + expected.size() + " runs, each run and each flagged one queued",
                 () -> kafka.committedReach(topics.verdicts()) >= expected.size()
-                        && kafka.read(topics.verdicts(), Verdict.class).stream().map(Verdict::runId)
-                                .filter(expected::contains).distinct().count() == expected.size(),
+                        && everyOutputOf(kafka, topics, expected),
                 () -> String.format("verdicts topic: %d records written, committed up to %d, %d distinct runs"
                         + " readable; runs topic: %d written, committed up to %d, %d runs readable; dead letters: %s",
                         kafka.written(topics.verdicts()), kafka.committedReach(topics.verdicts()),
@@ -50,6 +52,19 @@ public final class SavepointRestore {
                                 .map(d -> d.reason().length() > 120 ? d.reason().substring(0, 120) : d.reason())
                                 .toList()));
         Waits.pause(ChaosJob.Recovery.DEFAULT.checkpointInterval().multipliedBy(SETTLE_CHECKPOINTS));
+    }
+
+    /** Every expected run has a verdict and is in the runs topic, and every flagged one is in the queue. */
+    private static boolean everyOutputOf(Kafka kafka, Topics topics, Set<String> expected) {
+        List<Verdict> verdicts = kafka.read(topics.verdicts(), Verdict.class).stream()
+                .filter(v -> expected.contains(v.runId())).toList();
+        if (verdicts.stream().map(Verdict::runId).distinct().count() != expected.size()) {
+            return false;
+        }
+        Set<String> runs = new HashSet<>(kafka.read(topics.runs(), Run.class).stream().map(Run::runId).toList());
+        Set<String> queued = new HashSet<>(kafka.read(topics.faults(), Verdict.class).stream().map(Verdict::runId)
+                .toList());
+        return runs.containsAll(expected) && queued.containsAll(Audit.flagged(verdicts));
     }
 
     public static ChaosReport run(Rig rig, Settings s) {
@@ -72,7 +87,8 @@ public final class SavepointRestore {
         Waits.until(s.timeout(), "the first half read", () -> kafka.caughtUp(name, List.of(topics.calls(),
                 topics.otlp())));
         String savepoint = before.stopWithSavepoint(rig.work().resolve(name).resolve("savepoints"));
-        Set<String> closedBefore = new HashSet<>(kafka.read(topics.runs(), Run.class).stream().map(Run::runId).toList());
+        Set<String> closedBefore = new HashSet<>(kafka.readSettled(topics.runs(), Run.class).stream().map(Run::runId)
+                .toList());
 
         Traffic.produce(kafka, topics, traffic.from(cut));
         kafka.produce(Ticks.after(traffic.end(), topics, kafka.partitionCount(topics.calls())));
@@ -82,7 +98,7 @@ public final class SavepointRestore {
         awaitVerdicts(kafka, topics, expected, s.timeout());
         after.cancel();
 
-        List<Run> runs = kafka.read(topics.runs(), Run.class);
+        List<Run> runs = kafka.readSettled(topics.runs(), Run.class);
         List<String> completedAfter = runs.stream()
                 .filter(r -> !r.incomplete() && !closedBefore.contains(r.runId()) && open.contains(r.runId()))
                 .map(Run::runId).toList();
