@@ -2,7 +2,6 @@ package io.raglog.cli.chaos;
 
 import io.raglog.cli.io.CommittedRecords;
 import io.raglog.schemas.Json;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -16,7 +15,6 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.ListConsumerGroupOffsetsSpec;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -95,23 +93,12 @@ public final class Kafka {
         return new KafkaProducer<>(props, new StringSerializer(), new ByteArraySerializer());
     }
 
-    /** Every committed value of a topic, from the beginning to its current end, as a downstream consumer sees it. */
+    /**
+     * Every committed value of a topic, from the beginning to its current end, as a downstream consumer sees it now
+     * (a running job's topics; {@link #readSettled} for a stopped job's).
+     */
     public List<byte[]> readCommitted(String topic) {
-        Properties props = consumerProperties();
-        props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        List<byte[]> values = new ArrayList<>();
-        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props)) {
-            List<TopicPartition> partitions = partitions(consumer, topic);
-            consumer.assign(partitions);
-            consumer.seekToBeginning(partitions);
-            Map<TopicPartition, Long> end = consumer.endOffsets(partitions);
-            while (partitions.stream().anyMatch(p -> consumer.position(p) < end.get(p))) {
-                for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200))) {
-                    values.add(r.value());
-                }
-            }
-        }
-        return values;
+        return CommittedRecords.readNow(consumerProperties(), topic);
     }
 
     public <T> List<T> read(String topic, Class<T> type) {

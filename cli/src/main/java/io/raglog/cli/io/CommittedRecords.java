@@ -34,6 +34,18 @@ public final class CommittedRecords {
      *     level is set here
      */
     public static List<byte[]> read(Properties consumer, String topic) {
+        return read(consumer, topic, true);
+    }
+
+    /**
+     * What is committed now, without waiting for commits in progress: for a running job's topics, where a transaction
+     * is always open and {@link #read} would wait out its limit every time.
+     */
+    public static List<byte[]> readNow(Properties consumer, String topic) {
+        return read(consumer, topic, false);
+    }
+
+    private static List<byte[]> read(Properties consumer, String topic, boolean settle) {
         Properties committed = new Properties();
         committed.putAll(consumer);
         committed.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
@@ -47,7 +59,8 @@ public final class CommittedRecords {
                     .map(p -> new TopicPartition(topic, p.partition())).toList();
             reader.assign(partitions);
             reader.seekToBeginning(partitions);
-            Map<TopicPartition, Long> end = settledEnd(reader, logEnd, partitions);
+            Map<TopicPartition, Long> end = settle ? settledEnd(reader, logEnd, partitions)
+                    : reader.endOffsets(partitions);
             while (partitions.stream().anyMatch(p -> reader.position(p) < end.get(p))) {
                 for (ConsumerRecord<byte[], byte[]> r : reader.poll(Duration.ofMillis(200))) {
                     values.add(r.value());
