@@ -49,17 +49,13 @@ public final class CommittedRecords {
         Properties committed = new Properties();
         committed.putAll(consumer);
         committed.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        Properties uncommitted = new Properties();
-        uncommitted.putAll(consumer);
-        uncommitted.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_uncommitted");
         List<byte[]> values = new ArrayList<>();
-        try (KafkaConsumer<byte[], byte[]> reader = new KafkaConsumer<>(committed);
-                KafkaConsumer<byte[], byte[]> logEnd = new KafkaConsumer<>(uncommitted)) {
+        try (KafkaConsumer<byte[], byte[]> reader = new KafkaConsumer<>(committed)) {
             List<TopicPartition> partitions = reader.partitionsFor(topic).stream()
                     .map(p -> new TopicPartition(topic, p.partition())).toList();
             reader.assign(partitions);
             reader.seekToBeginning(partitions);
-            Map<TopicPartition, Long> end = settle ? settledEnd(reader, logEnd, partitions)
+            Map<TopicPartition, Long> end = settle ? settledEnd(reader, consumer, partitions)
                     : reader.endOffsets(partitions);
             while (partitions.stream().anyMatch(p -> reader.position(p) < end.get(p))) {
                 for (ConsumerRecord<byte[], byte[]> r : reader.poll(Duration.ofMillis(200))) {
@@ -70,20 +66,28 @@ public final class CommittedRecords {
         return values;
     }
 
-    /** The committed end once it has caught up with the log's end, or as far as it got in {@link #SETTLE}. */
-    private static Map<TopicPartition, Long> settledEnd(KafkaConsumer<?, ?> committed, KafkaConsumer<?, ?> uncommitted,
+    /**
+     * The committed end once it has caught up with the log's end, or as far as it got in {@link #SETTLE}. The log's end
+     * is read by a consumer of its own, made only here: a read that does not settle needs none.
+     */
+    private static Map<TopicPartition, Long> settledEnd(KafkaConsumer<?, ?> committed, Properties consumer,
             List<TopicPartition> partitions) {
-        long deadline = System.nanoTime() + SETTLE.toNanos();
-        Map<TopicPartition, Long> end = committed.endOffsets(partitions);
-        while (!end.equals(uncommitted.endOffsets(partitions)) && System.nanoTime() < deadline) {
-            try {
-                Thread.sleep(100); // between two looks at the ends; the loop checks the condition
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException("interrupted while waiting for commits to land", e);
+        Properties uncommitted = new Properties();
+        uncommitted.putAll(consumer);
+        uncommitted.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_uncommitted");
+        try (KafkaConsumer<byte[], byte[]> logEnd = new KafkaConsumer<>(uncommitted)) {
+            long deadline = System.nanoTime() + SETTLE.toNanos();
+            Map<TopicPartition, Long> end = committed.endOffsets(partitions);
+            while (!end.equals(logEnd.endOffsets(partitions)) && System.nanoTime() < deadline) {
+                try {
+                    Thread.sleep(100); // between two looks at the ends; the loop checks the condition
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IllegalStateException("interrupted while waiting for commits to land", e);
+                }
+                end = committed.endOffsets(partitions);
             }
-            end = committed.endOffsets(partitions);
+            return end;
         }
-        return end;
     }
 }
