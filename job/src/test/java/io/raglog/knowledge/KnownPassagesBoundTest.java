@@ -13,6 +13,7 @@ import io.raglog.drift.IndexEmbedding;
 import io.raglog.drift.IndexEmbeddings;
 import io.raglog.schemas.CallEvent;
 import io.raglog.schemas.Json;
+import io.raglog.schemas.Passage;
 import io.raglog.schemas.Run;
 import io.raglog.simulator.Simulator;
 import io.raglog.simulator.SimulatorOptions;
@@ -31,9 +32,10 @@ import org.apache.flink.types.Either;
 import org.junit.jupiter.api.Test;
 
 /**
- * The known passages skip reading candidates whose match cannot reach the passages kept; that must give every run
- * the same second opinion as reading all of them. Simulated traffic of every profile, with index-building calls
- * mixed in so that the known passages hold most of the corpus, through the operator with and without the bound.
+ * The known passages match each candidate from the words their index keeps for it, and read from state only the texts
+ * of the candidates that can be kept; that must give every run the same second opinion as reading every candidate's
+ * text and matching its words. Simulated traffic of every profile, with index-building calls mixed in so that the
+ * known passages hold most of the corpus, through the operator both ways.
  */
 class KnownPassagesBoundTest {
 
@@ -41,18 +43,18 @@ class KnownPassagesBoundTest {
     record Input(Instant at, Run run, IndexBuildingCall index) {}
 
     @Test
-    void shouldGiveEveryRunTheSameSecondOpinionWithAndWithoutTheBound() throws Exception {
+    void shouldGiveEveryRunTheSameSecondOpinionAsMatchingEveryCandidatesText() throws Exception {
         List<Input> inputs = inputs(SimulatorOptions.of("all", 1_500, 29).withIndexEvery(4));
-        List<String> bounded = secondOpinions(inputs, true);
-        List<String> exhaustive = secondOpinions(inputs, false);
-        assertThat(bounded).hasSizeGreaterThan(1_000).containsExactlyElementsOf(exhaustive);
+        List<String> fromIndex = secondOpinions(inputs, false);
+        List<String> exhaustive = secondOpinions(inputs, true);
+        assertThat(fromIndex).hasSizeGreaterThan(1_000).containsExactlyElementsOf(exhaustive);
         assertThat(exhaustive.stream().filter(o -> o.contains("\"unreturned\":[{")).count())
                 .as("runs given an unreturned passage").isGreaterThan(500);
     }
 
     /**
      * A word held by more than {@code COMMON_WORD} passages is not listed, but still counts in a match: here it lifts
-     * a candidate with less listed weight above the two with more, and the bound must leave room for it.
+     * a candidate with less listed weight above the two with more, and the index's words for it must hold it.
      */
     @Test
     void shouldLeaveRoomForAWordTooCommonToList() throws Exception {
@@ -79,14 +81,40 @@ class KnownPassagesBoundTest {
                 new Input(t.plusSeconds(1), RunBuilder.healthy().runId("run-harbour")
                         .question("What does the report say about the harbour, the glacier and the orchard?").build(),
                         null));
-        List<String> exhaustive = secondOpinions(inputs, false);
+        List<String> exhaustive = secondOpinions(inputs, true);
         assertThat(exhaustive.get(0)).as("the passage with the unlisted word is the best")
                 .contains("entry305 report orchard harbour");
-        assertThat(secondOpinions(inputs, true)).containsExactlyElementsOf(exhaustive);
+        assertThat(secondOpinions(inputs, false)).containsExactlyElementsOf(exhaustive);
     }
 
-    static List<String> secondOpinions(List<Input> inputs, boolean skipHopeless) throws Exception {
-        try (var h = harness(new KnownPassagesFunction(KnownPassagesFunction.DEFAULT_MAX_PASSAGES, skipHopeless),
+    /**
+     * Indexing showed a passage with a document instruction ("passage: "), which its key leaves out, and a run was then
+     * handed it with its store id and without the instruction: the text in state is now the run's. A later match must
+     * be that text's, not the indexed one's, whose words held "passage".
+     */
+    @Test
+    void shouldMatchAPassageByTheTextAfterARunGaveItsId() throws Exception {
+        Instant t = Instant.parse("2026-01-01T00:00:00Z");
+        String pipeline = RunBuilder.healthy().build().pipeline();
+        String handed = "The glacier harbour report was filed in spring.";
+        List<String> texts = new ArrayList<>(List.of("passage: " + handed));
+        for (int i = 0; i < 20; i++) {
+            texts.add("entry" + i + " glacier survey");
+        }
+        Passage withId = new Passage("doc-7#1", handed, 0.5, 1);
+        List<Input> inputs = List.of(
+                new Input(t, null, IndexBuildingCall.of(null, new IndexedPassages(pipeline, texts, t))),
+                new Input(t.plusSeconds(1), RunBuilder.healthy().runId("run-handed").retrieved(withId)
+                        .reranked(withId).context(withId).build(), null),
+                new Input(t.plusSeconds(2), RunBuilder.healthy().runId("run-asking")
+                        .question("Which passage says when the glacier harbour report was filed?").build(), null));
+        List<String> exhaustive = secondOpinions(inputs, true);
+        assertThat(exhaustive.get(1)).as("the passage, under its store id").contains("doc-7#1");
+        assertThat(secondOpinions(inputs, false)).containsExactlyElementsOf(exhaustive);
+    }
+
+    static List<String> secondOpinions(List<Input> inputs, boolean matchFromTexts) throws Exception {
+        try (var h = harness(new KnownPassagesFunction(KnownPassagesFunction.DEFAULT_MAX_PASSAGES, matchFromTexts),
                 null)) {
             h.open();
             feed(h, inputs);

@@ -75,8 +75,8 @@ public class KnownPassagesFunction
     /** Between the store's id (empty when only indexing showed the passage) and the text in a stored value. */
     private static final char ID_END = '\u0000';
 
-    /** Bounds used to skip reading candidates that cannot be among the best (below); off only to test that. */
-    private final boolean skipHopeless;
+    /** Each candidate's text read and its words stemmed, as before {@link WordIndex} kept them: only for tests. */
+    private final boolean matchFromTexts;
     private final int maxPassages;
 
     private transient MapState<String, String> passages;
@@ -99,16 +99,16 @@ public class KnownPassagesFunction
     }
 
     public KnownPassagesFunction(int maxPassages) {
-        this(maxPassages, true);
+        this(maxPassages, false);
     }
 
-    /** @param skipHopeless false reads every candidate's text, as before the bound: for tests that compare the two */
-    KnownPassagesFunction(int maxPassages, boolean skipHopeless) {
+    /** @param matchFromTexts true matches every candidate from its text: for tests that compare the two */
+    KnownPassagesFunction(int maxPassages, boolean matchFromTexts) {
         if (maxPassages < 1) {
             throw new IllegalArgumentException("known passages per pipeline must be >= 1, was " + maxPassages);
         }
         this.maxPassages = maxPassages;
-        this.skipHopeless = skipHopeless;
+        this.matchFromTexts = matchFromTexts;
     }
 
     @Override
@@ -204,12 +204,12 @@ public class KnownPassagesFunction
             }
         }
         candidates.reset(index);
-        // the weight of the question's words too common to list their passages: any candidate may hold them
-        double unlisted = 0;
         for (String word : QuestionMatch.words(question)) {
             int holding = index.holding(word);
             double weight = QuestionMatch.weight(holding, known);
             weights.put(word, weight);
+            // a common word's passages are not listed: it weighs little, and any candidate may hold it (the match
+            // below counts it)
             if (holding > 0 && holding < COMMON_WORD) {
                 int[] listed = index.listed(word);
                 for (int i = 0; i < holding; i++) {
@@ -225,8 +225,6 @@ public class KnownPassagesFunction
                         candidates.touched(number);
                     }
                 }
-            } else if (holding > 0) {
-                unlisted += Math.max(0, weight);
             }
         }
         int[] read = candidates.best(sums, CANDIDATES);
@@ -240,23 +238,8 @@ public class KnownPassagesFunction
         for (Passage p : handed.values()) {
             returned = Math.max(returned, match.of(QuestionMatch.words(p.text())));
         }
-        List<Passage> unreturned = new ArrayList<>();
-        for (int number : read) {
-            String key = index.key(number);
-            // A word list that is not a common word's holds every passage with the word, so a candidate's listed
-            // weight is exactly what those words give its match, and the unlisted words can add at most their own:
-            // once that bound is below the match of the last passage that would be kept, neither this candidate nor
-            // any after it (listed weight only falls) can be kept, and their texts need not be read.
-            if (skipHopeless && unreturned.size() >= UNRETURNED
-                    && match.bound(sums[number] + unlisted) + 1e-9 < lastKept(unreturned)) {
-                break;
-            }
-            String stored = passages.get(key);
-            if (stored != null) {
-                String text = textOf(stored);
-                unreturned.add(new Passage(idOf(key, stored), text, match.of(QuestionMatch.words(text)), null));
-            }
-        }
+        List<Passage> unreturned = matchFromTexts ? everyCandidate(index, read, match) : bestCandidates(index, read,
+                match);
         unreturned.sort(Comparator.comparing(Passage::score).reversed().thenComparing(Passage::id));
         List<Passage> best = new ArrayList<>();
         for (Passage p : unreturned.subList(0, Math.min(UNRETURNED, unreturned.size()))) {
@@ -265,21 +248,46 @@ public class KnownPassagesFunction
         return new KnownPassages(known, returned, best);
     }
 
-    /** The lowest match among the {@link #UNRETURNED} best so far. */
-    private static double lastKept(List<Passage> unreturned) {
-        double[] best = new double[UNRETURNED];
-        Arrays.fill(best, Double.NEGATIVE_INFINITY);
-        for (Passage p : unreturned) {
-            double score = p.score();
-            for (int i = 0; i < UNRETURNED; i++) {
-                if (score > best[i]) {
-                    System.arraycopy(best, i, best, i + 1, UNRETURNED - i - 1);
-                    best[i] = score;
-                    break;
-                }
+    /**
+     * The candidates that can be among the {@link #UNRETURNED} best, each matched from the index's words for it; only
+     * their texts are read from state. Read best first, a candidate is read while fewer than that many are kept or
+     * its match ties the last kept (ties go by id, which is in the stored value).
+     */
+    private List<Passage> bestCandidates(WordIndex index, int[] read, QuestionMatch match) throws Exception {
+        int[] wordNumbers = match.wordNumbersIn(index);
+        double[] scores = new double[read.length];
+        Integer[] byScore = new Integer[read.length];
+        for (int i = 0; i < read.length; i++) {
+            scores[i] = match.ofKnown(index, wordNumbers, read[i]);
+            byScore[i] = i;
+        }
+        Arrays.sort(byScore, (a, b) -> Double.compare(scores[b], scores[a]));
+        List<Passage> kept = new ArrayList<>();
+        for (int i : byScore) {
+            if (kept.size() >= UNRETURNED && scores[i] < kept.get(UNRETURNED - 1).score()) {
+                break;
+            }
+            String key = index.key(read[i]);
+            String stored = passages.get(key);
+            if (stored != null) {
+                kept.add(new Passage(idOf(key, stored), textOf(stored), scores[i], null));
             }
         }
-        return best[UNRETURNED - 1];
+        return kept;
+    }
+
+    /** Every candidate, its text read from state and matched from its words: the reference for tests. */
+    private List<Passage> everyCandidate(WordIndex index, int[] read, QuestionMatch match) throws Exception {
+        List<Passage> all = new ArrayList<>();
+        for (int number : read) {
+            String key = index.key(number);
+            String stored = passages.get(key);
+            if (stored != null) {
+                String text = textOf(stored);
+                all.add(new Passage(idOf(key, stored), text, match.of(QuestionMatch.words(text)), null));
+            }
+        }
+        return all;
     }
 
     /**
@@ -293,6 +301,7 @@ public class KnownPassagesFunction
             if (hasId && !index.hasId(number)) {
                 passages.put(key, id + ID_END + text);
                 index.markId(number);
+                index.rewordPassage(number, QuestionMatch.words(text));
             }
             return known;
         }

@@ -14,11 +14,21 @@ final class QuestionMatch {
 
     private final Map<String, Double> weights;
     private final double total;
+    /** The question's words and their weights, in the map's order: every match adds them in this order. */
+    private final String[] words;
+    private final double[] wordWeights;
 
     /** @param weights each question word's weight (every word of the question, known or not) */
     QuestionMatch(Map<String, Double> weights) {
         this.weights = weights;
         this.total = weights.values().stream().mapToDouble(Double::doubleValue).sum();
+        this.words = new String[weights.size()];
+        this.wordWeights = new double[weights.size()];
+        int i = 0;
+        for (Map.Entry<String, Double> e : weights.entrySet()) {
+            words[i] = e.getKey();
+            wordWeights[i++] = e.getValue();
+        }
     }
 
     /** The distinct stems of a text's content words: what a question asks about, or what a passage holds. */
@@ -39,20 +49,43 @@ final class QuestionMatch {
         return weights.getOrDefault(word, 0.0);
     }
 
-    /** The match of a passage whose question words weigh {@code held} together: an upper bound from a partial sum. */
-    double bound(double held) {
-        return total <= 0 ? 0.0 : held / total;
-    }
-
     /** The passage's match in [0, 1]: the weighted share of the question's words among its words. */
     double of(Set<String> passageWords) {
         if (total <= 0) {
             return 0.0;
         }
         double held = 0;
-        for (Map.Entry<String, Double> e : weights.entrySet()) {
-            if (passageWords.contains(e.getKey())) {
-                held += e.getValue();
+        for (int i = 0; i < words.length; i++) {
+            if (passageWords.contains(words[i])) {
+                held += wordWeights[i];
+            }
+        }
+        return held / total;
+    }
+
+    /** The question's words by their numbers in the index, in the order a match adds them; -1 for a word none holds. */
+    int[] wordNumbersIn(WordIndex index) {
+        int[] numbers = new int[words.length];
+        for (int i = 0; i < words.length; i++) {
+            numbers[i] = index.wordNumber(words[i]);
+        }
+        return numbers;
+    }
+
+    /**
+     * A known passage's match, read from the index's words for it: the very sum {@link #of} makes from its text's
+     * words, in the same order, so the same double.
+     *
+     * @param wordNumbers {@link #wordNumbersIn} the same index
+     */
+    double ofKnown(WordIndex index, int[] wordNumbers, int passage) {
+        if (total <= 0) {
+            return 0.0;
+        }
+        double held = 0;
+        for (int i = 0; i < words.length; i++) {
+            if (index.holds(passage, wordNumbers[i])) {
+                held += wordWeights[i];
             }
         }
         return held / total;

@@ -10,9 +10,9 @@ import java.util.Set;
 
 /**
  * One pipeline's known passages as the lookups read them, on the heap: each passage's key by a number given in the
- * order it was added, whether a run has given its store id, and per word the numbers of the passages holding it.
- * Derived from the keyed state's passages (the texts stay there) and rebuilt from them after a restore, so it is
- * never checkpointed.
+ * order it was added, whether a run has given its store id, per word the numbers of the passages holding it, and per
+ * passage the words it holds (as the words' numbers, sorted). Derived from the keyed state's passages (the texts stay
+ * there) and rebuilt from them after a restore, so it is never checkpointed.
  *
  * <p>Why not keyed state: kept there as one list of keys per word, learning a passage rewrote the list of each of its
  * ~70 words, which on RocksDB cost ~1.9 ms a passage at 1,000 known and grew with the lists (3.7 ms at 5,000); a
@@ -26,10 +26,18 @@ import java.util.Set;
  */
 final class WordIndex {
 
-    /** A word's holders: their count, capped at the common-word bound, and their numbers while below it. */
+    /**
+     * A word's number, and its holders: their count, capped at the common-word bound, and their numbers while below
+     * it.
+     */
     private static final class Holders {
+        final int word;
         int count;
         int[] passages = new int[4];
+
+        Holders(int word) {
+            this.word = word;
+        }
     }
 
     private final int commonWord;
@@ -37,6 +45,12 @@ final class WordIndex {
     private final Map<String, Integer> numbers = new HashMap<>();
     private final BitSet withId = new BitSet();
     private final Map<String, Holders> byWord = new HashMap<>();
+    /**
+     * Each passage's words, by their numbers, sorted: what a candidate's match is read from, rather than its text
+     * read from state and its words stemmed again (three fifths of a lookup's CPU at 20,000 known passages, when
+     * few candidates' words were still in {@code Terms}' memo). About 250 bytes a passage.
+     */
+    private final List<int[]> wordsOf = new ArrayList<>();
 
     WordIndex(int commonWord) {
         this.commonWord = commonWord;
@@ -72,8 +86,11 @@ final class WordIndex {
         if (hasId) {
             withId.set(number);
         }
+        int[] held = new int[words.size()];
+        int w = 0;
         for (String word : words) {
-            Holders h = byWord.computeIfAbsent(word, w -> new Holders());
+            Holders h = holders(word);
+            held[w++] = h.word;
             if (h.count >= commonWord) {
                 continue;
             }
@@ -87,7 +104,44 @@ final class WordIndex {
             }
             h.count++;
         }
+        Arrays.sort(held);
+        wordsOf.add(held);
         return number;
+    }
+
+    /**
+     * The words a passage's match is read from, after its stored text was replaced by another with the same key (a
+     * run handed it with its store id, in other spacing, case or without a document instruction): the match is the
+     * stored text's, as it was when it was read from state. Which passages a word's list holds stays as it was.
+     */
+    void rewordPassage(int number, Set<String> words) {
+        int[] held = new int[words.size()];
+        int w = 0;
+        for (String word : words) {
+            held[w++] = holders(word).word;
+        }
+        Arrays.sort(held);
+        wordsOf.set(number, held);
+    }
+
+    private Holders holders(String word) {
+        Holders h = byWord.get(word);
+        if (h == null) {
+            h = new Holders(byWord.size());
+            byWord.put(word, h);
+        }
+        return h;
+    }
+
+    /** The word's number, or -1 when no known passage holds it. */
+    int wordNumber(String word) {
+        Holders h = byWord.get(word);
+        return h == null ? -1 : h.word;
+    }
+
+    /** Whether the passage holds the word, both by their numbers. */
+    boolean holds(int passage, int word) {
+        return word >= 0 && Arrays.binarySearch(wordsOf.get(passage), word) >= 0;
     }
 
     /** How many known passages hold the word, at most the common-word bound. */
