@@ -169,7 +169,8 @@ public class KnownPassagesFunction
             index = new WordIndex(COMMON_WORD);
             for (Map.Entry<String, String> p : passages.entries()) {
                 String stored = p.getValue();
-                index.add(p.getKey(), stored.charAt(0) != ID_END, QuestionMatch.words(textOf(stored)));
+                int end = stored.indexOf(ID_END);
+                index.add(p.getKey(), end == 0 ? null : stored.substring(0, end), QuestionMatch.words(textOf(stored)));
             }
             if (!formerWordLists.isEmpty()) {
                 formerWordLists.clear(); // what the index now holds, as an earlier release kept it in state
@@ -249,32 +250,31 @@ public class KnownPassagesFunction
     }
 
     /**
-     * The candidates that can be among the {@link #UNRETURNED} best, each matched from the index's words for it; only
-     * their texts are read from state. Read best first, a candidate is read while fewer than that many are kept or
-     * its match ties the last kept (ties go by id, which is in the stored value).
+     * The {@link #UNRETURNED} best candidates, each matched from the index's words for it and ordered with its id on
+     * the heap; only their texts are read from state.
      */
     private List<Passage> bestCandidates(WordIndex index, int[] read, QuestionMatch match) throws Exception {
         int[] wordNumbers = match.wordNumbersIn(index);
-        double[] scores = new double[read.length];
-        Integer[] byScore = new Integer[read.length];
-        for (int i = 0; i < read.length; i++) {
-            scores[i] = match.ofKnown(index, wordNumbers, read[i]);
-            byScore[i] = i;
+        List<Candidate> matched = new ArrayList<>(read.length);
+        for (int number : read) {
+            matched.add(new Candidate(number, idOf(index, number), match.ofKnown(index, wordNumbers, number)));
         }
-        Arrays.sort(byScore, (a, b) -> Double.compare(scores[b], scores[a]));
-        List<Passage> kept = new ArrayList<>();
-        for (int i : byScore) {
-            if (kept.size() >= UNRETURNED && scores[i] < kept.get(UNRETURNED - 1).score()) {
+        matched.sort(Comparator.comparingDouble(Candidate::score).reversed().thenComparing(Candidate::id));
+        List<Passage> kept = new ArrayList<>(UNRETURNED);
+        for (Candidate c : matched) {
+            if (kept.size() == UNRETURNED) {
                 break;
             }
-            String key = index.key(read[i]);
-            String stored = passages.get(key);
+            String stored = passages.get(index.key(c.number()));
             if (stored != null) {
-                kept.add(new Passage(idOf(key, stored), textOf(stored), scores[i], null));
+                kept.add(new Passage(c.id(), textOf(stored), c.score(), null));
             }
         }
         return kept;
     }
+
+    /** A known passage matched, before its text is read. */
+    private record Candidate(int number, String id, double score) {}
 
     /** Every candidate, its text read from state and matched from its words: the reference for tests. */
     private List<Passage> everyCandidate(WordIndex index, int[] read, QuestionMatch match) throws Exception {
@@ -298,9 +298,9 @@ public class KnownPassagesFunction
         boolean hasId = id != null && !id.isEmpty();
         int number = index.number(key);
         if (number >= 0) {
-            if (hasId && !index.hasId(number)) {
+            if (hasId && index.id(number) == null) {
                 passages.put(key, id + ID_END + text);
-                index.markId(number);
+                index.setId(number, id);
                 index.rewordPassage(number, QuestionMatch.words(text));
             }
             return known;
@@ -310,13 +310,19 @@ public class KnownPassagesFunction
             return known;
         }
         passages.put(key, (id == null ? "" : id) + ID_END + text);
-        index.add(key, hasId, QuestionMatch.words(text));
+        index.add(key, hasId ? id : null, QuestionMatch.words(text));
         passagesLearned.inc();
         return known + 1;
     }
 
     private static String textOf(String stored) {
         return stored.substring(stored.indexOf(ID_END) + 1);
+    }
+
+    /** As {@link #idOf(String, String)} gives it from the stored value. */
+    private static String idOf(WordIndex index, int number) {
+        String id = index.id(number);
+        return id != null ? id : INDEXED_ID_PREFIX + index.key(number);
     }
 
     private static String idOf(String key, String stored) {

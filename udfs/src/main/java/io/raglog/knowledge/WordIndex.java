@@ -2,7 +2,6 @@ package io.raglog.knowledge;
 
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.BitSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -10,8 +9,8 @@ import java.util.Set;
 
 /**
  * One pipeline's known passages as the lookups read them, on the heap: each passage's key by a number given in the
- * order it was added, whether a run has given its store id, per word the numbers of the passages holding it, and per
- * passage the words it holds (as the words' numbers, sorted). Derived from the keyed state's passages (the texts stay
+ * order it was added, the store's id for it once a run has given one, per word the numbers of the passages holding
+ * it, and per passage the words it holds (as the words' numbers, sorted). Derived from the keyed state's passages (the texts stay
  * there) and rebuilt from them after a restore, so it is never checkpointed.
  *
  * <p>Why not keyed state: kept there as one list of keys per word, learning a passage rewrote the list of each of its
@@ -43,7 +42,12 @@ final class WordIndex {
     private final int commonWord;
     private final List<String> keys = new ArrayList<>();
     private final Map<String, Integer> numbers = new HashMap<>();
-    private final BitSet withId = new BitSet();
+    /**
+     * The store's id of each passage, null until a run gave it: the second opinion orders tied candidates by id, and
+     * reading each tied candidate's stored value for it was most of a lookup's reads from state (6.5 a lookup, where
+     * two passages are kept).
+     */
+    private final List<String> ids = new ArrayList<>();
     private final Map<String, Holders> byWord = new HashMap<>();
     /**
      * Each passage's words, by their numbers, sorted: what a candidate's match is read from, rather than its text
@@ -70,22 +74,25 @@ final class WordIndex {
         return keys.get(number);
     }
 
-    boolean hasId(int number) {
-        return withId.get(number);
+    /** The store's id for the passage, or null when no run has given one. */
+    String id(int number) {
+        return ids.get(number);
     }
 
-    void markId(int number) {
-        withId.set(number);
+    void setId(int number, String id) {
+        ids.set(number, id);
     }
 
-    /** Adds a passage that is not known yet, with the distinct words of its text; returns its number. */
-    int add(String key, boolean hasId, Set<String> words) {
+    /**
+     * Adds a passage that is not known yet, with the distinct words of its text; returns its number.
+     *
+     * @param id the store's id, null when only indexing showed the passage
+     */
+    int add(String key, String id, Set<String> words) {
         int number = keys.size();
         keys.add(key);
         numbers.put(key, number);
-        if (hasId) {
-            withId.set(number);
-        }
+        ids.add(id);
         int[] held = new int[words.size()];
         int w = 0;
         for (String word : words) {
