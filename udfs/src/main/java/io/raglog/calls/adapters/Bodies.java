@@ -135,7 +135,11 @@ public final class Bodies {
 
     /** An array field, or null when absent. */
     public static JsonNode array(JsonNode obj, String field) throws AdapterException {
-        JsonNode v = obj == null ? null : obj.get(field);
+        return asArray(obj == null ? null : obj.get(field), field);
+    }
+
+    /** A field's value as an array, or null when absent; {@code field} names it in the error. */
+    public static JsonNode asArray(JsonNode v, String field) throws AdapterException {
         if (v == null || v.isNull()) {
             return null;
         }

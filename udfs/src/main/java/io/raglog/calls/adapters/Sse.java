@@ -1,15 +1,13 @@
 package io.raglog.calls.adapters;
 
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.raglog.calls.AdapterException;
 import io.raglog.schemas.Json;
 import java.io.IOException;
-import java.util.ArrayList;
-import java.util.List;
 
 /**
- * Reassembles a streamed reply recorded as the raw {@code text/event-stream} body: events separated by blank lines,
+ * Reads a streamed reply recorded as the raw {@code text/event-stream} body: events separated by blank lines,
  * {@code event:} naming the event, one or more {@code data:} lines carrying it, {@code :} comments ignored.
  */
 public final class Sse {
@@ -27,6 +25,20 @@ public final class Sse {
          * @param event the event's name, or null when the stream does not name its events (OpenAI)
          */
         void accept(String event, String text, int start, int end) throws AdapterException;
+    }
+
+    /** Reads one JSON chunk of a streamed reply as it is parsed, keeping only what its vendor's reply is made of. */
+    @FunctionalInterface
+    public interface ChunkReader {
+        /**
+         * Reads the chunk's value whole, the parser at its first token. A vendor's reader takes what it wants and
+         * skips the rest, so no tree is built for fields nobody reads.
+         *
+         * @param event the event's name when the stream names its events; a reader uses it as the chunk's
+         *     {@code type} when the chunk has none
+         * @throws AdapterException when a field the reader wants has the wrong type, once the chunk is read
+         */
+        void read(JsonParser chunk, String event) throws IOException, AdapterException;
     }
 
     private Sse() {}
@@ -112,39 +124,24 @@ public final class Sse {
     }
 
     /**
-     * The JSON payloads of a streamed reply, in order, without the {@code [DONE]} sentinel. Accepts the raw event
-     * stream or, as some proxies record it, an array of already-parsed chunks.
+     * Reads the JSON payloads of a streamed reply, in order, without the {@code [DONE]} sentinel: the raw event
+     * stream or, as some proxies record it, an array of already-parsed chunks. Every chunk is parsed before a
+     * reader's complaint about one is raised, so a stream with a chunk that is not JSON is refused for that
+     * whatever the chunks before it held.
      *
-     * @throws AdapterException when an event's data is not JSON
+     * @throws AdapterException when an event's data is not JSON, or else the reader's first complaint
      */
-    public static List<JsonNode> jsonChunks(JsonNode body) throws AdapterException {
-        List<JsonNode> chunks = new ArrayList<>();
+    public static void readChunks(JsonNode body, ChunkReader reader) throws AdapterException {
+        ChunkParsing parsing = new ChunkParsing(reader);
         if (body != null && body.isArray()) {
-            body.forEach(chunks::add);
-            return chunks;
-        }
-        if (body == null || !body.isTextual()) {
+            for (JsonNode chunk : body) {
+                parsing.read(chunk);
+            }
+        } else if (body != null && body.isTextual()) {
+            forEachEvent(body.textValue(), parsing::read);
+        } else {
             throw new AdapterException("streamed reply is " + Bodies.describe(body) + ", expected an event stream");
         }
-        int[] n = {0};
-        forEachEvent(body.textValue(), (event, text, start, end) -> {
-            n[0]++;
-            String data = text.substring(start, end).strip();
-            if (data.isEmpty() || DONE.equals(data)) {
-                return;
-            }
-            try {
-                JsonNode node = Json.MAPPER.readTree(data);
-                if (event != null && node.isObject() && !node.has("type")) {
-                    // Keep the event name with the payload for streams whose data does not repeat it.
-                    ((ObjectNode) node).put("type", event);
-                }
-                chunks.add(node);
-            } catch (IOException notJson) {
-                throw new AdapterException("stream event " + n[0] + " data is not JSON: "
-                        + (data.length() > 60 ? data.substring(0, 60) + "..." : data));
-            }
-        });
-        return chunks;
+        parsing.finish();
     }
 }

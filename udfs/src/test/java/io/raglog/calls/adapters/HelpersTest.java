@@ -130,17 +130,19 @@ class HelpersTest {
         }
 
         @Test
-        void shouldDropTheDoneSentinelAndKeepEventNamesAsTypes() throws AdapterException {
-            List<JsonNode> chunks = Sse.jsonChunks(TextNode.valueOf("event: ping\ndata: {}\n\ndata: {\"x\":1}\n\ndata: [DONE]\n\n"));
+        void shouldDropTheDoneSentinelAndHandOnEventNames() throws AdapterException {
+            List<String> chunks = new ArrayList<>();
+            Sse.readChunks(TextNode.valueOf("event: ping\ndata: {}\n\ndata: {\"x\":1}\n\ndata: [DONE]\n\n"),
+                    (chunk, event) -> chunks.add(event + " " + ChunkFields.tree(chunk)));
 
-            assertThat(chunks).hasSize(2);
-            assertThat(chunks.get(0).get("type").asText()).isEqualTo("ping");
+            assertThat(chunks).containsExactly("ping {}", "null {\"x\":1}");
         }
 
         @Test
         void shouldRefuseAnEventWhoseDataIsNotJson() {
-            assertThatThrownBy(() -> Sse.jsonChunks(TextNode.valueOf("data: {\"ok\":1}\n\ndata: <html>oops\n\n")))
-                    .isInstanceOf(AdapterException.class).hasMessageContaining("stream event 2 data is not JSON");
+            assertThatThrownBy(() -> Sse.readChunks(TextNode.valueOf("data: {\"ok\":1}\n\ndata: <html>oops\n\n"),
+                    (chunk, event) -> chunk.skipChildren()))
+                    .isInstanceOf(AdapterException.class).hasMessage("stream event 2 data is not JSON: <html>oops");
         }
     }
 
