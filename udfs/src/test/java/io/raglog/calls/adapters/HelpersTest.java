@@ -98,6 +98,15 @@ class HelpersTest {
         }
 
         @Test
+        void shouldParseAJsonStringPastTheWhiteSpaceStripDrops() {
+            // U+001C and U+000B are white space to String.strip, not to JSON; U+00A0 is neither
+            assertThat(Bodies.json(TextNode.valueOf("\u001c\n [1, 2]\u000b")).isArray()).isTrue();
+            assertThat(Bodies.json(TextNode.valueOf(" \t{\"a\": 1}\r\n")).isObject()).isTrue();
+            assertThat(Bodies.json(TextNode.valueOf("\u00a0{\"a\": 1}")).isTextual()).isTrue();
+            assertThat(Bodies.json(TextNode.valueOf(" \n ")).isTextual()).isTrue();
+        }
+
+        @Test
         void shouldLeaveNdjsonAndEventStreamsAsText() {
             assertThat(Bodies.json(TextNode.valueOf("{\"a\":1}\n{\"a\":2}\n")).isTextual()).isTrue();
             assertThat(Bodies.json(TextNode.valueOf("data: {\"a\":1}\n\n")).isTextual()).isTrue();
