@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import io.raglog.calls.AdapterException;
 import io.raglog.calls.Calls;
+import io.raglog.schemas.CallEvent;
 import io.raglog.schemas.Json;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -27,6 +28,21 @@ class HelpersTest {
             assertThat(e.path()).isEqualTo("/openai/v1/chat/completions");
             assertThat(e.query()).isEqualTo("x=1");
             assertThat(e.pathEndsWith("/chat/completions")).isTrue();
+        }
+
+        @Test
+        void shouldTakeEachCallsOwnMethodAndUrlApartWhenCallsAlternate() {
+            CallEvent chat = Calls.post("http://llm:8000/v1/chat/completions", "{}", 200, "{}");
+            CallEvent search = Calls.call(" get ", "http://qdrant:6333/collections/c", null, 200, null);
+
+            Endpoint chatEndpoint = new Endpoint("POST", "llm", "8000", "/v1/chat/completions", "");
+            for (int i = 0; i < 2; i++) {
+                assertThat(Endpoint.of(chat)).isEqualTo(chatEndpoint);
+                assertThat(Endpoint.of(chat)).isEqualTo(chatEndpoint);
+                assertThat(Endpoint.of(search)).isEqualTo(new Endpoint("GET", "qdrant", "6333", "/collections/c", ""));
+            }
+            assertThat(Endpoint.of(Calls.call("POST", "http://qdrant:6333/collections/c", null, 200, null)).method())
+                    .isEqualTo("POST");
         }
 
         @Test
