@@ -48,7 +48,7 @@ public final class AnthropicMessagesAdapter implements ApiAdapter, Serializable 
             return ChatDetails.of(name(), model, messages, null, TokenUsage.UNKNOWN, streamed);
         }
         if (Sse.isStream(reply) || (streamed && reply.isArray())) {
-            return fromStream(messages, model, Sse.jsonChunks(reply));
+            return fromStream(messages, model, reply);
         }
         if (!reply.isObject()) {
             throw new AdapterException("response body is " + Bodies.describe(reply) + ", expected a message");
@@ -59,29 +59,11 @@ public final class AnthropicMessagesAdapter implements ApiAdapter, Serializable 
                 usage(reply.get("usage"), null), false);
     }
 
-    private CallDetail fromStream(List<ChatMessage> messages, String model, List<JsonNode> events)
+    private CallDetail fromStream(List<ChatMessage> messages, String model, JsonNode reply)
             throws AdapterException {
-        StringBuilder text = new StringBuilder();
-        TokenUsage usage = TokenUsage.UNKNOWN;
-        for (JsonNode event : events) {
-            String type = Bodies.label(event, "type");
-            if ("message_start".equals(type)) {
-                JsonNode message = event.path("message");
-                model = message.path("model").isTextual() ? message.get("model").textValue() : model;
-                usage = usage(message.get("usage"), null);
-            } else if ("content_block_delta".equals(type)) {
-                JsonNode delta = event.path("delta");
-                if ("text_delta".equals(delta.path("type").asText()) && delta.path("text").isTextual()) {
-                    text.append(delta.get("text").textValue());
-                }
-            } else if ("message_delta".equals(type)) {
-                // Output tokens here are cumulative for the whole message; input stays from message_start.
-                usage = usage(event.get("usage"), usage);
-            } else if ("error".equals(type)) {
-                break; // overloaded mid-stream: keep what arrived
-            }
-        }
-        return ChatDetails.of(name(), model, messages, text.toString(), usage, true);
+        AnthropicStream stream = new AnthropicStream(model);
+        Sse.readChunks(reply, stream);
+        return ChatDetails.of(name(), stream.model(), messages, stream.text(), stream.usage(), true);
     }
 
     private static List<ChatMessage> messages(JsonNode request) throws AdapterException {
@@ -163,7 +145,8 @@ public final class AnthropicMessagesAdapter implements ApiAdapter, Serializable 
         return "<document" + (title.isEmpty() ? "" : " title=\"" + title + "\"") + ">\n" + data + "\n</document>";
     }
 
-    private static TokenUsage usage(JsonNode usage, TokenUsage before) throws AdapterException {
+    /** Token counts of a reply's or a stream event's usage; what it leaves out is taken from {@code before}. */
+    static TokenUsage usage(JsonNode usage, TokenUsage before) throws AdapterException {
         if (usage == null || !usage.isObject()) {
             return before == null ? TokenUsage.UNKNOWN : before;
         }

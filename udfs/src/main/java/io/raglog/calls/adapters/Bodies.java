@@ -28,17 +28,27 @@ public final class Bodies {
         if (body == null || body.isNull()) {
             return MissingNode.getInstance();
         }
-        if (body.isTextual()) {
-            String text = body.textValue().strip();
-            if (text.startsWith("{") || text.startsWith("[")) {
-                try {
-                    return WHOLE_DOCUMENT.readValue(text);
-                } catch (IOException notJson) {
-                    return body; // NDJSON or a truncated body: callers decide what a text body means for them
-                }
+        if (body.isTextual() && startsLikeJson(body.textValue())) {
+            try {
+                return WHOLE_DOCUMENT.readValue(body.textValue().strip());
+            } catch (IOException notJson) {
+                return body; // NDJSON or a truncated body: callers decide what a text body means for them
             }
         }
         return body;
+    }
+
+    /**
+     * Whether the text, past the white space {@link String#strip} drops, starts an object or an array. Looked for in
+     * place: stripping every text body first copied each event stream whole, as it ends in a blank line, twice a
+     * streamed call (2.4 KB of the 36 KB decoding a call allocated, JMH).
+     */
+    private static boolean startsLikeJson(String text) {
+        int i = 0;
+        while (i < text.length() && Character.isWhitespace(text.charAt(i))) {
+            i++;
+        }
+        return i < text.length() && (text.charAt(i) == '{' || text.charAt(i) == '[');
     }
 
     public static JsonNode request(CallEvent call) {
@@ -135,7 +145,11 @@ public final class Bodies {
 
     /** An array field, or null when absent. */
     public static JsonNode array(JsonNode obj, String field) throws AdapterException {
-        JsonNode v = obj == null ? null : obj.get(field);
+        return asArray(obj == null ? null : obj.get(field), field);
+    }
+
+    /** A field's value as an array, or null when absent; {@code field} names it in the error. */
+    public static JsonNode asArray(JsonNode v, String field) throws AdapterException {
         if (v == null || v.isNull()) {
             return null;
         }

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
+import java.util.Objects;
 
 /**
  * The parts of a captured URL that adapters match on, and the one place raglog takes a call's URL apart (the field
@@ -26,9 +27,31 @@ import java.util.Locale;
  */
 public record Endpoint(String method, String host, String port, String path, String query) {
 
+    /** The endpoint this thread took apart last, and the method and URL it was taken from. */
+    private record Last(String method, String url, Endpoint endpoint) {}
+
+    /**
+     * The classifier asks each adapter in turn whether it accepts a call, and each takes the call's URL apart:
+     * two dozen times the same substrings, 1.8 KB of the 33.5 KB decoding a call allocated (JMH). The last one is
+     * kept per thread (the Flink task's, never shared or locked) and handed out again for the same method and URL.
+     */
+    private static final ThreadLocal<Last> LAST = new ThreadLocal<>();
+
     public static Endpoint of(CallEvent call) {
-        String method = call.request().method() == null ? "" : call.request().method().strip().toUpperCase(Locale.ROOT);
-        String url = call.request().url() == null ? "" : call.request().url().strip();
+        String method = call.request().method();
+        String url = call.request().url();
+        Last last = LAST.get();
+        if (last != null && Objects.equals(last.method(), method) && Objects.equals(last.url(), url)) {
+            return last.endpoint();
+        }
+        Endpoint endpoint = of(method, url);
+        LAST.set(new Last(method, url, endpoint));
+        return endpoint;
+    }
+
+    private static Endpoint of(String recordedMethod, String recordedUrl) {
+        String method = recordedMethod == null ? "" : recordedMethod.strip().toUpperCase(Locale.ROOT);
+        String url = recordedUrl == null ? "" : recordedUrl.strip();
         String authority = "";
         String rest = url;
         int scheme = url.indexOf("://");

@@ -43,7 +43,7 @@ public final class OpenAiChatAdapter implements ApiAdapter, Serializable {
             return ChatDetails.of(name(), model, messages, null, TokenUsage.UNKNOWN, streamed);
         }
         if (Sse.isStream(reply) || (streamed && reply.isArray())) {
-            return fromStream(messages, model, Sse.jsonChunks(reply));
+            return fromStream(messages, model, reply);
         }
         if (!reply.isObject()) {
             throw new AdapterException("response body is " + Bodies.describe(reply) + ", expected a chat completion");
@@ -62,41 +62,11 @@ public final class OpenAiChatAdapter implements ApiAdapter, Serializable {
                 Usage.openAi(reply.get("usage")), false);
     }
 
-    private CallDetail fromStream(List<ChatMessage> messages, String model, List<JsonNode> chunks)
+    private CallDetail fromStream(List<ChatMessage> messages, String model, JsonNode reply)
             throws AdapterException {
-        StringBuilder content = new StringBuilder();
-        StringBuilder toolArgs = new StringBuilder();
-        TokenUsage usage = TokenUsage.UNKNOWN;
-        String streamModel = null;
-        for (JsonNode chunk : chunks) {
-            if (streamModel == null) {
-                streamModel = Bodies.label(chunk, "model");
-            }
-            JsonNode choices = Bodies.array(chunk, "choices");
-            if (choices != null) {
-                for (JsonNode choice : choices) {
-                    if (choice.path("index").asInt(0) != 0) {
-                        continue; // n > 1: the first choice is the one a pipeline uses
-                    }
-                    JsonNode delta = choice.path("delta");
-                    JsonNode text = delta.get("content");
-                    if (text != null && text.isTextual()) {
-                        content.append(text.textValue());
-                    }
-                    for (JsonNode call : delta.path("tool_calls")) {
-                        JsonNode args = call.path("function").path("arguments");
-                        if (args.isTextual()) {
-                            toolArgs.append(args.textValue());
-                        }
-                    }
-                }
-            }
-            JsonNode u = chunk.get("usage");
-            if (u != null && u.isObject()) {
-                usage = Usage.openAi(u);
-            }
-        }
-        String output = content.length() > 0 ? content.toString() : toolArgs.toString();
-        return ChatDetails.of(name(), streamModel != null ? streamModel : model, messages, output, usage, true);
+        OpenAiChatStream stream = new OpenAiChatStream();
+        Sse.readChunks(reply, stream);
+        return ChatDetails.of(name(), stream.model() != null ? stream.model() : model, messages, stream.output(),
+                stream.usage(), true);
     }
 }

@@ -9,6 +9,7 @@ import io.raglog.calls.ChatMessage;
 import io.raglog.schemas.CallEvent;
 import io.raglog.schemas.TokenUsage;
 import java.io.Serializable;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -41,8 +42,13 @@ public final class OpenAiCompletionsAdapter implements ApiAdapter, Serializable 
         if (!Bodies.succeeded(call)) {
             return ChatDetails.of(name(), model, messages, null, TokenUsage.UNKNOWN, streamed);
         }
-        List<JsonNode> parts = Sse.isStream(reply) || (streamed && reply.isArray())
-                ? Sse.jsonChunks(reply) : List.of(Bodies.responseJson(call));
+        List<JsonNode> parts = new ArrayList<>();
+        if (Sse.isStream(reply) || (streamed && reply.isArray())) {
+            // each chunk whole: legacy completions are streamed rarely enough not to need a reader of their own
+            Sse.readChunks(reply, (chunk, event) -> parts.add(ChunkFields.tree(chunk)));
+        } else {
+            parts.add(Bodies.responseJson(call));
+        }
         StringBuilder output = new StringBuilder();
         TokenUsage usage = TokenUsage.UNKNOWN;
         String replyModel = null;

@@ -44,7 +44,7 @@ public final class OpenAiResponsesAdapter implements ApiAdapter, Serializable {
             return ChatDetails.of(name(), model, messages, null, TokenUsage.UNKNOWN, streamed);
         }
         if (Sse.isStream(reply) || (streamed && reply.isArray())) {
-            return fromStream(messages, model, Sse.jsonChunks(reply));
+            return fromStream(messages, model, reply);
         }
         if (!reply.isObject()) {
             throw new AdapterException("response body is " + Bodies.describe(reply) + ", expected a response object");
@@ -53,21 +53,13 @@ public final class OpenAiResponsesAdapter implements ApiAdapter, Serializable {
                 usage(reply.get("usage")), false);
     }
 
-    private CallDetail fromStream(List<ChatMessage> messages, String model, List<JsonNode> events)
+    private CallDetail fromStream(List<ChatMessage> messages, String model, JsonNode reply)
             throws AdapterException {
-        StringBuilder deltas = new StringBuilder();
-        JsonNode completed = null;
-        for (JsonNode event : events) {
-            String type = Bodies.label(event, "type");
-            if ("response.output_text.delta".equals(type) && event.path("delta").isTextual()) {
-                deltas.append(event.get("delta").textValue());
-            } else if ("response.completed".equals(type) || "response.incomplete".equals(type)) {
-                completed = event.get("response");
-            } else if (completed == null && "response.created".equals(type)) {
-                model = firstNonNull(Bodies.label(event.get("response"), "model"), model);
-            }
-        }
-        String output = deltas.toString();
+        OpenAiResponsesStream stream = new OpenAiResponsesStream();
+        Sse.readChunks(reply, stream);
+        model = firstNonNull(stream.createdModel(), model);
+        JsonNode completed = stream.completed();
+        String output = stream.deltas();
         TokenUsage usage = TokenUsage.UNKNOWN;
         if (completed != null && completed.isObject()) {
             model = firstNonNull(Bodies.label(completed, "model"), model);

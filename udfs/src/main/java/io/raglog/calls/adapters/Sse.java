@@ -1,29 +1,44 @@
 package io.raglog.calls.adapters;
 
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.raglog.calls.AdapterException;
 import io.raglog.schemas.Json;
 import java.io.IOException;
-import java.util.ArrayList;
-import java.util.List;
 
 /**
- * Reassembles a streamed reply recorded as the raw {@code text/event-stream} body: events separated by blank
- * lines, {@code event:} naming the event, one or more {@code data:} lines carrying it, {@code :} comments ignored.
+ * Reads a streamed reply recorded as the raw {@code text/event-stream} body: events separated by blank lines,
+ * {@code event:} naming the event, one or more {@code data:} lines carrying it, {@code :} comments ignored.
  */
 public final class Sse {
 
     /** The data of OpenAI-style streams' last event, which is not JSON. */
     public static final String DONE = "[DONE]";
 
-    /** One server-sent event; {@code event} is null when the stream does not name its events (OpenAI). */
-    public record Event(String event, String data) {}
+    /** Receives a stream's events as they are read. */
+    @FunctionalInterface
+    interface EventConsumer {
+        /**
+         * One event, its data being {@code text} from {@code start} to {@code end}: the stream itself for a
+         * one-line event (most are), else the event's lines joined.
+         *
+         * @param event the event's name, or null when the stream does not name its events (OpenAI)
+         */
+        void accept(String event, String text, int start, int end) throws AdapterException;
+    }
 
-    /** Whether the line's field (up to {@code colon}, or the whole line when it is -1) is {@code name}, uncopied. */
-    private static boolean isField(String line, int colon, String name) {
-        int end = colon < 0 ? line.length() : colon;
-        return end == name.length() && line.startsWith(name);
+    /** Reads one JSON chunk of a streamed reply as it is parsed, keeping only what its vendor's reply is made of. */
+    @FunctionalInterface
+    public interface ChunkReader {
+        /**
+         * Reads the chunk's value whole, the parser at its first token. A vendor's reader takes what it wants and
+         * skips the rest, so no tree is built for fields nobody reads.
+         *
+         * @param event the event's name when the stream names its events; a reader uses it as the chunk's
+         *     {@code type} when the chunk has none
+         * @throws AdapterException when a field the reader wants has the wrong type, once the chunk is read
+         */
+        void read(JsonParser chunk, String event) throws IOException, AdapterException;
     }
 
     private Sse() {}
@@ -38,85 +53,95 @@ public final class Sse {
                 || t.contains("\ndata:");
     }
 
-    public static List<Event> parse(String raw) {
-        List<Event> events = new ArrayList<>();
+    /**
+     * Hands each event of a raw stream to {@code consumer}, in order. Lines end at {@code \n}, {@code \r\n} or
+     * {@code \r}; they are found in place rather than split into a String each (the split and its two
+     * {@code replace} copies were a twentieth of what decoding a call allocated, JFR).
+     */
+    static void forEachEvent(String raw, EventConsumer consumer) throws AdapterException {
         String event = null;
-        // an event's data: its one line as it is (most events have one), or the lines joined once there are more;
-        // a builder per event and its copy were a tenth of what decoding a streamed call allocated (JFR)
-        String data = null;
+        // an event's data: its one line where it is (most events have one), or the lines joined once there are more
+        int dataStart = -1;
+        int dataEnd = -1;
         StringBuilder moreData = null;
-        for (String line : raw.replace("\r\n", "\n").replace('\r', '\n').split("\n", -1)) {
-            if (line.isEmpty()) {
-                if (data != null) {
-                    events.add(new Event(event, moreData == null ? data : moreData.toString()));
+        int lineStart = 0;
+        int length = raw.length();
+        while (lineStart <= length) {
+            int lineEnd = lineStart;
+            int colon = -1;
+            for (char c; lineEnd < length && (c = raw.charAt(lineEnd)) != '\n' && c != '\r'; lineEnd++) {
+                if (c == ':' && colon < 0) {
+                    colon = lineEnd;
+                }
+            }
+            int next = lineEnd + (raw.startsWith("\r\n", lineEnd) ? 2 : 1);
+            if (lineEnd == lineStart) {
+                if (dataStart >= 0) {
+                    dispatch(consumer, event, raw, dataStart, dataEnd, moreData);
                 }
                 event = null;
-                data = null;
+                dataStart = -1;
                 moreData = null;
-                continue;
-            }
-            if (line.startsWith(":")) {
-                continue;
-            }
-            // the field is the line up to its colon (all of it without one); only an event's or data's value is read
-            int colon = line.indexOf(':');
-            boolean isEvent = isField(line, colon, "event");
-            if (!isEvent && !isField(line, colon, "data")) {
-                continue;
-            }
-            String value = colon < 0 ? "" : line.substring(line.startsWith(" ", colon + 1) ? colon + 2 : colon + 1);
-            if (isEvent) {
-                event = value;
-            } else if (data == null) {
-                data = value;
-            } else {
-                if (moreData == null) {
-                    moreData = new StringBuilder(data);
+            } else if (raw.charAt(lineStart) != ':') {
+                // the field is the line up to its colon (all of it without one); only an event's or data's value
+                // is read, and its one leading space is not part of it
+                int fieldEnd = colon < 0 ? lineEnd : colon;
+                int valueStart = fieldEnd == lineEnd ? lineEnd
+                        : fieldEnd + (fieldEnd + 1 < lineEnd && raw.charAt(fieldEnd + 1) == ' ' ? 2 : 1);
+                if (isField(raw, lineStart, fieldEnd, "event")) {
+                    event = raw.substring(valueStart, lineEnd);
+                } else if (isField(raw, lineStart, fieldEnd, "data")) {
+                    if (dataStart < 0) {
+                        dataStart = valueStart;
+                        dataEnd = lineEnd;
+                    } else {
+                        if (moreData == null) {
+                            moreData = new StringBuilder().append(raw, dataStart, dataEnd);
+                        }
+                        moreData.append('\n').append(raw, valueStart, lineEnd);
+                    }
                 }
-                moreData.append('\n').append(value);
             }
+            lineStart = next;
         }
-        if (data != null) {
+        if (dataStart >= 0) {
             // a recording cut before the final blank line
-            events.add(new Event(event, moreData == null ? data : moreData.toString()));
+            dispatch(consumer, event, raw, dataStart, dataEnd, moreData);
         }
-        return events;
+    }
+
+    private static boolean isField(String raw, int start, int end, String name) {
+        return end - start == name.length() && raw.startsWith(name, start);
+    }
+
+    private static void dispatch(EventConsumer consumer, String event, String raw, int dataStart, int dataEnd,
+            StringBuilder moreData) throws AdapterException {
+        if (moreData == null) {
+            consumer.accept(event, raw, dataStart, dataEnd);
+        } else {
+            consumer.accept(event, moreData.toString(), 0, moreData.length());
+        }
     }
 
     /**
-     * The JSON payloads of a streamed reply, in order, without the {@code [DONE]} sentinel. Accepts the raw event
-     * stream or, as some proxies record it, an array of already-parsed chunks.
+     * Reads the JSON payloads of a streamed reply, in order, without the {@code [DONE]} sentinel: the raw event
+     * stream or, as some proxies record it, an array of already-parsed chunks. Every chunk is parsed before a
+     * reader's complaint about one is raised, so a stream with a chunk that is not JSON is refused for that
+     * whatever the chunks before it held.
      *
-     * @throws AdapterException when an event's data is not JSON
+     * @throws AdapterException when an event's data is not JSON, or else the reader's first complaint
      */
-    public static List<JsonNode> jsonChunks(JsonNode body) throws AdapterException {
-        List<JsonNode> chunks = new ArrayList<>();
+    public static void readChunks(JsonNode body, ChunkReader reader) throws AdapterException {
+        ChunkParsing parsing = new ChunkParsing(reader);
         if (body != null && body.isArray()) {
-            body.forEach(chunks::add);
-            return chunks;
-        }
-        if (body == null || !body.isTextual()) {
+            for (JsonNode chunk : body) {
+                parsing.read(chunk);
+            }
+        } else if (body != null && body.isTextual()) {
+            forEachEvent(body.textValue(), parsing::read);
+        } else {
             throw new AdapterException("streamed reply is " + Bodies.describe(body) + ", expected an event stream");
         }
-        int n = 0;
-        for (Event e : parse(body.textValue())) {
-            n++;
-            String data = e.data().strip();
-            if (data.isEmpty() || DONE.equals(data)) {
-                continue;
-            }
-            try {
-                JsonNode node = Json.MAPPER.readTree(data);
-                if (e.event() != null && node.isObject() && !node.has("type")) {
-                    // Keep the event name with the payload for streams whose data does not repeat it.
-                    ((ObjectNode) node).put("type", e.event());
-                }
-                chunks.add(node);
-            } catch (IOException notJson) {
-                throw new AdapterException("stream event " + n + " data is not JSON: "
-                        + (data.length() > 60 ? data.substring(0, 60) + "..." : data));
-            }
-        }
-        return chunks;
+        parsing.finish();
     }
 }

@@ -7,7 +7,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import io.raglog.calls.AdapterException;
 import io.raglog.calls.Calls;
+import io.raglog.schemas.CallEvent;
 import io.raglog.schemas.Json;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import org.junit.jupiter.api.Nested;
@@ -26,6 +28,21 @@ class HelpersTest {
             assertThat(e.path()).isEqualTo("/openai/v1/chat/completions");
             assertThat(e.query()).isEqualTo("x=1");
             assertThat(e.pathEndsWith("/chat/completions")).isTrue();
+        }
+
+        @Test
+        void shouldTakeEachCallsOwnMethodAndUrlApartWhenCallsAlternate() {
+            CallEvent chat = Calls.post("http://llm:8000/v1/chat/completions", "{}", 200, "{}");
+            CallEvent search = Calls.call(" get ", "http://qdrant:6333/collections/c", null, 200, null);
+
+            Endpoint chatEndpoint = new Endpoint("POST", "llm", "8000", "/v1/chat/completions", "");
+            for (int i = 0; i < 2; i++) {
+                assertThat(Endpoint.of(chat)).isEqualTo(chatEndpoint);
+                assertThat(Endpoint.of(chat)).isEqualTo(chatEndpoint);
+                assertThat(Endpoint.of(search)).isEqualTo(new Endpoint("GET", "qdrant", "6333", "/collections/c", ""));
+            }
+            assertThat(Endpoint.of(Calls.call("POST", "http://qdrant:6333/collections/c", null, 200, null)).method())
+                    .isEqualTo("POST");
         }
 
         @Test
@@ -97,6 +114,15 @@ class HelpersTest {
         }
 
         @Test
+        void shouldParseAJsonStringPastTheWhiteSpaceStripDrops() {
+            // U+001C and U+000B are white space to String.strip, not to JSON; U+00A0 is neither
+            assertThat(Bodies.json(TextNode.valueOf("\u001c\n [1, 2]\u000b")).isArray()).isTrue();
+            assertThat(Bodies.json(TextNode.valueOf(" \t{\"a\": 1}\r\n")).isObject()).isTrue();
+            assertThat(Bodies.json(TextNode.valueOf("\u00a0{\"a\": 1}")).isTextual()).isTrue();
+            assertThat(Bodies.json(TextNode.valueOf(" \n ")).isTextual()).isTrue();
+        }
+
+        @Test
         void shouldLeaveNdjsonAndEventStreamsAsText() {
             assertThat(Bodies.json(TextNode.valueOf("{\"a\":1}\n{\"a\":2}\n")).isTextual()).isTrue();
             assertThat(Bodies.json(TextNode.valueOf("data: {\"a\":1}\n\n")).isTextual()).isTrue();
@@ -120,25 +146,28 @@ class HelpersTest {
     class EventStreams {
 
         @Test
-        void shouldReassembleEventsWithCrLfCommentsAndMultiLineData() {
-            List<Sse.Event> events = Sse.parse(": keep-alive\r\nevent: message_start\r\ndata: {\"a\":\r\ndata: 1}\r\n\r\n"
-                    + "data: [DONE]");
+        void shouldReassembleEventsWithCrLfCommentsAndMultiLineData() throws AdapterException {
+            List<String> events = new ArrayList<>();
+            Sse.forEachEvent(": keep-alive\r\nevent: message_start\r\ndata: {\"a\":\r\ndata: 1}\r\n\r\ndata: [DONE]",
+                    (event, text, start, end) -> events.add(event + " " + text.substring(start, end)));
 
-            assertThat(events).containsExactly(new Sse.Event("message_start", "{\"a\":\n1}"), new Sse.Event(null, "[DONE]"));
+            assertThat(events).containsExactly("message_start {\"a\":\n1}", "null [DONE]");
         }
 
         @Test
-        void shouldDropTheDoneSentinelAndKeepEventNamesAsTypes() throws AdapterException {
-            List<JsonNode> chunks = Sse.jsonChunks(TextNode.valueOf("event: ping\ndata: {}\n\ndata: {\"x\":1}\n\ndata: [DONE]\n\n"));
+        void shouldDropTheDoneSentinelAndHandOnEventNames() throws AdapterException {
+            List<String> chunks = new ArrayList<>();
+            Sse.readChunks(TextNode.valueOf("event: ping\ndata: {}\n\ndata: {\"x\":1}\n\ndata: [DONE]\n\n"),
+                    (chunk, event) -> chunks.add(event + " " + ChunkFields.tree(chunk)));
 
-            assertThat(chunks).hasSize(2);
-            assertThat(chunks.get(0).get("type").asText()).isEqualTo("ping");
+            assertThat(chunks).containsExactly("ping {}", "null {\"x\":1}");
         }
 
         @Test
         void shouldRefuseAnEventWhoseDataIsNotJson() {
-            assertThatThrownBy(() -> Sse.jsonChunks(TextNode.valueOf("data: {\"ok\":1}\n\ndata: <html>oops\n\n")))
-                    .isInstanceOf(AdapterException.class).hasMessageContaining("stream event 2 data is not JSON");
+            assertThatThrownBy(() -> Sse.readChunks(TextNode.valueOf("data: {\"ok\":1}\n\ndata: <html>oops\n\n"),
+                    (chunk, event) -> chunk.skipChildren()))
+                    .isInstanceOf(AdapterException.class).hasMessage("stream event 2 data is not JSON: <html>oops");
         }
     }
 

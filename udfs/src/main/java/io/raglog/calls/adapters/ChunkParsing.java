@@ -1,0 +1,84 @@
+package io.raglog.calls.adapters;
+
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.databind.JsonNode;
+import io.raglog.calls.AdapterException;
+import io.raglog.schemas.Json;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+
+/**
+ * Parses a streamed reply's chunks one by one for a {@link Sse.ChunkReader}. The reader's first complaint is held
+ * until every chunk is parsed: a chunk that is not JSON is what a stream is refused for, wherever it is, as when
+ * every chunk was parsed into a tree before any was read.
+ */
+final class ChunkParsing {
+
+    private final Sse.ChunkReader reader;
+    /** Events seen, those without JSON ({@code [DONE]}, empty data) included: the number an error names. */
+    private int events;
+    private AdapterException complaint;
+    /** The event's data handed to the parser in place, one buffer for the stream rather than a String an event. */
+    private char[] chars = new char[256];
+
+    ChunkParsing(Sse.ChunkReader reader) {
+        this.reader = reader;
+    }
+
+    /** One event of a raw stream: its data, past the white space String.strip drops, is JSON but for [DONE]. */
+    void read(String event, String text, int start, int end) throws AdapterException {
+        events++;
+        while (start < end && Character.isWhitespace(text.charAt(start))) {
+            start++;
+        }
+        while (end > start && Character.isWhitespace(text.charAt(end - 1))) {
+            end--;
+        }
+        int length = end - start;
+        if (length == 0 || (length == Sse.DONE.length() && text.startsWith(Sse.DONE, start))) {
+            return;
+        }
+        if (chars.length < length) {
+            chars = new char[Math.max(length, 2 * chars.length)];
+        }
+        text.getChars(start, end, chars, 0);
+        try (JsonParser chunk = Json.MAPPER.getFactory().createParser(chars, 0, length)) {
+            read(chunk, event);
+        } catch (IOException notJson) {
+            String data = text.substring(start, end);
+            throw new AdapterException("stream event " + events + " data is not JSON: "
+                    + (data.length() > 60 ? data.substring(0, 60) + "..." : data));
+        }
+    }
+
+    /** One chunk a proxy recorded already parsed. */
+    void read(JsonNode chunk) {
+        try (JsonParser parser = chunk.traverse(Json.MAPPER)) {
+            read(parser, null);
+        } catch (IOException cannotHappen) {
+            throw new UncheckedIOException(cannotHappen); // a tree in memory is read without I/O
+        }
+    }
+
+    private void read(JsonParser chunk, String event) throws IOException {
+        chunk.nextToken();
+        if (complaint != null) {
+            chunk.skipChildren();
+        } else {
+            try {
+                reader.read(chunk, event);
+            } catch (AdapterException e) {
+                complaint = e;
+            }
+        }
+        // a chunk that is one string is only checked once its text is read
+        chunk.finishToken();
+    }
+
+    /** @throws AdapterException the reader's first complaint, once every chunk parsed */
+    void finish() throws AdapterException {
+        if (complaint != null) {
+            throw complaint;
+        }
+    }
+}
