@@ -3,7 +3,6 @@ package io.raglog.checks;
 import io.raglog.memo.PerThreadMemo;
 import io.raglog.schemas.Passage;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -34,7 +33,7 @@ public final class AnswerSentences {
 
     private AnswerSentences(Set<String> questionStems) {
         this.questionStems = Collections.unmodifiableSet(questionStems);
-        this.questionStemHashes = sortedHashes(questionStems);
+        this.questionStemHashes = WordHash.sortedOf(questionStems);
     }
 
     /**
@@ -130,7 +129,7 @@ public final class AnswerSentences {
         if (own.isEmpty()) {
             return new Source(0, 0, 0);
         }
-        long[] ownStems = sortedHashes(own);
+        long[] ownStems = WordHash.sortedOf(own);
         double bestFound = 0;
         double matchThere = 0;
         for (Passage p : passages) {
@@ -145,17 +144,6 @@ public final class AnswerSentences {
             }
         }
         return new Source(bestFound, matchThere, (int) Math.round((1 - bestFound) * own.size()));
-    }
-
-    /** Distinct stems' {@link WordHash}es, ascending, as {@link SentenceStems#shared} takes them. */
-    private static long[] sortedHashes(Set<String> stems) {
-        long[] hashes = new long[stems.size()];
-        int n = 0;
-        for (String stem : stems) {
-            hashes[n++] = WordHash.of(stem);
-        }
-        Arrays.sort(hashes);
-        return hashes;
     }
 
     /**

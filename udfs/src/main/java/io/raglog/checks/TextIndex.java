@@ -54,39 +54,64 @@ public final class TextIndex {
         // passage for. One scan serves both; before, each read every passage on its own.
         // sentences and their words read in place, without copying either out of the text
         int[] sentences = AnswerSentences.sentenceBounds(this.text);
-        Reader reader = new Reader(this.text, sentences.length / 2);
+        Reader reader = READERS.get();
+        reader.start(this.text, sentences.length / 2);
         for (int b = 0; b < sentences.length; b += 2) {
             Terms.scanWords(this.text, sentences[b], sentences[b + 1], reader);
             reader.sentences.endSentence();
         }
         this.words = reader.words.sorted();
         this.stems = reader.stems.sorted();
-        this.numbers = hashes(Terms.numbers(this.text));
+        this.numbers = WordHash.sortedOf(Terms.numbers(this.text));
         this.sentenceStems = reader.sentences.build();
         this.parts = List.of(this);
     }
 
+    /** Each thread's reader: no index is built while another is (building one reads no other text's index). */
+    private static final ThreadLocal<Reader> READERS = ThreadLocal.withInitial(Reader::new);
+
     /**
      * Collects one text's hashes from its words' bounds. A function word met before is not looked at again (its stem
-     * and parts are in already).
+     * and parts are in already); a plain word (ASCII, not joined) the thread met before is known by its hash.
      */
     private static final class Reader implements Terms.WordBounds {
 
-        private final String text;
-        final DistinctHashes words;
-        final DistinctHashes stems;
-        final SentenceStems.Builder sentences;
+        private String text;
+        final DistinctHashes words = new DistinctHashes();
+        final DistinctHashes stems = new DistinctHashes();
+        final SentenceStems.Builder sentences = new SentenceStems.Builder();
+        private final WordFacts facts = WordFacts.ofThisThread();
 
-        Reader(String text, int sentenceCount) {
+        void start(String text, int sentenceCount) {
             this.text = text;
-            this.words = new DistinctHashes(distinctWordsAbout(text.length()));
-            this.stems = new DistinctHashes(distinctWordsAbout(text.length()));
-            this.sentences = new SentenceStems.Builder(sentenceCount, contentStemsAbout(text.length()));
+            words.clear();
+            stems.clear();
+            sentences.start(sentenceCount);
         }
 
         @Override
         public void word(int start, int end) {
-            String word = Terms.lowerCaseWord(text, start, end);
+            long plainHash = hasJoiner(text, start, end) ? 0 : WordHash.ofLowerCaseAscii(text, start, end);
+            int known = plainHash == 0 ? -1 : facts.slotOf(plainHash);
+            if (known >= 0) {
+                add(plainHash, facts.isContentWord(known), facts.stemHash(known));
+            } else {
+                read(Terms.lowerCaseWord(text, start, end), plainHash);
+            }
+        }
+
+        /** A plain word (no joiner), by what the thread knows of it. */
+        private void add(long wordHash, boolean content, long stemHash) {
+            if (words.add(wordHash) || content) { // a function word met before adds nothing new
+                stems.add(stemHash);
+                if (content) {
+                    sentences.add(stemHash);
+                }
+            }
+        }
+
+        /** A word read as a String: one not met before, or joined, or not all ASCII. */
+        private void read(String word, long plainHash) {
             long wordHash = WordHash.of(word);
             boolean firstTime = words.add(wordHash);
             boolean content = Terms.isContentWord(word);
@@ -99,6 +124,9 @@ public final class TextIndex {
             if (!hasJoiner(word)) {
                 if (content) {
                     sentences.add(stemHash);
+                }
+                if (plainHash != 0) {
+                    facts.put(plainHash, stemHash, content);
                 }
                 return;
             }
@@ -114,27 +142,6 @@ public final class TextIndex {
                 }
             }
         }
-    }
-
-    /**
-     * About how many content stems (with repeats) a text of this length holds, so that its array is not grown: one
-     * per ten characters, and about one distinct word per eight (measured on the simulated passages: 452 characters
-     * and 52 distinct words on average, and 12 content stems in a sentence).
-     */
-    private static int contentStemsAbout(int chars) {
-        return chars / 10 + 1;
-    }
-
-    private static int distinctWordsAbout(int chars) {
-        return chars / 8 + 1;
-    }
-
-    private static long[] hashes(Set<String> strings) {
-        DistinctHashes out = new DistinctHashes(strings.size());
-        for (String s : strings) {
-            out.add(WordHash.of(s));
-        }
-        return out.sorted();
     }
 
     private TextIndex(List<TextIndex> parts) {
@@ -167,8 +174,12 @@ public final class TextIndex {
 
     /** Whether a word has a part joiner ({@code [-'’&]}): "Phags-pa", "O'Neil", "AT&T". */
     static boolean hasJoiner(String word) {
-        for (int i = 0; i < word.length(); i++) {
-            char c = word.charAt(i);
+        return hasJoiner(word, 0, word.length());
+    }
+
+    private static boolean hasJoiner(String text, int start, int end) {
+        for (int i = start; i < end; i++) {
+            char c = text.charAt(i);
             if (c == '-' || c == '\'' || c == '’' || c == '&') {
                 return true;
             }

@@ -1,5 +1,8 @@
 package io.raglog.checks;
 
+import java.util.Arrays;
+import java.util.Set;
+
 /**
  * A word's 64-bit hash, which a {@link TextIndex} keeps in place of the word: eight bytes in a sorted array rather than
  * a String and its slot in a set (about 60 bytes), so that several times more texts' indexes fit in a thread's memo.
@@ -22,6 +25,33 @@ final class WordHash {
         long hash = OFFSET_BASIS;
         for (int i = 0; i < word.length(); i++) {
             hash = (hash ^ word.charAt(i)) * PRIME;
+        }
+        return hash;
+    }
+
+    /** The hashes of distinct strings, ascending: the compact form of a set of strings that is only asked about. */
+    static long[] sortedOf(Set<String> distinct) {
+        long[] hashes = new long[distinct.size()];
+        int n = 0;
+        for (String s : distinct) {
+            hashes[n++] = of(s);
+        }
+        Arrays.sort(hashes);
+        return hashes;
+    }
+
+    /**
+     * {@code of(text.substring(start, end).toLowerCase(Locale.ROOT))} without the copies, when the word is all ASCII
+     * (whose lower case is A-Z to a-z); 0 when it is not.
+     */
+    static long ofLowerCaseAscii(String text, int start, int end) {
+        long hash = OFFSET_BASIS;
+        for (int i = start; i < end; i++) {
+            char c = text.charAt(i);
+            if (c >= 128) {
+                return 0;
+            }
+            hash = (hash ^ (c >= 'A' && c <= 'Z' ? c + ('a' - 'A') : c)) * PRIME;
         }
         return hash;
     }

@@ -9,10 +9,11 @@ import org.junit.jupiter.api.Test;
 class DistinctHashesTest {
 
     @Test
-    void shouldHoldWhatATreeSetHoldsAsItGrowsZeroIncluded() {
+    void shouldHoldWhatATreeSetHoldsAsItGrowsAndIsClearedZeroIncluded() {
         Random random = new Random(5);
+        DistinctHashes hashes = new DistinctHashes();
         for (int round = 0; round < 200; round++) {
-            DistinctHashes hashes = new DistinctHashes(random.nextInt(20));
+            hashes.clear(); // reused, as each thread's are: after a round that grew it, and after one that did not
             TreeSet<Long> expected = new TreeSet<>();
             int n = random.nextInt(300);
             for (int i = 0; i < n; i++) {
