@@ -184,11 +184,16 @@ public final class AnswerSentences {
         int[] bounds = new int[8];
         int n = 0;
         int from = start;
+        EndMarks marks = new EndMarks(text);
         int i = start + 1;
         while (i < end) {
             // SENTENCE_END: a run of \s after [.!?] and before [\p{Lu}0-9"'“]; the run is whole, since a look-behind
             // inside it sees white space
-            if (!isRegexSpace(text.charAt(i)) || !endsSentence(text.charAt(i - 1))) {
+            i = marks.next(i - 1) + 1;
+            if (i >= end) {
+                break;
+            }
+            if (!isRegexSpace(text.charAt(i))) {
                 i++;
                 continue;
             }
@@ -224,8 +229,34 @@ public final class AnswerSentences {
         return c == ' ' || c == '\t' || c == '\n' || c == 0x0B || c == '\f' || c == '\r';
     }
 
-    private static boolean endsSentence(char c) {
-        return c == '.' || c == '!' || c == '?';
+    /**
+     * Where a text's next {@code [.!?]} is, found by {@code String.indexOf}, which scans many chars at a time: a
+     * sentence ends only after one, and looking at each char of every passage for them was most of cutting it.
+     */
+    private static final class EndMarks {
+
+        private final String text;
+        /** The next of each mark found so far; the text's length when there is no more. */
+        private int point = -1;
+        private int exclamation = -1;
+        private int question = -1;
+
+        EndMarks(String text) {
+            this.text = text;
+        }
+
+        /** The first mark at or after {@code from}; the text's length when there is none. */
+        int next(int from) {
+            point = point >= from ? point : find('.', from);
+            exclamation = exclamation >= from ? exclamation : find('!', from);
+            question = question >= from ? question : find('?', from);
+            return Math.min(point, Math.min(exclamation, question));
+        }
+
+        private int find(char mark, int from) {
+            int at = text.indexOf(mark, from);
+            return at < 0 ? text.length() : at;
+        }
     }
 
     /** {@code [\p{Lu}0-9"'“]}. */
