@@ -8,7 +8,7 @@ package io.raglog.checks;
  *
  * <p>Safe to share as {@link WordPool} is: both facts are pure functions of the word. Per thread; bounded, dropped and
  * started afresh once it holds {@link #CAPACITY} words. An entry of one word found for another needs their hashes to
- * be equal: see {@link WordHash} for why that is negligible.
+ * be equal ({@link WordHash}): with 16,384 words kept, about a 1 in 10^15 chance for each word looked up.
  */
 final class WordFacts {
 
