@@ -28,12 +28,12 @@ public final class AnswerSentences {
     static final Pattern SENTENCE_END = Pattern.compile("(?<=[.!?])\\s+(?=[\\p{Lu}0-9\"'“])");
 
     private final Set<String> questionStems;
-    /** The same stems in an array: matching loops over them for every sentence, and a set's iterator is an object. */
-    private final String[] questionStemArray;
+    /** The same stems' {@link WordHash}es, ascending: what a passage's sentences, kept as hashes, are matched with. */
+    private final long[] questionStemHashes;
 
     private AnswerSentences(Set<String> questionStems) {
         this.questionStems = Collections.unmodifiableSet(questionStems);
-        this.questionStemArray = questionStems.toArray(new String[0]);
+        this.questionStemHashes = WordHash.sortedOf(questionStems);
     }
 
     /**
@@ -61,42 +61,39 @@ public final class AnswerSentences {
 
     /** Match of one sentence, 0-1. */
     public double match(String sentence) {
-        return matchStems(stems(sentence));
-    }
-
-    private double matchStems(Set<String> s) {
-        if (questionStems.isEmpty()) {
-            return 0;
-        }
-        // loops, not streams: this runs for every sentence of every passage, and the streams were an eighth of what
-        // the rule checks allocated
+        Set<String> stems = stems(sentence);
         int shared = 0;
-        for (String stem : questionStemArray) {
-            if (s.contains(stem)) {
+        for (String stem : stems) {
+            if (questionStems.contains(stem)) {
                 shared++;
             }
         }
-        boolean addsSomething;
-        if (s instanceof StringSet sentence) {
-            addsSomething = sentence.hasAnyOutside(questionStems); // a passage's sentence, read by its TextIndex
-        } else {
-            addsSomething = false;
-            for (String stem : s) {
-                if (!questionStems.contains(stem)) {
-                    addsSomething = true;
-                    break;
-                }
-            }
+        return match(shared, stems.size());
+    }
+
+    /** Match of sentence {@code i} of a passage, read by its {@link TextIndex}. */
+    private double match(SentenceStems sentences, int i) {
+        return match(sentences.shared(i, questionStemHashes), sentences.size(i));
+    }
+
+    /**
+     * Match of a sentence of {@code stems} distinct stems, {@code shared} of them the question's: it adds something
+     * of its own when it holds more stems than those.
+     */
+    private double match(int shared, int stems) {
+        if (questionStems.isEmpty()) {
+            return 0;
         }
         double share = (double) shared / questionStems.size();
-        return addsSomething ? share : share / 2;
+        return stems > shared ? share : share / 2;
     }
 
     /** Best match of a sentence of this passage. */
     public double bestIn(String passage) {
         double best = 0;
-        for (Set<String> sentence : sentenceStems(passage)) {
-            best = Math.max(best, matchStems(sentence));
+        SentenceStems sentences = sentenceStems(passage);
+        for (int i = 0; i < sentences.count(); i++) {
+            best = Math.max(best, match(sentences, i));
         }
         return best;
     }
@@ -132,13 +129,14 @@ public final class AnswerSentences {
         if (own.isEmpty()) {
             return new Source(0, 0, 0);
         }
-        String[] ownStems = own.toArray(new String[0]);
+        long[] ownStems = WordHash.sortedOf(own);
         double bestFound = 0;
         double matchThere = 0;
         for (Passage p : passages) {
-            for (Set<String> s : sentenceStems(p.text())) {
-                double found = (double) countIn(ownStems, s) / own.size();
-                double m = matchStems(s);
+            SentenceStems sentences = sentenceStems(p.text());
+            for (int i = 0; i < sentences.count(); i++) {
+                double found = (double) sentences.shared(i, ownStems) / own.size();
+                double m = match(sentences, i);
                 if (found > bestFound + 1e-9 || (Math.abs(found - bestFound) <= 1e-9 && found > 0 && m > matchThere)) {
                     bestFound = found;
                     matchThere = m;
@@ -146,17 +144,6 @@ public final class AnswerSentences {
             }
         }
         return new Source(bestFound, matchThere, (int) Math.round((1 - bestFound) * own.size()));
-    }
-
-    /** How many of {@code these} are in {@code set}: a loop, since it runs for every sentence of the context. */
-    private static int countIn(String[] these, Set<String> set) {
-        int n = 0;
-        for (String s : these) {
-            if (set.contains(s)) {
-                n++;
-            }
-        }
-        return n;
     }
 
     /**
@@ -197,11 +184,16 @@ public final class AnswerSentences {
         int[] bounds = new int[8];
         int n = 0;
         int from = start;
+        EndMarks marks = new EndMarks(text);
         int i = start + 1;
         while (i < end) {
             // SENTENCE_END: a run of \s after [.!?] and before [\p{Lu}0-9"'“]; the run is whole, since a look-behind
             // inside it sees white space
-            if (!isRegexSpace(text.charAt(i)) || !endsSentence(text.charAt(i - 1))) {
+            i = marks.next(i - 1) + 1;
+            if (i >= end) {
+                break;
+            }
+            if (!isRegexSpace(text.charAt(i))) {
                 i++;
                 continue;
             }
@@ -237,8 +229,34 @@ public final class AnswerSentences {
         return c == ' ' || c == '\t' || c == '\n' || c == 0x0B || c == '\f' || c == '\r';
     }
 
-    private static boolean endsSentence(char c) {
-        return c == '.' || c == '!' || c == '?';
+    /**
+     * Where a text's next {@code [.!?]} is, found by {@code String.indexOf}, which scans many chars at a time: a
+     * sentence ends only after one, and looking at each char of every passage for them was most of cutting it.
+     */
+    private static final class EndMarks {
+
+        private final String text;
+        /** The next of each mark found so far; the text's length when there is no more. */
+        private int point = -1;
+        private int exclamation = -1;
+        private int question = -1;
+
+        EndMarks(String text) {
+            this.text = text;
+        }
+
+        /** The first mark at or after {@code from}; the text's length when there is none. */
+        int next(int from) {
+            point = point >= from ? point : find('.', from);
+            exclamation = exclamation >= from ? exclamation : find('!', from);
+            question = question >= from ? question : find('?', from);
+            return Math.min(point, Math.min(exclamation, question));
+        }
+
+        private int find(char mark, int from) {
+            int at = text.indexOf(mark, from);
+            return at < 0 ? text.length() : at;
+        }
     }
 
     /** {@code [\p{Lu}0-9"'“]}. */
@@ -264,10 +282,7 @@ public final class AnswerSentences {
      * The stems of each sentence of a passage, in order: read with the passage's {@link TextIndex}, which is
      * remembered per thread, since every stage's checks (and the offline judge) ask about the same passages.
      */
-    private static List<Set<String>> sentenceStems(String passage) {
-        if (passage == null) {
-            return List.of();
-        }
+    private static SentenceStems sentenceStems(String passage) {
         return TextIndex.of(passage).sentenceStems();
     }
 

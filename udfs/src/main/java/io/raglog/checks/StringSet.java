@@ -5,12 +5,10 @@ import java.util.Iterator;
 import java.util.NoSuchElementException;
 
 /**
- * A set of strings in one open-addressing array: no entry object per element. A {@link TextIndex} holds a text's
- * words, its stems and each sentence's content stems; as {@code HashSet}s their entries and tables were a third of
- * what the rule checks allocated (JFR), since most passages are read afresh every run. Filled once with
- * {@link #insert} while the index is built; read-only through the {@code Set} interface ({@code add} and
- * {@code remove} throw), so an index can hand its sets out. Iteration order is the table's, not insertion order:
- * callers only ask whether it holds a string, or whether any of its strings is in another set.
+ * A set of strings in one open-addressing array: no entry object per element. The {@link WordPool}'s table, which
+ * finds a word it holds from the word's bounds in a text ({@link #findLowerCase}) without copying it out. Filled with
+ * {@link #insert}; read-only through the {@code Set} interface ({@code add} and {@code remove} throw). Iteration
+ * order is the table's, not insertion order.
  */
 final class StringSet extends AbstractSet<String> {
 
@@ -93,16 +91,6 @@ final class StringSet extends AbstractSet<String> {
 
     private static char lowerAscii(char c) {
         return c >= 'A' && c <= 'Z' ? (char) (c + ('a' - 'A')) : c;
-    }
-
-    /** Whether some string of this set is not in {@code other}: a loop over the table, no iterator. */
-    boolean hasAnyOutside(java.util.Set<String> other) {
-        for (String s : table) {
-            if (s != null && !other.contains(s)) {
-                return true;
-            }
-        }
-        return false;
     }
 
     @Override

@@ -2,6 +2,7 @@ package io.raglog.checks;
 
 import io.raglog.memo.PerThreadMemo;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -19,13 +20,11 @@ import java.util.regex.Pattern;
  */
 public final class Terms {
 
-    private static final Pattern NUMBER = Pattern.compile("(?<![\\p{L}\\p{N}.,])\\d+(?:[.,]\\d+)*");
     private static final Pattern THOUSANDS = Pattern.compile("\\d{1,3}(?:,\\d{3})+(?:\\.\\d+)?");
     private static final Pattern DECIMAL_COMMA = Pattern.compile("\\d+,\\d{1,2}");
     private static final Pattern YEAR = Pattern.compile("(?:1[89]|20)\\d{2}");
     private static final Pattern FISCAL_YEAR = Pattern.compile("\\bFY ?(\\d{4}|\\d{2})\\b");
     private static final Pattern QUARTER = Pattern.compile("\\b[Qq]([1-4])\\b");
-    private static final Pattern CAPITALISED = Pattern.compile("[\\p{L}\\p{N}][\\p{L}\\p{N}&'’.-]*");
     /** The marks inside a joined word ("Phags-pa", "O'Neil", "AT&T"): {@code split} on it gives the word's parts. */
     static final Pattern WORD_JOINER = Pattern.compile("[-'’&]");
 
@@ -256,15 +255,27 @@ public final class Terms {
     }
 
     /**
-     * Numbers in a normalised form: "4,100" and "4100" meet; "4.10" and "4.1" meet. Years are numbers too. The matches
-     * of {@link #NUMBER}, found by a scan (every passage is read for its numbers; {@code TermsTest} holds the two to
-     * the same numbers).
+     * Numbers in a normalised form: "4,100" and "4100" meet; "4.10" and "4.1" meet. Years are numbers too. The
+     * {@link #rawNumbers}, normalised.
      */
     public static Set<String> numbers(String text) {
         Set<String> out = new LinkedHashSet<>();
         if (text == null) {
             return out;
         }
+        for (String raw : rawNumbers(text)) {
+            out.add(normaliseNumber(raw));
+        }
+        return out;
+    }
+
+    /**
+     * The numbers of a text as written, in order: the matches of {@code (?<![\\p{L}\\p{N}.,])\\d+(?:[.,]\\d+)*},
+     * found by a scan (every passage is read for its numbers, and every question and answer for its key terms;
+     * {@code TermsTest} holds the two to the same matches).
+     */
+    static List<String> rawNumbers(String text) {
+        List<String> out = new ArrayList<>();
         int n = text.length();
         int i = 0;
         while (i < n) {
@@ -282,7 +293,7 @@ public final class Terms {
                     i++;
                 }
             }
-            out.add(normaliseNumber(text.substring(start, i)));
+            out.add(text.substring(start, i));
         }
         return out;
     }
@@ -292,7 +303,7 @@ public final class Terms {
     }
 
     /**
-     * {@link #NUMBER}'s look-behind: a number does not start right after a letter, digit, point or comma. Like the
+     * The number pattern's look-behind: a number does not start right after a letter, digit, point or comma. Like the
      * regex, it looks at the one char before, so a digit after a letter outside the BMP (a surrogate pair) starts one.
      */
     private static boolean continuesBefore(String text, int i) {
@@ -347,15 +358,18 @@ public final class Terms {
 
     private static List<KeyTerm> readKeyTerms(String text) {
         Map<String, KeyTerm> out = new LinkedHashMap<>();
-        addDates(text, out);
-        Matcher m = NUMBER.matcher(text);
-        while (m.find()) {
-            String norm = normaliseNumber(m.group());
+        // the numbers and the tokens found once, each read twice (years and numbers; months and names): every
+        // question and answer is read here, and the regexes' searches were two thirds of it (JFR)
+        List<String> numbers = rawNumbers(text);
+        int[] tokens = tokenBounds(text);
+        addDates(text, numbers, tokens, out);
+        for (String raw : numbers) {
+            String norm = normaliseNumber(raw);
             if (!YEAR.matcher(norm).matches()) {
-                out.putIfAbsent("number:" + norm, new KeyTerm(KeyTerm.Kind.NUMBER, m.group(), norm));
+                out.putIfAbsent("number:" + norm, new KeyTerm(KeyTerm.Kind.NUMBER, raw, norm));
             }
         }
-        for (String name : names(text)) {
+        for (String name : names(text, tokens)) {
             String norm = String.join(" ", words(name));
             if (!norm.isEmpty()) {
                 out.putIfAbsent("name:" + norm, new KeyTerm(KeyTerm.Kind.NAME, name, norm));
@@ -364,29 +378,31 @@ public final class Terms {
         return List.copyOf(out.values());
     }
 
-    private static void addDates(String text, Map<String, KeyTerm> out) {
-        Matcher fy = FISCAL_YEAR.matcher(text);
-        while (fy.find()) {
-            String y = fy.group(1).length() == 2 ? "20" + fy.group(1) : fy.group(1);
-            out.putIfAbsent("date:" + y, new KeyTerm(KeyTerm.Kind.DATE, fy.group(), y));
-        }
-        Matcher n = NUMBER.matcher(text);
-        while (n.find()) {
-            if (YEAR.matcher(n.group()).matches()) {
-                out.putIfAbsent("date:" + n.group(), new KeyTerm(KeyTerm.Kind.DATE, n.group(), n.group()));
+    private static void addDates(String text, List<String> numbers, int[] tokens, Map<String, KeyTerm> out) {
+        if (text.contains("FY")) { // the pattern's one literal: without it, no search
+            Matcher fy = FISCAL_YEAR.matcher(text);
+            while (fy.find()) {
+                String y = fy.group(1).length() == 2 ? "20" + fy.group(1) : fy.group(1);
+                out.putIfAbsent("date:" + y, new KeyTerm(KeyTerm.Kind.DATE, fy.group(), y));
             }
         }
-        Matcher q = QUARTER.matcher(text);
-        while (q.find()) {
-            String norm = "q" + q.group(1);
-            out.putIfAbsent("date:" + norm, new KeyTerm(KeyTerm.Kind.DATE, q.group(), norm));
+        for (String raw : numbers) {
+            if (YEAR.matcher(raw).matches()) {
+                out.putIfAbsent("date:" + raw, new KeyTerm(KeyTerm.Kind.DATE, raw, raw));
+            }
         }
-        Matcher w = CAPITALISED.matcher(text);
-        while (w.find()) {
-            if (!monthLength(text, w.start(), w.end())) {
+        if (mayHoldQuarter(text)) {
+            Matcher q = QUARTER.matcher(text);
+            while (q.find()) {
+                String norm = "q" + q.group(1);
+                out.putIfAbsent("date:" + norm, new KeyTerm(KeyTerm.Kind.DATE, q.group(), norm));
+            }
+        }
+        for (int t = 0; t < tokens.length; t += 2) {
+            if (!monthLength(text, tokens[t], tokens[t + 1])) {
                 continue; // not copied out: most words are no month's length
             }
-            String token = withoutTrailingPoint(w.group());
+            String token = withoutTrailingPoint(text.substring(tokens[t], tokens[t + 1]));
             String lower = token.toLowerCase(Locale.ROOT);
             String month = MONTHS.get(lower);
             boolean capitalised = Character.isUpperCase(token.charAt(0));
@@ -395,6 +411,52 @@ public final class Terms {
                 out.putIfAbsent("date:" + month, new KeyTerm(KeyTerm.Kind.DATE, token, month));
             }
         }
+    }
+
+    /** Whether {@link #QUARTER} could match: a "Q" or "q" before a digit 1-4. Most texts have none. */
+    private static boolean mayHoldQuarter(String text) {
+        for (int i = text.length() - 2; i >= 0; i--) {
+            char c = text.charAt(i);
+            char next = text.charAt(i + 1);
+            if ((c == 'Q' || c == 'q') && next >= '1' && next <= '4') {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Where a text's tokens are, as start and end indexes in pairs: the matches of
+     * {@code [\\p{L}\\p{N}][\\p{L}\\p{N}&'’.-]*}, a letter or digit and the letters, digits and joiners after it,
+     * found by a scan ({@code TermsTest} holds the two to the same matches). Months and names are read from them.
+     */
+    static int[] tokenBounds(String text) {
+        int[] bounds = new int[16];
+        int count = 0;
+        int n = text.length();
+        int i = 0;
+        while (i < n) {
+            int cp = text.codePointAt(i);
+            if (!isLetterOrNumber(cp)) {
+                i += Character.charCount(cp);
+                continue;
+            }
+            int start = i;
+            i += Character.charCount(cp);
+            while (i < n && (isLetterOrNumber(text.codePointAt(i)) || isTokenJoiner(text.charAt(i)))) {
+                i += Character.charCount(text.codePointAt(i));
+            }
+            if (count + 2 > bounds.length) {
+                bounds = Arrays.copyOf(bounds, bounds.length * 2);
+            }
+            bounds[count++] = start;
+            bounds[count++] = i;
+        }
+        return Arrays.copyOf(bounds, count);
+    }
+
+    private static boolean isTokenJoiner(char c) {
+        return c == '&' || c == '\'' || c == '’' || c == '.' || c == '-';
     }
 
     /**
@@ -409,17 +471,19 @@ public final class Terms {
 
     /**
      * Capitalised words that are not at the start of a sentence (or are acronyms), merged when adjacent: "Acme Corp",
-     * "New York", "IBM". A sentence-initial "Revenue" is not a name; a sentence-initial "NASA" is.
+     * "New York", "IBM". A sentence-initial "Revenue" is not a name; a sentence-initial "NASA" is. Read from the
+     * text's {@link #tokenBounds}.
      */
-    static List<String> names(String text) {
+    static List<String> names(String text, int[] tokens) {
         List<String> out = new ArrayList<>();
-        Matcher m = CAPITALISED.matcher(text);
         StringBuilder current = null;
         int currentEnd = -1;
-        while (m.find()) {
-            String token = nameToken(m.group());
-            boolean name = !token.isEmpty() && isNameToken(token, sentenceInitial(text, m.start()));
-            if (name && current != null && text.substring(currentEnd, m.start()).equals(" ")) {
+        for (int t = 0; t < tokens.length; t += 2) {
+            int start = tokens[t];
+            String group = text.substring(start, tokens[t + 1]);
+            String token = nameToken(group);
+            boolean name = !token.isEmpty() && isNameToken(token, sentenceInitial(text, start));
+            if (name && current != null && start - currentEnd == 1 && text.charAt(currentEnd) == ' ') {
                 current.append(' ').append(token);
             } else {
                 if (current != null) {
@@ -430,8 +494,8 @@ public final class Terms {
                     current = new StringBuilder(token);
                 }
             }
-            currentEnd = m.end();
-            if (name && m.group().endsWith(".") && !isAcronym(token)) {
+            currentEnd = tokens[t + 1];
+            if (name && group.endsWith(".") && !isAcronym(token)) {
                 out.add(current.toString()); // a full stop ends the name and the sentence
                 current = null;
             }

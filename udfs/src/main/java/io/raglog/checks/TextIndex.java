@@ -2,6 +2,7 @@ package io.raglog.checks;
 
 import io.raglog.memo.PerThreadMemo;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
@@ -21,19 +22,28 @@ public final class TextIndex {
 
     /**
      * Recent texts' indexes: one passage is read by several checks per run, and popular passages recur across runs.
-     * On the simulated SQuAD traffic (3,515 distinct passages in 1,600 runs), 256 texts kept 20 % of the passage reads
-     * that recur across runs, 1,024 kept 58 %. An index was about 10.6 KB (measured on those passages), and its
-     * sentences' stems, which AnswerSentences kept in a memo of its own, about 5 KB more: some 16 MB per thread.
+     * On the simulated SQuAD traffic (1,600 runs; 7,124 distinct texts read, 3,342 of them passages), 1,024 texts
+     * kept 64 % of the reads that recur across runs, 4,096 kept 99 %, 8,192 all. An index is 1.3 KB for a passage
+     * (0.9 KB averaged over all texts read; its text, which the memo keeps too, 0.56 KB and 0.34 KB), measured with
+     * JOL: some 5 MB per thread for 4,096 texts, 8 MB were they all passages. Before, with its words, stems and
+     * sentences' stems as sets of Strings, an index was 5.1 KB for a passage (3.3 KB on average): 1,024 of them held
+     * 4 to 6 MB. 8,192 would keep the last 1 % of recurring reads for twice the memory.
      */
-    private static final PerThreadMemo<TextIndex> RECENT = new PerThreadMemo<>(1024);
+    private static final PerThreadMemo<TextIndex> RECENT = new PerThreadMemo<>(4096);
 
     /** One text's index, or null when this is a view over several texts' {@link #parts}. */
     private final String text;
-    private final Set<String> wordSet;
-    private final Set<String> stems;
-    private final Set<String> numbers;
+    /**
+     * The {@link WordHash}es of the text's lower-case words and of their parts ("phags-pa", "phags", "pa"), of those
+     * words' stems and of its normalised numbers, each array ascending: a lookup is a binary search. Hashes, not the
+     * Strings: what an index is asked is only whether it holds a word; the words themselves are read again from the
+     * text by the one caller that lists them ({@link #wordSet}, for tests).
+     */
+    private final long[] words;
+    private final long[] stems;
+    private final long[] numbers;
     /** Each sentence's content-word stems, in order ({@link AnswerSentences}'s reading of a passage). */
-    private final List<Set<String>> sentenceStems;
+    private final SentenceStems sentenceStems;
     /** The indexes every lookup asks: this one alone, or several texts' read as their newline-joined text. */
     private final List<TextIndex> parts;
 
@@ -42,88 +52,101 @@ public final class TextIndex {
         // Read sentence by sentence: the words of the text are the words of its sentences, in order (a sentence ends
         // only at white space, which no word spans), and the sentences' stems are what AnswerSentences reads a
         // passage for. One scan serves both; before, each read every passage on its own.
-        Reader reader = new Reader(this.text);
-        List<Set<String>> bySentence = new ArrayList<>();
         // sentences and their words read in place, without copying either out of the text
         int[] sentences = AnswerSentences.sentenceBounds(this.text);
+        Reader reader = READERS.get();
+        reader.start(this.text, sentences.length / 2);
         for (int b = 0; b < sentences.length; b += 2) {
-            reader.sentence = new StringSet(contentStemsAbout(sentences[b + 1] - sentences[b]));
             Terms.scanWords(this.text, sentences[b], sentences[b + 1], reader);
-            bySentence.add(reader.sentence);
+            reader.sentences.endSentence();
         }
-        this.wordSet = reader.words;
-        this.stems = reader.stems;
-        this.numbers = Collections.unmodifiableSet(Terms.numbers(this.text));
-        this.sentenceStems = Collections.unmodifiableList(bySentence);
+        this.words = reader.words.sorted();
+        this.stems = reader.stems.sorted();
+        this.numbers = WordHash.sortedOf(Terms.numbers(this.text));
+        this.sentenceStems = reader.sentences.build();
         this.parts = List.of(this);
     }
 
+    /** Each thread's reader: no index is built while another is (building one reads no other text's index). */
+    private static final ThreadLocal<Reader> READERS = ThreadLocal.withInitial(Reader::new);
+
     /**
-     * Builds one text's sets from its words' bounds. The sets are StringSets, not HashSets: their entry objects were
-     * most of what building an index allocated, and an index is built for most passages of every run (the recent ones
-     * kept are too few to span the runs between two reads of a popular passage). A function word met before is not
-     * looked at again.
+     * Collects one text's hashes from its words' bounds. A function word met before is not looked at again (its stem
+     * and parts are in already); a plain word (ASCII, not joined) the thread met before is known by its hash.
      */
     private static final class Reader implements Terms.WordBounds {
 
-        private final String text;
-        final StringSet words;
-        final StringSet stems;
-        /** The content stems of the sentence being read. */
-        StringSet sentence;
+        private String text;
+        final DistinctHashes words = new DistinctHashes();
+        final DistinctHashes stems = new DistinctHashes();
+        final SentenceStems.Builder sentences = new SentenceStems.Builder();
+        private final WordFacts facts = WordFacts.ofThisThread();
 
-        Reader(String text) {
+        void start(String text, int sentenceCount) {
             this.text = text;
-            this.words = new StringSet(distinctWordsAbout(text.length()));
-            this.stems = new StringSet(distinctWordsAbout(text.length()));
+            words.clear();
+            stems.clear();
+            sentences.start(sentenceCount);
         }
 
         @Override
         public void word(int start, int end) {
-            String word = Terms.lowerCaseWord(text, start, end);
-            boolean firstTime = words.insert(word);
+            long plainHash = hasJoiner(text, start, end) ? 0 : WordHash.ofLowerCaseAscii(text, start, end);
+            int known = plainHash == 0 ? -1 : facts.slotOf(plainHash);
+            if (known >= 0) {
+                add(plainHash, facts.isContentWord(known), facts.stemHash(known));
+            } else {
+                read(Terms.lowerCaseWord(text, start, end), plainHash);
+            }
+        }
+
+        /** A plain word (no joiner), by what the thread knows of it. */
+        private void add(long wordHash, boolean content, long stemHash) {
+            if (words.add(wordHash) || content) { // a function word met before adds nothing new
+                stems.add(stemHash);
+                if (content) {
+                    sentences.add(stemHash);
+                }
+            }
+        }
+
+        /** A word read as a String: one not met before, or joined, or not all ASCII. */
+        private void read(String word, long plainHash) {
+            long wordHash = WordHash.of(word);
+            boolean firstTime = words.add(wordHash);
             boolean content = Terms.isContentWord(word);
             if (!firstTime && !content) {
                 return; // its stem and parts are in already, and a function word adds nothing to the sentence
             }
             String stem = Terms.stem(word);
-            stems.insert(stem);
+            long stemHash = stem == word ? wordHash : WordHash.of(stem); // most words are their own stem
+            stems.add(stemHash);
             if (!hasJoiner(word)) {
                 if (content) {
-                    sentence.insert(stem);
+                    sentences.add(stemHash);
+                }
+                if (plainHash != 0) {
+                    facts.put(plainHash, stemHash, content);
                 }
                 return;
             }
             // "Phags-pa" and "Phags pa", "Al-Hasa" and "Al Hasa" are the same name: index the parts too
             for (String part : Terms.WORD_JOINER.split(word)) {
                 if (!part.isEmpty()) {
-                    words.insert(part);
-                    String partStem = Terms.stem(part);
-                    stems.insert(partStem);
+                    words.add(WordHash.of(part));
+                    long partStemHash = WordHash.of(Terms.stem(part));
+                    stems.add(partStemHash);
                     if (content && Terms.isContentWord(part)) {
-                        sentence.insert(partStem);
+                        sentences.add(partStemHash);
                     }
                 }
             }
         }
     }
 
-    /**
-     * About how many distinct content stems a sentence of this length holds, so that its set is not grown: one per ten
-     * characters, and a text about one distinct word per eight (measured on the simulated passages: 452 characters and
-     * 52 distinct words on average, and 12 content stems in a sentence).
-     */
-    private static int contentStemsAbout(int chars) {
-        return chars / 10 + 1;
-    }
-
-    private static int distinctWordsAbout(int chars) {
-        return chars / 8 + 1;
-    }
-
     private TextIndex(List<TextIndex> parts) {
         this.text = null;
-        this.wordSet = null;
+        this.words = null;
         this.stems = null;
         this.numbers = null;
         this.sentenceStems = null;
@@ -151,8 +174,12 @@ public final class TextIndex {
 
     /** Whether a word has a part joiner ({@code [-'’&]}): "Phags-pa", "O'Neil", "AT&T". */
     static boolean hasJoiner(String word) {
-        for (int i = 0; i < word.length(); i++) {
-            char c = word.charAt(i);
+        return hasJoiner(word, 0, word.length());
+    }
+
+    private static boolean hasJoiner(String text, int start, int end) {
+        for (int i = start; i < end; i++) {
+            char c = text.charAt(i);
             if (c == '-' || c == '\'' || c == '’' || c == '&') {
                 return true;
             }
@@ -161,20 +188,17 @@ public final class TextIndex {
     }
 
     /** The content-word stems of each sentence of this one text, in order, as {@link AnswerSentences} reads them. */
-    List<Set<String>> sentenceStems() {
+    SentenceStems sentenceStems() {
         if (text == null) {
             throw new IllegalStateException("sentences are read per text, not over several texts");
         }
         return sentenceStems;
     }
 
-    /** Normalised numbers, for tests. */
+    /** Normalised numbers, read again on each call (only tests ask; the checks ask {@link #contains}). */
     Set<String> numbers() {
-        if (text != null) {
-            return numbers;
-        }
         Set<String> all = new LinkedHashSet<>();
-        parts.forEach(p -> all.addAll(p.numbers));
+        parts.forEach(p -> all.addAll(Terms.numbers(p.text)));
         return all;
     }
 
@@ -196,21 +220,33 @@ public final class TextIndex {
         if (anyHasWordExactly(lowerWord)) {
             return true;
         }
-        String stem = Terms.stem(lowerWord);
+        long stem = WordHash.of(Terms.stem(lowerWord));
         for (int i = 0; i < parts.size(); i++) { // indexed: the lookups run per word, an iterator is an object
-            if (parts.get(i).stems.contains(stem)) {
+            if (Arrays.binarySearch(parts.get(i).stems, stem) >= 0) {
                 return true;
             }
         }
         return false;
     }
 
+    /**
+     * The lower-case words and their parts, read again from the text on each call: only tests ask (the checks ask
+     * {@link #hasWord} and {@link #contains}).
+     */
     public Set<String> wordSet() {
-        if (text != null) {
-            return wordSet;
-        }
         Set<String> all = new HashSet<>();
-        parts.forEach(p -> all.addAll(p.wordSet));
+        for (TextIndex p : parts) {
+            for (String word : Terms.words(p.text)) {
+                all.add(word);
+                if (hasJoiner(word)) {
+                    for (String part : Terms.WORD_JOINER.split(word)) {
+                        if (!part.isEmpty()) {
+                            all.add(part);
+                        }
+                    }
+                }
+            }
+        }
         return Collections.unmodifiableSet(all);
     }
 
@@ -232,8 +268,9 @@ public final class TextIndex {
     }
 
     private boolean anyHasNumber(String norm) {
+        long hash = WordHash.of(norm);
         for (int i = 0; i < parts.size(); i++) {
-            if (parts.get(i).numbers.contains(norm)) {
+            if (Arrays.binarySearch(parts.get(i).numbers, hash) >= 0) {
                 return true;
             }
         }
@@ -241,8 +278,9 @@ public final class TextIndex {
     }
 
     private boolean anyHasWordExactly(String lowerWord) {
+        long hash = WordHash.of(lowerWord);
         for (int i = 0; i < parts.size(); i++) {
-            if (parts.get(i).wordSet.contains(lowerWord)) {
+            if (Arrays.binarySearch(parts.get(i).words, hash) >= 0) {
                 return true;
             }
         }

@@ -82,7 +82,7 @@ class AnswerSentencesTest {
             List<String> words = new java.util.ArrayList<>();
             expected.forEach(sentence -> words.addAll(Terms.words(sentence)));
             assertThat(TextIndex.of(text).words()).as("[%s]", text).isEqualTo(words);
-            assertThat(TextIndex.of(text).sentenceStems()).as("[%s]", text).hasSize(expected.size());
+            assertThat(TextIndex.of(text).sentenceStems().count()).as("[%s]", text).isEqualTo(expected.size());
         }
     }
 }

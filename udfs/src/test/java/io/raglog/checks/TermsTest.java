@@ -20,6 +20,27 @@ class TermsTest {
     /** The definition {@link Terms#numbers} scans for, normalised as it does. */
     private static final Pattern NUMBER = Pattern.compile("(?<![\\p{L}\\p{N}.,])\\d+(?:[.,]\\d+)*");
 
+    /** The definition {@link Terms#tokenBounds} scans for: the tokens months and names are read from. */
+    private static final Pattern TOKEN = Pattern.compile("[\\p{L}\\p{N}][\\p{L}\\p{N}&'’.-]*");
+
+    private static List<String> matches(Pattern pattern, String text) {
+        List<String> out = new ArrayList<>();
+        Matcher m = pattern.matcher(text);
+        while (m.find()) {
+            out.add(m.group());
+        }
+        return out;
+    }
+
+    private static List<String> tokens(String text) {
+        int[] bounds = Terms.tokenBounds(text);
+        List<String> out = new ArrayList<>();
+        for (int i = 0; i < bounds.length; i += 2) {
+            out.add(text.substring(bounds[i], bounds[i + 1]));
+        }
+        return out;
+    }
+
     private static Set<String> regexNumbers(String text) {
         Set<String> out = new LinkedHashSet<>();
         Matcher m = NUMBER.matcher(text);
@@ -48,6 +69,8 @@ class TermsTest {
         for (String t : texts) {
             assertThat(Terms.words(t)).as(t).isEqualTo(regexWords(t));
             assertThat(Terms.numbers(t)).as(t).containsExactlyElementsOf(regexNumbers(t));
+            assertThat(Terms.rawNumbers(t)).as(t).isEqualTo(matches(NUMBER, t));
+            assertThat(tokens(t)).as(t).isEqualTo(matches(TOKEN, t));
         }
     }
 
@@ -69,6 +92,8 @@ class TermsTest {
             String t = b.toString();
             assertThat(Terms.words(t)).as(t).isEqualTo(regexWords(t));
             assertThat(Terms.numbers(t)).as(t).containsExactlyElementsOf(regexNumbers(t));
+            assertThat(Terms.rawNumbers(t)).as(t).isEqualTo(matches(NUMBER, t));
+            assertThat(tokens(t)).as(t).isEqualTo(matches(TOKEN, t));
         }
     }
 
