@@ -22,24 +22,14 @@ final class Texts {
         if (s == null) {
             return "";
         }
-        // Most texts are lowered in the one copy collapse makes, char by char; the few whose lower case needs
-        // toLowerCase's own pass are lowered by it first. That pass, made for every text with a char beyond ASCII,
-        // was a tenth of what linking a run allocated on the simulated (SQuAD) traffic (JFR).
-        boolean byChar = lowersCharByChar(s);
-        return collapse(byChar ? s : s.toLowerCase(Locale.ROOT), byChar);
+        // other letters need toLowerCase's context ("İ" becomes two chars, a final "Σ" becomes "ς"); ASCII ones
+        // are lowered in the one copy collapse makes, and ASCII text needs no other pass
+        return collapse(isAscii(s) ? s : s.toLowerCase(Locale.ROOT));
     }
 
-    /**
-     * Whether {@code toLowerCase(ROOT)} lowers the text one char at a time, as {@link Character#toLowerCase(int)}
-     * does: not when it holds "İ" (which becomes two chars), "Σ" (which becomes "ς" at a word's end) or a surrogate
-     * (lowered as a code point), nor a char whose lower case is not one char. Those are exactly the chars the JDK
-     * sends to its slower path.
-     */
-    private static boolean lowersCharByChar(String s) {
+    private static boolean isAscii(String s) {
         for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            if (c >= 128 && (c == '\u0130' || c == '\u03A3' || Character.isSurrogate(c)
-                    || !Character.isBmpCodePoint(Character.toLowerCase((int) c)))) {
+            if (s.charAt(i) >= 128) {
                 return false;
             }
         }
@@ -47,12 +37,11 @@ final class Texts {
     }
 
     /**
-     * Runs of {@code \s} made one space, letters lower-cased (all of them when {@code lowerEvery}, else the ASCII
-     * ones: the text was lowered already), stripped; in one copy, since run assembly normalises every prompt and
-     * passage it links.
+     * Runs of {@code \s} made one space, ASCII letters lower-cased, stripped; in one copy, since run assembly
+     * normalises every prompt and passage it links.
      */
-    private static String collapse(String s, boolean lowerEvery) {
-        if (isCollapsed(s, lowerEvery)) {
+    private static String collapse(String s) {
+        if (isCollapsed(s)) {
             return s.strip(); // the copy below would be s itself (a lowered non-ASCII text often is)
         }
         char[] out = buffer(s.length());
@@ -68,7 +57,7 @@ final class Texts {
                 out[n++] = ' ';
                 inSpace = false;
             }
-            out[n++] = lower(c, lowerEvery);
+            out[n++] = c >= 'A' && c <= 'Z' ? (char) (c + ('a' - 'A')) : c;
         }
         if (inSpace) {
             out[n++] = ' ';
@@ -76,19 +65,12 @@ final class Texts {
         return new String(out, 0, n).strip();
     }
 
-    private static char lower(char c, boolean lowerEvery) {
-        if (c < 128) {
-            return c >= 'A' && c <= 'Z' ? (char) (c + ('a' - 'A')) : c;
-        }
-        return lowerEvery ? (char) Character.toLowerCase((int) c) : c;
-    }
-
-    /** Whether collapse would leave every char as it is: none it lowers, no {@code \s} but single spaces. */
-    private static boolean isCollapsed(String s, boolean lowerEvery) {
+    /** Whether collapse would leave every char as it is: no ASCII capital, no {@code \s} but single spaces. */
+    private static boolean isCollapsed(String s) {
         boolean afterSpace = false;
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);
-            if (lower(c, lowerEvery) != c || (isRegexSpace(c) && (c != ' ' || afterSpace))) {
+            if ((c >= 'A' && c <= 'Z') || (isRegexSpace(c) && (c != ' ' || afterSpace))) {
                 return false;
             }
             afterSpace = c == ' ';
