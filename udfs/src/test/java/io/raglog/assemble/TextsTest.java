@@ -32,6 +32,15 @@ class TextsTest {
             }
             assertThat(Texts.norm(b.toString())).as("%s", b).isEqualTo(regexNorm(b.toString()));
         }
+        // every char of the Basic Multilingual Plane, surrogates and toLowerCase's special cases (İ, Σ) among them
+        for (int i = 0; i < 20_000; i++) {
+            StringBuilder b = new StringBuilder();
+            for (int n = random.nextInt(12); n > 0; n--) {
+                b.append(random.nextInt(3) == 0 ? alphabet[random.nextInt(alphabet.length)]
+                        : (char) random.nextInt(Character.MAX_VALUE + 1));
+            }
+            assertThat(Texts.norm(b.toString())).as("%s", b).isEqualTo(regexNorm(b.toString()));
+        }
         // texts longer than the per-thread buffer collapse writes into, then shorter ones again (it is reused)
         for (int length : new int[] {5000, 100, 20_000, 3, 9000}) {
             StringBuilder b = new StringBuilder();
