@@ -47,7 +47,7 @@ import org.apache.flink.util.Collector;
  * run is looked up before its own passages are added, so what it was handed never competes with itself.
  *
  * <p>The key is the pipeline, so one subtask serves all of a pipeline's runs: a lookup sums its question words' lists
- * and reads the texts of the few best candidates from state, far below the checks' cost per run.
+ * and reads from state the texts of the two passages it gives the run, far below the checks' cost per run.
  */
 public class KnownPassagesFunction
         extends KeyedCoProcessFunction<String, Run, IndexBuildingCall, Either<Run, IndexEmbedding>> {
@@ -239,8 +239,8 @@ public class KnownPassagesFunction
         for (Passage p : handed.values()) {
             returned = Math.max(returned, match.of(QuestionMatch.words(p.text())));
         }
-        List<Passage> unreturned = matchFromTexts ? everyCandidate(index, read, match) : bestCandidates(index, read,
-                match);
+        List<Passage> unreturned = matchFromTexts
+                ? everyCandidate(index, read, match) : bestCandidates(index, read, match);
         unreturned.sort(Comparator.comparing(Passage::score).reversed().thenComparing(Passage::id));
         List<Passage> best = new ArrayList<>();
         for (Passage p : unreturned.subList(0, Math.min(UNRETURNED, unreturned.size()))) {

@@ -10,8 +10,8 @@ import java.util.Set;
 /**
  * One pipeline's known passages as the lookups read them, on the heap: each passage's key by a number given in the
  * order it was added, the store's id for it once a run has given one, per word the numbers of the passages holding
- * it, and per passage the words it holds (as the words' numbers, sorted). Derived from the keyed state's passages (the texts stay
- * there) and rebuilt from them after a restore, so it is never checkpointed.
+ * it, and per passage the words it holds (as the words' numbers, sorted). Derived from the keyed state's passages
+ * (the texts stay there) and rebuilt from them after a restore, so it is never checkpointed.
  *
  * <p>Why not keyed state: kept there as one list of keys per word, learning a passage rewrote the list of each of its
  * ~70 words, which on RocksDB cost ~1.9 ms a passage at 1,000 known and grew with the lists (3.7 ms at 5,000); a
@@ -51,8 +51,9 @@ final class WordIndex {
     private final Map<String, Holders> byWord = new HashMap<>();
     /**
      * Each passage's words, by their numbers, sorted: what a candidate's match is read from, rather than its text
-     * read from state and its words stemmed again (three fifths of a lookup's CPU at 20,000 known passages, when
-     * few candidates' words were still in {@code Terms}' memo). About 250 bytes a passage.
+     * read from state and its words stemmed again (three fifths of a lookup's Java work at 20,000 known passages,
+     * when few candidates' words were still in {@code Terms}' memo; the reads were most of the rest). About 250 bytes
+     * a passage.
      */
     private final List<int[]> wordsOf = new ArrayList<>();
 
@@ -117,9 +118,9 @@ final class WordIndex {
     }
 
     /**
-     * The words a passage's match is read from, after its stored text was replaced by another with the same key (a
-     * run handed it with its store id, in other spacing, case or without a document instruction): the match is the
-     * stored text's, as it was when it was read from state. Which passages a word's list holds stays as it was.
+     * Replaces the words a passage's match is read from, when its text in state was replaced by another with the same
+     * key (a run handed it with its store id, in other spacing or case, or without a document instruction): a match is
+     * the text in state's. Which passages each word's list holds stays as it was.
      */
     void rewordPassage(int number, Set<String> words) {
         int[] held = new int[words.size()];
