@@ -42,6 +42,11 @@ public final class BenchCommand implements Callable<Integer> {
             description = "Without the review page's figures (they need the system's chromium and chromium-driver).")
     boolean skipReview;
 
+    @Option(names = "--own-cpu-only", description = "Only raglog's own CPU and allocation per run against its I/O: the "
+            + "warm-up and the passthrough / no-vector pairs, then stop (about 3 minutes with the full run's settings). "
+            + "To compare two builds on them (scripts/bench-alternate.sh).")
+    boolean ownCpuOnly;
+
     /** Every figure a run produces: the flat keys, their ceilings and the micro-benchmarks'. */
     static final java.util.List<String> KEYS = java.util.List.of(
             "passthrough_runs_per_s", "passthrough_input_rounds", "passthrough_messages_copied",
@@ -97,7 +102,8 @@ public final class BenchCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        BenchResults results = measure(quick ? EndToEnd.Options.quick() : EndToEnd.Options.full());
+        EndToEnd.Options e2e = quick ? EndToEnd.Options.quick() : EndToEnd.Options.full();
+        BenchResults results = measure(ownCpuOnly ? e2e.onlyOwnCpu() : e2e);
         write(results, out);
         log.println();
         log.print(results.toMarkdown());
@@ -117,7 +123,7 @@ public final class BenchCommand implements Callable<Integer> {
             log.println("end to end: broker + local Flink, " + e2e.runs() + " simulated runs");
             r.putAll(new EndToEnd(e2e, log).run());
         }
-        if (!skipMicro) {
+        if (!skipMicro && !e2e.ownCpuOnly()) {
             log.println("micro-benchmarks (JMH, -prof gc)");
             r.putAll(MicroBenchmarks.run(micro != null ? micro
                     : quick ? MicroBenchmarks.Settings.QUICK : MicroBenchmarks.Settings.FULL));
@@ -128,7 +134,7 @@ public final class BenchCommand implements Callable<Integer> {
             log.println("the model bundle's heap");
             r.putAll(BundleHeap.measure());
         }
-        if (!skipReview) {
+        if (!skipReview && !e2e.ownCpuOnly()) {
             log.println("review page: broker, Elasticsearch node, headless Chromium");
             r.putAll(new ReviewBench(review != null ? review
                     : quick ? ReviewBench.Options.quick() : ReviewBench.Options.full(), log).run());

@@ -32,7 +32,7 @@ class BenchCommandTest {
         // model of its own (about 8 s a size and pair here), and one is enough to produce its figures. The latency
         // run's steady load lasts 3 s (then its fixed 10 s tail), which still measures a few dozen runs
         BenchResults results = command.measure(new EndToEnd.Options(150, 4, Duration.ofMillis(100),
-                Duration.ofSeconds(3), 40, false, 3, 1, 2, 3, 90, List.of(8)));
+                Duration.ofSeconds(3), 40, false, 3, 1, 2, 3, 90, List.of(8), false));
         Path json = dir.resolve("bench.json");
         BenchCommand.write(results, json);
 
@@ -109,5 +109,21 @@ class BenchCommandTest {
                 .isLessThan(results.number("bundle_heap_mb_loaded"));
         assertThat(Files.readString(json)).contains("\"no_vector_over_passthrough\"", "\"state_bytes_per_open_run\"");
         assertThat(Files.readString(dir.resolve("bench.md"))).contains("| `full_over_embedding_bound` |");
+    }
+
+    /** {@code --own-cpu-only}: the own CPU and allocation against the I/O, and nothing after them. */
+    @Test
+    void shouldStopOnceTheOwnCpuIsMeasured() throws Exception {
+        BenchCommand command = new BenchCommand(new PrintStream(new ByteArrayOutputStream(), true));
+        command.quick = true;
+        BenchResults results = command.measure(new EndToEnd.Options(150, 4, Duration.ofMillis(100),
+                Duration.ofSeconds(3), 40, false, 3, 1, 1, 2, 90, List.of(8), false).onlyOwnCpu());
+
+        for (String key : new String[] {"own_cpu_ms_per_run_no_vector", "io_cpu_ms_per_run_no_vector",
+                "own_over_io_cpu_no_vector", "alloc_bytes_per_run_no_vector", "no_vector_runs_per_s"}) {
+            assertThat(results.number(key)).as(key).isNotNull().isPositive();
+        }
+        assertThat(results.values()).doesNotContainKeys("full_runs_per_s", "latency_p99_ms",
+                "micro_rule_checks_ops_per_s", "known_passages_lookup_us_per_run_1k", "review_first_paint_ms");
     }
 }

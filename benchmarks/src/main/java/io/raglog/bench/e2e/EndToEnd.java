@@ -47,10 +47,12 @@ public final class EndToEnd {
      * @param backlogRuns the runs of the backlog the no-vector job catches up on, on RocksDB ({@link BacklogRun})
      * @param batchSizes the batch sizes (windows per ONNX call) the batched embedding ceiling tries, each with a model
      *     of its own over the whole window: {@link EmbeddingCeiling#BATCH_SIZES} in {@link #quick} and {@link #full}
+     * @param ownCpuOnly stop once raglog's own CPU and allocation per run are measured against its I/O (the warm-up
+     *     and the passthrough / no-vector pairs): what comparing two builds on issue #27's figures needs
      */
     public record Options(int runs, int capacity, Duration llmLatency, Duration latencyLoad, int stateRuns,
             boolean bothParallelisms, long seed, int warmUpJobs, int pairs, int passthroughRounds, int backlogRuns,
-            List<Integer> batchSizes) {
+            List<Integer> batchSizes, boolean ownCpuOnly) {
 
         public Options {
             if (pairs < 1) {
@@ -68,12 +70,18 @@ public final class EndToEnd {
 
         public static Options quick() {
             return new Options(150, 16, Duration.ofMillis(500), Duration.ofSeconds(15), 200, false, 11, 1, 1, 4, 450,
-                    EmbeddingCeiling.BATCH_SIZES);
+                    EmbeddingCeiling.BATCH_SIZES, false);
         }
 
         public static Options full() {
             return new Options(2000, 16, Duration.ofMillis(500), Duration.ofSeconds(60), 1000, true, 11, 12, 3, 20,
-                    6000, EmbeddingCeiling.BATCH_SIZES);
+                    6000, EmbeddingCeiling.BATCH_SIZES, false);
+        }
+
+        /** These options, stopping once the own CPU and allocation per run are measured ({@code ownCpuOnly}). */
+        public Options onlyOwnCpu() {
+            return new Options(runs, capacity, llmLatency, latencyLoad, stateRuns, bothParallelisms, seed, warmUpJobs,
+                    pairs, passthroughRounds, backlogRuns, batchSizes, true);
         }
     }
 
@@ -176,6 +184,9 @@ public final class EndToEnd {
                     / (noVectorCpu - r.number("no_vector_cpu_ms_per_run_llm_endpoint")),
                     "the same, the local LLM endpoint's CPU (the stand-in for a remote API) left out");
             ownAgainstIo(r, noVectors, of);
+            if (options.ownCpuOnly()) {
+                return r;
+            }
 
             // The full job against its ceiling, alternating in the same way: each full job is followed by the model
             // alone on the texts that job embedded. Two single jobs a minute apart measured 0.71-0.93 over four full
