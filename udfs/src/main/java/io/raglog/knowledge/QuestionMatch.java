@@ -12,7 +12,6 @@ import java.util.Set;
  */
 final class QuestionMatch {
 
-    private final Map<String, Double> weights;
     private final double total;
     /** The question's words and their weights, in the map's order: every match adds them in this order. */
     private final String[] words;
@@ -20,7 +19,6 @@ final class QuestionMatch {
 
     /** @param weights each question word's weight (every word of the question, known or not) */
     QuestionMatch(Map<String, Double> weights) {
-        this.weights = weights;
         this.total = weights.values().stream().mapToDouble(Double::doubleValue).sum();
         this.words = new String[weights.size()];
         this.wordWeights = new double[weights.size()];
@@ -39,14 +37,6 @@ final class QuestionMatch {
     /** Inverse document frequency of a word held by {@code holding} of {@code known} passages. */
     static double weight(long holding, long known) {
         return Math.log(1.0 + (known - holding + 0.5) / (holding + 0.5));
-    }
-
-    Set<String> questionWords() {
-        return weights.keySet();
-    }
-
-    double weight(String word) {
-        return weights.getOrDefault(word, 0.0);
     }
 
     /** The passage's match in [0, 1]: the weighted share of the question's words among its words. */
