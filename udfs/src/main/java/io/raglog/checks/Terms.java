@@ -3,7 +3,6 @@ package io.raglog.checks;
 import io.raglog.memo.PerThreadMemo;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -156,9 +155,12 @@ public final class Terms {
     /**
      * The content stems of the texts read most recently, per thread: the known passages read every passage a run was
      * handed for them, then again to learn the new ones, and popular passages recur across runs (a tenth of raglog's
-     * own allocation per run went to reading them again, JFR, issue #27).
+     * own allocation per run went to reading them again, JFR, issue #27). In a no-vector job of 2,000 simulated runs
+     * the checks' thread asks for 26,800 texts' stems, 5,929 of them distinct: 1,024 kept answered 51 % of the asks,
+     * 4,096 answer 76 % (78 % is all a memo could, the rest being first reads), and each set is an
+     * {@link OrderedStringSet}, under a third of a linked set's heap.
      */
-    private static final PerThreadMemo<Set<String>> RECENT_CONTENT_STEMS = new PerThreadMemo<>(1024);
+    private static final PerThreadMemo<Set<String>> RECENT_CONTENT_STEMS = new PerThreadMemo<>(4096);
 
     /**
      * The distinct stems of a text's content words, in order: what a question asks about, or what a text holds. An
@@ -173,7 +175,7 @@ public final class Terms {
 
     /** As stemming each of {@link #contentWords}, in order, in one scan: no list of the words, no stream. */
     private static Set<String> readContentStems(String text) {
-        Set<String> out = new LinkedHashSet<>();
+        OrderedStringSet.Builder out = new OrderedStringSet.Builder();
         if (text != null) {
             scanWords(text, 0, text.length(), (start, end) -> {
                 String word = lowerCaseWord(text, start, end);
@@ -182,7 +184,7 @@ public final class Terms {
                 }
             });
         }
-        return Collections.unmodifiableSet(out);
+        return out.build();
     }
 
     public static boolean isContentWord(String lowerWord) {
