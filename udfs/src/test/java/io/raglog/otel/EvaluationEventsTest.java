@@ -30,7 +30,9 @@ import io.raglog.schemas.VerdictStages;
 import java.time.Instant;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.SplittableRandom;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
@@ -41,6 +43,22 @@ class EvaluationEventsTest {
     private static final String RETRIEVE_SPAN = "a1b2c3d4e5f60718";
     private static final String GENERATE_SPAN = "0f1e2d3c4b5a6978";
     private static final Instant SCORED = Instant.parse("2026-11-30T10:15:30.123456789Z");
+
+    @Test
+    void shouldSpellAProbabilityAsTheFormatterDoes() {
+        SplittableRandom random = new SplittableRandom(5);
+        List<Double> values = new java.util.ArrayList<>(List.of(0.0, -0.0, 1.0, 0.0005, 0.0015, 0.1235, 0.9995, 0.12345,
+                2.0005, -0.0004, -0.5, 1e-9, 123456.78951, Double.NaN, Double.POSITIVE_INFINITY, Double.MIN_VALUE));
+        for (int i = 0; i < 50_000; i++) {
+            values.add(random.nextDouble());
+            values.add(random.nextInt(0, 100_000) / 10_000.0 + 0.00005); // the halfway cases at the fourth decimal
+            values.add(Double.longBitsToDouble(random.nextLong() & 0x3fffffffffffffffL)); // all magnitudes below 2
+        }
+        for (double v : values) {
+            assertThat(EvaluationEvents.threeDecimals(v)).as("%s", v)
+                    .isEqualTo(String.format(Locale.ROOT, "%.3f", v));
+        }
+    }
 
     @Test
     void shouldWriteOneEvaluationEventPerPresentStageOnTheStagesSpans() throws Exception {
