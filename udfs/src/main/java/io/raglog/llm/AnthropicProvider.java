@@ -38,7 +38,7 @@ public final class AnthropicProvider extends HttpChatProvider {
         json.writeNumberField("temperature", 0);
         json.writeStringField("system", request.system());
         json.writeArrayFieldStart("messages");
-        message(json, "user", request.user());
+        userMessage(json, request);
         json.writeEndArray();
         json.writeEndObject();
     }

@@ -63,6 +63,15 @@ abstract class HttpChatProvider implements ChatProvider {
         json.writeEndObject();
     }
 
+    /** The request's user message, its content copied as it was escaped when the prompt was built. */
+    protected static void userMessage(JsonGenerator json, ChatRequest request) throws IOException {
+        json.writeStartObject();
+        json.writeStringField("role", "user");
+        json.writeFieldName("content");
+        EscapedText.write(json, request.escapedUser());
+        json.writeEndObject();
+    }
+
     /** The model's text and token usage from a 200 reply; {@link BadReplyException} when the shape is wrong. */
     protected abstract ChatReply reply(JsonNode body);
 

@@ -44,7 +44,7 @@ public final class OpenAiProvider extends HttpChatProvider {
         json.writeEndObject();
         json.writeArrayFieldStart("messages");
         message(json, "system", request.system());
-        message(json, "user", request.user());
+        userMessage(json, request);
         json.writeEndArray();
         json.writeEndObject();
     }

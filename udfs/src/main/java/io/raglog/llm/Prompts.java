@@ -13,6 +13,7 @@ import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
@@ -121,43 +122,46 @@ public final class Prompts {
     }
 
     /** The document fenced: the field-mapping prompt's sample is fenced exactly as a run's data is. */
-    public static String fence(String seed, ObjectNode data) {
+    public static EscapedText fence(String seed, ObjectNode data) {
         return fence(seed, json -> Json.MAPPER.writeValue(json, data));
     }
 
     /**
      * The marker carries a tag derived from the run and check, so it is stable across replays. The document is written
      * straight into the message, in a buffer each thread keeps, rather than to a string of its own that was then copied
-     * again to be joined to the markers: it is most of the ~4,700 prompt tokens a run sends (issue #27).
+     * again to be joined to the markers: it is most of the ~4,700 prompt tokens a run sends (issue #27). The message is
+     * kept only as it goes into a body ({@link EscapedText}).
      */
-    static String fence(String seed, Document document) {
+    static EscapedText fence(String seed, Document document) {
         FenceWriter out = FENCE.get();
-        out.text.setLength(0); // what a write that failed half-way left
+        out.length = 0; // what a write that failed half-way left
         char[] tag = out.tag(seed);
-        out.text.append("<<<RAGLOG-DATA ").append(tag).append(">>>\n");
+        out.append("<<<RAGLOG-DATA ").append(tag).append(">>>\n");
         try (JsonGenerator json = Json.MAPPER.createGenerator(out)) {
             document.writeTo(json);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        out.text.append("\n<<<END RAGLOG-DATA ").append(tag).append(">>>");
+        out.append("\n<<<END RAGLOG-DATA ").append(tag).append(">>>");
         return out.take();
     }
 
     private static final ThreadLocal<FenceWriter> FENCE = ThreadLocal.withInitial(FenceWriter::new);
 
     /**
-     * A writer into one reused builder; Jackson closes it with its generator, which is not the end of the message.
+     * A writer into one reused buffer; Jackson closes it with its generator, which is not the end of the message.
      * It keeps the thread's SHA-256 too: getting one per message was 3 % of what building the prompts allocated (JFR).
      */
     private static final class FenceWriter extends Writer {
 
         /** A larger message's buffer is let go once taken: one outlier does not hold its memory for good. */
         private static final int KEPT_CHARS = 64 * 1024;
+        private static final int INITIAL_CHARS = 8 * 1024;
 
         private static final char[] HEX = "0123456789abcdef".toCharArray();
 
-        private StringBuilder text = new StringBuilder(8 * 1024);
+        private char[] chars = new char[INITIAL_CHARS];
+        private int length;
         private final MessageDigest sha256;
         /** The first six bytes of the seed's SHA-256 in hex. */
         private final char[] tag = new char[12];
@@ -180,14 +184,34 @@ public final class Prompts {
             return tag;
         }
 
-        @Override
-        public void write(char[] chars, int offset, int length) {
-            text.append(chars, offset, length);
+        FenceWriter append(String text) {
+            write(text, 0, text.length());
+            return this;
+        }
+
+        FenceWriter append(char[] text) {
+            write(text, 0, text.length);
+            return this;
         }
 
         @Override
-        public void write(String chars, int offset, int length) {
-            text.append(chars, offset, offset + length);
+        public void write(char[] text, int offset, int count) {
+            ensure(count);
+            System.arraycopy(text, offset, chars, length, count);
+            length += count;
+        }
+
+        @Override
+        public void write(String text, int offset, int count) {
+            ensure(count);
+            text.getChars(offset, offset + count, chars, length);
+            length += count;
+        }
+
+        private void ensure(int more) {
+            if (length + more > chars.length) {
+                chars = Arrays.copyOf(chars, Math.max(length + more, 2 * chars.length));
+            }
         }
 
         @Override
@@ -196,13 +220,12 @@ public final class Prompts {
         @Override
         public void close() {}
 
-        String take() {
-            String message = text.toString();
-            if (text.capacity() > KEPT_CHARS) {
-                text = new StringBuilder(8 * 1024);
-            } else {
-                text.setLength(0);
+        EscapedText take() {
+            EscapedText message = EscapedText.of(chars, 0, length);
+            if (chars.length > KEPT_CHARS) {
+                chars = new char[INITIAL_CHARS];
             }
+            length = 0;
             return message;
         }
     }
