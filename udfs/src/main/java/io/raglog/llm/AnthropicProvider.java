@@ -31,14 +31,15 @@ public final class AnthropicProvider extends HttpChatProvider {
     }
 
     @Override
-    protected void writeBody(JsonGenerator json, ChatRequest request) throws IOException {
+    protected void writeBody(BodyParts body, ChatRequest request) throws IOException {
+        JsonGenerator json = body.json();
         json.writeStartObject();
         json.writeStringField("model", settings.model());
         json.writeNumberField("max_tokens", request.maxOutputTokens());
         json.writeNumberField("temperature", 0);
         json.writeStringField("system", request.system());
         json.writeArrayFieldStart("messages");
-        userMessage(json, request);
+        userMessage(body, request);
         json.writeEndArray();
         json.writeEndObject();
     }

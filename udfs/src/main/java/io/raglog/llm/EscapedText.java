@@ -38,6 +38,11 @@ public final class EscapedText {
         }
     }
 
+    /** The JSON string's bytes, quotes included: sent as they are, never to be written to. */
+    byte[] quoted() {
+        return quoted;
+    }
+
     /** The text itself, read back from its JSON (for tests and messages: a request's body never needs it). */
     public String text() {
         return Json.read(quoted, String.class);

@@ -34,7 +34,8 @@ public final class OpenAiProvider extends HttpChatProvider {
     }
 
     @Override
-    protected void writeBody(JsonGenerator json, ChatRequest request) throws IOException {
+    protected void writeBody(BodyParts body, ChatRequest request) throws IOException {
+        JsonGenerator json = body.json();
         json.writeStartObject();
         json.writeStringField("model", settings.model());
         json.writeNumberField("temperature", 0);
@@ -44,7 +45,7 @@ public final class OpenAiProvider extends HttpChatProvider {
         json.writeEndObject();
         json.writeArrayFieldStart("messages");
         message(json, "system", request.system());
-        userMessage(json, request);
+        userMessage(body, request);
         json.writeEndArray();
         json.writeEndObject();
     }

@@ -58,14 +58,21 @@ class LlmRequestBytesTest {
                         ChatRequest request = prompts.request(check, run);
                         assertThat(new Expected(request.promptId(), request.system(), request.user(),
                                 request.maxOutputTokens())).as("run %d %s", i, check).isEqualTo(expected);
-                        assertThat(openAi.requestBody(request)).as("run %d %s openai", i, check)
+                        assertThat(joined(openAi.requestBody(request))).as("run %d %s openai", i, check)
                                 .isEqualTo(openAiBody(model, expected));
-                        assertThat(anthropic.requestBody(request)).as("run %d %s anthropic", i, check)
+                        assertThat(joined(anthropic.requestBody(request))).as("run %d %s anthropic", i, check)
                                 .isEqualTo(anthropicBody(model, expected));
                     }
                 }
             }
         }
+    }
+
+    /** The parts of a body as they are sent, one after the other. */
+    private static byte[] joined(List<byte[]> parts) {
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        parts.forEach(out::writeBytes);
+        return out.toByteArray();
     }
 
     private static LlmSettings settings(String provider, String model) {
