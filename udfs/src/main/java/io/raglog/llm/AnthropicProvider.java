@@ -37,9 +37,10 @@ public final class AnthropicProvider extends HttpChatProvider {
         json.writeStringField("model", settings.model());
         json.writeNumberField("max_tokens", request.maxOutputTokens());
         json.writeNumberField("temperature", 0);
-        json.writeStringField("system", request.system());
+        json.writeFieldName("system");
+        body.text(request.escapedSystem());
         json.writeArrayFieldStart("messages");
-        userMessage(body, request);
+        message(body, "user", request.escapedUser());
         json.writeEndArray();
         json.writeEndObject();
     }

@@ -56,21 +56,13 @@ abstract class HttpChatProvider implements ChatProvider {
      */
     protected abstract void writeBody(BodyParts body, ChatRequest request) throws IOException;
 
-    /** One chat message: {@code {"role": ..., "content": ...}}. */
-    protected static void message(JsonGenerator json, String role, String content) throws IOException {
-        json.writeStartObject();
-        json.writeStringField("role", role);
-        json.writeStringField("content", content);
-        json.writeEndObject();
-    }
-
-    /** The request's user message, its content sent as it was escaped when the prompt was built. */
-    protected static void userMessage(BodyParts body, ChatRequest request) throws IOException {
+    /** One chat message, {@code {"role": ..., "content": ...}}, its content sent as it was escaped for the request. */
+    protected static void message(BodyParts body, String role, EscapedText content) throws IOException {
         JsonGenerator json = body.json();
         json.writeStartObject();
-        json.writeStringField("role", "user");
+        json.writeStringField("role", role);
         json.writeFieldName("content");
-        body.message(request.escapedUser());
+        body.text(content);
         json.writeEndObject();
     }
 

@@ -44,8 +44,8 @@ public final class OpenAiProvider extends HttpChatProvider {
         json.writeStringField("type", "json_object");
         json.writeEndObject();
         json.writeArrayFieldStart("messages");
-        message(json, "system", request.system());
-        userMessage(body, request);
+        message(body, "system", request.escapedSystem());
+        message(body, "user", request.escapedUser());
         json.writeEndArray();
         json.writeEndObject();
     }

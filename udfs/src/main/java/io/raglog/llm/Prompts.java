@@ -31,14 +31,14 @@ public final class Prompts {
     static final int MAX_PASSAGE_CHARS = 2_000;
     static final int MAX_TEXT_CHARS = 4_000;
 
-    private final Map<LlmCheck, String> system = new EnumMap<>(LlmCheck.class);
+    private final Map<LlmCheck, EscapedText> system = new EnumMap<>(LlmCheck.class);
     private final Map<LlmCheck, String> promptId = new EnumMap<>(LlmCheck.class);
     private final int maxOutputTokens;
 
     public Prompts(int maxOutputTokens) {
         this.maxOutputTokens = maxOutputTokens;
         for (LlmCheck check : LlmCheck.values()) {
-            system.put(check, load(check.promptFile()));
+            system.put(check, EscapedText.of(load(check.promptFile())));
             promptId.put(check, check.promptFile().replace(".txt", ""));
         }
     }
