@@ -7,10 +7,10 @@ import java.util.Arrays;
 
 /**
  * A text held as the UTF-8 bytes of its JSON string, quotes included, escaped by the generator request bodies are
- * written with, so a body copies them rather than escaping the text again. The fenced run data is most of every request:
- * held as a string it cost a copy of up to twice its length, and a failed attempt at compressing it whenever a passage
- * had a letter beyond Latin-1 (half of what llmRequests allocated, JFR). As escaped bytes: 44.5 instead of 62.5 KB a
- * run (llmRequests, JMH).
+ * written with, so a body sends them as they are ({@link BodyParts}) rather than escaping the text again. The fenced
+ * run data is most of every request: held as a string it cost a copy of up to twice its length, and a failed attempt
+ * at compressing it whenever a passage had a letter beyond Latin-1 (half of what llmRequests allocated, JFR). As
+ * escaped bytes: 44.5 instead of 62.5 KB a run (llmRequests, JMH).
  */
 public final class EscapedText {
 

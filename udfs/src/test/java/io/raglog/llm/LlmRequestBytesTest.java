@@ -235,7 +235,8 @@ class LlmRequestBytesTest {
 
     /** Letters, quotes, backslashes, line breaks, controls, each UTF-8 length's edges, emoji and lone surrogates. */
     private static String text(Random random, int length) {
-        String alphabet = random.nextInt(3) == 0 ? "abc XYZ \"\\\n\r\t\b\f\u0000\u0001\u001f\u007f\u0080é\u07ff\u0800漢字\uffff<>>>😀\ud800\udfff\u2028/"
+        String alphabet = random.nextInt(3) == 0
+                ? "abc XYZ \"\\\n\r\t\b\f\u0000\u0001\u001f\u007f\u0080é\u07ff\u0800漢字\uffff<>>>😀\ud800\udfff\u2028/"
                 : "The quick brown fox, 42 jumps. ";
         StringBuilder out = new StringBuilder(length);
         for (int i = 0; i < length; i++) {
