@@ -1,6 +1,7 @@
 package io.raglog.schemas;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.StreamReadFeature;
@@ -67,13 +68,36 @@ public final class Json {
     private static final ThreadLocal<ReusedBytes> WRITE_BUFFER = new ThreadLocal<>();
 
     public static byte[] writeBytes(Object value) {
+        return inWriteBuffer(buffer -> MAPPER.writeValue(buffer, value));
+    }
+
+    /** A document written straight to a generator, with no tree or object of its own to serialize first. */
+    @FunctionalInterface
+    public interface Streamed {
+        void writeTo(JsonGenerator json) throws IOException;
+    }
+
+    /** The same bytes {@link #writeBytes(Object)} gives for the tree or object the document would have built. */
+    public static byte[] writeBytes(Streamed document) {
+        return inWriteBuffer(buffer -> {
+            try (JsonGenerator json = MAPPER.createGenerator(buffer)) {
+                document.writeTo(json);
+            }
+        });
+    }
+
+    private interface BufferWrite {
+        void into(ReusedBytes buffer) throws IOException;
+    }
+
+    private static byte[] inWriteBuffer(BufferWrite write) {
         ReusedBytes buffer = WRITE_BUFFER.get();
         WRITE_BUFFER.set(null);
         if (buffer == null) {
             buffer = new ReusedBytes();
         }
         try {
-            MAPPER.writeValue(buffer, value);
+            write.into(buffer);
             return buffer.toByteArray();
         } catch (IOException e) {
             throw new UncheckedIOException(e);

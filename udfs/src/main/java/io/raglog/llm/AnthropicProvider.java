@@ -1,8 +1,8 @@
 package io.raglog.llm;
 
+import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.raglog.schemas.Json;
+import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -31,14 +31,18 @@ public final class AnthropicProvider extends HttpChatProvider {
     }
 
     @Override
-    protected ObjectNode body(ChatRequest request) {
-        ObjectNode body = Json.MAPPER.createObjectNode();
-        body.put("model", settings.model());
-        body.put("max_tokens", request.maxOutputTokens());
-        body.put("temperature", 0);
-        body.put("system", request.system());
-        body.putArray("messages").addObject().put("role", "user").put("content", request.user());
-        return body;
+    protected void writeBody(BodyParts body, ChatRequest request) throws IOException {
+        JsonGenerator json = body.json();
+        json.writeStartObject();
+        json.writeStringField("model", settings.model());
+        json.writeNumberField("max_tokens", request.maxOutputTokens());
+        json.writeNumberField("temperature", 0);
+        json.writeFieldName("system");
+        body.text(request.escapedSystem());
+        json.writeArrayFieldStart("messages");
+        message(body, "user", request.escapedUser());
+        json.writeEndArray();
+        json.writeEndObject();
     }
 
     @Override

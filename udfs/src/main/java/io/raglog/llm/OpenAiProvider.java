@@ -1,8 +1,8 @@
 package io.raglog.llm;
 
+import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.raglog.schemas.Json;
+import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -34,16 +34,20 @@ public final class OpenAiProvider extends HttpChatProvider {
     }
 
     @Override
-    protected ObjectNode body(ChatRequest request) {
-        ObjectNode body = Json.MAPPER.createObjectNode();
-        body.put("model", settings.model());
-        body.put("temperature", 0);
-        body.put("max_tokens", request.maxOutputTokens());
-        body.putObject("response_format").put("type", "json_object");
-        var messages = body.putArray("messages");
-        messages.addObject().put("role", "system").put("content", request.system());
-        messages.addObject().put("role", "user").put("content", request.user());
-        return body;
+    protected void writeBody(BodyParts body, ChatRequest request) throws IOException {
+        JsonGenerator json = body.json();
+        json.writeStartObject();
+        json.writeStringField("model", settings.model());
+        json.writeNumberField("temperature", 0);
+        json.writeNumberField("max_tokens", request.maxOutputTokens());
+        json.writeObjectFieldStart("response_format");
+        json.writeStringField("type", "json_object");
+        json.writeEndObject();
+        json.writeArrayFieldStart("messages");
+        message(body, "system", request.escapedSystem());
+        message(body, "user", request.escapedUser());
+        json.writeEndArray();
+        json.writeEndObject();
     }
 
     @Override

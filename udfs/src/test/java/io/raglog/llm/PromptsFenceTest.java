@@ -28,7 +28,7 @@ class PromptsFenceTest {
             data.put("score", random.nextDouble());
             String seed = "run-" + i + "/support";
 
-            assertThat(Prompts.fence(seed, data)).isEqualTo(joined(seed, data));
+            assertThat(Prompts.fence(seed, data).text()).isEqualTo(joined(seed, data));
         }
     }
 

@@ -24,10 +24,11 @@ public final class MicroBenchmarks {
             "embedPassageCold", new String[] {"micro_embed_passage_cold", "embed one passage with the model"},
             "embedPassageCached", new String[] {"micro_embed_passage_cached", "embed one passage, cache hit"},
             "assembleFeatures", new String[] {"micro_feature_assembly", "assemble one run's feature vector"},
-            "scoreRun", new String[] {"micro_score_run", "score one run with the shipped bundle"});
+            "scoreRun", new String[] {"micro_score_run", "score one run with the shipped bundle"},
+            "llmRequests", new String[] {"micro_llm_requests", "build one run's LLM judge requests (prompts, bodies)"});
 
     private static final List<String> ORDER = List.of("decodeAndClassifyCall", "assembleRun", "ruleChecks",
-            "embedPassageCold", "embedPassageCached", "assembleFeatures", "scoreRun");
+            "embedPassageCold", "embedPassageCached", "assembleFeatures", "scoreRun", "llmRequests");
 
     /**
      * How long JMH measures.

@@ -14,11 +14,15 @@ import io.raglog.checks.MiniLmEmbedder;
 import io.raglog.checks.RuleChecks;
 import io.raglog.ingest.CallEventDecoder;
 import io.raglog.job.DefaultBundle;
+import io.raglog.llm.ChatRequest;
 import io.raglog.llm.Judge;
 import io.raglog.llm.Judges;
+import io.raglog.llm.LlmCheck;
 import io.raglog.llm.LlmChecks;
 import io.raglog.llm.LlmResult;
 import io.raglog.llm.LlmSettings;
+import io.raglog.llm.OpenAiProvider;
+import io.raglog.llm.Prompts;
 import io.raglog.schemas.Finding;
 import io.raglog.schemas.Passage;
 import io.raglog.schemas.RunFeatures;
@@ -30,6 +34,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -41,6 +46,7 @@ import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.infra.Blackhole;
 
 /**
  * One operation of each step a run goes through, on simulated traffic: decode + classify one call, link one run's
@@ -159,6 +165,35 @@ public class RaglogBenchmarks {
         @TearDown(Level.Trial)
         public void tearDown() {
             bundle.close();
+        }
+    }
+
+    /** What the job's LLM judge builds for a run's calls: the prompts and an OpenAI-compatible body for each. */
+    @State(Scope.Thread)
+    public static class LlmRequests {
+        Prompts prompts;
+        OpenAiProvider provider;
+
+        @Setup(Level.Trial)
+        public void setUp() {
+            LlmSettings settings = LlmSettings.fromEnv(Map.of(LlmSettings.PROVIDER, "openai",
+                    LlmSettings.MODEL, "gpt-4o-mini"));
+            prompts = new Prompts(settings.maxOutputTokens());
+            provider = new OpenAiProvider(settings);
+        }
+
+        @TearDown(Level.Trial)
+        public void tearDown() {
+            provider.close();
+        }
+    }
+
+    @Benchmark
+    public void llmRequests(Traffic t, LlmRequests l, Blackhole out) {
+        var run = t.nextRun().run();
+        for (LlmCheck check : LlmCheck.forRun(run, false)) {
+            ChatRequest request = l.prompts.request(check, run);
+            out.consume(l.provider.requestBody(request));
         }
     }
 
