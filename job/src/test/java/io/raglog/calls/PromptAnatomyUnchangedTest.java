@@ -123,7 +123,21 @@ class PromptAnatomyUnchangedTest {
                 "<document></document><document>b</document>", "<context>unclosed", "</context>", "[1]", "[1] a\n[2]",
                 "Context: a\r\nQuestion: b\r\nAnswer:", "Context information is below.\r\n---\r\na\r\n---\r\nQuery: q",
                 "\u2028Context:\u2028a\u2028Question: q", "\u0085Context: a\u0085\u0085Question: q",
-                "Context:\ra\r\rQuestion: q\r", "Question: \"\"\"what?\"\"\"", "```\n```", "\"\"", "“”", "Q: ?"));
+                "Context:\ra\r\rQuestion: q\r", "Question: \"\"\"what?\"\"\"", "```\n```", "\"\"", "“”", "Q: ?",
+                // where a match may start: after digits, non-ASCII letters, underscores, tabs, other line ends
+                "3use the following context:\na\n\nQuestion: q", "éuse the following context:\na",
+                "_here is the context:\na", "Here\tare the documents:\nx\n\ny", "USE  THE FOLLOWING CONTEXT. x\n\na",
+                "a\u0085Based on the provided documents:\u0085b", "x\u2028## Context\u2028a\u2029Question: q",
+                "a.Documents above\n\nb", "the context given above, and sources above", "Document 1 above",
+                // where a labelled question may end: a colon, quotes or a tag on its line, or none
+                "Question: what: is it\nAnswer:", "Question: a \"\"\" b\nc", "Question: a </b> c", "Question: a\r\nb:",
+                "Question:\n\n  what answer: x", "Question: q sources: s", "Question: q", "Question:   \n",
+                // metadata lines: the colon at the 40th, 41st and 42nd character, on the first line or not
+                "Context:\n" + "k".repeat(39) + ": v\n\npassage one\n\npassage two",
+                "Context:\n" + "k".repeat(40) + ": v\n\npassage one", "Context:\n" + "k".repeat(41) + ": v\n\np",
+                "Context:\nfile_path: a\ntitle: b\n\npassage\n\nx:y\n\n", "Context:\nno colon\nkey: v\n\np",
+                // blank lines: tabs and spaces in them, several in a row, leading and trailing
+                "Context:\na\n \t\nb\n\n\n\nc\n\n", "\n\nContext:\n\n\na\n\n", "Context: a\n\t\n\t\nb \n \n"));
         StringBuilder longPrompt = new StringBuilder("Context information is below.\n---------------------\n");
         for (int i = 0; i < 400; i++) {
             longPrompt.append(PASSAGES.get(i % PASSAGES.size())).append("\n\n");
