@@ -43,6 +43,9 @@ final class ContextBlocks {
     }
 
     private static Block xml(String text) {
+        if (!PromptPatterns.mayHoldElements(text)) {
+            return null;
+        }
         Matcher wrapper = PromptPatterns.XML_CONTEXT.matcher(text);
         while (wrapper.find()) {
             if (!wrapper.group(2).isBlank()) {
@@ -271,6 +274,9 @@ final class ContextBlocks {
     private static final Pattern XML_METADATA = Pattern.compile("(?is)<(source|title|metadata)>.*?</\\1>");
 
     private static List<String> xmlPassages(String block) {
+        if (!PromptPatterns.mayHoldElements(block)) {
+            return List.of();
+        }
         List<String> out = new ArrayList<>();
         Matcher m = PromptPatterns.XML_PASSAGE.matcher(block);
         while (m.find()) {
@@ -330,7 +336,8 @@ final class ContextBlocks {
 
     /** "Source: https://..." trailing a passage names where it came from; it is not passage text. */
     private static String dropSourceLine(String passage) {
-        return SOURCE_LINE.matcher(passage).replaceAll("");
+        // The line must follow a newline: most passages are one line, and the regex tried each of their characters.
+        return passage.indexOf('\n') < 0 ? passage : SOURCE_LINE.matcher(passage).replaceAll("");
     }
 
     /** Compiled once: String.replaceAll compiled it for every passage of every prompt (JFR). */

@@ -106,9 +106,11 @@ public final class PromptAnatomy {
         if (labelled != null) {
             return labelled;
         }
-        Matcher xml = PromptPatterns.XML_QUESTION.matcher(outside);
-        if (xml.find() && !xml.group(2).isBlank()) {
-            return clean(xml.group(2));
+        if (PromptPatterns.mayHoldElements(outside)) {
+            Matcher xml = PromptPatterns.XML_QUESTION.matcher(outside);
+            if (xml.find() && !xml.group(2).isBlank()) {
+                return clean(xml.group(2));
+            }
         }
         return unlabelled(outside, block != null);
     }
@@ -188,7 +190,9 @@ public final class PromptAnatomy {
         String before;
         do {
             before = out;
-            out = FENCE.matcher(out).replaceAll("").strip();
+            if (out.contains("\"\"\"") || out.contains("```")) { // what a fence is made of: most values have neither
+                out = FENCE.matcher(out).replaceAll("").strip();
+            }
             if (out.length() >= 2 && isQuote(out.charAt(0)) && isQuote(out.charAt(out.length() - 1))) {
                 out = out.substring(1, out.length() - 1).strip();
             }

@@ -91,6 +91,14 @@ final class PromptPatterns {
     static final Pattern XML_QUESTION = Pattern.compile("(?is)<(question|query|user_question|user_query|input)"
             + "(?:\\s[^>]*)?>(.*?)</\\1\\s*>");
 
+    /**
+     * Whether a text may hold an element the XML patterns above look for: each needs a closing tag, most prompts have
+     * none, and the patterns' search tries every character of the prompt.
+     */
+    static boolean mayHoldElements(String text) {
+        return text.indexOf("</") >= 0;
+    }
+
     // Splitters and cleaners the prompt is read with, compiled once: String.split and replaceAll with these
     // expressions compile them again on every call, and every generator call's prompt is read.
 
