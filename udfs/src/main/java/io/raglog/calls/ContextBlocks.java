@@ -26,18 +26,19 @@ final class ContextBlocks {
         if (text == null || text.isBlank()) {
             return null;
         }
+        LineStarts lines = new LineStarts(text);
         Block b = xml(text);
         if (b == null) {
-            b = labelled(text);
+            b = labelled(lines);
         }
         if (b == null) {
-            b = betweenSeparators(text);
+            b = betweenSeparators(lines);
         }
         if (b == null) {
-            b = announced(text);
+            b = announced(lines);
         }
         if (b == null) {
-            b = numbered(text);
+            b = numbered(lines);
         }
         return b;
     }
@@ -67,8 +68,9 @@ final class ContextBlocks {
      * LangChain chat QA: "...don't try to make up an answer.\n----------------\n{context}". The block ends at the
      * last separator identical to the opening one (passages may be separated by other rules), else at the question.
      */
-    private static Block betweenSeparators(String text) {
-        Matcher sep = PromptPatterns.SEPARATOR_LINE.matcher(text);
+    private static Block betweenSeparators(LineStarts lines) {
+        String text = lines.text();
+        LineStarts.Matches sep = lines.matches(PromptPatterns.SEPARATOR_LINE, 0);
         while (sep.find()) {
             String before = text.substring(Math.max(0, sep.start() - ANNOUNCEMENT_WINDOW), sep.start());
             if (!mentionsMaterial(before)) {
@@ -77,15 +79,14 @@ final class ContextBlocks {
             String line = sep.group().strip();
             int start = sep.end();
             int end = -1;
-            Matcher closing = PromptPatterns.SEPARATOR_LINE.matcher(text);
-            closing.region(start, text.length());
+            LineStarts.Matches closing = lines.matches(PromptPatterns.SEPARATOR_LINE, start);
             while (closing.find()) {
                 if (closing.group().strip().equals(line)) {
                     end = closing.start();
                 }
             }
             if (end < 0) {
-                end = endOfBlock(text, start);
+                end = endOfBlock(lines, start);
             }
             Block b = block(text, start, end);
             if (b != null) {
@@ -103,10 +104,10 @@ final class ContextBlocks {
     }
 
     /** "Context: ..." up to the template's question (or answer) label. */
-    private static Block labelled(String text) {
-        Matcher label = PromptPatterns.CONTEXT_LABEL.matcher(text);
+    private static Block labelled(LineStarts lines) {
+        LineStarts.Matches label = lines.matches(PromptPatterns.CONTEXT_LABEL, 0);
         while (label.find()) {
-            Block b = block(text, label.end(), endOfBlock(text, label.end()));
+            Block b = block(lines.text(), label.end(), endOfBlock(lines, label.end()));
             if (b != null) {
                 return b;
             }
@@ -119,7 +120,8 @@ final class ContextBlocks {
      * ends with a colon ("based only on the following context:\n{context}"), else after its paragraph
      * ("...keep the answer concise.\n\n{context}"). "...the documents above" puts the block before it.
      */
-    private static Block announced(String text) {
+    private static Block announced(LineStarts lines) {
+        String text = lines.text();
         Matcher m = PromptPatterns.CONTEXT_INSTRUCTION.matcher(text);
         while (m.find()) {
             int lineEnd = indexOrEnd(text, "\n", m.end());
@@ -134,7 +136,7 @@ final class ContextBlocks {
                 }
                 start = paragraphEnd;
             }
-            Block b = block(text, start, endOfBlock(text, start));
+            Block b = block(text, start, endOfBlock(lines, start));
             if (b != null) {
                 return b;
             }
@@ -150,25 +152,23 @@ final class ContextBlocks {
     }
 
     /** Two or more numbered passages ("[1] ...", "Document 2:"), up to the template's question. */
-    private static Block numbered(String text) {
-        Matcher m = PromptPatterns.PASSAGE_MARKER.matcher(text);
+    private static Block numbered(LineStarts lines) {
+        String text = lines.text();
+        LineStarts.Matches m = lines.matches(PromptPatterns.PASSAGE_MARKER, 0);
         int first = -1;
+        int lastMarker = -1;
         int count = 0;
         while (m.find()) {
             first = first < 0 ? m.start() : first;
+            lastMarker = m.end();
             count++;
         }
         if (count < 2) {
             return null;
         }
-        int end = endOfBlock(text, first);
+        int end = endOfBlock(lines, first);
         if (end == text.length()) {
             // No template label after the passages: the last one ends at its paragraph, what follows is the ask.
-            m.reset();
-            int lastMarker = first;
-            while (m.find()) {
-                lastMarker = m.end();
-            }
             int blank = text.indexOf("\n\n", lastMarker);
             end = blank < 0 ? end : blank;
         }
@@ -180,16 +180,19 @@ final class ContextBlocks {
      * hold "Question:" lines, the template's comes last), else at the last answer label, else at the end.
      */
     static int endOfBlock(String text, int start) {
-        int end = lastLabel(PromptPatterns.QUESTION_LABEL, text, start);
-        if (end < 0) {
-            end = lastLabel(PromptPatterns.ANSWER_LABEL, text, start);
-        }
-        return end < 0 ? text.length() : end;
+        return endOfBlock(new LineStarts(text), start);
     }
 
-    private static int lastLabel(Pattern label, String text, int from) {
-        Matcher m = label.matcher(text);
-        m.region(from, text.length());
+    private static int endOfBlock(LineStarts lines, int start) {
+        int end = lastLabel(PromptPatterns.QUESTION_LABEL, lines, start);
+        if (end < 0) {
+            end = lastLabel(PromptPatterns.ANSWER_LABEL, lines, start);
+        }
+        return end < 0 ? lines.text().length() : end;
+    }
+
+    private static int lastLabel(Pattern label, LineStarts lines, int from) {
+        LineStarts.Matches m = lines.matches(label, from);
         int last = -1;
         while (m.find()) {
             last = m.start();
@@ -248,14 +251,15 @@ final class ContextBlocks {
      * text they describe.
      */
     static List<String> split(String block) {
+        LineStarts lines = new LineStarts(block);
         List<String> parts = xmlPassages(block);
         if (parts.isEmpty()) {
-            parts = atMarkers(block, PromptPatterns.PASSAGE_MARKER);
+            parts = atMarkers(lines, PromptPatterns.PASSAGE_MARKER);
         }
         if (parts.isEmpty()) {
-            parts = atMarkers(block, PromptPatterns.CONTENT_MARKER);
+            parts = atMarkers(lines, PromptPatterns.CONTENT_MARKER);
         }
-        if (parts.isEmpty() && PromptPatterns.SEPARATOR_LINE.matcher(block).find()) {
+        if (parts.isEmpty() && lines.matches(PromptPatterns.SEPARATOR_LINE, 0).find()) {
             parts = nonBlank(PromptPatterns.SEPARATOR_LINE.split(block));
         }
         if (parts.isEmpty()) {
@@ -286,8 +290,9 @@ final class ContextBlocks {
         return out;
     }
 
-    private static List<String> atMarkers(String block, Pattern marker) {
-        Matcher m = marker.matcher(block);
+    private static List<String> atMarkers(LineStarts lines, Pattern marker) {
+        String block = lines.text();
+        LineStarts.Matches m = lines.matches(marker, 0);
         List<int[]> spans = new ArrayList<>();
         while (m.find()) {
             spans.add(new int[] {m.start(), m.end()});

@@ -117,7 +117,7 @@ public final class PromptAnatomy {
 
     private static String labelled(String text) {
         int valueStart = -1;
-        Matcher line = PromptPatterns.QUESTION_LABEL.matcher(text);
+        LineStarts.Matches line = new LineStarts(text).matches(PromptPatterns.QUESTION_LABEL, 0);
         while (line.find()) {
             valueStart = line.end();
         }
@@ -196,7 +196,7 @@ public final class PromptAnatomy {
             if (out.length() >= 2 && isQuote(out.charAt(0)) && isQuote(out.charAt(out.length() - 1))) {
                 out = out.substring(1, out.length() - 1).strip();
             }
-            Matcher answer = PromptPatterns.ANSWER_LABEL.matcher(out);
+            LineStarts.Matches answer = new LineStarts(out).matches(PromptPatterns.ANSWER_LABEL, 0);
             int lastAnswer = -1;
             while (answer.find()) {
                 lastAnswer = answer.start();
