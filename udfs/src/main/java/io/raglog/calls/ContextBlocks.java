@@ -122,7 +122,7 @@ final class ContextBlocks {
      */
     private static Block announced(LineStarts lines) {
         String text = lines.text();
-        Matcher m = PromptPatterns.CONTEXT_INSTRUCTION.matcher(text);
+        LeadWords.Matches m = PromptPatterns.CONTEXT_INSTRUCTION_LEADS.matches(text);
         while (m.find()) {
             int lineEnd = indexOrEnd(text, "\n", m.end());
             int start;
@@ -141,7 +141,7 @@ final class ContextBlocks {
                 return b;
             }
         }
-        Matcher above = PromptPatterns.CONTEXT_ABOVE.matcher(text);
+        LeadWords.Matches above = PromptPatterns.CONTEXT_ABOVE_LEADS.matches(text);
         if (above.find()) {
             int paragraphStart = text.lastIndexOf("\n\n", above.start());
             if (paragraphStart > 0) {

@@ -160,8 +160,8 @@ public final class PromptAnatomy {
         List<String> paragraphs = new ArrayList<>();
         for (String p : PromptPatterns.BLANK_LINE.split(stripped)) {
             String c = clean(p);
-            if (!c.isEmpty() && !PromptPatterns.CONTEXT_INSTRUCTION.matcher(c).find()
-                    && !PromptPatterns.CONTEXT_ABOVE.matcher(c).find()
+            if (!c.isEmpty() && !PromptPatterns.CONTEXT_INSTRUCTION_LEADS.foundIn(c)
+                    && !PromptPatterns.CONTEXT_ABOVE_LEADS.foundIn(c)
                     && !PromptPatterns.ANSWER_LABEL.matcher(c).matches()) {
                 paragraphs.add(c);
             }
