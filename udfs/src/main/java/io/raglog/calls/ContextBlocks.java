@@ -309,14 +309,14 @@ final class ContextBlocks {
     }
 
     private static List<String> paragraphs(String block) {
-        String[] paras = PromptPatterns.BLANK_LINE.split(block);
+        List<String> paras = Paragraphs.split(block);
         List<String> out = new ArrayList<>();
-        for (int i = 0; i < paras.length; i++) {
-            String p = paras[i].strip();
+        for (int i = 0; i < paras.size(); i++) {
+            String p = paras.get(i).strip();
             if (p.isEmpty()) {
                 continue;
             }
-            if (isMetadata(p) && i + 1 < paras.length) {
+            if (isMetadata(p) && i + 1 < paras.size()) {
                 continue; // LlamaIndex's "file_path: ..." header: the text follows in the next paragraph
             }
             out.add(p);
@@ -325,6 +325,13 @@ final class ContextBlocks {
     }
 
     private static boolean isMetadata(String paragraph) {
+        // A metadata line has its colon within its first 41 characters: a passage's first line rarely does, and is
+        // told apart without splitting the paragraph into lines (the paragraph is stripped: its first line starts it).
+        int colon = paragraph.indexOf(':');
+        int newline = paragraph.indexOf('\n');
+        if (colon < 0 || colon > 40 || (newline >= 0 && colon > newline)) {
+            return false;
+        }
         String[] lines = PromptPatterns.NEWLINE.split(paragraph);
         if (lines.length > 6) {
             return false;

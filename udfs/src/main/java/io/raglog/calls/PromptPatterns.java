@@ -113,8 +113,6 @@ final class PromptPatterns {
     // Splitters and cleaners the prompt is read with, compiled once: String.split and replaceAll with these
     // expressions compile them again on every call, and every generator call's prompt is read.
 
-    /** A blank line: what separates paragraphs. */
-    static final Pattern BLANK_LINE = Pattern.compile("\\n[ \\t]*\\n");
     static final Pattern NEWLINE = Pattern.compile("\\n");
     static final Pattern WHITESPACE = Pattern.compile("\\s+");
 
