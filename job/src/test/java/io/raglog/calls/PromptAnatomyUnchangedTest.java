@@ -214,9 +214,6 @@ class PromptAnatomyUnchangedTest {
         assertThat(now).as("block of %s", text).isEqualTo(before);
         assertThat(outcome(() -> ContextBlocks.split(text))).as("split of %s", text)
                 .isEqualTo(outcome(() -> ReferenceContextBlocks.split(text)));
-        int from = text.isEmpty() ? 0 : Math.floorMod(text.hashCode(), text.length());
-        assertThat(outcome(() -> ContextBlocks.endOfBlock(text, from))).as("end of block of %s from %d", text, from)
-                .isEqualTo(outcome(() -> ReferenceContextBlocks.endOfBlock(text, from)));
     }
 
     private static List<Object> blockOf(Object block) {

@@ -179,10 +179,6 @@ final class ContextBlocks {
      * Where a block that starts at {@code start} ends: at the last question label after it (a passage may itself
      * hold "Question:" lines, the template's comes last), else at the last answer label, else at the end.
      */
-    static int endOfBlock(String text, int start) {
-        return endOfBlock(new LineStarts(text), start);
-    }
-
     private static int endOfBlock(LineStarts lines, int start) {
         int end = lastLabel(PromptPatterns.QUESTION_LABEL, lines, start);
         if (end < 0) {
