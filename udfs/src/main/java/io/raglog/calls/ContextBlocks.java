@@ -200,12 +200,21 @@ final class ContextBlocks {
         if (start < 0 || end <= start) {
             return null;
         }
-        String raw = text.substring(start, end);
-        String trimmed = trimTrailingInstructions(trimSeparators(raw));
+        // Stripped before it is copied, not after: the block was copied twice, most of prompt reading's allocation.
+        int from = start;
+        int to = end;
+        while (from < to && Character.isWhitespace(text.charAt(from))) {
+            from++;
+        }
+        while (to > from && Character.isWhitespace(text.charAt(to - 1))) {
+            to--;
+        }
+        String trimmed = trimTrailingInstructions(trimSeparators(text.substring(from, to)));
         if (trimmed.isBlank()) {
             return null;
         }
-        int offset = raw.indexOf(trimmed);
+        // Where it first occurs from the block's start, as in the block's own text: it lies within the block.
+        int offset = text.indexOf(trimmed, start) - start;
         return new Block(start + Math.max(0, offset), start + Math.max(0, offset) + trimmed.length(), trimmed,
                 split(trimmed));
     }
