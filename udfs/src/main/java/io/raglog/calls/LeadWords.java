@@ -52,7 +52,7 @@ final class LeadWords {
             return false;
         }
         for (String w : words) {
-            if (w.length() == end - start && text.regionMatches(true, start, w, 0, w.length())) {
+            if (w.length() == length && text.regionMatches(true, start, w, 0, length)) {
                 return true;
             }
         }

@@ -11,7 +11,7 @@ import java.util.regex.Pattern;
  * a closing tag is), twice as many prompts were read a second (parsePrompt, 13.6k to 27.3k ops/s).
  *
  * <p>A line starts where a multiline {@code ^} matches: at 0 and after {@code \n}, {@code \r} (not between {@code \r}
- * and {@code \n}), {@code \u0085}, {@code \u2028} and {@code \u2029}, never at the very end of the text.
+ * and {@code \n}), U+0085, U+2028 and U+2029, never at the very end of the text.
  */
 final class LineStarts {
 
