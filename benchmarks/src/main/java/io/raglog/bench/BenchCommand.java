@@ -76,6 +76,8 @@ public final class BenchCommand implements Callable<Integer> {
             "micro_embed_passage_cold_ops_per_s", "micro_embed_passage_cached_ops_per_s",
             "micro_feature_assembly_ops_per_s", "micro_score_run_ops_per_s",
             "micro_decode_classify_call_alloc_bytes_per_op", "micro_score_run_alloc_bytes_per_op",
+            "micro_llm_requests_ops_per_s", "micro_llm_requests_alloc_bytes_per_op", "micro_parse_prompt_ops_per_s",
+            "micro_parse_prompt_alloc_bytes_per_op",
             "drift_state_bytes_per_pipeline", "drift_state_growth_after_1k_runs",
             "known_passages_learn_us_per_passage_1k", "known_passages_learn_us_per_passage_20k",
             "known_passages_lookup_us_per_run_1k", "known_passages_lookup_us_per_run_20k",

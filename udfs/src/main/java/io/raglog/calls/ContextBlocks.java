@@ -26,23 +26,27 @@ final class ContextBlocks {
         if (text == null || text.isBlank()) {
             return null;
         }
+        LineStarts lines = new LineStarts(text);
         Block b = xml(text);
         if (b == null) {
-            b = labelled(text);
+            b = labelled(lines);
         }
         if (b == null) {
-            b = betweenSeparators(text);
+            b = betweenSeparators(lines);
         }
         if (b == null) {
-            b = announced(text);
+            b = announced(lines);
         }
         if (b == null) {
-            b = numbered(text);
+            b = numbered(lines);
         }
         return b;
     }
 
     private static Block xml(String text) {
+        if (!PromptPatterns.mayHoldElements(text)) {
+            return null;
+        }
         Matcher wrapper = PromptPatterns.XML_CONTEXT.matcher(text);
         while (wrapper.find()) {
             if (!wrapper.group(2).isBlank()) {
@@ -64,8 +68,9 @@ final class ContextBlocks {
      * LangChain chat QA: "...don't try to make up an answer.\n----------------\n{context}". The block ends at the
      * last separator identical to the opening one (passages may be separated by other rules), else at the question.
      */
-    private static Block betweenSeparators(String text) {
-        Matcher sep = PromptPatterns.SEPARATOR_LINE.matcher(text);
+    private static Block betweenSeparators(LineStarts lines) {
+        String text = lines.text();
+        LineStarts.Matches sep = lines.matches(PromptPatterns.SEPARATOR_LINE, 0);
         while (sep.find()) {
             String before = text.substring(Math.max(0, sep.start() - ANNOUNCEMENT_WINDOW), sep.start());
             if (!mentionsMaterial(before)) {
@@ -74,15 +79,14 @@ final class ContextBlocks {
             String line = sep.group().strip();
             int start = sep.end();
             int end = -1;
-            Matcher closing = PromptPatterns.SEPARATOR_LINE.matcher(text);
-            closing.region(start, text.length());
+            LineStarts.Matches closing = lines.matches(PromptPatterns.SEPARATOR_LINE, start);
             while (closing.find()) {
                 if (closing.group().strip().equals(line)) {
                     end = closing.start();
                 }
             }
             if (end < 0) {
-                end = endOfBlock(text, start);
+                end = endOfBlock(lines, start);
             }
             Block b = block(text, start, end);
             if (b != null) {
@@ -100,10 +104,10 @@ final class ContextBlocks {
     }
 
     /** "Context: ..." up to the template's question (or answer) label. */
-    private static Block labelled(String text) {
-        Matcher label = PromptPatterns.CONTEXT_LABEL.matcher(text);
+    private static Block labelled(LineStarts lines) {
+        LineStarts.Matches label = lines.matches(PromptPatterns.CONTEXT_LABEL, 0);
         while (label.find()) {
-            Block b = block(text, label.end(), endOfBlock(text, label.end()));
+            Block b = block(lines.text(), label.end(), endOfBlock(lines, label.end()));
             if (b != null) {
                 return b;
             }
@@ -116,8 +120,9 @@ final class ContextBlocks {
      * ends with a colon ("based only on the following context:\n{context}"), else after its paragraph
      * ("...keep the answer concise.\n\n{context}"). "...the documents above" puts the block before it.
      */
-    private static Block announced(String text) {
-        Matcher m = PromptPatterns.CONTEXT_INSTRUCTION.matcher(text);
+    private static Block announced(LineStarts lines) {
+        String text = lines.text();
+        LeadWords.Matches m = PromptPatterns.CONTEXT_INSTRUCTION_LEADS.matches(text);
         while (m.find()) {
             int lineEnd = indexOrEnd(text, "\n", m.end());
             int start;
@@ -131,12 +136,12 @@ final class ContextBlocks {
                 }
                 start = paragraphEnd;
             }
-            Block b = block(text, start, endOfBlock(text, start));
+            Block b = block(text, start, endOfBlock(lines, start));
             if (b != null) {
                 return b;
             }
         }
-        Matcher above = PromptPatterns.CONTEXT_ABOVE.matcher(text);
+        LeadWords.Matches above = PromptPatterns.CONTEXT_ABOVE_LEADS.matches(text);
         if (above.find()) {
             int paragraphStart = text.lastIndexOf("\n\n", above.start());
             if (paragraphStart > 0) {
@@ -147,25 +152,23 @@ final class ContextBlocks {
     }
 
     /** Two or more numbered passages ("[1] ...", "Document 2:"), up to the template's question. */
-    private static Block numbered(String text) {
-        Matcher m = PromptPatterns.PASSAGE_MARKER.matcher(text);
+    private static Block numbered(LineStarts lines) {
+        String text = lines.text();
+        LineStarts.Matches m = lines.matches(PromptPatterns.PASSAGE_MARKER, 0);
         int first = -1;
+        int lastMarker = -1;
         int count = 0;
         while (m.find()) {
             first = first < 0 ? m.start() : first;
+            lastMarker = m.end();
             count++;
         }
         if (count < 2) {
             return null;
         }
-        int end = endOfBlock(text, first);
+        int end = endOfBlock(lines, first);
         if (end == text.length()) {
             // No template label after the passages: the last one ends at its paragraph, what follows is the ask.
-            m.reset();
-            int lastMarker = first;
-            while (m.find()) {
-                lastMarker = m.end();
-            }
             int blank = text.indexOf("\n\n", lastMarker);
             end = blank < 0 ? end : blank;
         }
@@ -176,17 +179,16 @@ final class ContextBlocks {
      * Where a block that starts at {@code start} ends: at the last question label after it (a passage may itself
      * hold "Question:" lines, the template's comes last), else at the last answer label, else at the end.
      */
-    static int endOfBlock(String text, int start) {
-        int end = lastLabel(PromptPatterns.QUESTION_LABEL, text, start);
+    private static int endOfBlock(LineStarts lines, int start) {
+        int end = lastLabel(PromptPatterns.QUESTION_LABEL, lines, start);
         if (end < 0) {
-            end = lastLabel(PromptPatterns.ANSWER_LABEL, text, start);
+            end = lastLabel(PromptPatterns.ANSWER_LABEL, lines, start);
         }
-        return end < 0 ? text.length() : end;
+        return end < 0 ? lines.text().length() : end;
     }
 
-    private static int lastLabel(Pattern label, String text, int from) {
-        Matcher m = label.matcher(text);
-        m.region(from, text.length());
+    private static int lastLabel(Pattern label, LineStarts lines, int from) {
+        LineStarts.Matches m = lines.matches(label, from);
         int last = -1;
         while (m.find()) {
             last = m.start();
@@ -198,12 +200,21 @@ final class ContextBlocks {
         if (start < 0 || end <= start) {
             return null;
         }
-        String raw = text.substring(start, end);
-        String trimmed = trimTrailingInstructions(trimSeparators(raw));
+        // Stripped before it is copied, not after: the block was copied twice, most of prompt reading's allocation.
+        int from = start;
+        int to = end;
+        while (from < to && Character.isWhitespace(text.charAt(from))) {
+            from++;
+        }
+        while (to > from && Character.isWhitespace(text.charAt(to - 1))) {
+            to--;
+        }
+        String trimmed = trimTrailingInstructions(trimSeparators(text.substring(from, to)));
         if (trimmed.isBlank()) {
             return null;
         }
-        int offset = raw.indexOf(trimmed);
+        // Where it first occurs from the block's start, as in the block's own text: it lies within the block.
+        int offset = text.indexOf(trimmed, start) - start;
         return new Block(start + Math.max(0, offset), start + Math.max(0, offset) + trimmed.length(), trimmed,
                 split(trimmed));
     }
@@ -245,14 +256,15 @@ final class ContextBlocks {
      * text they describe.
      */
     static List<String> split(String block) {
+        LineStarts lines = new LineStarts(block);
         List<String> parts = xmlPassages(block);
         if (parts.isEmpty()) {
-            parts = atMarkers(block, PromptPatterns.PASSAGE_MARKER);
+            parts = atMarkers(lines, PromptPatterns.PASSAGE_MARKER);
         }
         if (parts.isEmpty()) {
-            parts = atMarkers(block, PromptPatterns.CONTENT_MARKER);
+            parts = atMarkers(lines, PromptPatterns.CONTENT_MARKER);
         }
-        if (parts.isEmpty() && PromptPatterns.SEPARATOR_LINE.matcher(block).find()) {
+        if (parts.isEmpty() && lines.matches(PromptPatterns.SEPARATOR_LINE, 0).find()) {
             parts = nonBlank(PromptPatterns.SEPARATOR_LINE.split(block));
         }
         if (parts.isEmpty()) {
@@ -271,6 +283,9 @@ final class ContextBlocks {
     private static final Pattern XML_METADATA = Pattern.compile("(?is)<(source|title|metadata)>.*?</\\1>");
 
     private static List<String> xmlPassages(String block) {
+        if (!PromptPatterns.mayHoldElements(block)) {
+            return List.of();
+        }
         List<String> out = new ArrayList<>();
         Matcher m = PromptPatterns.XML_PASSAGE.matcher(block);
         while (m.find()) {
@@ -280,8 +295,9 @@ final class ContextBlocks {
         return out;
     }
 
-    private static List<String> atMarkers(String block, Pattern marker) {
-        Matcher m = marker.matcher(block);
+    private static List<String> atMarkers(LineStarts lines, Pattern marker) {
+        String block = lines.text();
+        LineStarts.Matches m = lines.matches(marker, 0);
         List<int[]> spans = new ArrayList<>();
         while (m.find()) {
             spans.add(new int[] {m.start(), m.end()});
@@ -298,14 +314,14 @@ final class ContextBlocks {
     }
 
     private static List<String> paragraphs(String block) {
-        String[] paras = PromptPatterns.BLANK_LINE.split(block);
+        List<String> paras = Paragraphs.split(block);
         List<String> out = new ArrayList<>();
-        for (int i = 0; i < paras.length; i++) {
-            String p = paras[i].strip();
+        for (int i = 0; i < paras.size(); i++) {
+            String p = paras.get(i).strip();
             if (p.isEmpty()) {
                 continue;
             }
-            if (isMetadata(p) && i + 1 < paras.length) {
+            if (isMetadata(p) && i + 1 < paras.size()) {
                 continue; // LlamaIndex's "file_path: ..." header: the text follows in the next paragraph
             }
             out.add(p);
@@ -314,6 +330,13 @@ final class ContextBlocks {
     }
 
     private static boolean isMetadata(String paragraph) {
+        // A metadata line has its colon within its first 41 characters: a passage's first line rarely does, and is
+        // told apart without splitting the paragraph into lines (the paragraph is stripped: its first line starts it).
+        int colon = paragraph.indexOf(':');
+        int newline = paragraph.indexOf('\n');
+        if (colon < 0 || colon > 40 || (newline >= 0 && colon > newline)) {
+            return false;
+        }
         String[] lines = PromptPatterns.NEWLINE.split(paragraph);
         if (lines.length > 6) {
             return false;
@@ -330,7 +353,8 @@ final class ContextBlocks {
 
     /** "Source: https://..." trailing a passage names where it came from; it is not passage text. */
     private static String dropSourceLine(String passage) {
-        return SOURCE_LINE.matcher(passage).replaceAll("");
+        // The line must follow a newline: most passages are one line, and the regex tried each of their characters.
+        return passage.indexOf('\n') < 0 ? passage : SOURCE_LINE.matcher(passage).replaceAll("");
     }
 
     /** Compiled once: String.replaceAll compiled it for every passage of every prompt (JFR). */

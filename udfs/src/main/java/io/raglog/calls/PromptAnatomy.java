@@ -106,16 +106,18 @@ public final class PromptAnatomy {
         if (labelled != null) {
             return labelled;
         }
-        Matcher xml = PromptPatterns.XML_QUESTION.matcher(outside);
-        if (xml.find() && !xml.group(2).isBlank()) {
-            return clean(xml.group(2));
+        if (PromptPatterns.mayHoldElements(outside)) {
+            Matcher xml = PromptPatterns.XML_QUESTION.matcher(outside);
+            if (xml.find() && !xml.group(2).isBlank()) {
+                return clean(xml.group(2));
+            }
         }
         return unlabelled(outside, block != null);
     }
 
     private static String labelled(String text) {
         int valueStart = -1;
-        Matcher line = PromptPatterns.QUESTION_LABEL.matcher(text);
+        LineStarts.Matches line = new LineStarts(text).matches(PromptPatterns.QUESTION_LABEL, 0);
         while (line.find()) {
             valueStart = line.end();
         }
@@ -135,14 +137,30 @@ public final class PromptAnatomy {
         }
         // The value may start on the next line ("Question:\n{question}"): skip leading blank space before ending.
         int lead = rest.length() - rest.stripLeading().length();
-        Matcher end = PromptPatterns.QUESTION_END.matcher(rest);
-        int stop = end.find(lead) ? end.start() : rest.length();
         // A template slot ends with its line ("The original query is as follows: {q}\nWe have provided an
         // existing answer: ..."); a question that wraps onto a second line is rarer than a template's next line.
         int newline = rest.indexOf('\n', lead);
-        stop = newline >= 0 ? Math.min(stop, newline) : stop;
+        int stop = newline >= 0 ? newline : rest.length();
+        if (mayEndBefore(rest, lead, stop)) {
+            Matcher end = PromptPatterns.QUESTION_END.matcher(rest);
+            stop = end.find(lead) ? Math.min(stop, end.start()) : stop;
+        }
         String value = clean(rest.substring(lead, Math.max(lead, stop)));
         return value.isEmpty() ? null : value;
+    }
+
+    /**
+     * Whether the question's end can come before its line's: each of {@link PromptPatterns#QUESTION_END}'s matches
+     * that starts within a line is a label's colon, {@code """} or {@code </}, and most questions hold none of these,
+     * while the pattern's many labels are tried at each of their characters.
+     */
+    private static boolean mayEndBefore(String text, int from, int lineEnd) {
+        return within(text.indexOf(':', from), lineEnd) || within(text.indexOf("\"\"\"", from), lineEnd)
+                || within(text.indexOf("</", from), lineEnd);
+    }
+
+    private static boolean within(int index, int end) {
+        return index >= 0 && index < end;
     }
 
     /**
@@ -156,10 +174,10 @@ public final class PromptAnatomy {
             return null;
         }
         List<String> paragraphs = new ArrayList<>();
-        for (String p : PromptPatterns.BLANK_LINE.split(stripped)) {
+        for (String p : Paragraphs.split(stripped)) {
             String c = clean(p);
-            if (!c.isEmpty() && !PromptPatterns.CONTEXT_INSTRUCTION.matcher(c).find()
-                    && !PromptPatterns.CONTEXT_ABOVE.matcher(c).find()
+            if (!c.isEmpty() && !PromptPatterns.CONTEXT_INSTRUCTION_LEADS.foundIn(c)
+                    && !PromptPatterns.CONTEXT_ABOVE_LEADS.foundIn(c)
                     && !PromptPatterns.ANSWER_LABEL.matcher(c).matches()) {
                 paragraphs.add(c);
             }
@@ -188,11 +206,13 @@ public final class PromptAnatomy {
         String before;
         do {
             before = out;
-            out = FENCE.matcher(out).replaceAll("").strip();
+            if (out.contains("\"\"\"") || out.contains("```")) { // what a fence is made of: most values have neither
+                out = FENCE.matcher(out).replaceAll("").strip();
+            }
             if (out.length() >= 2 && isQuote(out.charAt(0)) && isQuote(out.charAt(out.length() - 1))) {
                 out = out.substring(1, out.length() - 1).strip();
             }
-            Matcher answer = PromptPatterns.ANSWER_LABEL.matcher(out);
+            LineStarts.Matches answer = new LineStarts(out).matches(PromptPatterns.ANSWER_LABEL, 0);
             int lastAnswer = -1;
             while (answer.find()) {
                 lastAnswer = answer.start();

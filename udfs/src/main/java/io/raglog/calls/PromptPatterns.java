@@ -75,6 +75,17 @@ final class PromptPatterns {
     static final Pattern CONTEXT_ABOVE = Pattern.compile("(?i)\\b(?:context|documents?|passages?|information"
             + "|excerpts?|search[ \\t]+results|sources?)[ \\t]+(?:provided[ \\t]+|given[ \\t]+)?above\\b");
 
+    // The words each match of the two patterns above starts with (keep them in step), to try them only there: their
+    // searches through every character were nearly a quarter of parsing a prompt's samples (JFR, parsePrompt).
+
+    static final LeadWords CONTEXT_INSTRUCTION_LEADS = new LeadWords(CONTEXT_INSTRUCTION, "use", "using", "given",
+            "from", "with", "consult", "refer", "according", "relying", "based", "context", "document", "documents",
+            "passage", "passages", "information", "excerpt", "excerpts", "search", "source", "sources", "here",
+            "below");
+
+    static final LeadWords CONTEXT_ABOVE_LEADS = new LeadWords(CONTEXT_ABOVE, "context", "document", "documents",
+            "passage", "passages", "information", "excerpt", "excerpts", "search", "source", "sources");
+
     /** XML-ish wrappers of a context block; Anthropic's documentation recommends {@code <documents>}. */
     static final Pattern XML_CONTEXT = Pattern.compile("(?is)<(context|contexts|documents|docs|passages|sources"
             + "|search_results|retrieved_documents|retrieved_context|knowledge|information|references)(?:\\s[^>]*)?>"
@@ -91,11 +102,17 @@ final class PromptPatterns {
     static final Pattern XML_QUESTION = Pattern.compile("(?is)<(question|query|user_question|user_query|input)"
             + "(?:\\s[^>]*)?>(.*?)</\\1\\s*>");
 
+    /**
+     * Whether a text may hold an element the XML patterns above look for: each needs a closing tag, most prompts have
+     * none, and the patterns' search tries every character of the prompt.
+     */
+    static boolean mayHoldElements(String text) {
+        return text.indexOf("</") >= 0;
+    }
+
     // Splitters and cleaners the prompt is read with, compiled once: String.split and replaceAll with these
     // expressions compile them again on every call, and every generator call's prompt is read.
 
-    /** A blank line: what separates paragraphs. */
-    static final Pattern BLANK_LINE = Pattern.compile("\\n[ \\t]*\\n");
     static final Pattern NEWLINE = Pattern.compile("\\n");
     static final Pattern WHITESPACE = Pattern.compile("\\s+");
 

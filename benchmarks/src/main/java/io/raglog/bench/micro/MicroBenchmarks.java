@@ -25,10 +25,11 @@ public final class MicroBenchmarks {
             "embedPassageCached", new String[] {"micro_embed_passage_cached", "embed one passage, cache hit"},
             "assembleFeatures", new String[] {"micro_feature_assembly", "assemble one run's feature vector"},
             "scoreRun", new String[] {"micro_score_run", "score one run with the shipped bundle"},
-            "llmRequests", new String[] {"micro_llm_requests", "build one run's LLM judge requests (prompts, bodies)"});
+            "llmRequests", new String[] {"micro_llm_requests", "build one run's LLM judge requests (prompts, bodies)"},
+            "parsePrompt", new String[] {"micro_parse_prompt", "read one chat prompt's question and context block"});
 
     private static final List<String> ORDER = List.of("decodeAndClassifyCall", "assembleRun", "ruleChecks",
-            "embedPassageCold", "embedPassageCached", "assembleFeatures", "scoreRun", "llmRequests");
+            "embedPassageCold", "embedPassageCached", "assembleFeatures", "scoreRun", "llmRequests", "parsePrompt");
 
     /**
      * How long JMH measures.

@@ -3,7 +3,11 @@ package io.raglog.bench.micro;
 import io.raglog.assemble.AssemblySettings;
 import io.raglog.assemble.RunLinker;
 import io.raglog.calls.CallClassifier;
+import io.raglog.calls.ChatDetail;
+import io.raglog.calls.ChatMessage;
 import io.raglog.calls.Classification;
+import io.raglog.calls.ClassifiedCall;
+import io.raglog.calls.PromptAnatomy;
 import io.raglog.calls.builtin.BuiltInAdapters;
 import io.raglog.checks.CachedEmbedder;
 import io.raglog.checks.CheapChecks;
@@ -197,10 +201,39 @@ public class RaglogBenchmarks {
         }
     }
 
+    /** The chat prompts of the simulated runs (rewriters' and generators'), as the adapters read them. */
+    @State(Scope.Thread)
+    public static class ChatPrompts {
+        List<List<ChatMessage>> prompts = new ArrayList<>();
+        int next;
+
+        @Setup(Level.Trial)
+        public void setUp() {
+            for (SimulatedTraffic.LinkedRun r : SimulatedTraffic.generate(RUNS, SEED).runs()) {
+                for (ClassifiedCall c : r.calls()) {
+                    if (c.detail() instanceof ChatDetail chat) {
+                        prompts.add(chat.messages());
+                    }
+                }
+            }
+        }
+
+        List<ChatMessage> nextPrompt() {
+            next = (next + 1) % prompts.size();
+            return prompts.get(next);
+        }
+    }
+
     @Benchmark
     public Classification decodeAndClassifyCall(Traffic t) {
         CallEventDecoder.Decoded decoded = CallEventDecoder.decode(t.nextPayload());
         return decoded.ok() ? t.classifier.classify(decoded.event()) : null;
+    }
+
+    /** Reading a chat prompt's question and context block alone: a quarter of classifying a call (JFR). */
+    @Benchmark
+    public PromptAnatomy.Parsed parsePrompt(ChatPrompts p) {
+        return PromptAnatomy.parse(p.nextPrompt());
     }
 
     @Benchmark
