@@ -37,11 +37,16 @@ class LlmChecksHttpTest {
         server.close();
     }
 
+    /**
+     * A timeout far above any answer's time: these tests count requests, and under a loaded machine (load average 11
+     * once) a 3 s timeout cut healthy answers short, and their retries doubled the count. The test of timeouts sets
+     * its own.
+     */
     private LlmSettings settings(String provider, String... overrides) {
         Map<String, String> env = new HashMap<>(Map.of(
                 LlmSettings.PROVIDER, provider, LlmSettings.BASE_URL, server.baseUrl(), LlmSettings.MODEL, "test-model",
                 LlmSettings.API_KEY, KEY, LlmSettings.RETRIES, "2", LlmSettings.BACKOFF_MS, "10",
-                LlmSettings.MAX_BACKOFF_MS, "3000", LlmSettings.TIMEOUT_MS, "3000",
+                LlmSettings.MAX_BACKOFF_MS, "3000", LlmSettings.TIMEOUT_MS, "20000",
                 LlmSettings.PRICE_INPUT, "0.15", LlmSettings.PRICE_OUTPUT, "0.60"));
         for (int i = 0; i < overrides.length; i += 2) {
             env.put(overrides[i], overrides[i + 1]);
