@@ -95,7 +95,7 @@ final class Texts {
         boolean changed = false;
         for (int i = 0; i < length; i++) {
             char c = chars[i];
-            if (isRegexSpace(c)) {
+            if (c <= ' ' && isRegexSpace(c)) {
                 inSpace = true;
                 continue;
             }
@@ -109,12 +109,21 @@ final class Texts {
                 }
                 inSpace = false;
             }
-            int lowered = c < 128 ? (c >= 'A' && c <= 'Z' ? c + ('a' - 'A') : c) : lowerAll ? lowerAlone(c) : c;
-            if (lowered < 0) {
-                return -1;
+            // the common case first, in as few tests as it takes: an ASCII char, a capital only when A..Z
+            if (c < 128) {
+                if ((char) (c - 'A') < 26) {
+                    c += 'a' - 'A';
+                    changed = true;
+                }
+            } else if (lowerAll) {
+                int lowered = lowerAlone(c);
+                if (lowered < 0) {
+                    return -1;
+                }
+                changed |= lowered != c;
+                c = (char) lowered;
             }
-            changed |= lowered != c;
-            chars[n++] = (char) lowered;
+            chars[n++] = c;
         }
         return changed || inSpace ? n : UNCHANGED;
     }
@@ -154,9 +163,9 @@ final class Texts {
         return larger;
     }
 
-    /** Java regex {@code \s}: space, tab, newline, vertical tab, form feed, carriage return. */
+    /** Java regex {@code \s}: space, and tab, newline, vertical tab, form feed, carriage return (9 to 13). */
     private static boolean isRegexSpace(char c) {
-        return c == ' ' || c == '\t' || c == '\n' || c == 0x0B || c == '\f' || c == '\r';
+        return c == ' ' || (c >= '\t' && c <= '\r');
     }
 
     /** A content-derived id for a passage a stage returned without one, from its text as {@link #norm} gives it. */
