@@ -16,7 +16,7 @@ final class NormalisedTexts {
     private Map<Object, String> byIdentity;
 
     String text(String text) {
-        return memo().computeIfAbsent(text, t -> Texts.norm((String) t));
+        return memo().computeIfAbsent(text, t -> RecentNorms.norm((String) t));
     }
 
     String prompt(ChatDetail chat) {
