@@ -8,9 +8,9 @@ import java.util.Map;
 import java.util.function.Predicate;
 
 /**
- * Which calls each key has buffered in state, and when each started: kept on the heap beside the state, so that a
- * timer reads from state only the calls it can link ({@link RunLinker#latestStartLinkable}) and never walks the
- * whole buffer.
+ * Which calls each key has buffered in state, and when each started and ended: kept on the heap beside the state, so
+ * that a timer reads from state only the calls it can link ({@link RunLinker#latestStartLinkable}), and none when
+ * none of them is due ({@link #anyDue}), and never walks the whole buffer.
  *
  * <p>Why: a key without run hints holds all of its pipeline's open calls, and every timer of the key (one per run
  * at least) walked all of them. On RocksDB that walk deserialises every buffered call (the state's time-to-live
