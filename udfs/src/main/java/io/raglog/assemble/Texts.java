@@ -30,8 +30,8 @@ final class Texts {
 
     /**
      * {@link #norm} of {@code parts} joined by {@code separator}, a run of {@code \s} (a prompt's messages joined by a
-     * blank line), without making the joined text: a prompt is several KB, and the join was a tenth of what assembling
-     * a run allocated (JFR).
+     * blank line), without making the joined text: a prompt is several KB, and joining it to normalise it was a
+     * twentieth of what the assembly task allocated (JFR of AssemblyTaskBenchmarks).
      */
     static String norm(List<String> parts, String separator) {
         int length = Math.max(0, parts.size() - 1) * separator.length();

@@ -41,7 +41,7 @@ public record ChatDetail(
 
     /**
      * The contents {@link #promptText} joins by {@link #PROMPT_SEPARATOR}, for a reader that need not join them (run
-     * assembly normalises the prompt from them: the joined copy was its largest allocation but one).
+     * assembly normalises the prompt from them, without a joined copy of several KB).
      */
     public List<String> promptParts() {
         List<String> contents = new ArrayList<>(messages.size());
