@@ -5,7 +5,6 @@ import io.raglog.flink.JacksonTypeInfo;
 import io.raglog.schemas.Run;
 import io.raglog.schemas.Stage;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -168,17 +167,22 @@ public class AssembleRunsFunction extends KeyedProcessFunction<String, Classifie
             closeOnGeneratorArrival(timestamp, ctx, out);
             return;
         }
-        Map<String, CallSignals> open = openCalls(ctx.getCurrentKey(), timestamp);
+        String key = ctx.getCurrentKey();
+        indexed(key);
+        if (!index.isEmpty(key) && !index.anyDue(key, timestamp, RunLinker.due(timestamp, settings, true))) {
+            return; // linking would emit nothing: no call of the key is read
+        }
+        List<CallSignals> open = openCalls(key, timestamp);
         if (open.isEmpty()) {
-            if (index.isEmpty(ctx.getCurrentKey())) {
-                forget(ctx.getCurrentKey());
+            if (index.isEmpty(key)) {
+                forget(key);
                 forgetClosedRun(timestamp);
                 forgetPromptCloses(ctx);
             }
             return; // else: only calls that started after this timer are buffered; a later timer links them
         }
         String hint = hintOf(open);
-        List<RunLinker.Assembled> assembled = RunLinker.linkSignals(pipelineOf(open), hint, open.values(), timestamp,
+        List<RunLinker.Assembled> assembled = RunLinker.linkSignals(pipelineOf(open), hint, open, timestamp,
                 settings);
         emit(assembled, hint, timestamp, ctx, out);
     }
@@ -201,13 +205,22 @@ public class AssembleRunsFunction extends KeyedProcessFunction<String, Classifie
         if (withPromptCloses != null && done.size() == held) {
             withPromptCloses.remove(ctx.getCurrentKey());
         }
-        Map<String, CallSignals> open = openCalls(ctx.getCurrentKey(), upToEnd + settings.grace().toMillis());
-        if (upToEnd == Long.MIN_VALUE || open.isEmpty()) {
+        if (upToEnd == Long.MIN_VALUE) {
+            return;
+        }
+        String key = ctx.getCurrentKey();
+        long linkAt = upToEnd + settings.grace().toMillis();
+        indexed(key);
+        if (!index.anyDue(key, linkAt, RunLinker.due(linkAt, settings, false))) {
+            return; // their runs closed already: on event time, or in an earlier prompt close that linked them
+        }
+        List<CallSignals> open = openCalls(key, linkAt);
+        if (open.isEmpty()) {
             return;
         }
         String hint = hintOf(open);
-        List<RunLinker.Assembled> assembled = RunLinker.closeGenerators(pipelineOf(open), hint, open.values(),
-                upToEnd, settings);
+        List<RunLinker.Assembled> assembled = RunLinker.closeGenerators(pipelineOf(open), hint, open, upToEnd,
+                settings);
         promptRuns.inc(assembled.size());
         // the event time these runs would have closed at: downstream event-time operators (the fault-rate windows)
         // need a timestamp, and Flink sends none with what a processing-time timer emits
@@ -265,11 +278,8 @@ public class AssembleRunsFunction extends KeyedProcessFunction<String, Classifie
      * only when their signals are not on the heap. (A call kept on the heap can still join its run after the state's
      * time-to-live dropped it, which takes hours of stalled event time; one that is not is gone, as before.)
      */
-    private Map<String, CallSignals> openCalls(String key, long now) throws Exception {
-        if (!index.knows(key)) {
-            index.load(key, pending.entries());
-        }
-        Map<String, CallSignals> open = new HashMap<>();
+    private List<CallSignals> openCalls(String key, long now) throws Exception {
+        List<CallSignals> open = new ArrayList<>();
         for (String id : index.linkable(key, now)) {
             CallSignals s = signals.get(key, id);
             if (s == null) {
@@ -280,9 +290,16 @@ public class AssembleRunsFunction extends KeyedProcessFunction<String, Classifie
                 }
                 s = signals.put(key, id, new CallSignals(call));
             }
-            open.put(id, s);
+            open.add(s);
         }
         return open;
+    }
+
+    /** Makes sure the key is indexed: after a start or a restore, by one walk of its buffered calls. */
+    private void indexed(String key) throws Exception {
+        if (!index.knows(key)) {
+            index.load(key, pending.entries());
+        }
     }
 
     /** The key's buffer is empty: what the heap knew of it goes too. */
@@ -291,13 +308,13 @@ public class AssembleRunsFunction extends KeyedProcessFunction<String, Classifie
         signals.forget(key);
     }
 
-    private static String hintOf(Map<String, CallSignals> open) {
-        ClassifiedCall any = open.values().iterator().next().call;
+    private static String hintOf(List<CallSignals> open) {
+        ClassifiedCall any = open.get(0).call;
         return any.event().hasRunHint() ? any.event().runHint() : null;
     }
 
-    private static String pipelineOf(Map<String, CallSignals> open) {
-        return open.values().iterator().next().call.event().pipeline();
+    private static String pipelineOf(List<CallSignals> open) {
+        return open.get(0).call.event().pipeline();
     }
 
     /** Nothing left to close: drop the prompt closes still due, and their timers. */

@@ -120,6 +120,11 @@ final class CallSignals {
     }
 
     boolean isCloser() {
-        return stage == Stage.GENERATE && !failed();
+        return isCloser(call);
+    }
+
+    /** A generator call that succeeded: it closes its run. */
+    static boolean isCloser(ClassifiedCall call) {
+        return call.stage() == Stage.GENERATE && !call.event().failed();
     }
 }

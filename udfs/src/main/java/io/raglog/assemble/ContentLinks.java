@@ -36,9 +36,13 @@ final class ContentLinks {
     }
 
     private static boolean sharesQuery(CallSignals a, CallSignals b) {
-        for (String q : b.consumedQueries) {
-            if (q.equals(a.question) || a.producedQueries.contains(q) || a.consumedQueries.contains(q)) {
-                return true;
+        // most calls consume no query (chats, a retrieval by vector alone): no iterator made for them, since linking
+        // asks this of every member against every candidate, and again after each member it adds
+        if (!b.consumedQueries.isEmpty()) {
+            for (String q : b.consumedQueries) {
+                if (q.equals(a.question) || a.producedQueries.contains(q) || a.consumedQueries.contains(q)) {
+                    return true;
+                }
             }
         }
         return b.question != null && (a.producedQueries.contains(b.question) || a.consumedQueries.contains(b.question));

@@ -7,8 +7,8 @@ import java.util.Map;
 /**
  * {@link Texts#norm} of the texts of some calls, each computed once: linking normalises a call's prompt and passages,
  * and building its run reads the same ones again (the prompt alone is several KB). Keyed by identity of the logged
- * string, which is cheap to hash and cannot mistake one text for another; a prompt by identity of its chat, since
- * {@link ChatDetail#promptText()} joins a new string on every call.
+ * string, which is cheap to hash and cannot mistake one text for another; a prompt by identity of its chat, since its
+ * text is its messages joined ({@link ChatDetail#promptText()}), a new string on every call.
  */
 final class NormalisedTexts {
 
@@ -16,11 +16,11 @@ final class NormalisedTexts {
     private Map<Object, String> byIdentity;
 
     String text(String text) {
-        return memo().computeIfAbsent(text, t -> Texts.norm((String) t));
+        return memo().computeIfAbsent(text, t -> RecentNorms.norm((String) t));
     }
 
     String prompt(ChatDetail chat) {
-        return memo().computeIfAbsent(chat, c -> Texts.norm(chat.promptText()));
+        return memo().computeIfAbsent(chat, c -> Texts.norm(chat.promptParts(), ChatDetail.PROMPT_SEPARATOR));
     }
 
     void addAll(NormalisedTexts other) {

@@ -48,7 +48,7 @@ final class PromptMatches {
                 out.add(new Match(at, text.length(), text.length()));
                 continue;
             }
-            int kept = longestPrefixIn(prompt, text);
+            int kept = keptOpening(prompt, text);
             out.add(kept >= MIN_KEPT_CHARS ? new Match(prompt.indexOf(text.substring(0, kept)), kept, text.length())
                     : new Match(-1, 0, text.length()));
         }
@@ -56,11 +56,23 @@ final class PromptMatches {
     }
 
     /**
-     * Length of the longest prefix of {@code text} found in {@code prompt}. Whether a prefix is found only turns false
-     * as it grows, so a binary search finds the edge in a logarithmic number of searches.
+     * {@link #longestPrefixIn}, or 0 when that is less than {@link #MIN_KEPT_CHARS}. Why: a passage dropped from the
+     * prompt fails on its shortest opening that counts, where the search took a dozen steps, each copying an opening.
      */
-    static int longestPrefixIn(String prompt, String text) {
-        int lo = 0;
+    private static int keptOpening(String prompt, String text) {
+        if (text.length() < MIN_KEPT_CHARS || !prompt.contains(text.substring(0, MIN_KEPT_CHARS))) {
+            return 0;
+        }
+        return longestPrefixIn(prompt, text, MIN_KEPT_CHARS);
+    }
+
+    /**
+     * Length of the longest prefix of {@code text} found in {@code prompt}, whose first {@code found} chars are known to
+     * be there. Whether a prefix is found only turns false as it grows, so a binary search finds the edge in a
+     * logarithmic number of searches.
+     */
+    static int longestPrefixIn(String prompt, String text, int found) {
+        int lo = found;
         int hi = text.length();
         while (lo < hi) {
             int mid = (lo + hi + 1) >>> 1;

@@ -24,7 +24,8 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.EnumMap;
-import java.util.LinkedHashMap;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -91,14 +92,29 @@ public final class RunBuilder {
                 new RunStages(rewrite, embed, retrieve, rerank, assemble, generate), null, null, session);
     }
 
+    /**
+     * A loop, not a stream, here and in {@link #latency}: every stage calls both, and their pipelines were an eighth
+     * of what building a run allocated (JFR).
+     */
     private static List<ClassifiedCall> succeeded(List<ClassifiedCall> calls) {
-        return calls.stream().filter(c -> !c.event().failed()).toList();
+        List<ClassifiedCall> ok = new ArrayList<>(calls.size());
+        for (ClassifiedCall c : calls) {
+            if (!c.event().failed()) {
+                ok.add(c);
+            }
+        }
+        return ok;
     }
 
+    /** From the stage's first start to its last end (toEpochMilli keeps the order of instants, so min and max). */
     private static long latency(List<ClassifiedCall> calls) {
-        Instant start = calls.stream().map(c -> c.event().startedAt()).min(Instant::compareTo).orElse(null);
-        Instant end = calls.stream().map(c -> c.event().endedAt()).max(Instant::compareTo).orElse(null);
-        return start == null ? 0 : Math.max(0, end.toEpochMilli() - start.toEpochMilli());
+        long start = Long.MAX_VALUE;
+        long end = Long.MIN_VALUE;
+        for (ClassifiedCall c : calls) {
+            start = Math.min(start, c.event().startedAt().toEpochMilli());
+            end = Math.max(end, c.event().endedAt().toEpochMilli());
+        }
+        return calls.isEmpty() ? 0 : Math.max(0, end - start);
     }
 
     private static List<String> ids(List<ClassifiedCall> calls) {
@@ -140,28 +156,23 @@ public final class RunBuilder {
         if (calls.isEmpty()) {
             return RetrieveStage.absent();
         }
-        Map<String, Passage> passages = new LinkedHashMap<>();
+        // a passage is the same as one before it by its id, or without one by its normalised text: ids and texts
+        // are told apart by the set they are in, not by a key concatenated for each passage
+        Set<String> seenIds = new HashSet<>();
+        Set<String> seenTexts = new HashSet<>();
         RetrieveDetail first = (RetrieveDetail) calls.get(0).detail();
+        List<Passage> ranked = new ArrayList<>();
         for (ClassifiedCall c : succeeded(calls)) {
             for (Passage p : ((RetrieveDetail) c.detail()).passages()) {
-                passages.putIfAbsent(passageKey(p, norm), withId(p, norm));
+                if (p.id() != null ? seenIds.add(p.id()) : seenTexts.add(norm.text(p.text()))) {
+                    // a content id hashed for a passage kept only: one found again is not hashed
+                    String id = p.id() != null ? p.id() : Texts.normalisedContentId(norm.text(p.text()));
+                    ranked.add(new Passage(id, p.text(), p.score(), ranked.size() + 1));
+                }
             }
-        }
-        List<Passage> ranked = new ArrayList<>();
-        for (Passage p : passages.values()) {
-            ranked.add(p.withRank(ranked.size() + 1));
         }
         return new RetrieveStage(true, latency(calls), ids(calls), first.store(), first.queryText(), first.topK(),
                 ranked, false);
-    }
-
-    private static String passageKey(Passage p, NormalisedTexts norm) {
-        return p.id() != null ? "id:" + p.id() : "text:" + norm.text(p.text());
-    }
-
-    private static Passage withId(Passage p, NormalisedTexts norm) {
-        return p.id() != null ? p
-                : new Passage(Texts.normalisedContentId(norm.text(p.text())), p.text(), p.score(), p.rank());
     }
 
     /** Rerank documents are plain texts: give them the retrieval ids when the texts match. */
@@ -171,7 +182,7 @@ public final class RunBuilder {
         }
         List<ClassifiedCall> ok = succeeded(calls);
         RerankDetail detail = (RerankDetail) (ok.isEmpty() ? calls.get(0) : ok.get(ok.size() - 1)).detail();
-        Map<String, String> idByText = new LinkedHashMap<>();
+        Map<String, String> idByText = new HashMap<>();
         for (Passage p : retrieved) {
             idByText.putIfAbsent(norm.text(p.text()), p.id());
         }

@@ -12,6 +12,7 @@ import java.util.IdentityHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Predicate;
 
 /**
  * Decides which buffered calls form which run, at a given event time. Pure logic: the Flink function owns state and
@@ -82,7 +83,7 @@ public final class RunLinker {
         long grace = settings.grace().toMillis();
         List<CallSignals> closers = new ArrayList<>();
         for (CallSignals s : open) {
-            if (s.isCloser() && s.endMs + grace <= now) {
+            if (closes(s.isCloser(), s.endMs, grace, now)) {
                 closers.add(s);
             }
         }
@@ -109,14 +110,14 @@ public final class RunLinker {
             for (CallSignals s : open) {
                 lastEnd = Math.max(lastEnd, s.endMs);
             }
-            if (!open.isEmpty() && lastEnd + timeout <= now) {
+            if (!open.isEmpty() && expired(lastEnd, timeout, now)) {
                 out.add(assembled(pipeline, runHint, new ArrayList<>(open), open.get(0),
                         incompleteReason(open, settings)));
             }
         } else {
             List<CallSignals> expired = new ArrayList<>();
             for (CallSignals s : open) {
-                if (s.endMs + timeout <= now) {
+                if (expired(s.endMs, timeout, now)) {
                     expired.add(s);
                 }
             }
@@ -125,6 +126,26 @@ public final class RunLinker {
             }
         }
         return out;
+    }
+
+    /**
+     * Which buffered calls make linking at {@code now} emit a run: a generator call due to close its own, or (when
+     * expired calls are flushed) a call past the run timeout. Linking calls of which none is due emits nothing, so a
+     * timer need not read them ({@link PendingIndex#anyDue}).
+     */
+    static Predicate<PendingIndex.Times> due(long now, AssemblySettings settings, boolean flushExpired) {
+        long grace = settings.grace().toMillis();
+        long timeout = settings.runTimeout().toMillis();
+        return t -> closes(t.closer(), t.endMs(), grace, now) || (flushExpired && expired(t.endMs(), timeout, now));
+    }
+
+    private static boolean closes(boolean closer, long endMs, long grace, long now) {
+        return closer && endMs + grace <= now;
+    }
+
+    /** A hinted key's last call, or an unhinted call: past it, its calls leave as an incomplete run. */
+    private static boolean expired(long endMs, long timeout, long now) {
+        return endMs + timeout <= now;
     }
 
     /** With a hint the run is known: every call up to the generator's end belongs to it. */

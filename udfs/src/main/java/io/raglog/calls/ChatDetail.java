@@ -25,13 +25,25 @@ public record ChatDetail(
         List<String> contextPassages,
         boolean streamed) implements CallDetail {
 
+    /** What {@link #promptText} puts between two message contents: a blank line. */
+    public static final String PROMPT_SEPARATOR = "\n\n";
+
     /**
      * Every message content joined by a blank line, as the model saw it; no separator before the first non-empty one.
      * Joined by String.join, which sizes one array for the result: a builder grown from Latin-1 to UTF-16 by a curly
-     * quote and then copied out made the prompt three to six times over, and run assembly joins each generator's
-     * prompt twice (JFR). A lone message's content is its prompt text as it is.
+     * quote and then copied out made the prompt three to six times over (JFR). A lone message's content is its prompt
+     * text as it is.
      */
     public String promptText() {
+        List<String> parts = promptParts();
+        return parts.size() == 1 ? parts.get(0) : String.join(PROMPT_SEPARATOR, parts);
+    }
+
+    /**
+     * The contents {@link #promptText} joins by {@link #PROMPT_SEPARATOR}, for a reader that need not join them (run
+     * assembly normalises the prompt from them, without a joined copy of several KB).
+     */
+    public List<String> promptParts() {
         List<String> contents = new ArrayList<>(messages.size());
         for (ChatMessage m : messages) {
             String content = m.content() == null ? "" : m.content();
@@ -40,6 +52,6 @@ public record ChatDetail(
             }
             contents.add(content);
         }
-        return contents.size() == 1 ? contents.get(0) : String.join("\n\n", contents);
+        return contents;
     }
 }

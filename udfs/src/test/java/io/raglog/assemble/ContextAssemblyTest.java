@@ -101,8 +101,9 @@ class ContextAssemblyTest {
 
     @Test
     void findsTheLongestPrefixInLogarithmicSteps() {
-        assertThat(PromptMatches.longestPrefixIn("xx hello wor yy", "hello world")).isEqualTo(9);
-        assertThat(PromptMatches.longestPrefixIn("xyz", "hello")).isZero();
-        assertThat(PromptMatches.longestPrefixIn("say hello", "hello")).isEqualTo(5);
+        assertThat(PromptMatches.longestPrefixIn("xx hello wor yy", "hello world", 0)).isEqualTo(9);
+        assertThat(PromptMatches.longestPrefixIn("xyz", "hello", 0)).isZero();
+        assertThat(PromptMatches.longestPrefixIn("say hello", "hello", 0)).isEqualTo(5);
+        assertThat(PromptMatches.longestPrefixIn("xx hello wor yy", "hello world", 3)).isEqualTo(9);
     }
 }

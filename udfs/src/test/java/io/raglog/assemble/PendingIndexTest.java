@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.raglog.calls.ClassifiedCall;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -77,5 +78,30 @@ class PendingIndexTest {
         index.add("bot-trace-9", run.generate(60.0, 61.0));
 
         assertThat(index.linkable("bot-trace-9", TestCalls.ms(3.0))).containsExactly("hinted-generate");
+    }
+
+    @Test
+    void shouldTellWhenATimerHasACallToCloseOrFlush() {
+        TestCalls run = TestCalls.run("bot", null, "due", 4);
+        TestCalls next = TestCalls.run("bot", null, "next", 5);
+        PendingIndex index = new PendingIndex();
+        index.load("bot", buffered(run.rewrite(0.0, 0.4), run.generate("due-failed", 0.5, 1.0, 503, List.of()),
+                next.generate(10.0, 11.0)).entrySet());
+        AssemblySettings settings = AssemblySettings.DEFAULTS;
+
+        // the failed generator closes nothing, and the next run's generator had not started by 5 s
+        long early = TestCalls.ms(5.0);
+        assertThat(index.anyDue("bot", early, RunLinker.due(early, settings, true))).isFalse();
+        // it is due a grace after its end
+        long closes = TestCalls.ms(11.0) + settings.grace().toMillis();
+        assertThat(index.anyDue("bot", closes - 1, RunLinker.due(closes - 1, settings, false))).isFalse();
+        assertThat(index.anyDue("bot", closes, RunLinker.due(closes, settings, false))).isTrue();
+
+        index.remove("bot", "next-generate");
+        // the calls left are due when their run timeout has passed, and then only on a path that flushes them
+        long timedOut = TestCalls.ms(0.4) + settings.runTimeout().toMillis();
+        assertThat(index.anyDue("bot", timedOut - 1, RunLinker.due(timedOut - 1, settings, true))).isFalse();
+        assertThat(index.anyDue("bot", timedOut, RunLinker.due(timedOut, settings, true))).isTrue();
+        assertThat(index.anyDue("bot", timedOut, RunLinker.due(timedOut, settings, false))).isFalse();
     }
 }

@@ -2,6 +2,8 @@ package io.raglog.assemble;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
@@ -51,5 +53,35 @@ class TextsTest {
             String lowered = b.toString().toLowerCase(java.util.Locale.ROOT).replaceAll("\\s+", " ");
             assertThat(Texts.norm(lowered)).isEqualTo(regexNorm(lowered));
         }
+    }
+
+    @Test
+    void shouldLowerEveryCharAsStringToLowerCaseDoes() {
+        // each char of the Basic Multilingual Plane alone, after a cased letter and before one (the context
+        // toLowerCase reads for a final sigma), and beside the chars only toLowerCase lowers right
+        for (int c = 0; c <= Character.MAX_VALUE; c++) {
+            String ch = String.valueOf((char) c);
+            for (String s : new String[] {ch, "A" + ch, ch + "b", "Ab" + ch + " c", ch + "İ", "ΑΣ" + ch, ch + "\n"}) {
+                assertThat(Texts.norm(s)).as("U+%04X in %s", c, s).isEqualTo(regexNorm(s));
+            }
+        }
+    }
+
+    @Test
+    void shouldNormaliseMessagesAsTheirJoinedText() {
+        Random random = new Random(9);
+        String[] contents = {"", " ", "\n", "You answer from the context.", "Context: “Acme” — 4,100 UNITS\n\n",
+            "  Lead", "trail \t", "ΣΟΦΙΑ", "İstanbul", "ab\uD83D\uDE00c", "é\u00A0É", "\u2003x\u2003"};
+        for (int i = 0; i < 20_000; i++) {
+            List<String> parts = new ArrayList<>();
+            for (int n = random.nextInt(5); n > 0; n--) {
+                parts.add(contents[random.nextInt(contents.length)]);
+            }
+            String joined = String.join("\n\n", parts);
+            assertThat(Texts.norm(parts, "\n\n")).as("%s", parts).isEqualTo(regexNorm(joined));
+        }
+        String longPart = "Passage  ONE.\n".repeat(2000);
+        assertThat(Texts.norm(List.of(longPart, "Question?"), "\n\n"))
+                .isEqualTo(regexNorm(longPart + "\n\nQuestion?"));
     }
 }

@@ -30,6 +30,7 @@ public final class SimulatedTraffic {
 
     private final List<byte[]> payloads = new ArrayList<>();
     private final List<LinkedRun> runs = new ArrayList<>();
+    private final List<ClassifiedCall> assemblyInput = new ArrayList<>();
 
     private SimulatedTraffic() {}
 
@@ -63,6 +64,7 @@ public final class SimulatedTraffic {
                 ClassifiedCall held = c.call().forAssembly();
                 byKey.computeIfAbsent(held.runKey(), k -> new ArrayList<>()).add(held);
                 byEventId.put(call.eventId(), held);
+                traffic.assemblyInput.add(held);
             }
         }
         for (List<ClassifiedCall> pending : byKey.values()) {
@@ -85,5 +87,10 @@ public final class SimulatedTraffic {
 
     public List<LinkedRun> runs() {
         return runs;
+    }
+
+    /** The calls that reach the assembly, as held there, in the order the simulator logged them. */
+    public List<ClassifiedCall> assemblyInput() {
+        return assemblyInput;
     }
 }
