@@ -173,14 +173,40 @@ public final class Terms {
         return RECENT_CONTENT_STEMS.get(text, Terms::readContentStems);
     }
 
-    /** As stemming each of {@link #contentWords}, in order, in one scan: no list of the words, no stream. */
+    /** Each thread's builder of content stems: reused, so that reading a text allocates only the set it gives. */
+    private static final ThreadLocal<OrderedStringSet.Builder> STEMS_READ =
+            ThreadLocal.withInitial(OrderedStringSet.Builder::new);
+
+    /**
+     * As stemming each of {@link #contentWords}, in order, in one scan: no list of the words, no stream. A word the
+     * thread met before, here or in a {@link TextIndex} (the known passages and the rule checks read the same texts),
+     * is known by its hash from {@link WordFacts}: not copied out, looked up among the stop words nor stemmed again.
+     */
     private static Set<String> readContentStems(String text) {
-        OrderedStringSet.Builder out = new OrderedStringSet.Builder();
+        OrderedStringSet.Builder out = STEMS_READ.get();
         if (text != null) {
+            WordFacts facts = WordFacts.ofThisThread();
             scanWords(text, 0, text.length(), (start, end) -> {
+                long plainHash = WordFacts.plainHash(text, start, end);
+                int known = plainHash == 0 ? -1 : facts.slotOf(plainHash);
+                if (known >= 0) {
+                    if (facts.isContentWord(known)) {
+                        out.add(facts.stem(known), facts.stemHash(known));
+                    }
+                    return;
+                }
                 String word = lowerCaseWord(text, start, end);
-                if (isContentWord(word)) {
-                    out.add(stem(word));
+                boolean content = isContentWord(word);
+                if (plainHash == 0 && !content) {
+                    return; // nothing to add, and not a word the facts can keep
+                }
+                String stem = stem(word);
+                long stemHash = WordHash.of(stem);
+                if (plainHash != 0) {
+                    facts.put(plainHash, stem, stemHash, content);
+                }
+                if (content) {
+                    out.add(stem, stemHash);
                 }
             });
         }
@@ -278,6 +304,12 @@ public final class Terms {
      */
     static List<String> rawNumbers(String text) {
         List<String> out = new ArrayList<>();
+        scanNumbers(text, (start, end) -> out.add(text.substring(start, end)));
+        return out;
+    }
+
+    /** The bounds of the numbers {@link #rawNumbers} lists, in order, given to {@code each} without copying them out. */
+    static void scanNumbers(String text, WordBounds each) {
         int n = text.length();
         int i = 0;
         while (i < n) {
@@ -295,9 +327,8 @@ public final class Terms {
                     i++;
                 }
             }
-            out.add(text.substring(start, i));
+            each.word(start, i);
         }
-        return out;
     }
 
     private static boolean isAsciiDigit(char c) {
@@ -311,6 +342,20 @@ public final class Terms {
     private static boolean continuesBefore(String text, int i) {
         char before = text.charAt(i - 1);
         return before == '.' || before == ',' || isLetterOrNumber(before);
+    }
+
+    /**
+     * The {@link WordHash} of the number at {@code text[start, end)} normalised: hashed in place when it has neither
+     * point nor comma, as most have, since then {@link #normaliseNumber} leaves it as it is.
+     */
+    static long normalisedNumberHash(String text, int start, int end) {
+        for (int i = start; i < end; i++) {
+            char c = text.charAt(i);
+            if (c == '.' || c == ',') {
+                return WordHash.of(normaliseNumber(text.substring(start, end)));
+            }
+        }
+        return WordHash.of(text, start, end);
     }
 
     static String normaliseNumber(String raw) {

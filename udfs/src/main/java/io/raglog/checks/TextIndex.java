@@ -62,7 +62,7 @@ public final class TextIndex {
         }
         this.words = reader.words.sorted();
         this.stems = reader.stems.sorted();
-        this.numbers = WordHash.sortedOf(Terms.numbers(this.text));
+        this.numbers = reader.numbers(this.text);
         this.sentenceStems = reader.sentences.build();
         this.parts = List.of(this);
     }
@@ -79,6 +79,7 @@ public final class TextIndex {
         private String text;
         final DistinctHashes words = new DistinctHashes();
         final DistinctHashes stems = new DistinctHashes();
+        private final DistinctHashes numbers = new DistinctHashes();
         final SentenceStems.Builder sentences = new SentenceStems.Builder();
         private final WordFacts facts = WordFacts.ofThisThread();
 
@@ -91,13 +92,23 @@ public final class TextIndex {
 
         @Override
         public void word(int start, int end) {
-            long plainHash = hasJoiner(text, start, end) ? 0 : WordHash.ofLowerCaseAscii(text, start, end);
+            long plainHash = WordFacts.plainHash(text, start, end);
             int known = plainHash == 0 ? -1 : facts.slotOf(plainHash);
             if (known >= 0) {
                 add(plainHash, facts.isContentWord(known), facts.stemHash(known));
             } else {
                 read(Terms.lowerCaseWord(text, start, end), plainHash);
             }
+        }
+
+        /**
+         * The hashes of the text's normalised numbers, ascending: as hashing each of {@link Terms#numbers}, without
+         * the list, the set and the copies.
+         */
+        long[] numbers(String text) {
+            numbers.clear();
+            Terms.scanNumbers(text, (start, end) -> numbers.add(Terms.normalisedNumberHash(text, start, end)));
+            return numbers.sorted();
         }
 
         /** A plain word (no joiner), by what the thread knows of it. */
@@ -126,7 +137,7 @@ public final class TextIndex {
                     sentences.add(stemHash);
                 }
                 if (plainHash != 0) {
-                    facts.put(plainHash, stemHash, content);
+                    facts.put(plainHash, stem, stemHash, content);
                 }
                 return;
             }
@@ -177,7 +188,7 @@ public final class TextIndex {
         return hasJoiner(word, 0, word.length());
     }
 
-    private static boolean hasJoiner(String text, int start, int end) {
+    static boolean hasJoiner(String text, int start, int end) {
         for (int i = start; i < end; i++) {
             char c = text.charAt(i);
             if (c == '-' || c == '\'' || c == '’' || c == '&') {
