@@ -3,6 +3,7 @@ package io.raglog.checks;
 import io.raglog.memo.PerThreadMemo;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -147,9 +148,22 @@ public final class Terms {
         return c == '.' || c == ',' || c == '\'' || c == '’' || c == '&' || c == '-';
     }
 
-    /** Words that carry meaning: not stop words, in order, duplicates kept. */
+    /**
+     * Words that carry meaning: not stop words, in order, duplicates kept (an unmodifiable list). Kept as the scan
+     * finds them, rather than filtered from a list of every word by a stream: the rule checks read a run's question,
+     * rewrites and answer sentences so on every run, since no memo keeps texts met once.
+     */
     public static List<String> contentWords(String text) {
-        return words(text).stream().filter(Terms::isContentWord).toList();
+        List<String> out = new ArrayList<>();
+        if (text != null) {
+            scanWords(text, 0, text.length(), (start, end) -> {
+                String word = lowerCaseWord(text, start, end);
+                if (isContentWord(word)) {
+                    out.add(word);
+                }
+            });
+        }
+        return Collections.unmodifiableList(out);
     }
 
     /**
@@ -228,6 +242,9 @@ public final class Terms {
 
     /** A light suffix stripper so "flows" meets "flow" and "companies" meets "company"; not a real stemmer. */
     public static String stem(String lowerWord) {
+        if (lowerWord.isEmpty() || !mayLoseAnEnding(lowerWord.charAt(lowerWord.length() - 1))) {
+            return lowerWord; // most words: their own stem, known without the thread's memo (a lookup per word)
+        }
         Map<String, String> recent = RECENT_STEMS.get();
         String known = recent.get(lowerWord);
         if (known != null) {
@@ -241,6 +258,11 @@ public final class Terms {
             recent.put(lowerWord, stem);
         }
         return stem;
+    }
+
+    /** Whether {@link #readStem} may strip the end of a word ending so: each ending it strips ends in s, g or d. */
+    private static boolean mayLoseAnEnding(char last) {
+        return last == 's' || last == 'g' || last == 'd';
     }
 
     private static String readStem(String lowerWord) {
