@@ -8,7 +8,6 @@ import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.regex.Pattern;
 
 /**
  * One text prepared for the lexical checks: its words, their stems and its normalised numbers, so that "is this name,
@@ -17,8 +16,6 @@ import java.util.regex.Pattern;
  * run's passages cost more than reading them (half the rule checks' time, measured).
  */
 public final class TextIndex {
-
-    private static final Pattern NAME_PARTS = Pattern.compile("[\\s\\-'’&]+");
 
     /**
      * Recent texts' indexes: one passage is read by several checks per run, and popular passages recur across runs.
@@ -270,12 +267,37 @@ public final class TextIndex {
         }
         // Names and month names: every word present (case-insensitive), so "Acme Corp." matches "acme corp".
         // Hyphenated and spaced spellings meet: every part present (each may be in another of the texts).
-        for (String part : NAME_PARTS.split(term.norm())) {
-            if (!part.isEmpty() && !hasWord(part)) {
+        return holdsEveryPart(term.norm());
+    }
+
+    /**
+     * Whether every part of a name (between runs of {@code [\\s\\-'’&]}) is a word here: as splitting it on that
+     * regex, whose matcher and array were made for each key term and each text asked (JFR), without them. A name of
+     * one part, as most are, is asked as it is.
+     */
+    private boolean holdsEveryPart(String name) {
+        int n = name.length();
+        int i = 0;
+        while (i < n) {
+            if (isNamePartMark(name.charAt(i))) {
+                i++;
+                continue;
+            }
+            int start = i;
+            while (i < n && !isNamePartMark(name.charAt(i))) {
+                i++;
+            }
+            if (!hasWord(start == 0 && i == n ? name : name.substring(start, i))) {
                 return false;
             }
         }
         return true;
+    }
+
+    /** {@code [\\s\\-'’&]}, where {@code \\s} is {@code [ \\t\\n\\x0B\\f\\r]}. */
+    private static boolean isNamePartMark(char c) {
+        return c == ' ' || c == '\t' || c == '\n' || c == 0x0B || c == '\f' || c == '\r' || c == '-' || c == '\''
+                || c == '’' || c == '&';
     }
 
     private boolean anyHasNumber(String norm) {
