@@ -549,6 +549,15 @@ public final class Terms {
         int currentEnd = -1;
         for (int t = 0; t < tokens.length; t += 2) {
             int start = tokens[t];
+            if (!hasUpperCase(text, start, tokens[t + 1])) {
+                // most words: not capitalised, no inner capital, no acronym, so no name; read without a copy
+                if (current != null) {
+                    out.add(current.toString());
+                    current = null;
+                }
+                currentEnd = tokens[t + 1];
+                continue;
+            }
             String group = text.substring(start, tokens[t + 1]);
             String token = nameToken(group);
             boolean name = !token.isEmpty() && isNameToken(token, sentenceInitial(text, start));
@@ -573,6 +582,16 @@ public final class Terms {
             out.add(current.toString());
         }
         return out;
+    }
+
+    /** Whether a char of {@code text[start, end)} is upper case, each taken as {@code String.chars()} gives it. */
+    private static boolean hasUpperCase(String text, int start, int end) {
+        for (int i = start; i < end; i++) {
+            if (Character.isUpperCase((int) text.charAt(i))) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** As {@code replaceAll("[.]$", "")}: one closing full stop off ("May." is "May"). */
