@@ -12,16 +12,25 @@ final class DistinctHashes {
 
     /** Enough for the distinct words of most passages (52 on average on the simulated ones); it grows past that. */
     private static final int CAPACITY = 128;
+    /**
+     * The largest table kept for the next text (8 KB, cleared in some 100 ns): dropping each table a passage of many
+     * distinct words grew made a new one for every such passage (JFR).
+     */
+    private static final int MAX_KEPT = 1024;
+    private static final long[] NONE = {};
 
     /** Slots holding a hash; 0 marks an empty slot, so a hash of 0 is held by {@link #hasZero} instead. */
     private long[] table = new long[CAPACITY];
     private boolean hasZero;
+    /** The hashes in the order they were first added, 0 included: what {@link #sorted} copies, without a scan. */
+    private long[] added = new long[CAPACITY];
     private int size;
 
-    /** Empties it for the next text; a table a long text grew is dropped, so that clearing stays cheap. */
+    /** Empties it for the next text; a table a very long text grew is dropped, so that it does not stay that large. */
     void clear() {
-        if (table.length > CAPACITY) {
+        if (table.length > MAX_KEPT) {
             table = new long[CAPACITY];
+            added = new long[CAPACITY];
         } else {
             Arrays.fill(table, 0);
         }
@@ -32,10 +41,12 @@ final class DistinctHashes {
     /** Adds a hash; false if it was there. */
     boolean add(long hash) {
         if (hash == 0) {
-            boolean added = !hasZero;
+            if (hasZero) {
+                return false;
+            }
             hasZero = true;
-            size += added ? 1 : 0;
-            return added;
+            append(0);
+            return true;
         }
         if (tooFull(size + 1, table.length)) {
             grow();
@@ -45,22 +56,23 @@ final class DistinctHashes {
             return false;
         }
         table[i] = hash;
-        size++;
+        append(hash);
         return true;
     }
 
-    /** The hashes added, in ascending order, each once. */
+    private void append(long hash) {
+        if (size == added.length) {
+            added = Arrays.copyOf(added, size * 2);
+        }
+        added[size++] = hash;
+    }
+
+    /** The hashes added, in ascending order, each once: an array the caller must not change. */
     long[] sorted() {
-        long[] out = new long[size];
-        int n = 0;
-        if (hasZero) {
-            out[n++] = 0;
+        if (size == 0) {
+            return NONE; // most texts have no number: one empty array shared, never written to
         }
-        for (long hash : table) {
-            if (hash != 0) {
-                out[n++] = hash;
-            }
-        }
+        long[] out = Arrays.copyOf(added, size);
         Arrays.sort(out);
         return out;
     }
@@ -75,12 +87,12 @@ final class DistinctHashes {
         return i;
     }
 
+    /** A table twice the size, holding the same hashes. */
     private void grow() {
-        long[] old = table;
-        table = new long[old.length * 2];
-        for (long hash : old) {
-            if (hash != 0) {
-                table[probe(table, hash)] = hash;
+        table = new long[table.length * 2];
+        for (int i = 0; i < size; i++) {
+            if (added[i] != 0) {
+                table[probe(table, added[i])] = added[i];
             }
         }
     }

@@ -20,15 +20,25 @@ final class OrderedStringSet extends AbstractSet<String> {
         this.inOrder = inOrder;
     }
 
-    /** Collects the distinct strings in the order they come. */
+    /**
+     * Collects the distinct strings in the order they come, each told apart by its {@link WordHash}, which the caller
+     * has (a stem's hash is among what {@link WordFacts} keeps): the strings themselves, scattered over the heap, are
+     * read once each when the set is built rather than hashed and compared at every repeat (that was most of reading
+     * a text's stems, JFR). Reusable: {@link #build} starts it afresh, so a builder kept per thread allocates only the
+     * set it gives.
+     */
     static final class Builder {
 
-        private final StringSet members = new StringSet(16);
+        /** Past this many strings a builder's array is let go once built, rather than kept for every later set. */
+        private static final int MAX_KEPT = 256;
+
+        private final DistinctHashes seen = new DistinctHashes();
         private String[] inOrder = new String[16];
         private int size;
 
-        void add(String s) {
-            if (members.insert(s)) {
+        /** @param hash {@code WordHash.of(s)} */
+        void add(String s, long hash) {
+            if (seen.add(hash)) {
                 if (size == inOrder.length) {
                     inOrder = Arrays.copyOf(inOrder, size * 2);
                 }
@@ -37,7 +47,19 @@ final class OrderedStringSet extends AbstractSet<String> {
         }
 
         OrderedStringSet build() {
-            return new OrderedStringSet(members, Arrays.copyOf(inOrder, size));
+            String[] strings = Arrays.copyOf(inOrder, size);
+            StringSet members = new StringSet(size);
+            for (String s : strings) {
+                members.insert(s);
+            }
+            if (size > MAX_KEPT) {
+                inOrder = new String[16];
+            } else {
+                Arrays.fill(inOrder, 0, size, null); // holds no string past the set it was for
+            }
+            seen.clear();
+            size = 0;
+            return new OrderedStringSet(members, strings);
         }
     }
 

@@ -3,6 +3,7 @@ package io.raglog.checks;
 import io.raglog.memo.PerThreadMemo;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -147,9 +148,22 @@ public final class Terms {
         return c == '.' || c == ',' || c == '\'' || c == '’' || c == '&' || c == '-';
     }
 
-    /** Words that carry meaning: not stop words, in order, duplicates kept. */
+    /**
+     * Words that carry meaning: not stop words, in order, duplicates kept (an unmodifiable list). Kept as the scan
+     * finds them, rather than filtered from a list of every word by a stream: the rule checks read a run's question,
+     * rewrites and answer sentences so on every run, since no memo keeps texts met once.
+     */
     public static List<String> contentWords(String text) {
-        return words(text).stream().filter(Terms::isContentWord).toList();
+        List<String> out = new ArrayList<>();
+        if (text != null) {
+            scanWords(text, 0, text.length(), (start, end) -> {
+                String word = lowerCaseWord(text, start, end);
+                if (isContentWord(word)) {
+                    out.add(word);
+                }
+            });
+        }
+        return Collections.unmodifiableList(out);
     }
 
     /**
@@ -173,14 +187,40 @@ public final class Terms {
         return RECENT_CONTENT_STEMS.get(text, Terms::readContentStems);
     }
 
-    /** As stemming each of {@link #contentWords}, in order, in one scan: no list of the words, no stream. */
+    /** Each thread's builder of content stems: reused, so that reading a text allocates only the set it gives. */
+    private static final ThreadLocal<OrderedStringSet.Builder> STEMS_READ =
+            ThreadLocal.withInitial(OrderedStringSet.Builder::new);
+
+    /**
+     * As stemming each of {@link #contentWords}, in order, in one scan: no list of the words, no stream. A word the
+     * thread met before, here or in a {@link TextIndex} (the known passages and the rule checks read the same texts),
+     * is known by its hash from {@link WordFacts}: not copied out, looked up among the stop words nor stemmed again.
+     */
     private static Set<String> readContentStems(String text) {
-        OrderedStringSet.Builder out = new OrderedStringSet.Builder();
+        OrderedStringSet.Builder out = STEMS_READ.get();
         if (text != null) {
+            WordFacts facts = WordFacts.ofThisThread();
             scanWords(text, 0, text.length(), (start, end) -> {
+                long plainHash = WordFacts.plainHash(text, start, end);
+                int known = plainHash == 0 ? -1 : facts.slotOf(plainHash);
+                if (known >= 0) {
+                    if (facts.isContentWord(known)) {
+                        out.add(facts.stem(known), facts.stemHash(known));
+                    }
+                    return;
+                }
                 String word = lowerCaseWord(text, start, end);
-                if (isContentWord(word)) {
-                    out.add(stem(word));
+                boolean content = isContentWord(word);
+                if (plainHash == 0 && !content) {
+                    return; // nothing to add, and not a word the facts can keep
+                }
+                String stem = stem(word);
+                long stemHash = WordHash.of(stem);
+                if (plainHash != 0) {
+                    facts.put(plainHash, stem, stemHash, content);
+                }
+                if (content) {
+                    out.add(stem, stemHash);
                 }
             });
         }
@@ -202,6 +242,9 @@ public final class Terms {
 
     /** A light suffix stripper so "flows" meets "flow" and "companies" meets "company"; not a real stemmer. */
     public static String stem(String lowerWord) {
+        if (lowerWord.isEmpty() || !mayLoseAnEnding(lowerWord.charAt(lowerWord.length() - 1))) {
+            return lowerWord; // most words: their own stem, known without the thread's memo (a lookup per word)
+        }
         Map<String, String> recent = RECENT_STEMS.get();
         String known = recent.get(lowerWord);
         if (known != null) {
@@ -215,6 +258,11 @@ public final class Terms {
             recent.put(lowerWord, stem);
         }
         return stem;
+    }
+
+    /** Whether {@link #readStem} may strip the end of a word ending so: each ending it strips ends in s, g or d. */
+    private static boolean mayLoseAnEnding(char last) {
+        return last == 's' || last == 'g' || last == 'd';
     }
 
     private static String readStem(String lowerWord) {
@@ -278,6 +326,12 @@ public final class Terms {
      */
     static List<String> rawNumbers(String text) {
         List<String> out = new ArrayList<>();
+        scanNumbers(text, (start, end) -> out.add(text.substring(start, end)));
+        return out;
+    }
+
+    /** The bounds of the numbers {@link #rawNumbers} lists, in order, given to {@code each} without copying them out. */
+    static void scanNumbers(String text, WordBounds each) {
         int n = text.length();
         int i = 0;
         while (i < n) {
@@ -295,9 +349,8 @@ public final class Terms {
                     i++;
                 }
             }
-            out.add(text.substring(start, i));
+            each.word(start, i);
         }
-        return out;
     }
 
     private static boolean isAsciiDigit(char c) {
@@ -311,6 +364,20 @@ public final class Terms {
     private static boolean continuesBefore(String text, int i) {
         char before = text.charAt(i - 1);
         return before == '.' || before == ',' || isLetterOrNumber(before);
+    }
+
+    /**
+     * The {@link WordHash} of the number at {@code text[start, end)} normalised: hashed in place when it has neither
+     * point nor comma, as most have, since then {@link #normaliseNumber} leaves it as it is.
+     */
+    static long normalisedNumberHash(String text, int start, int end) {
+        for (int i = start; i < end; i++) {
+            char c = text.charAt(i);
+            if (c == '.' || c == ',') {
+                return WordHash.of(normaliseNumber(text.substring(start, end)));
+            }
+        }
+        return WordHash.of(text, start, end);
     }
 
     static String normaliseNumber(String raw) {
@@ -482,6 +549,15 @@ public final class Terms {
         int currentEnd = -1;
         for (int t = 0; t < tokens.length; t += 2) {
             int start = tokens[t];
+            if (!hasUpperCase(text, start, tokens[t + 1])) {
+                // most words: not capitalised, no inner capital, no acronym, so no name; read without a copy
+                if (current != null) {
+                    out.add(current.toString());
+                    current = null;
+                }
+                currentEnd = tokens[t + 1];
+                continue;
+            }
             String group = text.substring(start, tokens[t + 1]);
             String token = nameToken(group);
             boolean name = !token.isEmpty() && isNameToken(token, sentenceInitial(text, start));
@@ -506,6 +582,16 @@ public final class Terms {
             out.add(current.toString());
         }
         return out;
+    }
+
+    /** Whether a char of {@code text[start, end)} is upper case, each taken as {@code String.chars()} gives it. */
+    private static boolean hasUpperCase(String text, int start, int end) {
+        for (int i = start; i < end; i++) {
+            if (Character.isUpperCase((int) text.charAt(i))) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** As {@code replaceAll("[.]$", "")}: one closing full stop off ("May." is "May"). */

@@ -8,7 +8,6 @@ import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.regex.Pattern;
 
 /**
  * One text prepared for the lexical checks: its words, their stems and its normalised numbers, so that "is this name,
@@ -17,8 +16,6 @@ import java.util.regex.Pattern;
  * run's passages cost more than reading them (half the rule checks' time, measured).
  */
 public final class TextIndex {
-
-    private static final Pattern NAME_PARTS = Pattern.compile("[\\s\\-'’&]+");
 
     /**
      * Recent texts' indexes: one passage is read by several checks per run, and popular passages recur across runs.
@@ -62,7 +59,7 @@ public final class TextIndex {
         }
         this.words = reader.words.sorted();
         this.stems = reader.stems.sorted();
-        this.numbers = WordHash.sortedOf(Terms.numbers(this.text));
+        this.numbers = reader.numbers(this.text);
         this.sentenceStems = reader.sentences.build();
         this.parts = List.of(this);
     }
@@ -79,6 +76,7 @@ public final class TextIndex {
         private String text;
         final DistinctHashes words = new DistinctHashes();
         final DistinctHashes stems = new DistinctHashes();
+        private final DistinctHashes numbers = new DistinctHashes();
         final SentenceStems.Builder sentences = new SentenceStems.Builder();
         private final WordFacts facts = WordFacts.ofThisThread();
 
@@ -91,13 +89,23 @@ public final class TextIndex {
 
         @Override
         public void word(int start, int end) {
-            long plainHash = hasJoiner(text, start, end) ? 0 : WordHash.ofLowerCaseAscii(text, start, end);
+            long plainHash = WordFacts.plainHash(text, start, end);
             int known = plainHash == 0 ? -1 : facts.slotOf(plainHash);
             if (known >= 0) {
                 add(plainHash, facts.isContentWord(known), facts.stemHash(known));
             } else {
                 read(Terms.lowerCaseWord(text, start, end), plainHash);
             }
+        }
+
+        /**
+         * The hashes of the text's normalised numbers, ascending: as hashing each of {@link Terms#numbers}, without
+         * the list, the set and the copies.
+         */
+        long[] numbers(String text) {
+            numbers.clear();
+            Terms.scanNumbers(text, (start, end) -> numbers.add(Terms.normalisedNumberHash(text, start, end)));
+            return numbers.sorted();
         }
 
         /** A plain word (no joiner), by what the thread knows of it. */
@@ -126,7 +134,7 @@ public final class TextIndex {
                     sentences.add(stemHash);
                 }
                 if (plainHash != 0) {
-                    facts.put(plainHash, stemHash, content);
+                    facts.put(plainHash, stem, stemHash, content);
                 }
                 return;
             }
@@ -177,7 +185,7 @@ public final class TextIndex {
         return hasJoiner(word, 0, word.length());
     }
 
-    private static boolean hasJoiner(String text, int start, int end) {
+    static boolean hasJoiner(String text, int start, int end) {
         for (int i = start; i < end; i++) {
             char c = text.charAt(i);
             if (c == '-' || c == '\'' || c == '’' || c == '&') {
@@ -259,12 +267,37 @@ public final class TextIndex {
         }
         // Names and month names: every word present (case-insensitive), so "Acme Corp." matches "acme corp".
         // Hyphenated and spaced spellings meet: every part present (each may be in another of the texts).
-        for (String part : NAME_PARTS.split(term.norm())) {
-            if (!part.isEmpty() && !hasWord(part)) {
+        return holdsEveryPart(term.norm());
+    }
+
+    /**
+     * Whether every part of a name (between runs of {@code [\\s\\-'’&]}) is a word here: as splitting it on that
+     * regex, whose matcher and array were made for each key term and each text asked (JFR), without them. A name of
+     * one part, as most are, is asked as it is.
+     */
+    private boolean holdsEveryPart(String name) {
+        int n = name.length();
+        int i = 0;
+        while (i < n) {
+            if (isNamePartMark(name.charAt(i))) {
+                i++;
+                continue;
+            }
+            int start = i;
+            while (i < n && !isNamePartMark(name.charAt(i))) {
+                i++;
+            }
+            if (!hasWord(start == 0 && i == n ? name : name.substring(start, i))) {
                 return false;
             }
         }
         return true;
+    }
+
+    /** {@code [\\s\\-'’&]}, where {@code \\s} is {@code [ \\t\\n\\x0B\\f\\r]}. */
+    private static boolean isNamePartMark(char c) {
+        return c == ' ' || c == '\t' || c == '\n' || c == 0x0B || c == '\f' || c == '\r' || c == '-' || c == '\''
+                || c == '’' || c == '&';
     }
 
     private boolean anyHasNumber(String norm) {

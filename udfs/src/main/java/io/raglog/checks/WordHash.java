@@ -23,9 +23,14 @@ final class WordHash {
     private WordHash() {}
 
     static long of(String word) {
+        return of(word, 0, word.length());
+    }
+
+    /** {@code of(text.substring(start, end))} without the copy. */
+    static long of(String text, int start, int end) {
         long hash = OFFSET_BASIS;
-        for (int i = 0; i < word.length(); i++) {
-            hash = (hash ^ word.charAt(i)) * PRIME;
+        for (int i = start; i < end; i++) {
+            hash = (hash ^ text.charAt(i)) * PRIME;
         }
         return hash;
     }

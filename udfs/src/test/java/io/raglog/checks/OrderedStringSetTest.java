@@ -15,19 +15,20 @@ class OrderedStringSetTest {
     @Test
     void shouldHoldWhatALinkedHashSetHoldsInTheSameOrder() {
         SplittableRandom random = new SplittableRandom(11);
+        OrderedStringSet.Builder built = new OrderedStringSet.Builder(); // reused, as each thread's is
         for (int round = 0; round < 2_000; round++) {
-            OrderedStringSet.Builder built = new OrderedStringSet.Builder();
             LinkedHashSet<String> expected = new LinkedHashSet<>();
-            int n = random.nextInt(0, 120);
+            int n = random.nextInt(0, round % 10 == 0 ? 1_200 : 120); // some past what a builder keeps
             for (int i = 0; i < n; i++) {
-                String s = "w" + random.nextInt(0, 60); // many repeats, and sets past the builder's first sizes
-                built.add(s);
+                // many repeats, and sets past the builder's first sizes
+                String s = "w" + random.nextInt(0, n < 120 ? 60 : 600);
+                built.add(s, WordHash.of(s));
                 expected.add(s);
             }
             OrderedStringSet set = built.build();
             assertThat(new ArrayList<>(set)).isEqualTo(new ArrayList<>(expected));
             assertThat(set).isEqualTo(expected).hasSameHashCodeAs(expected);
-            for (int i = 0; i < 60; i++) {
+            for (int i = 0; i < 600; i++) {
                 assertThat(set.contains("w" + i)).isEqualTo(expected.contains("w" + i));
             }
             assertThat(set.contains(null)).isFalse();
@@ -38,8 +39,8 @@ class OrderedStringSetTest {
     @Test
     void shouldNotBeChangedThroughTheSetInterface() {
         OrderedStringSet.Builder built = new OrderedStringSet.Builder();
-        built.add("a");
-        built.add("b");
+        built.add("a", WordHash.of("a"));
+        built.add("b", WordHash.of("b"));
         OrderedStringSet set = built.build();
         assertThatThrownBy(() -> set.add("c")).isInstanceOf(UnsupportedOperationException.class);
         assertThatThrownBy(() -> set.remove("a")).isInstanceOf(UnsupportedOperationException.class);

@@ -149,6 +149,42 @@ class TermsTest {
     }
 
     @Test
+    void shouldStemEveryWordAsTheSuffixRulesDoWhateverItEndsWith() {
+        String alphabet = "adeginsuy'’"; // the letters the rules look at, and others
+        SplittableRandom random = new SplittableRandom(3);
+        for (int i = 0; i < 50_000; i++) {
+            StringBuilder b = new StringBuilder();
+            int len = random.nextInt(0, 9);
+            for (int k = 0; k < len; k++) {
+                b.append(alphabet.charAt(random.nextInt(alphabet.length())));
+            }
+            String word = b.toString();
+            assertThat(Terms.stem(word)).as(word).isEqualTo(referenceStem(word));
+        }
+    }
+
+    /** The suffix rules as {@link Terms#stem} applied them to every word, frozen. */
+    private static String referenceStem(String lowerWord) {
+        String w = lowerWord;
+        if (w.endsWith("'s") || w.endsWith("’s")) {
+            w = w.substring(0, w.length() - 2);
+        }
+        if (w.length() > 4 && w.endsWith("ies")) {
+            return w.substring(0, w.length() - 3) + "y";
+        }
+        if (w.length() > 5 && w.endsWith("ing")) {
+            return w.substring(0, w.length() - 3);
+        }
+        if (w.length() > 4 && w.endsWith("ed")) {
+            return w.substring(0, w.length() - 2);
+        }
+        if (w.length() > 3 && w.endsWith("s") && !w.endsWith("ss") && !w.endsWith("us")) {
+            return w.substring(0, w.length() - 1);
+        }
+        return w;
+    }
+
+    @Test
     void shouldFindMonthsWhateverTheWordsLength() {
         String[] words = {"May", "may", "MAY.", "Sept.", "sept", "September", "Septembers", "Dec", "dec.", "Ju",
             "İMay", "Mayİ", "Kjun", "\u212Aan", "Jan-Feb", "March's", "Ma", "Oct.", "Octo", "August.", "Augustus",

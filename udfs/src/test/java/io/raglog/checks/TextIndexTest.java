@@ -80,6 +80,27 @@ class TextIndexTest {
     }
 
     @Test
+    void shouldHoldANameWhenEveryPartTheRegexSplitsItIntoIsAWord() {
+        java.util.regex.Pattern parts = java.util.regex.Pattern.compile("[\\s\\-'’&]+"); // as contains split, before
+        String alphabet = "pa  pa -'’&\t\n\u000b\f\r\u00a0x";
+        java.util.SplittableRandom random = new java.util.SplittableRandom(9);
+        TextIndex index = TextIndex.ofAll(TEXTS);
+        int held = 0;
+        for (int i = 0; i < 20_000; i++) {
+            StringBuilder b = new StringBuilder();
+            int len = random.nextInt(0, 14);
+            for (int k = 0; k < len; k++) {
+                b.append(alphabet.charAt(random.nextInt(alphabet.length())));
+            }
+            String name = b.toString();
+            boolean expected = java.util.Arrays.stream(parts.split(name)).allMatch(p -> p.isEmpty() || index.hasWord(p));
+            assertThat(index.contains(new KeyTerm(KeyTerm.Kind.NAME, name, name))).as(name).isEqualTo(expected);
+            held += expected ? 1 : 0;
+        }
+        assertThat(held).as("names held").isBetween(1_000, 19_000);
+    }
+
+    @Test
     void shouldHandOutTheSameIndexForTheSameTextWithoutLettingItChange() {
         TextIndex first = TextIndex.of(TEXTS.get(0));
         assertThat(TextIndex.of(new String(TEXTS.get(0)))).isSameAs(first);

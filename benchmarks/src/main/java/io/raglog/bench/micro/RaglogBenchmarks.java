@@ -16,6 +16,8 @@ import io.raglog.checks.FeatureAssembler;
 import io.raglog.checks.FeatureVector;
 import io.raglog.checks.MiniLmEmbedder;
 import io.raglog.checks.RuleChecks;
+import io.raglog.checks.RunTexts;
+import io.raglog.checks.Terms;
 import io.raglog.ingest.CallEventDecoder;
 import io.raglog.job.DefaultBundle;
 import io.raglog.llm.ChatRequest;
@@ -29,6 +31,7 @@ import io.raglog.llm.OpenAiProvider;
 import io.raglog.llm.Prompts;
 import io.raglog.schemas.Finding;
 import io.raglog.schemas.Passage;
+import io.raglog.schemas.Run;
 import io.raglog.schemas.RunFeatures;
 import io.raglog.schemas.Verdict;
 import io.raglog.score.ModelBundle;
@@ -87,6 +90,28 @@ public class RaglogBenchmarks {
         byte[] nextPayload() {
             next = (next + 1) % traffic.payloads().size();
             return traffic.payloads().get(next);
+        }
+    }
+
+    /**
+     * As many runs as a job's per-thread memos see miss about as often as in a job: 2,000 simulated runs pass some
+     * 6,000 distinct texts, past the 4,096 a memo keeps, where the {@link Traffic}'s 200 runs are all remembered after
+     * the first cycle.
+     */
+    @State(Scope.Thread)
+    public static class JobTraffic {
+        static final int JOB_RUNS = 2_000;
+        SimulatedTraffic traffic;
+        int next;
+
+        @Setup(Level.Trial)
+        public void setUp() {
+            traffic = SimulatedTraffic.generate(JOB_RUNS, SEED);
+        }
+
+        SimulatedTraffic.LinkedRun nextRun() {
+            next = (next + 1) % traffic.runs().size();
+            return traffic.runs().get(next);
         }
     }
 
@@ -249,6 +274,40 @@ public class RaglogBenchmarks {
         List<Finding> findings = new ArrayList<>();
         RuleChecks.apply(t.nextRun().run(), features, findings);
         return features;
+    }
+
+    /**
+     * What the known passages read of a run's words, at a job's memo hits ({@link JobTraffic}): the content stems of
+     * its question and of every passage it was handed (a lookup's question words, and the words it learns each passage
+     * by). The word index's sums are not here: they need a pipeline's keyed state.
+     */
+    @Benchmark
+    public void knownPassagesLookup(JobTraffic t, Blackhole out) {
+        readKnownPassagesWords(t.nextRun().run(), out);
+    }
+
+    /**
+     * The known passages' words and then the rule checks of the same run, as the one task runs them, at a job's memo
+     * hits: both read the same texts' words.
+     */
+    @Benchmark
+    public FeatureVector knownPassagesThenRuleChecks(JobTraffic t, Blackhole out) {
+        var run = t.nextRun().run();
+        readKnownPassagesWords(run, out);
+        FeatureVector features = new FeatureVector();
+        RuleChecks.apply(run, features, new ArrayList<>());
+        return features;
+    }
+
+    private static void readKnownPassagesWords(Run run, Blackhole out) {
+        if (run.question() != null) {
+            out.consume(Terms.contentStems(run.question()));
+        }
+        for (Passage p : RunTexts.allPassages(run)) {
+            if (p.text() != null) {
+                out.consume(Terms.contentStems(p.text()));
+            }
+        }
     }
 
     @Benchmark
