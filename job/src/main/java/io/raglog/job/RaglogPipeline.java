@@ -228,7 +228,7 @@ public final class RaglogPipeline {
 
     private static DataStream<DeadLetter> lateCalls(SingleOutputStreamOperator<Run> runs) {
         return runs.getSideOutput(AssembleRunsFunction.LATE)
-                .map(c -> DeadLetters.ofCall("assembly", c.event(),
+                .map(c -> DeadLetters.ofCall("assembly", c.wholeEvent(),
                         "late: the call arrived after its run (" + c.event().pipeline() + ", hint "
                                 + c.event().runHint() + ") was closed"), JacksonTypeInfo.of(DeadLetter.class))
                 .uid("late-calls").name("late calls");

@@ -1,5 +1,6 @@
 package io.raglog.calls;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import io.raglog.schemas.CallEvent;
 import io.raglog.schemas.Stage;
 
@@ -11,8 +12,12 @@ import io.raglog.schemas.Stage;
  *     present and no digest was given (calls held in state by older releases carry their body and no digest), kept
  *     when the body is dropped ({@link #forAssembly()}); none for a call outside a run (an index-building batch can be
  *     large, and no run links it)
+ * @param bodies the bodies of a hinted call as assembly holds it ({@link #forAssembly()}), which {@link #event} is
+ *     then without; null otherwise, and left out of the record, so a call without them is written as before. Calls
+ *     held in state by older releases have none and their bodies in {@link #event}
  */
-public record ClassifiedCall(CallEvent event, Stage stage, CallDetail detail, long requestDigest) {
+public record ClassifiedCall(CallEvent event, Stage stage, CallDetail detail, long requestDigest,
+        @JsonInclude(JsonInclude.Include.NON_NULL) HeldBodies bodies) {
 
     public ClassifiedCall {
         if (requestDigest == RequestDigest.NONE && stage != null && event != null && event.request() != null) {
@@ -22,6 +27,10 @@ public record ClassifiedCall(CallEvent event, Stage stage, CallDetail detail, lo
 
     public ClassifiedCall(CallEvent event, Stage stage, CallDetail detail) {
         this(event, stage, detail, RequestDigest.NONE);
+    }
+
+    public ClassifiedCall(CallEvent event, Stage stage, CallDetail detail, long requestDigest) {
+        this(event, stage, detail, requestDigest, null);
     }
 
     /** Where assembly keys this call: one key per hinted run, one per pipeline for calls without a hint. */
@@ -35,16 +44,24 @@ public record ClassifiedCall(CallEvent event, Stage stage, CallDetail detail, lo
 
     /**
      * The call as assembly holds it. Assembly reads what the adapters extracted ({@link #detail}), never the bodies,
-     * except to write a call that came after its run closed to the dead-letter topic whole; only a hinted call can
-     * (a run is closed by its hint), so a call without a hint leaves its bodies here: handing the calls of a run to
-     * the assembly without them took half the time and allocation (JMH, issue #27), and an open run holds less in
-     * state. Whether a failed call is a retry of another still reads, from {@link #requestDigest}.
+     * except to write a call that came after its run closed to the dead-letter topic whole ({@link #wholeEvent()});
+     * only a hinted call can (a run is closed by its hint), so a call without a hint leaves its bodies here: handing
+     * the calls of a run to the assembly without them took half the time and allocation (JMH, issue #27), and an open
+     * run holds less in state. A hinted call keeps its bodies as bytes ({@link HeldBodies}), not as trees the
+     * assembly would rebuild for every call and read for almost none. Whether a failed call is a retry of another
+     * still reads, from {@link #requestDigest}.
      */
     public ClassifiedCall forAssembly() {
-        if (event.hasRunHint() || bodyless(event)) {
+        if (bodyless(event)) {
             return this;
         }
-        return new ClassifiedCall(event.withoutBodies(), stage, detail, requestDigest);
+        return new ClassifiedCall(event.withoutBodies(), stage, detail, requestDigest,
+                event.hasRunHint() ? HeldBodies.of(event) : null);
+    }
+
+    /** The call as it was captured, bodies and all: what a call that came late is dead-lettered as. */
+    public CallEvent wholeEvent() {
+        return bodies == null ? event : bodies.restoredTo(event);
     }
 
     /** Whether the two calls sent the same request body: a failed call and its retry. */

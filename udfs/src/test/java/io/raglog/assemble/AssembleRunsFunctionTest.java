@@ -180,11 +180,17 @@ class AssembleRunsFunctionTest {
         send(a.rewrite(0.0, 0.4));
         send(a.generate(1.1, 2.5));
         harness.processWatermark(TestCalls.ms(10));
-        send(a.embed(0.45, 0.7));
+        ClassifiedCall late = a.embed(0.45, 0.7);
+        send(late.forAssembly()); // as the classify task hands it over: bodies as bytes
 
         assertThat(runs()).hasSize(1);
         assertThat(harness.getSideOutput(AssembleRunsFunction.LATE)).extracting(StreamRecord::getValue)
-                .singleElement().satisfies(c -> assertThat(c.stage()).isEqualTo(Stage.EMBED));
+                .singleElement().satisfies(c -> {
+                    assertThat(c.stage()).isEqualTo(Stage.EMBED);
+                    // dead-lettered whole: the bodies it was captured with
+                    assertThat(c.wholeEvent()).isEqualTo(late.event());
+                    assertThat(c.wholeEvent().request().body()).isNotNull();
+                });
         harness.processWatermark(TestCalls.ms(2000));
         assertStateCleared();
     }

@@ -18,8 +18,9 @@ import org.apache.flink.streaming.util.OneInputStreamOperatorTestHarness;
 import org.junit.jupiter.api.Test;
 
 /**
- * A call without a run hint reaches assembly without its bodies (nothing there reads them: it cannot come late), and
- * a failed call is still told a retry of another by the digest of what it sent.
+ * A call without a run hint reaches assembly without its bodies (nothing there reads them: it cannot come late), a
+ * hinted one with them as bytes, given back whole only if it comes late, and a failed call is still told a retry of
+ * another by the digest of what it sent.
  */
 class ClassifiedCallForAssemblyTest {
 
@@ -29,15 +30,21 @@ class ClassifiedCallForAssemblyTest {
             + "'data':[{'object':'embedding','index':0,'embedding':[0.1,0.2,0.3]}]}";
 
     @Test
-    void shouldHandAnUnhintedCallOnWithoutItsBodiesAndAHintedOneWhole() throws Exception {
+    void shouldHandAnUnhintedCallOnWithoutItsBodiesAndAHintedOneWithThemAsBytes() throws Exception {
         CallEvent hinted = Calls.post(EMBED, REQUEST, 200, REPLY);
         CallEvent unhinted = withoutHint(hinted);
 
         List<ClassifiedCall> out = classify(hinted, unhinted);
 
         assertThat(out).hasSize(2);
-        assertThat(Json.write(out.get(0))).isEqualTo(Json.write(Calls.classified(hinted)));
-        assertThat(out.get(0).event().request().body()).isNotNull();
+        ClassifiedCall hintedHeld = out.get(0);
+        assertThat(hintedHeld.event()).isEqualTo(hinted.withoutBodies());
+        assertThat(hintedHeld.bodies()).isNotNull();
+        assertThat(hintedHeld.wholeEvent()).isEqualTo(hinted);
+        assertThat(Json.write(hintedHeld.detail())).isEqualTo(Json.write(Calls.classified(hinted).detail()));
+        assertThat(hintedHeld.requestDigest()).isEqualTo(Calls.classified(hinted).requestDigest());
+        assertThat(out.get(1).bodies()).isNull();
+        assertThat(out.get(1).wholeEvent()).isSameAs(out.get(1).event());
         ClassifiedCall held = out.get(1);
         ClassifiedCall whole = Calls.classified(unhinted);
         assertThat(held.event().request().body()).isNull();
@@ -62,6 +69,42 @@ class ClassifiedCallForAssemblyTest {
         String older = Json.write(whole).replaceAll(",?\"request_digest\":-?[0-9]+", "");
         assertThat(older).doesNotContain("request_digest");
         assertThat(Json.MAPPER.readValue(older, ClassifiedCall.class).requestDigest()).isEqualTo(whole.requestDigest());
+    }
+
+    @Test
+    void shouldGiveAHintedCallBackWithTheBodiesItWasCapturedWithAfterTheHandOver() throws Exception {
+        String request = "{\"model\":\"gpt-4o\",\"temperature\":0.1,\"messages\":[{\"role\":\"user\","
+                + "\"content\":\"d\u00e9j\u00e0 vu \\\"quoted\\\" \\u0001 \ud83d\ude00\"}],\"n\":12345678901234,"
+                + "\"f\":1.0E-7,\"x\":null,\"b\":[true,false]}";
+        String reply = "{'choices':[{'index':0,'message':{'role':'assistant','content':'1066'}}],'usage':{'total':9}}";
+        CallEvent captured = Calls.call("POST", "https://api.openai.com/v1/chat/completions",
+                Json.MAPPER.readTree(request), 200, Calls.json(reply));
+        assertThat(Json.MAPPER.writeValueAsString(captured.request().body())).isEqualTo(request);
+        JacksonSerializer<ClassifiedCall> serializer = new JacksonSerializer<>(ClassifiedCall.class);
+
+        ClassifiedCall held = roundTrip(serializer, Calls.classified(captured).forAssembly());
+
+        assertThat(held.event().request().body()).isNull();
+        assertThat(held.event().response().body()).isNull();
+        CallEvent whole = held.wholeEvent();
+        assertThat(Json.MAPPER.writeValueAsString(whole.request().body())).isEqualTo(request);
+        assertThat(Json.write(whole.response().body())).isEqualTo(Json.write(captured.response().body()));
+        assertThat(Json.write(whole)).isEqualTo(Json.write(captured));
+    }
+
+    @Test
+    void shouldGiveACallHeldByAnOlderReleaseBackWhole() throws Exception {
+        CallEvent hinted = Calls.post(EMBED, REQUEST, 200, REPLY);
+        // what the release before held in state for a hinted call: the call with its bodies, no held bytes
+        ClassifiedCall older = Calls.classified(hinted);
+        String olderJson = Json.write(older);
+        assertThat(olderJson).doesNotContain("\"bodies\"");
+
+        ClassifiedCall restored = roundTrip(new JacksonSerializer<>(ClassifiedCall.class), older);
+
+        assertThat(restored.bodies()).isNull();
+        assertThat(restored.wholeEvent()).isEqualTo(hinted);
+        assertThat(Json.MAPPER.readValue(olderJson, ClassifiedCall.class).wholeEvent()).isEqualTo(hinted);
     }
 
     @Test

@@ -62,4 +62,18 @@ public class HandOverBenchmarks {
         s.in.setBuffer(s.out.getSharedBuffer(), 0, s.out.length());
         sink.consume(s.runs.deserialize(s.in));
     }
+
+    /**
+     * The calls of a run alone, as the classify task hands them to the assembly ({@link ClassifiedCall#forAssembly()}):
+     * the share of {@link #handOverRun} that a change to what a call carries moves.
+     */
+    @Benchmark
+    public void handOverCalls(Runs s, Blackhole sink) throws IOException {
+        for (ClassifiedCall call : s.nextRun().calls()) {
+            s.out.clear();
+            s.calls.serialize(call, s.out);
+            s.in.setBuffer(s.out.getSharedBuffer(), 0, s.out.length());
+            sink.consume(s.calls.deserialize(s.in));
+        }
+    }
 }
