@@ -228,10 +228,14 @@ public final class RaglogPipeline {
 
     private static DataStream<DeadLetter> lateCalls(SingleOutputStreamOperator<Run> runs) {
         return runs.getSideOutput(AssembleRunsFunction.LATE)
-                .map(c -> DeadLetters.ofCall("assembly", c.wholeEvent(),
-                        "late: the call arrived after its run (" + c.event().pipeline() + ", hint "
-                                + c.event().runHint() + ") was closed"), JacksonTypeInfo.of(DeadLetter.class))
+                .map(RaglogPipeline::lateCall, JacksonTypeInfo.of(DeadLetter.class))
                 .uid("late-calls").name("late calls");
+    }
+
+    /** A call that arrived after its run closed, dead-lettered whole: with the bodies it was captured with. */
+    static DeadLetter lateCall(ClassifiedCall c) {
+        return DeadLetters.ofCall("assembly", c.wholeEvent(), "late: the call arrived after its run ("
+                + c.event().pipeline() + ", hint " + c.event().runHint() + ") was closed");
     }
 
     /**

@@ -26,7 +26,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Every record the job hands between its tasks comes back as it was written, on simulated traffic of every profile:
- * the calls the classify task hands the assembly, and the runs the assembly hands on (passage texts written once a
+ * the calls the classify task hands the assembly (a hinted one with its bodies, which a late one is dead-lettered
+ * with), and the runs the assembly hands on (passage texts written once a
  * record, {@code SharedPassageTexts}).
  */
 class HandOverRoundTripTest {
@@ -42,15 +43,24 @@ class HandOverRoundTripTest {
         JacksonSerializer<Run> runs = new JacksonSerializer<>(Run.class);
         DataOutputSerializer out = new DataOutputSerializer(64 * 1024);
         Map<String, List<ClassifiedCall>> byKey = new LinkedHashMap<>();
+        int hinted = 0;
         for (CallEvent call : sink.calls()) {
             if (classifier.classify(call) instanceof Classification.Classified c && c.call().stage() != null) {
                 ClassifiedCall handed = c.call().forAssembly();
                 ClassifiedCall back = roundTrip(calls, handed, out);
                 assertThat(Json.write(back)).isEqualTo(Json.write(handed));
                 assertThat(back.requestDigest()).isEqualTo(c.call().requestDigest());
+                if (call.hasRunHint()) {
+                    // were it late, its dead letter would hold the call as captured, bodies and all
+                    assertThat(Json.MAPPER.readValue(RaglogPipeline.lateCall(back).payload(), CallEvent.class))
+                            .isEqualTo(call);
+                    assertThat(Json.write(back.wholeEvent())).isEqualTo(Json.write(call));
+                    hinted++;
+                }
                 byKey.computeIfAbsent(back.runKey(), k -> new ArrayList<>()).add(back);
             }
         }
+        assertThat(hinted).as("hinted calls").isGreaterThan(100);
         long handedOn = 0;
         long plain = 0;
         int checked = 0;

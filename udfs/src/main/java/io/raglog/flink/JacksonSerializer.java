@@ -3,6 +3,7 @@ package io.raglog.flink;
 import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.ObjectWriter;
 import com.fasterxml.jackson.dataformat.smile.SmileConstants;
+import com.fasterxml.jackson.dataformat.smile.SmileGenerator;
 import com.fasterxml.jackson.dataformat.smile.databind.SmileMapper;
 import io.raglog.schemas.Json;
 import io.raglog.schemas.Passage;
@@ -28,9 +29,13 @@ public final class JacksonSerializer<T> extends TypeSerializer<T> {
 
     /**
      * Thread-safe once configured, like {@link Json#MAPPER}, whose configuration it has; passage texts repeated within
-     * a record are written once ({@link SharedPassageTexts}).
+     * a record are written once ({@link SharedPassageTexts}). Binary values (a hinted call's bodies on their way to the
+     * assembly) are written raw: the length says where they end, and spreading them over 7-bit bytes, Smile's default
+     * for framing by marker bytes, which a length-prefixed record needs none of, took a quarter of handing the calls
+     * of a run over (JMH {@code HandOverBenchmarks.handOverCalls}, issue #27).
      */
     private static final SmileMapper SMILE = Json.configure(SmileMapper.builder()
+            .disable(SmileGenerator.Feature.ENCODE_BINARY_AS_7BIT)
             .addMixIn(Passage.class, SharedPassageTexts.PassageMixIn.class));
 
     private final Class<T> type;
@@ -176,12 +181,15 @@ public final class JacksonSerializer<T> extends TypeSerializer<T> {
         }
 
         /**
-         * 1: text JSON; 2: Smile; 3: Smile with each passage text once per record. Each reads the bytes of the ones
-         * before (a text written in full reads as before), so state written by any of them restores as is.
+         * 1: text JSON; 2: Smile; 3: Smile with each passage text once per record; 4: binary values raw (a hinted
+         * call's bodies, {@code HeldBodies}), which the header says, and which a call held by version 3 does not have
+         * (it holds its bodies in its event and reads as it was). Each reads the bytes of the ones before (a text
+         * written in full reads as before, 7-bit binary reads as raw does), so state written by any of them restores
+         * as is.
          */
         @Override
         public int getCurrentVersion() {
-            return 3;
+            return 4;
         }
 
         @Override

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.raglog.assemble.AssemblyFixtures;
 import io.raglog.calls.ClassifiedCall;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.dataformat.smile.SmileGenerator;
 import com.fasterxml.jackson.dataformat.smile.databind.SmileMapper;
 import io.raglog.calls.EmbedDetail;
 import io.raglog.checks.RunBuilder;
@@ -68,6 +69,29 @@ class JacksonSerializerTest {
         }
     }
 
+    /** A hinted call's bodies cross as one binary value ({@code HeldBodies}): raw, not spread over 7-bit bytes. */
+    @Test
+    void shouldWriteAHeldCallsBodiesAsRawBinaryAndReadSevenBitOnesToo() throws Exception {
+        JacksonSerializer<ClassifiedCall> serializer = new JacksonSerializer<>(ClassifiedCall.class);
+        SmileMapper sevenBit = Json.configure(SmileMapper.builder());
+        for (ClassifiedCall call : AssemblyFixtures.oneOfEachStage()) {
+            ClassifiedCall held = call.forAssembly();
+            assertThat(held.bodies()).as("a hinted call's bodies").isNotNull();
+            DataOutputSerializer out = new DataOutputSerializer(256);
+            serializer.serialize(held, out);
+            byte[] encoded = sevenBit.writeValueAsBytes(held);
+            assertThat(out.length() - 4).isLessThan(encoded.length);
+
+            for (byte[] written : List.of(out.getCopyOfBuffer(), framed(encoded))) {
+                ClassifiedCall back = serializer.deserialize(new DataInputDeserializer(written));
+                assertThat(back.bodies()).isEqualTo(held.bodies());
+                assertThat(back.event()).isEqualTo(held.event());
+                assertThat(back.wholeEvent()).isEqualTo(call.event());
+                assertThat(Json.MAPPER.writeValueAsString(back)).isEqualTo(Json.MAPPER.writeValueAsString(held));
+            }
+        }
+    }
+
     @Test
     void shouldRestoreTheSerializerFromItsSnapshot() throws Exception {
         JacksonSerializer<ClassifiedCall> serializer = new JacksonSerializer<>(ClassifiedCall.class);
@@ -83,8 +107,7 @@ class JacksonSerializerTest {
     @Test
     void shouldWriteTheSameBytesAsTheMapperThroughItsReusedBuffer() throws Exception {
         JacksonSerializer<ClassifiedCall> serializer = new JacksonSerializer<>(ClassifiedCall.class);
-        com.fasterxml.jackson.dataformat.smile.databind.SmileMapper smile =
-                Json.configure(com.fasterxml.jackson.dataformat.smile.databind.SmileMapper.builder());
+        SmileMapper smile = Json.configure(SmileMapper.builder().disable(SmileGenerator.Feature.ENCODE_BINARY_AS_7BIT));
         // twice over, so the second pass writes into and reads from buffers the first one left behind
         for (int pass = 0; pass < 2; pass++) {
             for (ClassifiedCall call : AssemblyFixtures.oneOfEachStage()) {
@@ -134,7 +157,8 @@ class JacksonSerializerTest {
 
     /** As jackson-datatype-jsr310 writes and reads instants, with the contracts' naming. */
     private static SmileMapper jsr310(SmileMapper.Builder builder) {
-        return builder.propertyNamingStrategy(com.fasterxml.jackson.databind.PropertyNamingStrategies.SNAKE_CASE)
+        return builder.disable(SmileGenerator.Feature.ENCODE_BINARY_AS_7BIT)
+                .propertyNamingStrategy(com.fasterxml.jackson.databind.PropertyNamingStrategies.SNAKE_CASE)
                 .addModule(new com.fasterxml.jackson.datatype.jsr310.JavaTimeModule())
                 .disable(com.fasterxml.jackson.databind.SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
                 .disable(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
