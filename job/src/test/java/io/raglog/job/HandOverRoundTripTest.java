@@ -10,6 +10,7 @@ import io.raglog.calls.Classification;
 import io.raglog.calls.ClassifiedCall;
 import io.raglog.calls.builtin.BuiltInAdapters;
 import io.raglog.flink.JacksonSerializer;
+import io.raglog.ingest.DeadLetters;
 import io.raglog.schemas.CallEvent;
 import io.raglog.schemas.Json;
 import io.raglog.schemas.Run;
@@ -52,9 +53,10 @@ class HandOverRoundTripTest {
                 assertThat(back.requestDigest()).isEqualTo(c.call().requestDigest());
                 if (call.hasRunHint()) {
                     // were it late, its dead letter would hold the call as captured, bodies and all
-                    assertThat(Json.MAPPER.readValue(RaglogPipeline.lateCall(back).payload(), CallEvent.class))
-                            .isEqualTo(call);
+                    // (compared as JSON: a number's node class may differ after the crossing, as it did before)
                     assertThat(Json.write(back.wholeEvent())).isEqualTo(Json.write(call));
+                    assertThat(RaglogPipeline.lateCall(back).payload())
+                            .isEqualTo(DeadLetters.ofCall("assembly", call, "late").payload());
                     hinted++;
                 }
                 byKey.computeIfAbsent(back.runKey(), k -> new ArrayList<>()).add(back);
