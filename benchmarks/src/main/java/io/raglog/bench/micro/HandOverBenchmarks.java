@@ -76,4 +76,19 @@ public class HandOverBenchmarks {
             sink.consume(s.calls.deserialize(s.in));
         }
     }
+
+    /**
+     * The calls of a run from the classifier on: made ready for the assembly in the classify task
+     * ({@link ClassifiedCall#forAssembly()}), written there, read by the assembly. What a change to what a call
+     * carries costs the classify task is counted here, not in {@link #handOverCalls}.
+     */
+    @Benchmark
+    public void classifyAndHandOverCalls(Runs s, Blackhole sink) throws IOException {
+        for (ClassifiedCall call : s.nextRun().classified()) {
+            s.out.clear();
+            s.calls.serialize(call.forAssembly(), s.out);
+            s.in.setBuffer(s.out.getSharedBuffer(), 0, s.out.length());
+            sink.consume(s.calls.deserialize(s.in));
+        }
+    }
 }

@@ -25,8 +25,13 @@ import java.util.Map;
  */
 public final class SimulatedTraffic {
 
-    /** One assembled run and the classified calls it was built from. */
-    public record LinkedRun(Run run, List<ClassifiedCall> calls) {}
+    /**
+     * One assembled run and the classified calls it was built from.
+     *
+     * @param calls as the classify task hands them to the assembly ({@link ClassifiedCall#forAssembly()})
+     * @param classified the same calls as the classifier made them, before the hand-over
+     */
+    public record LinkedRun(Run run, List<ClassifiedCall> calls, List<ClassifiedCall> classified) {}
 
     private final List<byte[]> payloads = new ArrayList<>();
     private final List<LinkedRun> runs = new ArrayList<>();
@@ -57,6 +62,7 @@ public final class SimulatedTraffic {
         CallClassifier classifier = BuiltInAdapters.classifier();
         Map<String, List<ClassifiedCall>> byKey = new LinkedHashMap<>();
         Map<String, ClassifiedCall> byEventId = new LinkedHashMap<>();
+        Map<String, ClassifiedCall> classifiedByEventId = new LinkedHashMap<>();
         for (CallEvent call : calls) {
             traffic.payloads.add(Json.writeBytes(call));
             // as the job's classify step: a call that is not part of a run (stage null) never reaches assembly
@@ -64,6 +70,7 @@ public final class SimulatedTraffic {
                 ClassifiedCall held = c.call().forAssembly();
                 byKey.computeIfAbsent(held.runKey(), k -> new ArrayList<>()).add(held);
                 byEventId.put(call.eventId(), held);
+                classifiedByEventId.put(call.eventId(), c.call());
                 traffic.assemblyInput.add(held);
             }
         }
@@ -74,7 +81,8 @@ public final class SimulatedTraffic {
                     Long.MAX_VALUE / 4, AssemblySettings.DEFAULTS)) {
                 if (!a.run().incomplete()) {
                     List<ClassifiedCall> members = a.consumedEventIds().stream().map(byEventId::get).toList();
-                    traffic.runs.add(new LinkedRun(a.run(), members));
+                    traffic.runs.add(new LinkedRun(a.run(), members,
+                            a.consumedEventIds().stream().map(classifiedByEventId::get).toList()));
                 }
             }
         }
