@@ -2,6 +2,7 @@ package io.raglog.calls;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.dataformat.smile.databind.SmileMapper;
 import io.raglog.calls.builtin.BuiltInAdapters;
 import io.raglog.flink.JacksonSerializer;
 import io.raglog.ingest.ClassifyCallsFunction;
@@ -100,10 +101,18 @@ class ClassifiedCallForAssemblyTest {
         String olderJson = Json.write(older);
         assertThat(olderJson).doesNotContain("\"bodies\"");
 
-        ClassifiedCall restored = roundTrip(new JacksonSerializer<>(ClassifiedCall.class), older);
+        // as serializer snapshot version 3 wrote it: Smile, binary values 7-bit (the header says so)
+        byte[] document = Json.configure(SmileMapper.builder()).writeValueAsBytes(older);
+        DataOutputSerializer framed = new DataOutputSerializer(1024);
+        framed.writeInt(document.length);
+        framed.write(document);
+
+        ClassifiedCall restored = new JacksonSerializer<>(ClassifiedCall.class)
+                .deserialize(new DataInputDeserializer(framed.getCopyOfBuffer()));
 
         assertThat(restored.bodies()).isNull();
         assertThat(restored.wholeEvent()).isEqualTo(hinted);
+        assertThat(roundTrip(new JacksonSerializer<>(ClassifiedCall.class), restored).wholeEvent()).isEqualTo(hinted);
         assertThat(Json.MAPPER.readValue(olderJson, ClassifiedCall.class).wholeEvent()).isEqualTo(hinted);
     }
 
