@@ -16,8 +16,9 @@ import java.util.Arrays;
 /**
  * A hinted call's request and response bodies as assembly holds them: one Smile document, {@code [request, response]},
  * kept as bytes and read back into trees only when the call is dead-lettered for coming after its run closed. Held as
- * trees, they were rebuilt from Smile each time a call reached the assembly: 48 % of that task's allocation, about
- * 56 KB a run (JFR, issue #27), for bodies nothing there reads. Smile because it is the form the trees crossed in
+ * trees, they were rebuilt from Smile each time a call reached the assembly, for bodies nothing there reads: part of
+ * reading the calls handed over, which was 48 % of that task's allocation (JFR, issue #27; most of the rest is the
+ * calls' {@code detail}). Smile because it is the form the trees crossed in
  * before, so they read back as they did then (the same numbers and texts); the bytes cross as one binary value.
  * Measured (JMH {@code HandOverBenchmarks}, same session, old against new): handing a run's calls over allocated
  * 65 KB rather than 78.6 KB and ran at 19.5-20.6k runs/s rather than 12.8-15.6k ({@code handOverCalls}); counting
