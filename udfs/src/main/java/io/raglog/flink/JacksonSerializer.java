@@ -7,6 +7,7 @@ import com.fasterxml.jackson.dataformat.smile.databind.SmileMapper;
 import io.raglog.schemas.Json;
 import io.raglog.schemas.Passage;
 import io.raglog.schemas.ReusedBytes;
+import io.raglog.schemas.RunFeatures;
 import java.io.IOException;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
 import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
@@ -20,7 +21,8 @@ import org.apache.flink.core.memory.DataOutputView;
  * call held in state, goes through here: numbers (embedding vectors among them) are copied rather than printed and
  * parsed, and strings are length-prefixed rather than escaped. Text JSON, which state written before (snapshot
  * version 1) holds, is still read: Smile documents start with their own header. A passage text repeated within a
- * record is written once ({@link SharedPassageTexts}). Records are immutable, so copies are the record itself.
+ * record is written once ({@link SharedPassageTexts}), and a run's features as its feature list's values without
+ * their names ({@link PackedFeatures}). Records are immutable, so copies are the record itself.
  */
 public final class JacksonSerializer<T> extends TypeSerializer<T> {
 
@@ -31,7 +33,8 @@ public final class JacksonSerializer<T> extends TypeSerializer<T> {
      * a record are written once ({@link SharedPassageTexts}).
      */
     private static final SmileMapper SMILE = Json.configure(SmileMapper.builder()
-            .addMixIn(Passage.class, SharedPassageTexts.PassageMixIn.class));
+            .addMixIn(Passage.class, SharedPassageTexts.PassageMixIn.class)
+            .addMixIn(RunFeatures.class, PackedFeatures.RunFeaturesMixIn.class));
 
     private final Class<T> type;
 
@@ -176,12 +179,14 @@ public final class JacksonSerializer<T> extends TypeSerializer<T> {
         }
 
         /**
-         * 1: text JSON; 2: Smile; 3: Smile with each passage text once per record. Each reads the bytes of the ones
-         * before (a text written in full reads as before), so state written by any of them restores as is.
+         * 1: text JSON; 2: Smile; 3: Smile with each passage text once per record; 4: a run's features of the
+         * current feature list packed as the list's version and its values ({@link PackedFeatures}). Each reads the
+         * bytes of the ones before (a text written in full, features written as a map, read as before), so state
+         * written by any of them restores as is.
          */
         @Override
         public int getCurrentVersion() {
-            return 3;
+            return 4;
         }
 
         @Override

@@ -3,6 +3,7 @@ package io.raglog.bench.micro;
 import io.raglog.calls.ClassifiedCall;
 import io.raglog.flink.JacksonSerializer;
 import io.raglog.schemas.Run;
+import io.raglog.score.ScoringInput;
 import java.io.IOException;
 import java.util.concurrent.TimeUnit;
 import org.apache.flink.core.memory.DataInputDeserializer;
@@ -61,5 +62,27 @@ public class HandOverBenchmarks {
         s.runs.serialize(r.run(), s.out);
         s.in.setBuffer(s.out.getSharedBuffer(), 0, s.out.length());
         sink.consume(s.runs.deserialize(s.in));
+    }
+
+    /** Each thread's views for {@link #handOverScoringInput}; the runs are {@link RaglogBenchmarks.Checked}'s. */
+    @State(Scope.Thread)
+    public static class ScoringInputs {
+        final JacksonSerializer<ScoringInput> inputs = new JacksonSerializer<>(ScoringInput.class);
+        final DataOutputSerializer out = new DataOutputSerializer(64 * 1024);
+        final DataInputDeserializer in = new DataInputDeserializer();
+    }
+
+    /**
+     * One checked run handed from the checks' task to the scoring task: its features (every feature of the list by
+     * name), LLM usage, evidence flow and findings, written and read once. The runs went through the rule, vector
+     * and (offline-judged) LLM checks, as in {@link RaglogBenchmarks#scoreRun}.
+     */
+    @Benchmark
+    public void handOverScoringInput(RaglogBenchmarks.Checked c, ScoringInputs s, Blackhole sink) throws IOException {
+        ScoringInput input = c.inputs.get(c.nextIndex());
+        s.out.clear();
+        s.inputs.serialize(input, s.out);
+        s.in.setBuffer(s.out.getSharedBuffer(), 0, s.out.length());
+        sink.consume(s.inputs.deserialize(s.in));
     }
 }
