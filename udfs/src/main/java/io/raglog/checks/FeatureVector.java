@@ -78,6 +78,6 @@ public final class FeatureVector {
 
     /** All features in list order, missing ones as null; cannot be changed ({@link FeatureValues}). */
     public Map<String, Double> asMap() {
-        return FeatureValues.ofCurrentList(values.clone());
+        return FeatureValues.ofCurrentList(values); // copied: later puts do not change it
     }
 }

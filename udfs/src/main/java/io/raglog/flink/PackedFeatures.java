@@ -13,6 +13,7 @@ import com.fasterxml.jackson.databind.ser.std.StdSerializer;
 import io.raglog.checks.FeatureList;
 import io.raglog.checks.FeatureValues;
 import java.io.IOException;
+import java.util.BitSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -60,7 +61,11 @@ final class PackedFeatures {
             gen.writeString(FeatureList.VERSION);
             if (features instanceof FeatureValues values) {
                 for (int i = 0; i < values.size(); i++) {
-                    write(values.valueAt(i), gen);
+                    if (values.missingAt(i)) {
+                        gen.writeNull();
+                    } else {
+                        gen.writeNumber(values.valueAt(i));
+                    }
                 }
             } else {
                 for (Double value : features.values()) {
@@ -97,10 +102,12 @@ final class PackedFeatures {
                         version, FeatureList.VERSION);
             }
             List<String> names = FeatureValues.names();
-            Double[] values = new Double[names.size()];
+            double[] values = new double[names.size()];
+            BitSet missing = new BitSet(values.length);
             for (int i = 0; i < values.length; i++) {
                 JsonToken token = p.nextToken();
                 if (token == JsonToken.VALUE_NULL) {
+                    missing.set(i);
                     continue;
                 }
                 if (token != JsonToken.VALUE_NUMBER_FLOAT && token != JsonToken.VALUE_NUMBER_INT) {
@@ -113,7 +120,7 @@ final class PackedFeatures {
                 return ctxt.reportInputMismatch(this, "more features packed than the %d of list %s", values.length,
                         version);
             }
-            return FeatureValues.ofCurrentList(values);
+            return FeatureValues.ofCurrentList(values, missing);
         }
 
         @Override

@@ -69,6 +69,38 @@ class FeatureValuesTest {
     }
 
     @Test
+    void shouldCompareValuesAsAMapOfDoublesDoes() {
+        List<String> names = FeatureList.names();
+        double[] odd = {Double.NaN, Double.longBitsToDouble(0x7ff8000000000123L), -0.0, 0.0,
+                Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY};
+        Map<String, Double> expected = new LinkedHashMap<>();
+        double[] values = new double[names.size()];
+        java.util.BitSet missing = new java.util.BitSet();
+        for (int i = 0; i < names.size(); i++) {
+            boolean isMissing = i >= odd.length && i % 2 == 1;
+            values[i] = i < odd.length ? odd[i] : i;
+            expected.put(names.get(i), isMissing ? null : values[i]);
+            missing.set(i, isMissing);
+        }
+        FeatureValues read = FeatureValues.ofCurrentList(values, missing);
+        assertThat(read).isEqualTo(expected);
+        assertThat(expected).isEqualTo(read);
+        assertThat(read.hashCode()).isEqualTo(expected.hashCode());
+        assertThat(Double.doubleToRawLongBits(read.get(names.get(1)))).isEqualTo(0x7ff8000000000123L);
+        assertThat(Double.doubleToRawLongBits(read.get(names.get(2)))).isEqualTo(Double.doubleToRawLongBits(-0.0));
+
+        double[] zero = values.clone();
+        zero[2] = 0.0; // -0.0 and 0.0 are different Doubles
+        FeatureValues other = FeatureValues.ofCurrentList(zero, (java.util.BitSet) missing.clone());
+        assertThat(other).isNotEqualTo(read);
+        assertThat(read).isNotEqualTo(other);
+        double[] stale = values.clone();
+        stale[odd.length + 1] = 42; // what a missing place holds is not a value
+        assertThat(FeatureValues.ofCurrentList(stale, (java.util.BitSet) missing.clone())).isEqualTo(read)
+                .hasSameHashCodeAs(read);
+    }
+
+    @Test
     void shouldNotBeChanged() {
         FeatureValues values = asFeatureValues();
         String name = FeatureList.names().get(0);
