@@ -3,6 +3,8 @@ package io.raglog.checks;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.fasterxml.jackson.dataformat.smile.databind.SmileMapper;
+import io.raglog.schemas.Json;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -69,7 +71,7 @@ class FeatureValuesTest {
     }
 
     @Test
-    void shouldCompareValuesAsAMapOfDoublesDoes() {
+    void shouldCompareValuesAsAMapOfDoublesDoes() throws Exception {
         List<String> names = FeatureList.names();
         double[] odd = {Double.NaN, Double.longBitsToDouble(0x7ff8000000000123L), -0.0, 0.0,
                 Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY};
@@ -88,6 +90,12 @@ class FeatureValuesTest {
         assertThat(read.hashCode()).isEqualTo(expected.hashCode());
         assertThat(Double.doubleToRawLongBits(read.get(names.get(1)))).isEqualTo(0x7ff8000000000123L);
         assertThat(Double.doubleToRawLongBits(read.get(names.get(2)))).isEqualTo(Double.doubleToRawLongBits(-0.0));
+
+        // the JSON of the features.v1 documents: what any map of these entries writes
+        assertThat(Json.write(read)).isEqualTo(Json.write(expected));
+        assertThat(Json.write(Map.of("features", read))).isEqualTo(Json.write(Map.of("features", expected)));
+        SmileMapper smile = Json.configure(SmileMapper.builder());
+        assertThat(smile.writeValueAsBytes(read)).isEqualTo(smile.writeValueAsBytes(expected));
 
         double[] zero = values.clone();
         zero[2] = 0.0; // -0.0 and 0.0 are different Doubles
