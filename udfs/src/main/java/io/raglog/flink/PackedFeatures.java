@@ -24,10 +24,10 @@ import java.util.Map;
  * handing a run's scoring input from the checks' task to the scoring task cost (issue #27): 3.2 of its 4.6 KB, 6.2 of
  * the 9.2 KB writing it allocated and 7.3 of the 13.9 KB reading it did. Read here, the features are a
  * {@link FeatureValues}, which shares the names; the hand-over went from 24.0 to 11.3 KB allocated and from 67 to
- * 125 thousand a second ({@code HandOverBenchmarks.handOverScoringInput}). Features that do not follow the current list exactly
- * (another list's, or a map put together by hand) are written and read as the map they are, and so is everything
- * written before. Only {@link JacksonSerializer}'s own form does this: the topics' and files' features.v1 documents
- * are plain JSON, with every name.
+ * 125 thousand a second ({@code HandOverBenchmarks.handOverScoringInput}). Features that do not follow the current
+ * list exactly (another list's, or a map put together by hand) are written and read as the map they are, and so is
+ * everything written before. Only {@link JacksonSerializer}'s own form does this: the topics' and files' features.v1
+ * documents are plain JSON, with every name.
  *
  * <p>The packed form is {@code [version, value or null, ...]}: each value a Smile double, its bits as they are (NaN and
  * infinities included), so the scorer reads the same numbers. A version this release does not know, or a count of
