@@ -12,6 +12,7 @@ import io.raglog.checks.CheapChecks;
 import io.raglog.checks.CheckedRun;
 import io.raglog.checks.Embedder;
 import io.raglog.checks.FeatureAssembler;
+import io.raglog.flink.JacksonSerializer;
 import io.raglog.ingest.CallEventDecoder;
 import io.raglog.llm.LlmChecks;
 import io.raglog.llm.LlmResult;
@@ -27,6 +28,7 @@ import io.raglog.simulator.Simulator;
 import io.raglog.simulator.SimulatorOptions;
 import io.raglog.simulator.output.MemorySink;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -38,14 +40,17 @@ import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.flink.core.memory.DataInputDeserializer;
+import org.apache.flink.core.memory.DataOutputSerializer;
 import org.junit.jupiter.api.Test;
 
 /**
  * Holds what raglog makes of a fixed simulated sample bit for bit, so that work on its speed cannot change a feature or
  * a verdict: the proxy calls go as wire bytes through the decoder, the classifier and the linker as the job runs them;
  * each run then through the rule checks and the vector checks (a deterministic stand-in embedder, so no model loads),
- * the offline judge, the feature assembly and the shipped bundle's scorer. Each stage's output is written as JSON (every
- * double in its shortest exact form) and digested; the digests of every run are held in
+ * the offline judge, the feature assembly, the hand-over to the scoring task ({@code JacksonSerializer}) and the
+ * shipped bundle's scorer. Each stage's output is written as JSON (every double in its shortest exact form) and
+ * digested; the digests of every run are held in
  * {@code golden/simulated-runs.txt}, written from the code before the speed work (issue #27).
  *
  * <p>To write the file again after a change that is meant to change the output: run with
@@ -105,18 +110,36 @@ class SimulatedRunsGoldenTest {
                             judged.evidenceFlow(), judged.usage());
                     RunFeatures noVector = FeatureAssembler.assemble(rules, judged.features(), judged.findings(),
                             judged.evidenceFlow(), judged.usage());
+                    // as the scoring task gets them: handed over from the checks' task (features packed, issue #27)
+                    ScoringInput scored = handedOver(ScoringInput.of(run, features));
+                    ScoringInput scoredNoVector = handedOver(ScoringInput.of(run, noVector));
                     lines.add(String.join(" ", run.runId(),
                             digest(Json.write(run), Json.write(a.consumedEventIds())),
                             digest(Json.write(rules.features()), Json.write(rules.findings())),
                             digest(Json.write(checked.features()), Json.write(checked.findings())),
                             digest(Json.write(judged)),
                             digest(Json.write(features), Json.write(noVector)),
-                            digest(Json.write(scorer.score(ScoringInput.of(run, features), Instant.EPOCH)),
-                                    Json.write(scorer.score(ScoringInput.of(run, noVector), Instant.EPOCH)))));
+                            digest(Json.write(scorer.score(scored, Instant.EPOCH)),
+                                    Json.write(scorer.score(scoredNoVector, Instant.EPOCH)))));
+                    assertThat(Json.write(scored.features())).as(run.runId()).isEqualTo(Json.write(features));
+                    assertThat(Json.write(scoredNoVector.features())).as(run.runId())
+                            .isEqualTo(Json.write(noVector));
                 }
             }
         }
         return lines;
+    }
+
+    private static final JacksonSerializer<ScoringInput> HAND_OVER = new JacksonSerializer<>(ScoringInput.class);
+
+    private static ScoringInput handedOver(ScoringInput input) {
+        try {
+            DataOutputSerializer out = new DataOutputSerializer(16 * 1024);
+            HAND_OVER.serialize(input, out);
+            return HAND_OVER.deserialize(new DataInputDeserializer(out.getSharedBuffer(), 0, out.length()));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     private static String digest(String... parts) {

@@ -1,6 +1,5 @@
 package io.raglog.checks;
 
-import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -77,12 +76,8 @@ public final class FeatureVector {
         return out;
     }
 
-    /** All features in list order, missing ones as null. */
+    /** All features in list order, missing ones as null; cannot be changed ({@link FeatureValues}). */
     public Map<String, Double> asMap() {
-        Map<String, Double> all = new LinkedHashMap<>();
-        for (int i = 0; i < values.length; i++) {
-            all.put(NAMES.get(i), values[i]);
-        }
-        return Collections.unmodifiableMap(all);
+        return FeatureValues.ofCurrentList(values); // copied: later puts do not change it
     }
 }

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.dataformat.smile.databind.SmileMapper;
 import io.raglog.schemas.Json;
 import io.raglog.schemas.Passage;
 import io.raglog.schemas.ReusedBytes;
+import io.raglog.schemas.RunFeatures;
 import java.io.IOException;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
 import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
@@ -21,7 +22,8 @@ import org.apache.flink.core.memory.DataOutputView;
  * call held in state, goes through here: numbers (embedding vectors among them) are copied rather than printed and
  * parsed, and strings are length-prefixed rather than escaped. Text JSON, which state written before (snapshot
  * version 1) holds, is still read: Smile documents start with their own header. A passage text repeated within a
- * record is written once ({@link SharedPassageTexts}). Records are immutable, so copies are the record itself.
+ * record is written once ({@link SharedPassageTexts}), and a run's features as its feature list's values without
+ * their names ({@link PackedFeatures}). Records are immutable, so copies are the record itself.
  */
 public final class JacksonSerializer<T> extends TypeSerializer<T> {
 
@@ -37,7 +39,8 @@ public final class JacksonSerializer<T> extends TypeSerializer<T> {
      */
     private static final SmileMapper SMILE = Json.configure(SmileMapper.builder()
             .disable(SmileGenerator.Feature.ENCODE_BINARY_AS_7BIT)
-            .addMixIn(Passage.class, SharedPassageTexts.PassageMixIn.class));
+            .addMixIn(Passage.class, SharedPassageTexts.PassageMixIn.class)
+            .addMixIn(RunFeatures.class, PackedFeatures.RunFeaturesMixIn.class));
 
     private final Class<T> type;
 
@@ -183,10 +186,11 @@ public final class JacksonSerializer<T> extends TypeSerializer<T> {
 
         /**
          * 1: text JSON; 2: Smile; 3: Smile with each passage text once per record; 4: binary values raw (a hinted
-         * call's bodies, {@code HeldBodies}), which the header says, and which a call held by version 3 does not have
-         * (it holds its bodies in its event and reads as it was). Each reads the bytes of the ones before (a text
-         * written in full reads as before, 7-bit binary reads as raw does), so state written by any of them restores
-         * as is.
+         * call's bodies, {@code HeldBodies}), which the header says, and a run's features of the current feature list
+         * packed as the list's version and its values ({@link PackedFeatures}). A call held by version 3 has no such
+         * bodies (it holds them in its event and reads as it was). Each reads the bytes of the ones before (a text
+         * written in full, features written as a map, read as before; 7-bit binary reads as raw does), so state
+         * written by any of them restores as is.
          */
         @Override
         public int getCurrentVersion() {
