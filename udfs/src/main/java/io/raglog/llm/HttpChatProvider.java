@@ -30,6 +30,7 @@ abstract class HttpChatProvider implements ChatProvider {
     protected final LlmSettings settings;
     private final AsyncHttpClient http;
     private final ChatEndpoint endpoint;
+    private final BodyFrames bodies = new BodyFrames(this::writtenBody);
 
     protected HttpChatProvider(LlmSettings settings) {
         this.settings = settings;
@@ -83,6 +84,11 @@ abstract class HttpChatProvider implements ChatProvider {
      * that measures building them.
      */
     public List<byte[]> requestBody(ChatRequest request) {
+        return bodies.body(request);
+    }
+
+    /** The body written whole by the vendor, the user message one of its parts. */
+    private List<byte[]> writtenBody(ChatRequest request) {
         return BodyParts.write(body -> writeBody(body, request));
     }
 
