@@ -88,7 +88,7 @@ abstract class HttpChatProvider implements ChatProvider {
     }
 
     /** The body written whole by the vendor, the user message one of its parts. */
-    private List<byte[]> writtenBody(ChatRequest request) {
+    List<byte[]> writtenBody(ChatRequest request) {
         return BodyParts.write(body -> writeBody(body, request));
     }
 
