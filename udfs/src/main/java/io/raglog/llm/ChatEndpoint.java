@@ -11,9 +11,9 @@ import org.asynchttpclient.uri.Uri;
 /**
  * Where a provider posts and the headers it sends with every request, made once: preparing each POST from the URL
  * string and a fresh map of headers parsed the URL, concatenated the bearer token and filled a header map again for
- * every request, 9 % of what the calling thread allocated sending a run's requests (llmSends, JFR). The request shares
- * the headers, which async-http-client only reads (it copies them into the Netty request it writes). The headers hold
- * the API key: nothing here prints them.
+ * every request: made once, the calling thread allocates 39.9 instead of 42.8 KB sending a run's requests (llmSends,
+ * JMH). The request shares the headers, which async-http-client only reads (it copies them into the Netty request it
+ * writes). The headers hold the API key: nothing here prints them.
  */
 final class ChatEndpoint {
 
