@@ -15,6 +15,8 @@ import java.util.Arrays;
 public final class EscapedText {
 
     private final byte[] quoted;
+    /** The hash, once asked: a system message keys its body's frame ({@link BodyFrames}) on every request. */
+    private int hash;
 
     private EscapedText(byte[] quoted) {
         this.quoted = quoted;
@@ -55,7 +57,12 @@ public final class EscapedText {
 
     @Override
     public int hashCode() {
-        return Arrays.hashCode(quoted);
+        int h = hash;
+        if (h == 0) {
+            h = Arrays.hashCode(quoted);
+            hash = h;
+        }
+        return h;
     }
 
     @Override

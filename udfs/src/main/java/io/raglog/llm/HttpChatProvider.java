@@ -15,7 +15,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeoutException;
 import org.asynchttpclient.AsyncHttpClient;
-import org.asynchttpclient.BoundRequestBuilder;
 import org.asynchttpclient.DefaultAsyncHttpClientConfig;
 import org.asynchttpclient.Dsl;
 import org.asynchttpclient.Response;
@@ -30,6 +29,8 @@ abstract class HttpChatProvider implements ChatProvider {
 
     protected final LlmSettings settings;
     private final AsyncHttpClient http;
+    private final ChatEndpoint endpoint;
+    private final BodyFrames bodies = new BodyFrames(this::writtenBody);
 
     protected HttpChatProvider(LlmSettings settings) {
         this.settings = settings;
@@ -44,10 +45,14 @@ abstract class HttpChatProvider implements ChatProvider {
                 .setThreadPoolName("raglog-llm")
                 .setUserAgent("raglog")
                 .build());
+        // url() and headers() read only the settings, assigned above
+        this.endpoint = new ChatEndpoint(url(), headers());
     }
 
+    /** Where to post; asked once, when the provider is made. */
     protected abstract String url();
 
+    /** The vendor's headers, after the content type; asked once, when the provider is made. */
     protected abstract Map<String, String> headers();
 
     /**
@@ -79,18 +84,19 @@ abstract class HttpChatProvider implements ChatProvider {
      * that measures building them.
      */
     public List<byte[]> requestBody(ChatRequest request) {
+        return bodies.body(request);
+    }
+
+    /** The body written whole by the vendor, the user message one of its parts. */
+    List<byte[]> writtenBody(ChatRequest request) {
         return BodyParts.write(body -> writeBody(body, request));
     }
 
     @Override
     public CompletableFuture<ChatReply> send(ChatRequest request) {
-        BoundRequestBuilder post = http.preparePost(url())
-                .setHeader("content-type", "application/json")
-                .setBody(requestBody(request));
-        headers().forEach(post::setHeader);
         CompletableFuture<Response> response;
         try {
-            response = post.execute().toCompletableFuture();
+            response = http.executeRequest(endpoint.post(requestBody(request))).toCompletableFuture();
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(failure(e));
         }

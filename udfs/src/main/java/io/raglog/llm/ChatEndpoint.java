@@ -1,0 +1,41 @@
+package io.raglog.llm;
+
+import io.netty.handler.codec.http.DefaultHttpHeaders;
+import io.netty.handler.codec.http.HttpHeaders;
+import java.util.List;
+import java.util.Map;
+import org.asynchttpclient.Request;
+import org.asynchttpclient.RequestBuilder;
+import org.asynchttpclient.uri.Uri;
+
+/**
+ * Where a provider posts and the headers it sends with every request, made once: preparing each POST from the URL
+ * string and a fresh map of headers parsed the URL, concatenated the bearer token and filled a header map again for
+ * every request: made once, the calling thread allocates 39.9 instead of 42.8 KB sending a run's requests (llmSends,
+ * JMH). The request shares the headers, which async-http-client only reads (it copies them into the Netty request it
+ * writes). The headers hold the API key: nothing here prints them.
+ */
+final class ChatEndpoint {
+
+    private final Uri uri;
+    private final HttpHeaders headers;
+
+    /** @param vendorHeaders sent after the content type, in their order */
+    ChatEndpoint(String url, Map<String, String> vendorHeaders) {
+        this.uri = Uri.create(url);
+        HttpHeaders h = new DefaultHttpHeaders();
+        h.set("content-type", "application/json");
+        vendorHeaders.forEach(h::set);
+        this.headers = h;
+    }
+
+    /** A POST of the body's parts, sent one after the other. */
+    Request post(List<byte[]> body) {
+        return new RequestBuilder("POST").setUri(uri).setHeaders(headers).setBody(body).build();
+    }
+
+    @Override
+    public String toString() {
+        return "POST " + uri.toUrl();
+    }
+}
