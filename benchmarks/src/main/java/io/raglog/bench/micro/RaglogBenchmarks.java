@@ -30,6 +30,7 @@ import io.raglog.llm.LlmSettings;
 import io.raglog.llm.OpenAiProvider;
 import io.raglog.llm.Prompts;
 import io.raglog.schemas.Finding;
+import io.raglog.schemas.Json;
 import io.raglog.schemas.Passage;
 import io.raglog.schemas.Run;
 import io.raglog.schemas.RunFeatures;
@@ -112,6 +113,32 @@ public class RaglogBenchmarks {
         SimulatedTraffic.LinkedRun nextRun() {
             next = (next + 1) % traffic.runs().size();
             return traffic.runs().get(next);
+        }
+    }
+
+    /**
+     * The {@link JobTraffic}'s runs as a job's checks meet them: each read anew from its JSON before the op, so that
+     * every text is a fresh String (as the runs handed over are deserialized), whose hash is computed once per run and
+     * whose memo hits compare the whole text. The {@link JobTraffic}'s Strings are the same objects cycle after
+     * cycle: there a memo hit is an identity compare, which no job sees.
+     */
+    @State(Scope.Thread)
+    public static class FreshJobTraffic {
+        List<byte[]> runs;
+        int next;
+        Run run;
+
+        @Setup(Level.Trial)
+        public void setUp() {
+            runs = SimulatedTraffic.generate(JobTraffic.JOB_RUNS, SEED).runs().stream()
+                    .map(r -> Json.writeBytes(r.run()))
+                    .toList();
+        }
+
+        @Setup(Level.Invocation)
+        public void readNextRun() {
+            next = (next + 1) % runs.size();
+            run = Json.read(runs.get(next), Run.class);
         }
     }
 
@@ -290,6 +317,16 @@ public class RaglogBenchmarks {
      * The known passages' words and then the rule checks of the same run, as the one task runs them, at a job's memo
      * hits: both read the same texts' words.
      */
+    /** As {@link #knownPassagesThenRuleChecks}, on runs whose texts are fresh Strings each time, as in a job. */
+    @Benchmark
+    public FeatureVector knownPassagesThenRuleChecksFreshTexts(FreshJobTraffic t, Blackhole out) {
+        Run run = t.run;
+        readKnownPassagesWords(run, out);
+        FeatureVector features = new FeatureVector();
+        RuleChecks.apply(run, features, new ArrayList<>());
+        return features;
+    }
+
     @Benchmark
     public FeatureVector knownPassagesThenRuleChecks(JobTraffic t, Blackhole out) {
         var run = t.nextRun().run();
