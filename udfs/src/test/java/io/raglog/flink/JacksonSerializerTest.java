@@ -221,7 +221,8 @@ class JacksonSerializerTest {
                 .isInstanceOf(IOException.class).hasMessageContaining("passage text #3");
     }
 
-    private static int occurrences(byte[] haystack, byte[] needle) {
+    /** How many times {@code needle} occurs in {@code haystack}, overlaps counted. */
+    static int occurrences(byte[] haystack, byte[] needle) {
         int count = 0;
         for (int i = 0; i + needle.length <= haystack.length; i++) {
             if (Arrays.equals(haystack, i, i + needle.length, needle, 0, needle.length)) {

@@ -16,7 +16,6 @@ import io.raglog.schemas.RunFeatures;
 import io.raglog.score.ScoringInput;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -75,14 +74,7 @@ class PackedFeaturesTest {
     }
 
     private static int occurrences(byte[] haystack, String text) {
-        byte[] needle = text.getBytes(StandardCharsets.UTF_8);
-        int count = 0;
-        for (int i = 0; i + needle.length <= haystack.length; i++) {
-            if (Arrays.equals(haystack, i, i + needle.length, needle, 0, needle.length)) {
-                count++;
-            }
-        }
-        return count;
+        return JacksonSerializerTest.occurrences(haystack, text.getBytes(StandardCharsets.UTF_8));
     }
 
     @Test
