@@ -48,21 +48,23 @@ public class HandOverBenchmarks {
             next = (next + 1) % traffic.runs().size();
             return traffic.runs().get(next);
         }
+
+        /** The record written and read back, as a hand-over between two tasks does. */
+        <T> T handOver(T record, JacksonSerializer<T> serializer) throws IOException {
+            out.clear();
+            serializer.serialize(record, out);
+            in.setBuffer(out.getSharedBuffer(), 0, out.length());
+            return serializer.deserialize(in);
+        }
     }
 
     @Benchmark
     public void handOverRun(Runs s, Blackhole sink) throws IOException {
         SimulatedTraffic.LinkedRun r = s.nextRun();
         for (ClassifiedCall call : r.calls()) {
-            s.out.clear();
-            s.calls.serialize(call, s.out);
-            s.in.setBuffer(s.out.getSharedBuffer(), 0, s.out.length());
-            sink.consume(s.calls.deserialize(s.in));
+            sink.consume(s.handOver(call, s.calls));
         }
-        s.out.clear();
-        s.runs.serialize(r.run(), s.out);
-        s.in.setBuffer(s.out.getSharedBuffer(), 0, s.out.length());
-        sink.consume(s.runs.deserialize(s.in));
+        sink.consume(s.handOver(r.run(), s.runs));
     }
 
     /**
@@ -72,10 +74,7 @@ public class HandOverBenchmarks {
     @Benchmark
     public void handOverCalls(Runs s, Blackhole sink) throws IOException {
         for (ClassifiedCall call : s.nextRun().calls()) {
-            s.out.clear();
-            s.calls.serialize(call, s.out);
-            s.in.setBuffer(s.out.getSharedBuffer(), 0, s.out.length());
-            sink.consume(s.calls.deserialize(s.in));
+            sink.consume(s.handOver(call, s.calls));
         }
     }
 
@@ -87,10 +86,7 @@ public class HandOverBenchmarks {
     @Benchmark
     public void classifyAndHandOverCalls(Runs s, Blackhole sink) throws IOException {
         for (ClassifiedCall call : s.nextRun().classified()) {
-            s.out.clear();
-            s.calls.serialize(call.forAssembly(), s.out);
-            s.in.setBuffer(s.out.getSharedBuffer(), 0, s.out.length());
-            sink.consume(s.calls.deserialize(s.in));
+            sink.consume(s.handOver(call.forAssembly(), s.calls));
         }
     }
 
