@@ -65,13 +65,15 @@ public class AssembleRunsFunction extends KeyedProcessFunction<String, Classifie
     private transient MapState<Long, Long> promptCloses;
     /**
      * The keys that hold prompt closes, when this instance wrote all of them (it did not start from a restore); null
-     * otherwise, and state is asked. Why: the states' time-to-live cleans up as they are read, and on the heap backend
-     * asking the near-empty prompt closes whether they are empty started a new walk over every key group each time a
-     * run left (the assembly task's largest allocation site in a JFR profile, issue #27).
+     * otherwise, and state is asked. Why: asking the near-empty prompt closes whether they are empty is a state read
+     * each time a run leaves (a seek on RocksDB; on the heap, while Flink's incremental time-to-live cleanup ran on
+     * these states, a walk over every key group, the assembly task's largest allocation site in a JFR profile, issue
+     * #27).
      */
     private transient Set<String> withPromptCloses;
     private transient CallSignalsCache signals;
     private transient PendingIndex index;
+    private transient StateSweeps sweeps;
     private transient Counter runs;
     private transient Counter incompleteRuns;
     private transient Counter orphanRuns;
@@ -79,8 +81,21 @@ public class AssembleRunsFunction extends KeyedProcessFunction<String, Classifie
     private transient Counter lateCalls;
     private transient Counter promptRuns;
 
+    /** Flink's default for the compaction filter: how often it reads the current time, in entries filtered. */
+    private static final long ROCKSDB_TTL_QUERY_AFTER_ENTRIES = 1000;
+
     public AssembleRunsFunction(AssemblySettings settings) {
         this.settings = settings;
+    }
+
+    /**
+     * The states' time-to-live: a safety net (see {@link AssemblySettings#stateTtl()}), counted from a value's write,
+     * an expired value never read.
+     */
+    private StateTtlConfig.Builder ttl() {
+        return StateTtlConfig.newBuilder(settings.stateTtl())
+                .setUpdateType(StateTtlConfig.UpdateType.OnCreateAndWrite)
+                .setStateVisibility(StateTtlConfig.StateVisibility.NeverReturnExpired);
     }
 
     @Override
@@ -95,23 +110,25 @@ public class AssembleRunsFunction extends KeyedProcessFunction<String, Classifie
 
     @Override
     public void open(OpenContext openContext) {
-        StateTtlConfig ttl = StateTtlConfig.newBuilder(settings.stateTtl())
-                .setUpdateType(StateTtlConfig.UpdateType.OnCreateAndWrite)
-                .setStateVisibility(StateTtlConfig.StateVisibility.NeverReturnExpired)
-                .build();
+        StateTtlConfig ttl = ttl().build();
+        // the buffered calls and the prompt closes are not cleaned up as the heap backend's state is read (see
+        // StateSweeps): their own timers take them out. RocksDB's compaction filter costs the task nothing; it stays.
+        StateTtlConfig timerCleared = ttl().disableCleanupInBackground()
+                .cleanupInRocksdbCompactFilter(ROCKSDB_TTL_QUERY_AFTER_ENTRIES).build();
         MapStateDescriptor<String, ClassifiedCall> pendingDescriptor = new MapStateDescriptor<>(
                 "pending-calls", Types.STRING, JacksonTypeInfo.of(ClassifiedCall.class));
-        pendingDescriptor.enableTimeToLive(ttl);
+        pendingDescriptor.enableTimeToLive(timerCleared);
         pending = getRuntimeContext().getMapState(pendingDescriptor);
         ValueStateDescriptor<Long> closedDescriptor = new ValueStateDescriptor<>("hinted-run-closed-at", Types.LONG);
         closedDescriptor.enableTimeToLive(ttl);
         closedAt = getRuntimeContext().getState(closedDescriptor);
         MapStateDescriptor<Long, Long> promptDescriptor = new MapStateDescriptor<>("prompt-closes", Types.LONG,
                 Types.LONG);
-        promptDescriptor.enableTimeToLive(ttl);
+        promptDescriptor.enableTimeToLive(timerCleared);
         promptCloses = getRuntimeContext().getMapState(promptDescriptor);
         signals = new CallSignalsCache(MAX_CACHED_CALLS);
         index = new PendingIndex();
+        sweeps = new StateSweeps(settings.stateTtl());
 
         var group = getRuntimeContext().getMetricGroup().addGroup("raglog").addGroup("assembly");
         runs = group.counter("runs");
@@ -136,6 +153,7 @@ public class AssembleRunsFunction extends KeyedProcessFunction<String, Classifie
         }
         pending.put(call.event().eventId(), call);
         index.add(ctx.getCurrentKey(), call);
+        sweeps.ensure(ctx.getCurrentKey(), ctx.timerService());
         signals.forget(ctx.getCurrentKey(), call.event().eventId()); // a redelivered event id: read it again
         if (call.event().failed() || call.stage() != Stage.GENERATE) {
             // why: a call no generator claims must still leave state, as part of an incomplete run
@@ -165,6 +183,9 @@ public class AssembleRunsFunction extends KeyedProcessFunction<String, Classifie
     public void onTimer(long timestamp, OnTimerContext ctx, Collector<Run> out) throws Exception {
         if (ctx.timeDomain() == TimeDomain.PROCESSING_TIME) {
             closeOnGeneratorArrival(timestamp, ctx, out);
+            if (sweeps.isSweep(ctx.getCurrentKey(), timestamp)) {
+                sweep(ctx);
+            }
             return;
         }
         String key = ctx.getCurrentKey();
@@ -175,7 +196,7 @@ public class AssembleRunsFunction extends KeyedProcessFunction<String, Classifie
         List<CallSignals> open = openCalls(key, timestamp);
         if (open.isEmpty()) {
             if (index.isEmpty(key)) {
-                forget(key);
+                forget(key, ctx);
                 forgetClosedRun(timestamp);
                 forgetPromptCloses(ctx);
             }
@@ -268,7 +289,7 @@ public class AssembleRunsFunction extends KeyedProcessFunction<String, Classifie
             }
         }
         if (index.isEmpty(ctx.getCurrentKey())) {
-            forget(ctx.getCurrentKey());
+            forget(ctx.getCurrentKey(), ctx);
             forgetPromptCloses(ctx);
         }
     }
@@ -302,10 +323,29 @@ public class AssembleRunsFunction extends KeyedProcessFunction<String, Classifie
         }
     }
 
-    /** The key's buffer is empty: what the heap knew of it goes too. */
-    private void forget(String key) {
+    /** The key's buffer is empty: what the heap knew of it goes too, and its sweep is called off. */
+    private void forget(String key, OnTimerContext ctx) {
         index.forget(key);
         signals.forget(key);
+        sweeps.cancel(key, ctx.timerService());
+    }
+
+    /**
+     * The key's sweep: reading its buffered calls drops those the time-to-live expired (Flink's time-to-live removes
+     * what it finds expired as it reads). A key left empty is forgotten; one that is not is swept again later.
+     */
+    private void sweep(OnTimerContext ctx) throws Exception {
+        String key = ctx.getCurrentKey();
+        boolean holdsCalls = false;
+        for (Map.Entry<String, ClassifiedCall> ignored : pending.entries()) {
+            holdsCalls = true;
+        }
+        if (!holdsCalls) {
+            pending.clear(); // what reading left: the heap backend keeps the key's map, emptied, until it is cleared
+            index.forget(key);
+            signals.forget(key);
+        }
+        sweeps.swept(key, holdsCalls, ctx.timerService());
     }
 
     private static String hintOf(List<CallSignals> open) {
