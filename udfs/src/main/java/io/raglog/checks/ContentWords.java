@@ -13,9 +13,10 @@ import java.util.Set;
 public record ContentWords(List<String> lost, List<String> added) {
 
     public static ContentWords of(String question, List<String> rewrites) {
-        Set<String> asked = new LinkedHashSet<>(Terms.contentWords(question));
+        Set<String> asked = new LinkedHashSet<>();
+        Terms.addContentWords(question, asked);
         Set<String> written = new LinkedHashSet<>();
-        rewrites.forEach(r -> written.addAll(Terms.contentWords(r)));
+        rewrites.forEach(r -> Terms.addContentWords(r, written));
         return new ContentWords(missing(asked, written), missing(written, asked));
     }
 

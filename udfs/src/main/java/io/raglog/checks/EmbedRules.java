@@ -115,17 +115,27 @@ final class EmbedRules {
                 .put(EMBED_TRUNCATED, truncated).put(EMBED_LENGTH_RATIO, lengthRatio);
     }
 
-    /** The source the text most likely came from: highest word overlap (Jaccard). */
+    /**
+     * The source the text most likely came from: highest word overlap (Jaccard), the first of equals. The union is
+     * counted, not built: a set per source was most of what the embed rules allocated (JFR, issue #27).
+     */
     static String closest(List<String> words, List<String> sources) {
+        if (sources.size() == 1) {
+            return sources.get(0);
+        }
         Set<String> a = new HashSet<>(words);
         String best = sources.get(0);
         double bestScore = -1;
         for (String s : sources) {
             Set<String> b = new HashSet<>(Terms.words(s));
-            Set<String> union = new HashSet<>(a);
-            union.addAll(b);
-            b.retainAll(a);
-            double score = union.isEmpty() ? 0 : (double) b.size() / union.size();
+            int shared = 0;
+            for (String w : b) {
+                if (a.contains(w)) {
+                    shared++;
+                }
+            }
+            int union = a.size() + b.size() - shared;
+            double score = union == 0 ? 0 : (double) shared / union;
             if (score > bestScore) {
                 bestScore = score;
                 best = s;

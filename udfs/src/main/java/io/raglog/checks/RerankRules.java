@@ -34,8 +34,19 @@ final class RerankRules {
         for (int i = 0; i < input.size(); i++) {
             inputPosition.putIfAbsent(input.get(i).id(), i);
         }
-        long dropped = input.stream().map(Passage::id).distinct().filter(id -> !outIds.contains(id)).count();
-        List<String> unknown = outIds.stream().filter(id -> !inputPosition.containsKey(id)).toList();
+        // loops rather than streams: the rule checks run per run on the checks task (issue #27)
+        long dropped = 0;
+        for (String id : inputPosition.keySet()) { // the input's distinct ids
+            if (!outIds.contains(id)) {
+                dropped++;
+            }
+        }
+        List<String> unknown = new ArrayList<>();
+        for (String id : outIds) {
+            if (!inputPosition.containsKey(id)) {
+                unknown.add(id);
+            }
+        }
         v.put(RERANK_INPUT_COUNT, input.size()).put(RERANK_OUTPUT_COUNT, output.size())
                 .put(RERANK_DROPPED_COUNT, dropped).put(RERANK_UNKNOWN_IDS, unknown.size());
         if (!unknown.isEmpty()) {
@@ -47,7 +58,12 @@ final class RerankRules {
             boolean topDropped = !outIds.contains(input.get(0).id());
             v.put(RERANK_INPUT_TOP_DROPPED, topDropped);
         }
-        List<Passage> known = output.stream().filter(p -> inputPosition.containsKey(p.id())).toList();
+        List<Passage> known = new ArrayList<>(output.size());
+        for (Passage p : output) {
+            if (inputPosition.containsKey(p.id())) {
+                known.add(p);
+            }
+        }
         double[] outputOrder = new double[known.size()];
         double[] inputOrder = new double[known.size()];
         for (int i = 0; i < known.size(); i++) {

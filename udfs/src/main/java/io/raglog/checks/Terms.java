@@ -3,6 +3,7 @@ package io.raglog.checks;
 import io.raglog.memo.PerThreadMemo;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -155,15 +156,20 @@ public final class Terms {
      */
     public static List<String> contentWords(String text) {
         List<String> out = new ArrayList<>();
+        addContentWords(text, out);
+        return Collections.unmodifiableList(out);
+    }
+
+    /** {@link #contentWords} added to a collection: a set to fill needs no list first. */
+    public static void addContentWords(String text, Collection<String> into) {
         if (text != null) {
             scanWords(text, 0, text.length(), (start, end) -> {
                 String word = lowerCaseWord(text, start, end);
                 if (isContentWord(word)) {
-                    out.add(word);
+                    into.add(word);
                 }
             });
         }
-        return Collections.unmodifiableList(out);
     }
 
     /**
