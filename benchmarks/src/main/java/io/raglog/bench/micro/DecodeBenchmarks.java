@@ -12,8 +12,8 @@ import org.openjdk.jmh.annotations.OutputTimeUnit;
  * {@code DecodeCallsFunction} does, without the classification that {@link RaglogBenchmarks#decodeAndClassifyCall}
  * adds. The traffic's embedding and vector-store calls carry their vectors as JSON arrays of numbers, whose parsed
  * tree was a third of decoding's allocation (JFR). Holding those as doubles ({@code JsonTrees}) took it from 18.7 to
- * 15.0 KB allocated an op (same session, old against new; throughput the same within the noise). Not part of {@code raglog bench}'s keys: run it with JMH
- * ({@code -prof gc}) when changing how calls are parsed.
+ * 15.0 KB allocated an op (same session, old against new; throughput the same within the noise). Not part of
+ * {@code raglog bench}'s keys: run it with JMH ({@code -prof gc}) when changing how calls are parsed.
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
