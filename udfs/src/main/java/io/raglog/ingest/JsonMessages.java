@@ -2,7 +2,6 @@ package io.raglog.ingest;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import io.raglog.schemas.Json;
 import java.io.IOException;
 
 /**
@@ -25,7 +24,8 @@ public final class JsonMessages {
         }
         JsonNode tree;
         try {
-            tree = Json.MAPPER.readTree(payload);
+            // readTree's tree and errors, with embedding vectors held as doubles (issue #27)
+            tree = JsonTrees.read(payload);
         } catch (JsonProcessingException e) {
             return new Parsed(null, "not JSON: " + e.getOriginalMessage());
         } catch (IOException e) {

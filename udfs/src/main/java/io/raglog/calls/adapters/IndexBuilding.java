@@ -1,7 +1,6 @@
 package io.raglog.calls.adapters;
 
-import java.util.ArrayList;
-import java.util.Collections;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -35,34 +34,36 @@ public final class IndexBuilding {
     private IndexBuilding() {}
 
     /**
-     * @param lengths the character length of each text sent (for token-id inputs, an estimate)
+     * @param lengths the character length of each text sent (for token-id inputs, an estimate); not changed
      * @return why the call builds the index, or null when it looks like a query-time call
      */
-    public static String reason(List<Integer> lengths) {
-        if (lengths.size() > MAX_QUERY_TEXTS) {
-            return "index building: " + lengths.size() + " texts in one embeddings call (more than "
+    public static String reason(int[] lengths) {
+        if (lengths.length > MAX_QUERY_TEXTS) {
+            return "index building: " + lengths.length + " texts in one embeddings call (more than "
                     + MAX_QUERY_TEXTS + ", a query embeds one to a few)";
         }
-        if (lengths.size() >= 2) {
-            List<Integer> sorted = new ArrayList<>(lengths);
-            Collections.sort(sorted);
-            int median = sorted.get(sorted.size() / 2);
+        if (lengths.length >= 2) {
+            // ints rather than a sorted copy of boxed lengths (issue #27): the same median, at most sixteen of them
+            int[] sorted = lengths.clone();
+            Arrays.sort(sorted);
+            int median = sorted[sorted.length / 2];
             if (median >= PASSAGE_MEDIAN_CHARS) {
-                return "index building: " + lengths.size() + " passage-length texts (median " + median
+                return "index building: " + lengths.length + " passage-length texts (median " + median
                         + " characters, queries stay under " + PASSAGE_MEDIAN_CHARS + ")";
             }
         }
-        if (lengths.size() == 1 && lengths.get(0) >= SINGLE_DOCUMENT_CHARS) {
-            return "index building: one document-length text (" + lengths.get(0) + " characters)";
+        if (lengths.length == 1 && lengths[0] >= SINGLE_DOCUMENT_CHARS) {
+            return "index building: one document-length text (" + lengths[0] + " characters)";
         }
         return null;
     }
 
-    /** Same as {@link #reason(List)} over texts. */
+    /** Same as {@link #reason(int[])} over texts (a null text counts as empty). */
     public static String reasonForTexts(List<String> texts) {
-        List<Integer> lengths = new ArrayList<>(texts.size());
+        int[] lengths = new int[texts.size()];
+        int i = 0;
         for (String t : texts) {
-            lengths.add(t == null ? 0 : t.length());
+            lengths[i++] = t == null ? 0 : t.length();
         }
         return reason(lengths);
     }

@@ -2,6 +2,7 @@ package io.raglog.calls.adapters;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.raglog.calls.AdapterException;
+import io.raglog.ingest.DoubleArrayNode;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.Base64;
@@ -29,6 +30,9 @@ public final class Vectors {
     }
 
     public static float[] fromArray(JsonNode array, String what) throws AdapterException {
+        if (array instanceof DoubleArrayNode packed && packed.doubles() != null) {
+            return fromDoubles(packed.doubles());
+        }
         float[] v = new float[array.size()];
         for (int i = 0; i < v.length; i++) {
             JsonNode x = array.get(i);
@@ -36,6 +40,18 @@ public final class Vectors {
                 throw new AdapterException(what + "[" + i + "] is " + Bodies.describe(x) + ", expected a number");
             }
             v[i] = x.floatValue();
+        }
+        return v;
+    }
+
+    /**
+     * A parsed vector's doubles as floats: each {@code (float) d}, what {@code DoubleNode.floatValue()} gives, with no
+     * node made per element (issue #27).
+     */
+    private static float[] fromDoubles(double[] doubles) {
+        float[] v = new float[doubles.length];
+        for (int i = 0; i < v.length; i++) {
+            v[i] = (float) doubles[i];
         }
         return v;
     }
