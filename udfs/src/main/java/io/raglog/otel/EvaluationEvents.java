@@ -18,6 +18,7 @@ import io.raglog.schemas.TraceLink;
 import io.raglog.schemas.Verdict;
 import java.time.Instant;
 import java.util.HexFormat;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
  * A verdict as OpenTelemetry GenAI evaluation events, one {@code gen_ai.evaluation.result} per present stage, so
@@ -86,6 +87,8 @@ public final class EvaluationEvents {
             new RepeatedValues<>(version -> string(THRESHOLDS_VERSION, version));
     private static final RepeatedValues<KeyValue> THRESHOLDS_SOURCES =
             new RepeatedValues<>(source -> string(THRESHOLDS_SOURCE, source));
+    /** Per stage, the last threshold attribute written: a stage's threshold is the same run after run. */
+    private static final AtomicReferenceArray<KeyValue> LAST_THRESHOLDS = new AtomicReferenceArray<>(STAGES.length);
 
     private EvaluationEvents() {}
 
@@ -154,7 +157,7 @@ public final class EvaluationEvents {
         record.addAttributes(string(EXPLANATION, explanation(sv)));
         record.addAttributes(shared.runId);
         if (sv.threshold() != null) {
-            record.addAttributes(number(THRESHOLD, sv.threshold()));
+            record.addAttributes(threshold(stage, sv.threshold()));
         }
         if (sv.repairHint() != null) {
             record.addAttributes(string(REPAIR_HINT, sv.repairHint()));
@@ -193,6 +196,18 @@ public final class EvaluationEvents {
      */
     static String threeDecimals(double v) {
         return ThreeDecimals.of(v);
+    }
+
+    /** The stage's threshold attribute: the last one made for the stage when it holds the same double, bit for bit. */
+    private static KeyValue threshold(Stage stage, double threshold) {
+        KeyValue last = LAST_THRESHOLDS.get(stage.ordinal());
+        if (last != null && Double.doubleToRawLongBits(last.getValue().getDoubleValue())
+                == Double.doubleToRawLongBits(threshold)) {
+            return last;
+        }
+        KeyValue made = number(THRESHOLD, threshold);
+        LAST_THRESHOLDS.set(stage.ordinal(), made);
+        return made;
     }
 
     private static long nanos(Instant at) {

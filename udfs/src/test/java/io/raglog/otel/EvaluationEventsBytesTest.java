@@ -29,6 +29,8 @@ import org.junit.jupiter.api.Test;
 class EvaluationEventsBytesTest {
 
     private static final HexFormat HEX = HexFormat.of();
+    /** Thresholds that repeat, as a bundle's do run after run; 0.0 and -0.0 are equal doubles, not equal bits. */
+    private static final double[] REPEATED_THRESHOLDS = {0.4, 0.5, 0.0, -0.0, Double.NaN};
 
     @Test
     void shouldWriteTheSameBytesAsBeforeForVerdictsOfEveryShape() {
@@ -93,7 +95,9 @@ class EvaluationEventsBytesTest {
     private static StageVerdict stage(SplittableRandom random) {
         boolean flagged = random.nextBoolean();
         Double probability = random.nextInt(10) == 0 ? null : probability(random);
-        Double threshold = random.nextInt(10) == 0 ? null : probability(random);
+        Double threshold = random.nextInt(10) == 0 ? null
+                : random.nextBoolean() ? REPEATED_THRESHOLDS[random.nextInt(REPEATED_THRESHOLDS.length)]
+                : probability(random);
         List<String> evidence = switch (random.nextInt(3)) {
             case 0 -> List.of();
             case 1 -> List.of("no passage answers the question");
