@@ -1,6 +1,7 @@
 package io.raglog.otel;
 
 import com.google.protobuf.ByteString;
+import com.google.protobuf.UnsafeByteOperations;
 import io.opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest;
 import io.opentelemetry.proto.common.v1.AnyValue;
 import io.opentelemetry.proto.common.v1.InstrumentationScope;
@@ -12,13 +13,12 @@ import io.opentelemetry.proto.logs.v1.SeverityNumber;
 import io.opentelemetry.proto.resource.v1.Resource;
 import io.raglog.schemas.Stage;
 import io.raglog.schemas.StageVerdict;
+import io.raglog.schemas.ThresholdsUsed;
 import io.raglog.schemas.TraceLink;
 import io.raglog.schemas.Verdict;
-import java.math.BigDecimal;
-import java.math.RoundingMode;
 import java.time.Instant;
 import java.util.HexFormat;
-import java.util.Locale;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
  * A verdict as OpenTelemetry GenAI evaluation events, one {@code gen_ai.evaluation.result} per present stage, so
@@ -62,65 +62,112 @@ public final class EvaluationEvents {
 
     private static final HexFormat HEX = HexFormat.of();
 
+    // Immutable protobuf pieces every verdict's events share, built once rather than per event: with the per-attribute
+    // KeyValue + AnyValue builds they were the second largest part of the evaluation events' allocation (JFR, issue
+    // #27). The bytes written are the same: a message serializes by its content, not by where it was built.
+    private static final Stage[] STAGES = Stage.values();
+    private static final String[] EVALUATION_NAMES = new String[STAGES.length];
+    private static final KeyValue[] EVALUATION_NAME_ATTRIBUTES = new KeyValue[STAGES.length];
+
+    static {
+        for (Stage stage : STAGES) {
+            EVALUATION_NAMES[stage.ordinal()] = SCOPE + "." + stage.id();
+            EVALUATION_NAME_ATTRIBUTES[stage.ordinal()] = string(EVALUATION_NAME, EVALUATION_NAMES[stage.ordinal()]);
+        }
+    }
+
+    private static final InstrumentationScope RAGLOG_SCOPE = InstrumentationScope.newBuilder().setName(SCOPE).build();
+    private static final KeyValue FAULT_LABEL = string(SCORE_LABEL, FAULT);
+    private static final KeyValue SOUND_LABEL = string(SCORE_LABEL, SOUND);
+    private static final RepeatedValues<Resource> PIPELINES =
+            new RepeatedValues<>(pipeline -> Resource.newBuilder().addAttributes(string(SERVICE_NAME, pipeline)).build());
+    private static final RepeatedValues<KeyValue> MODEL_BUNDLES =
+            new RepeatedValues<>(bundle -> string(MODEL_BUNDLE, bundle));
+    private static final RepeatedValues<KeyValue> THRESHOLDS_VERSIONS =
+            new RepeatedValues<>(version -> string(THRESHOLDS_VERSION, version));
+    private static final RepeatedValues<KeyValue> THRESHOLDS_SOURCES =
+            new RepeatedValues<>(source -> string(THRESHOLDS_SOURCE, source));
+    /** Per stage, the last threshold attribute written: a stage's threshold is the same run after run. */
+    private static final AtomicReferenceArray<KeyValue> LAST_THRESHOLDS = new AtomicReferenceArray<>(STAGES.length);
+
     private EvaluationEvents() {}
 
     /** The evaluation name of a stage's result: {@code raglog.retrieve}, ... */
     public static String evaluationName(Stage stage) {
-        return SCOPE + "." + stage.id();
+        return EVALUATION_NAMES[stage.ordinal()];
     }
 
     /** One request, one resource (the pipeline), one scope, one event per present stage in pipeline order. */
     public static ExportLogsServiceRequest of(Verdict verdict) {
-        ScopeLogs.Builder scope = ScopeLogs.newBuilder()
-                .setScope(InstrumentationScope.newBuilder().setName(SCOPE));
-        long time = nanos(verdict.scoredAt());
-        for (Stage stage : Stage.values()) {
+        ScopeLogs.Builder scope = ScopeLogs.newBuilder().setScope(RAGLOG_SCOPE);
+        Shared shared = new Shared(verdict);
+        for (Stage stage : STAGES) {
             StageVerdict sv = verdict.stages() == null ? null : verdict.stages().get(stage);
             if (sv != null && sv.present()) {
-                scope.addLogRecords(event(verdict, stage, sv, time));
+                scope.addLogRecords(event(verdict, stage, sv, shared));
             }
         }
         return ExportLogsServiceRequest.newBuilder()
                 .addResourceLogs(ResourceLogs.newBuilder()
-                        .setResource(Resource.newBuilder().addAttributes(string(SERVICE_NAME, verdict.pipeline())))
+                        .setResource(PIPELINES.of(verdict.pipeline()))
                         .addScopeLogs(scope))
                 .build();
     }
 
-    private static LogRecord event(Verdict verdict, Stage stage, StageVerdict sv, long time) {
+    /** What all of a verdict's events carry alike, made once per verdict rather than once per event. */
+    private static final class Shared {
+        final long time;
+        final ByteString traceId;
+        final KeyValue runId;
+        final KeyValue modelBundle;
+        final KeyValue thresholdsVersion;
+        final KeyValue thresholdsSource;
+
+        Shared(Verdict verdict) {
+            time = nanos(verdict.scoredAt());
+            TraceLink trace = verdict.trace();
+            traceId = trace != null && trace.traceId() != null ? bytes(trace.traceId()) : null;
+            runId = string(RUN_ID, verdict.runId());
+            modelBundle = verdict.modelBundle() == null ? null : MODEL_BUNDLES.of(verdict.modelBundle());
+            ThresholdsUsed thresholds = verdict.thresholds();
+            thresholdsVersion = thresholds == null ? null : THRESHOLDS_VERSIONS.of(thresholds.version());
+            thresholdsSource = thresholds == null ? null : THRESHOLDS_SOURCES.of(thresholds.source());
+        }
+    }
+
+    private static LogRecord event(Verdict verdict, Stage stage, StageVerdict sv, Shared shared) {
         LogRecord.Builder record = LogRecord.newBuilder()
                 .setEventName(EVENT_NAME)
-                .setTimeUnixNano(time)
-                .setObservedTimeUnixNano(time)
+                .setTimeUnixNano(shared.time)
+                .setObservedTimeUnixNano(shared.time)
                 .setSeverityNumber(sv.flagged() ? SeverityNumber.SEVERITY_NUMBER_WARN : SeverityNumber.SEVERITY_NUMBER_INFO)
                 .setSeverityText(sv.flagged() ? "WARN" : "INFO");
-        TraceLink trace = verdict.trace();
-        if (trace != null && trace.traceId() != null) {
-            record.setTraceId(ByteString.copyFrom(HEX.parseHex(trace.traceId())));
-            String span = trace.spanId(stage);
+        if (shared.traceId != null) {
+            record.setTraceId(shared.traceId);
+            String span = verdict.trace().spanId(stage);
             if (span != null) {
-                record.setSpanId(ByteString.copyFrom(HEX.parseHex(span)));
+                record.setSpanId(bytes(span));
             }
         }
-        record.addAttributes(string(EVALUATION_NAME, evaluationName(stage)));
+        record.addAttributes(EVALUATION_NAME_ATTRIBUTES[stage.ordinal()]);
         if (sv.probability() != null) {
             record.addAttributes(number(SCORE_VALUE, sv.probability()));
         }
-        record.addAttributes(string(SCORE_LABEL, sv.flagged() ? FAULT : SOUND));
+        record.addAttributes(sv.flagged() ? FAULT_LABEL : SOUND_LABEL);
         record.addAttributes(string(EXPLANATION, explanation(sv)));
-        record.addAttributes(string(RUN_ID, verdict.runId()));
+        record.addAttributes(shared.runId);
         if (sv.threshold() != null) {
-            record.addAttributes(number(THRESHOLD, sv.threshold()));
+            record.addAttributes(threshold(stage, sv.threshold()));
         }
         if (sv.repairHint() != null) {
             record.addAttributes(string(REPAIR_HINT, sv.repairHint()));
         }
-        if (verdict.modelBundle() != null) {
-            record.addAttributes(string(MODEL_BUNDLE, verdict.modelBundle()));
+        if (shared.modelBundle != null) {
+            record.addAttributes(shared.modelBundle);
         }
-        if (verdict.thresholds() != null) {
-            record.addAttributes(string(THRESHOLDS_VERSION, verdict.thresholds().version()));
-            record.addAttributes(string(THRESHOLDS_SOURCE, verdict.thresholds().source()));
+        if (shared.thresholdsVersion != null) {
+            record.addAttributes(shared.thresholdsVersion);
+            record.addAttributes(shared.thresholdsSource);
         }
         return record.build();
     }
@@ -133,26 +180,43 @@ public final class EvaluationEvents {
         if (sv.probability() == null || sv.threshold() == null) {
             return sv.flagged() ? "flagged" : "not flagged";
         }
-        return "fault probability " + threeDecimals(sv.probability()) + ", "
-                + (sv.probability() >= sv.threshold() ? "at or above" : "below") + " the stage's threshold "
-                + threeDecimals(sv.threshold());
+        // one builder for the whole text: the numbers are written into it rather than made Strings of their own
+        StringBuilder text = new StringBuilder(80).append("fault probability ");
+        ThreeDecimals.append(text, sv.probability())
+                .append(", ").append(sv.probability() >= sv.threshold() ? "at or above" : "below")
+                .append(" the stage's threshold ");
+        return ThreeDecimals.append(text, sv.threshold()).toString();
     }
 
     /**
      * As {@code String.format(Locale.ROOT, "%.3f", v)}: both round the shortest decimal that reads back as {@code v}
-     * half up. Written out because most stages of most runs have no evidence and get this explanation, and a
-     * Formatter per call (its parse, its DecimalFormatSymbols, its streams) was a quarter of what a verdict's
-     * evaluation events allocated (JFR, issue #27). {@code EvaluationEventsTest} holds the two to the same text.
+     * half up. Written out because most stages of most runs have no evidence and get this explanation: a Formatter per
+     * call, and then a BigDecimal per call, were a quarter and then a tenth of the scoring thread's allocation (JFR,
+     * issue #27). {@code EvaluationEventsTest} and {@code ThreeDecimalsTest} hold it to the plain spellings.
      */
     static String threeDecimals(double v) {
-        if (Double.isNaN(v) || Double.isInfinite(v) || Math.copySign(1.0, v) < 0) {
-            return String.format(Locale.ROOT, "%.3f", v); // "-0.000", "NaN": the Formatter's own spellings
+        return ThreeDecimals.of(v);
+    }
+
+    /** The stage's threshold attribute: the last one made for the stage when it holds the same double, bit for bit. */
+    private static KeyValue threshold(Stage stage, double threshold) {
+        KeyValue last = LAST_THRESHOLDS.get(stage.ordinal());
+        if (last != null && Double.doubleToRawLongBits(last.getValue().getDoubleValue())
+                == Double.doubleToRawLongBits(threshold)) {
+            return last;
         }
-        return BigDecimal.valueOf(v).setScale(3, RoundingMode.HALF_UP).toPlainString();
+        KeyValue made = number(THRESHOLD, threshold);
+        LAST_THRESHOLDS.set(stage.ordinal(), made);
+        return made;
     }
 
     private static long nanos(Instant at) {
         return at == null ? 0 : Math.addExact(Math.multiplyExact(at.getEpochSecond(), 1_000_000_000L), at.getNano());
+    }
+
+    /** Hex digits as bytes, wrapped rather than copied: the array is new and no one else holds it. */
+    private static ByteString bytes(String hex) {
+        return UnsafeByteOperations.unsafeWrap(HEX.parseHex(hex));
     }
 
     private static KeyValue string(String key, String value) {

@@ -25,6 +25,10 @@ public class StageModel implements AutoCloseable {
     }
 
     public ModelProbabilities predict(double[] raw) {
+        // JFR without -XX:+DebugNonSafepoints puts some 40 % of scoreRun's samples (a quarter of the job's scoring
+        // thread) on the imputer's indicator line: C2 keeps debug info only at safepoints and calls, and the samples of
+        // the inlined extra-trees walk below, which has little of its own, are credited to a nearby point that has.
+        // With the flag the imputer is 3 % and the extra-trees walk near 60 % (RaglogBenchmarks.scoreRun, issue #27).
         double[] imputed = imputer.apply(raw);
         return new ModelProbabilities(logistic.predict(imputed), boosted.predict(raw), extraTrees.predict(imputed));
     }

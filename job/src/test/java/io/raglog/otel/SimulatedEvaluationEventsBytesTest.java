@@ -1,0 +1,136 @@
+package io.raglog.otel;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.raglog.assemble.AssemblySettings;
+import io.raglog.assemble.RunLinker;
+import io.raglog.calls.CallClassifier;
+import io.raglog.calls.Classification;
+import io.raglog.calls.ClassifiedCall;
+import io.raglog.calls.builtin.BuiltInAdapters;
+import io.raglog.checks.CheapChecks;
+import io.raglog.checks.Embedder;
+import io.raglog.checks.FeatureAssembler;
+import io.raglog.job.DefaultBundle;
+import io.raglog.llm.LlmChecks;
+import io.raglog.llm.LlmResult;
+import io.raglog.llm.OfflineJudge;
+import io.raglog.schemas.CallEvent;
+import io.raglog.schemas.RunFeatures;
+import io.raglog.schemas.Stage;
+import io.raglog.schemas.TraceLink;
+import io.raglog.schemas.Verdict;
+import io.raglog.score.ModelBundle;
+import io.raglog.score.Scorer;
+import io.raglog.score.ScoringInput;
+import io.raglog.simulator.Simulator;
+import io.raglog.simulator.SimulatorOptions;
+import io.raglog.simulator.output.MemorySink;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@link EvaluationEvents} writes the same bytes as before issue #27 reused its pieces
+ * ({@link EvaluationEventsBeforeIssue27}, udfs' tests) for the shipped bundle's verdicts on simulated runs (rule checks
+ * and the offline judge, as {@code SimulatedRunsGoldenTest} scores them), each written as it came and again as if its
+ * run had come in as OTLP spans (a trace, spans for some stages).
+ */
+class SimulatedEvaluationEventsBytesTest {
+
+    @Test
+    void shouldWriteTheSameBytesAsBeforeForTheSimulatedRunsVerdicts() {
+        List<Verdict> verdicts = simulatedVerdicts();
+        assertThat(verdicts).hasSizeGreaterThan(100)
+                .anyMatch(Verdict::flagged)
+                .anyMatch(v -> !v.flagged());
+        int n = 0;
+        for (Verdict verdict : verdicts) {
+            EvaluationEventsBytesTest.assertSameBytes(verdict);
+            EvaluationEventsBytesTest.assertSameBytes(verdict.withTrace(trace(n++)));
+        }
+    }
+
+    private static TraceLink trace(int n) {
+        Map<String, String> spans = new LinkedHashMap<>();
+        for (Stage stage : Stage.values()) {
+            if ((n + stage.ordinal()) % 3 != 0) {
+                spans.put(stage.id(), String.format(Locale.ROOT, "%016x", 31L * n + stage.ordinal()));
+            }
+        }
+        return new TraceLink(String.format(Locale.ROOT, "%032x", 1_000_003L * n), spans);
+    }
+
+    private static List<Verdict> simulatedVerdicts() {
+        MemorySink sink = new MemorySink();
+        new Simulator(SimulatorOptions.of("all", 150, 7)).run(sink);
+        CallClassifier classifier = BuiltInAdapters.classifier();
+        Map<String, List<ClassifiedCall>> byKey = new LinkedHashMap<>();
+        for (CallEvent call : sink.calls()) {
+            if (classifier.classify(call) instanceof Classification.Classified c && c.call().stage() != null) {
+                byKey.computeIfAbsent(c.call().runKey(), k -> new ArrayList<>()).add(c.call().forAssembly());
+            }
+        }
+        CheapChecks rules = CheapChecks.rulesOnly();
+        LlmChecks llm = new LlmChecks(new OfflineJudge(new WordHashEmbedder()), false);
+        List<Verdict> verdicts = new ArrayList<>();
+        try (ModelBundle bundle = DefaultBundle.load()) {
+            Scorer scorer = new Scorer(bundle);
+            for (List<ClassifiedCall> pending : byKey.values()) {
+                CallEvent first = pending.get(0).event();
+                for (RunLinker.Assembled a : RunLinker.link(first.pipeline(), first.runHint(), pending,
+                        Long.MAX_VALUE / 4, AssemblySettings.DEFAULTS)) {
+                    LlmResult judged = llm.run(a.run()).join();
+                    RunFeatures features = FeatureAssembler.assemble(rules.apply(a.run()), judged.features(),
+                            judged.findings(), judged.evidenceFlow(), judged.usage());
+                    verdicts.add(scorer.score(ScoringInput.of(a.run(), features),
+                            Instant.parse("2026-12-01T08:30:00.123456789Z")));
+                }
+            }
+        }
+        return verdicts;
+    }
+
+    /** Each lower-cased word adds to one of 64 dimensions by its hash: text-dependent similarities, no model. */
+    private static final class WordHashEmbedder implements Embedder {
+
+        @Override
+        public String id() {
+            return "word-hash-64";
+        }
+
+        @Override
+        public int dimensions() {
+            return 64;
+        }
+
+        @Override
+        public List<float[]> embed(List<String> texts) {
+            List<float[]> out = new ArrayList<>(texts.size());
+            for (String text : texts) {
+                float[] v = new float[64];
+                v[0] = 1e-3f;
+                for (String word : text.toLowerCase(Locale.ROOT).split("[^\\p{L}\\p{N}]+")) {
+                    if (!word.isEmpty()) {
+                        v[Math.floorMod(word.hashCode(), 64)] += 1;
+                    }
+                }
+                double norm = 0;
+                for (float x : v) {
+                    norm += x * x;
+                }
+                float scale = (float) (1 / Math.sqrt(norm));
+                for (int i = 0; i < v.length; i++) {
+                    v[i] *= scale;
+                }
+                out.add(v);
+            }
+            return out;
+        }
+    }
+}
