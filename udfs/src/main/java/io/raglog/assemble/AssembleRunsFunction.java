@@ -110,9 +110,10 @@ public class AssembleRunsFunction extends KeyedProcessFunction<String, Classifie
 
     @Override
     public void open(OpenContext openContext) {
-        StateTtlConfig ttl = ttl().build();
-        // the buffered calls and the prompt closes are not cleaned up as the heap backend's state is read (see
-        // StateSweeps): their own timers take them out. RocksDB's compaction filter costs the task nothing; it stays.
+        // No state here is cleaned up as the heap backend's state is read (Flink's incremental cleanup, see
+        // StateSweeps): timers take each out. The buffered calls, the bulk of it, have a processing-time sweep besides;
+        // a hinted run's closing time and the prompt closes are a number each, beside a timer of their own. RocksDB's
+        // compaction filter costs the task nothing; it stays.
         StateTtlConfig timerCleared = ttl().disableCleanupInBackground()
                 .cleanupInRocksdbCompactFilter(ROCKSDB_TTL_QUERY_AFTER_ENTRIES).build();
         MapStateDescriptor<String, ClassifiedCall> pendingDescriptor = new MapStateDescriptor<>(
@@ -120,7 +121,7 @@ public class AssembleRunsFunction extends KeyedProcessFunction<String, Classifie
         pendingDescriptor.enableTimeToLive(timerCleared);
         pending = getRuntimeContext().getMapState(pendingDescriptor);
         ValueStateDescriptor<Long> closedDescriptor = new ValueStateDescriptor<>("hinted-run-closed-at", Types.LONG);
-        closedDescriptor.enableTimeToLive(ttl);
+        closedDescriptor.enableTimeToLive(timerCleared);
         closedAt = getRuntimeContext().getState(closedDescriptor);
         MapStateDescriptor<Long, Long> promptDescriptor = new MapStateDescriptor<>("prompt-closes", Types.LONG,
                 Types.LONG);

@@ -14,8 +14,9 @@ import org.apache.flink.configuration.ReadableConfig;
  * @param closedRunMemory how long a hinted run's key remembers it was closed, so a straggler is reported late
  *     instead of opening a second run under the same id
  * @param stateTtl a safety net: buffered calls older than this (in processing time) are dropped from state even if
- *     no event-time timer fired, so a bug or a stalled watermark cannot grow state without bound (on the heap, a
- *     sweep per key does it, at most a quarter of this and a minute later: {@link StateSweeps})
+ *     no event-time timer fired, so a bug or a stalled watermark cannot pile calls up in state (on the heap, a sweep
+ *     per key does it, at most a quarter of this and a minute later: {@link StateSweeps}); what a closed hinted run
+ *     leaves, its closing time and the timer that forgets it, a few numbers, waits for the watermark
  * @param generatorWait the prompt path: a run closes this long (in processing time) after its generator call
  *     arrived, instead of waiting for the watermark to pass the call + the grace (the max out-of-order delay + the
  *     grace, 7 s by default, and only as new calls arrive). A pipeline's calls are written in the order they end and
