@@ -1,8 +1,11 @@
 package io.raglog.ingest;
 
+import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.SerializerProvider;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import java.io.IOException;
 import java.io.Serializable;
 import java.util.AbstractList;
 import java.util.ArrayList;
@@ -38,6 +41,25 @@ public final class DoubleArrayNode extends ArrayNode {
      */
     public double[] doubles() {
         return elements.values;
+    }
+
+    /**
+     * The same tokens {@code ArrayNode} writes (a {@code DoubleNode} writes its number), without a node per element:
+     * a hinted call's bodies are written as they cross to the assembly ({@code HeldBodies}), and their vectors' nodes
+     * were a hundredth of the job's allocation (JFR, issue #27).
+     */
+    @Override
+    public void serialize(JsonGenerator g, SerializerProvider provider) throws IOException {
+        double[] values = elements.values;
+        if (values == null) {
+            super.serialize(g, provider);
+            return;
+        }
+        g.writeStartArray(this, values.length);
+        for (double v : values) {
+            g.writeNumber(v);
+        }
+        g.writeEndArray();
     }
 
     /**
