@@ -37,13 +37,14 @@ final class CallSignals {
     /** The generator's prompt, normalised, for containment tests. */
     final String prompt;
     /** The prompt and passages as normalised here, for building the run, which reads them again. */
-    final NormalisedTexts normalised = new NormalisedTexts();
+    final NormalisedTexts normalised;
 
     CallSignals(ClassifiedCall call) {
         this.call = call;
         this.stage = call.stage();
         this.startMs = call.event().startedAt().toEpochMilli();
         this.endMs = call.event().endedAt().toEpochMilli();
+        this.normalised = new NormalisedTexts(textsToNormalise(call));
         String q = null;
         float[] vector = null;
         String promptText = "";
@@ -85,6 +86,18 @@ final class CallSignals {
         this.prompt = promptText;
         consumedQueries.remove("");
         producedQueries.remove("");
+    }
+
+    /** How many texts this call normalises into {@link #normalised}: its memo is sized for them (issue #27). */
+    private static int textsToNormalise(ClassifiedCall call) {
+        if (call.detail() instanceof ChatDetail) {
+            return 1;
+        } else if (call.detail() instanceof RetrieveDetail retrieve) {
+            return retrieve.passages().size();
+        } else if (call.detail() instanceof RerankDetail rerank) {
+            return rerank.documents().size();
+        }
+        return 0;
     }
 
     /** Read only when loose linking needs them (a run left without an embedding), then kept. */
