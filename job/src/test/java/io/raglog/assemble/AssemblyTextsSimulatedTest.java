@@ -1,0 +1,120 @@
+package io.raglog.assemble;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.raglog.calls.CallClassifier;
+import io.raglog.calls.ChatDetail;
+import io.raglog.calls.ChatMessage;
+import io.raglog.calls.Classification;
+import io.raglog.calls.ClassifiedCall;
+import io.raglog.calls.RerankDetail;
+import io.raglog.calls.RetrieveDetail;
+import io.raglog.calls.builtin.BuiltInAdapters;
+import io.raglog.schemas.CallEvent;
+import io.raglog.schemas.Passage;
+import io.raglog.schemas.RunIds;
+import io.raglog.simulator.Simulator;
+import io.raglog.simulator.SimulatorOptions;
+import io.raglog.simulator.output.MemorySink;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The assembly's texts and ids on the simulator's traffic (every profile) made the cheaper way (issue #27) and the
+ * plain way must be the same: each generator's prompt text and parts, the run ids of every call as anchor and of
+ * every hint, the content ids of every passage and document as normalised, and where each passage of a run sits in
+ * its generator's prompt, whole or cut.
+ */
+class AssemblyTextsSimulatedTest {
+
+    @Test
+    void shouldMakeTheSameTextsAndIdsAsThePlainWayOnSimulatedTraffic() throws Exception {
+        int prompts = 0;
+        int cut = 0;
+        for (SimulatorOptions options : List.of(SimulatorOptions.of("all", 150, 7),
+                SimulatorOptions.of("all", 60, 11).withFaultRate(1.0))) {
+            MemorySink sink = new MemorySink();
+            new Simulator(options).run(sink);
+            CallClassifier classifier = BuiltInAdapters.classifier();
+            Map<String, List<ClassifiedCall>> byKey = new LinkedHashMap<>();
+            for (CallEvent event : sink.calls()) {
+                assertThat(RunIds.of(event.pipeline(), event.runHint(), event.eventId()))
+                        .isEqualTo(plainRunId(event.pipeline(), event.runHint(), event.eventId()));
+                assertThat(RunIds.of(event.pipeline(), null, event.eventId()))
+                        .isEqualTo(plainRunId(event.pipeline(), null, event.eventId()));
+                if (classifier.classify(event) instanceof Classification.Classified c && c.call().stage() != null) {
+                    byKey.computeIfAbsent(c.call().runKey(), k -> new ArrayList<>()).add(c.call());
+                }
+            }
+            for (List<ClassifiedCall> run : byKey.values()) {
+                NormalisedTexts norm = new NormalisedTexts();
+                List<Passage> passages = new ArrayList<>();
+                List<ChatDetail> chats = new ArrayList<>();
+                for (ClassifiedCall call : run) {
+                    if (call.detail() instanceof ChatDetail chat) {
+                        assertThat(chat.promptParts()).containsExactlyElementsOf(listedPromptParts(chat.messages()));
+                        assertThat(chat.promptText()).isEqualTo(joinedPromptText(chat.messages()));
+                        chats.add(chat);
+                        if (chat.contextPassages() != null) {
+                            chat.contextPassages().forEach(t -> passages.add(new Passage(null, t, null, 0)));
+                        }
+                    } else if (call.detail() instanceof RetrieveDetail retrieve) {
+                        passages.addAll(retrieve.passages());
+                    } else if (call.detail() instanceof RerankDetail rerank) {
+                        rerank.documents().forEach(t -> passages.add(new Passage(null, t, null, 0)));
+                    }
+                }
+                for (Passage p : passages) {
+                    String normalised = norm.text(p.text());
+                    assertThat(Texts.normalisedContentId(normalised)).isEqualTo(plainContentId(normalised));
+                }
+                for (ChatDetail chat : chats) {
+                    String prompt = norm.prompt(chat);
+                    List<PromptMatches.Match> matches = PromptMatches.find(prompt, passages, norm);
+                    assertThat(matches).isEqualTo(PromptMatchesTest.plainFind(prompt, passages, norm));
+                    prompts++;
+                    cut += (int) matches.stream().filter(m -> m.reached() && !m.whole()).count();
+                }
+            }
+        }
+        // the traffic has prompts and passages cut to a budget, or this would hold little
+        assertThat(prompts).isGreaterThan(100);
+        assertThat(cut).isGreaterThan(0);
+    }
+
+    private static String plainRunId(String pipeline, String runHint, String anchorEventId) throws Exception {
+        String basis = runHint != null && !runHint.isBlank()
+                ? pipeline + "\u001fhint\u001f" + runHint
+                : pipeline + "\u001fcall\u001f" + anchorEventId;
+        byte[] digest = MessageDigest.getInstance("SHA-256").digest(basis.getBytes(StandardCharsets.UTF_8));
+        return "run-" + HexFormat.of().formatHex(digest, 0, 12);
+    }
+
+    private static String plainContentId(String normalised) throws Exception {
+        byte[] digest = MessageDigest.getInstance("SHA-1").digest(normalised.getBytes(StandardCharsets.UTF_8));
+        return "sha1:" + HexFormat.of().formatHex(digest, 0, 8);
+    }
+
+    private static List<String> listedPromptParts(List<ChatMessage> messages) {
+        List<String> contents = new ArrayList<>();
+        for (ChatMessage m : messages) {
+            String content = m.content() == null ? "" : m.content();
+            if (contents.isEmpty() && content.isEmpty()) {
+                continue;
+            }
+            contents.add(content);
+        }
+        return contents;
+    }
+
+    private static String joinedPromptText(List<ChatMessage> messages) {
+        List<String> parts = listedPromptParts(messages);
+        return parts.size() == 1 ? parts.get(0) : String.join(ChatDetail.PROMPT_SEPARATOR, parts);
+    }
+}
