@@ -12,13 +12,20 @@ import io.raglog.calls.RetrieveDetail;
 import io.raglog.calls.builtin.BuiltInAdapters;
 import io.raglog.schemas.CallEvent;
 import io.raglog.schemas.Passage;
+import io.raglog.schemas.Json;
+import io.raglog.schemas.Run;
 import io.raglog.schemas.RunIds;
+import io.raglog.schemas.RunStages;
+import io.raglog.schemas.Stage;
 import io.raglog.simulator.Simulator;
 import io.raglog.simulator.SimulatorOptions;
 import io.raglog.simulator.output.MemorySink;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -74,6 +81,7 @@ class AssemblyTextsSimulatedTest {
                     String normalised = norm.text(p.text());
                     assertThat(Texts.normalisedContentId(normalised)).isEqualTo(plainContentId(normalised));
                 }
+                assertRunTakesItsCallsAsStreamsDid(run);
                 for (ChatDetail chat : chats) {
                     String prompt = norm.prompt(chat);
                     List<PromptMatches.Match> matches = PromptMatches.find(prompt, passages, norm);
@@ -86,6 +94,41 @@ class AssemblyTextsSimulatedTest {
         // the traffic has prompts and passages cut to a budget, or this would hold little
         assertThat(prompts).isGreaterThan(100);
         assertThat(cut).isGreaterThan(0);
+    }
+
+    /**
+     * The run's and each stage's call ids, its start, end and session as the streams gave them, and the run as
+     * built from the calls in any order: ties of start and blank sessions come with the simulator's concurrent calls.
+     */
+    private static void assertRunTakesItsCallsAsStreamsDid(List<ClassifiedCall> calls) {
+        List<ClassifiedCall> ordered = new ArrayList<>(calls);
+        ordered.sort(Comparator.comparing((ClassifiedCall c) -> c.event().startedAt())
+                .thenComparing(c -> c.event().eventId()));
+        String pipeline = calls.get(0).event().pipeline();
+        Run run = RunBuilder.build(pipeline, calls.get(0).event().runHint(), calls, calls.get(0), null);
+        assertThat(run.startedAt())
+                .isEqualTo(ordered.stream().map(c -> c.event().startedAt()).min(Instant::compareTo).orElse(null));
+        assertThat(run.endedAt())
+                .isEqualTo(ordered.stream().map(c -> c.event().endedAt()).max(Instant::compareTo).orElse(null));
+        assertThat(run.callIds()).isEqualTo(ordered.stream().map(c -> c.event().eventId()).toList());
+        assertThat(run.session()).isEqualTo(ordered.stream().map(c -> c.event().session())
+                .filter(s -> s != null && !s.isBlank()).findFirst().orElse(null));
+        RunStages stages = run.stages();
+        assertThat(stages.rewrite().callIds()).isEqualTo(streamedIds(ordered, Stage.REWRITE));
+        assertThat(stages.embed().callIds()).isEqualTo(streamedIds(ordered, Stage.EMBED));
+        if (!stages.retrieve().reconstructed()) {
+            assertThat(stages.retrieve().callIds()).isEqualTo(streamedIds(ordered, Stage.RETRIEVE));
+        }
+        assertThat(stages.rerank().callIds()).isEqualTo(streamedIds(ordered, Stage.RERANK));
+        assertThat(stages.generate().callIds()).isEqualTo(streamedIds(ordered, Stage.GENERATE));
+        List<ClassifiedCall> reversed = new ArrayList<>(calls);
+        Collections.reverse(reversed);
+        assertThat(Json.write(RunBuilder.build(pipeline, run.runHint(), reversed, calls.get(0), null)))
+                .isEqualTo(Json.write(run));
+    }
+
+    private static List<String> streamedIds(List<ClassifiedCall> ordered, Stage stage) {
+        return ordered.stream().filter(c -> c.stage() == stage).map(c -> c.event().eventId()).toList();
     }
 
     private static String plainRunId(String pipeline, String runHint, String anchorEventId) throws Exception {
