@@ -7,6 +7,7 @@ import io.raglog.calls.ChatDetail;
 import io.raglog.calls.ChatMessage;
 import io.raglog.calls.Classification;
 import io.raglog.calls.ClassifiedCall;
+import io.raglog.calls.EmbedDetail;
 import io.raglog.calls.RerankDetail;
 import io.raglog.calls.RetrieveDetail;
 import io.raglog.calls.builtin.BuiltInAdapters;
@@ -28,8 +29,10 @@ import java.util.Collections;
 import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -57,6 +60,7 @@ class AssemblyTextsSimulatedTest {
                         .isEqualTo(plainRunId(event.pipeline(), null, event.eventId()));
                 if (classifier.classify(event) instanceof Classification.Classified c && c.call().stage() != null) {
                     byKey.computeIfAbsent(c.call().runKey(), k -> new ArrayList<>()).add(c.call());
+                    assertSignalsAsCollectedBefore(new CallSignals(c.call()), c.call());
                 }
             }
             for (List<ClassifiedCall> run : byKey.values()) {
@@ -125,6 +129,56 @@ class AssemblyTextsSimulatedTest {
         Collections.reverse(reversed);
         assertThat(Json.write(RunBuilder.build(pipeline, run.runHint(), reversed, calls.get(0), null)))
                 .isEqualTo(Json.write(run));
+    }
+
+    /** A call's signals hold what the constructor that filled five collections for every call put in them. */
+    private static void assertSignalsAsCollectedBefore(CallSignals signals, ClassifiedCall call) {
+        Set<String> producedQueries = new LinkedHashSet<>();
+        Set<String> consumedQueries = new LinkedHashSet<>();
+        List<float[]> producedVectors = new ArrayList<>();
+        List<String> producedPassages = new ArrayList<>();
+        List<String> consumedPassages = new ArrayList<>();
+        if (call.detail() instanceof ChatDetail chat) {
+            if (call.stage() == Stage.REWRITE) {
+                for (String out : RewriteQueries.split(chat.output())) {
+                    producedQueries.add(Texts.norm(out));
+                }
+            }
+        } else if (call.detail() instanceof EmbedDetail embed) {
+            embed.texts().forEach(t -> consumedQueries.add(Texts.norm(t)));
+            if (embed.vectors() != null) {
+                producedVectors.addAll(embed.vectors());
+            }
+        } else if (call.detail() instanceof RetrieveDetail retrieve) {
+            if (retrieve.queryText() != null) {
+                consumedQueries.add(Texts.norm(retrieve.queryText()));
+            }
+            for (Passage p : retrieve.passages()) {
+                producedPassages.add(Texts.norm(p.text()));
+            }
+        } else if (call.detail() instanceof RerankDetail rerank) {
+            if (rerank.query() != null) {
+                consumedQueries.add(Texts.norm(rerank.query()));
+            }
+            rerank.documents().forEach(d -> consumedPassages.add(Texts.norm(d)));
+            for (RerankDetail.RerankResult r : rerank.results()) {
+                if (r.index() >= 0 && r.index() < rerank.documents().size()) {
+                    producedPassages.add(Texts.norm(rerank.documents().get(r.index())));
+                }
+            }
+        }
+        consumedQueries.remove("");
+        producedQueries.remove("");
+        assertThat(signals.producedQueries).containsExactlyElementsOf(producedQueries);
+        assertThat(signals.consumedQueries).containsExactlyElementsOf(consumedQueries);
+        assertThat(signals.producedVectors).containsExactlyElementsOf(producedVectors);
+        assertThat(signals.producedPassages).containsExactlyElementsOf(producedPassages);
+        assertThat(signals.consumedPassages).containsExactlyElementsOf(consumedPassages);
+        // what the linker asks of them: equal as sets, no null among them
+        assertThat(signals.consumedQueries).isEqualTo(consumedQueries);
+        assertThat(signals.consumedQueries.contains(null)).isFalse();
+        assertThat(signals.producedQueries.contains(null)).isFalse();
+        assertThat(signals.consumedPassages.contains(null)).isFalse();
     }
 
     private static List<String> streamedIds(List<ClassifiedCall> ordered, Stage stage) {
