@@ -8,6 +8,7 @@ import io.raglog.calls.RetrieveDetail;
 import io.raglog.schemas.Passage;
 import io.raglog.schemas.Stage;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
@@ -25,66 +26,102 @@ final class CallSignals {
     /** The user's question (rewrite input, generator question). */
     final String question;
     /** Queries a rewriter wrote. */
-    final Set<String> producedQueries = new LinkedHashSet<>();
+    final Set<String> producedQueries;
     /** Texts sent to be embedded or searched, or the rerank query. */
-    final Set<String> consumedQueries = new LinkedHashSet<>();
-    final List<float[]> producedVectors = new ArrayList<>();
+    final Set<String> consumedQueries;
+    final List<float[]> producedVectors;
     final float[] consumedVector;
     /** Passages a retriever returned, or those a reranker kept. */
-    final List<String> producedPassages = new ArrayList<>();
+    final List<String> producedPassages;
     /** Passages a reranker was given. */
-    final List<String> consumedPassages = new ArrayList<>();
+    final List<String> consumedPassages;
     /** The generator's prompt, normalised, for containment tests. */
     final String prompt;
     /** The prompt and passages as normalised here, for building the run, which reads them again. */
-    final NormalisedTexts normalised = new NormalisedTexts();
+    final NormalisedTexts normalised;
 
     CallSignals(ClassifiedCall call) {
         this.call = call;
         this.stage = call.stage();
         this.startMs = call.event().startedAt().toEpochMilli();
         this.endMs = call.event().endedAt().toEpochMilli();
+        this.normalised = new NormalisedTexts(textsToNormalise(call));
         String q = null;
         float[] vector = null;
         String promptText = "";
+        // the collections a call of this stage fills, read-only empty ones for the rest: five per call, of which a
+        // call fills two at most, were a twentieth of what linking a run allocated (JFR of assembleRun, issue #27)
+        Set<String> produced = Collections.emptySet();
+        Set<String> consumed = Collections.emptySet();
+        List<float[]> vectors = Collections.emptyList();
+        List<String> passagesOut = Collections.emptyList();
+        List<String> passagesIn = Collections.emptyList();
         if (call.detail() instanceof ChatDetail chat) {
             q = Texts.norm(chat.question());
             if (stage == Stage.REWRITE) {
+                produced = new LinkedHashSet<>();
                 for (String out : RewriteQueries.split(chat.output())) {
-                    producedQueries.add(Texts.norm(out));
+                    produced.add(Texts.norm(out));
                 }
             } else {
                 promptText = normalised.prompt(chat);
             }
         } else if (call.detail() instanceof EmbedDetail embed) {
-            embed.texts().forEach(t -> consumedQueries.add(Texts.norm(t)));
+            consumed = new LinkedHashSet<>();
+            for (String t : embed.texts()) {
+                consumed.add(Texts.norm(t));
+            }
             if (embed.vectors() != null) {
-                producedVectors.addAll(embed.vectors());
+                vectors = new ArrayList<>(embed.vectors());
             }
         } else if (call.detail() instanceof RetrieveDetail retrieve) {
             if (retrieve.queryText() != null) {
-                consumedQueries.add(Texts.norm(retrieve.queryText()));
+                consumed = new LinkedHashSet<>();
+                consumed.add(Texts.norm(retrieve.queryText()));
             }
             vector = retrieve.queryVector();
+            passagesOut = new ArrayList<>(retrieve.passages().size());
             for (Passage p : retrieve.passages()) {
-                producedPassages.add(normalised.text(p.text()));
+                passagesOut.add(normalised.text(p.text()));
             }
         } else if (call.detail() instanceof RerankDetail rerank) {
             if (rerank.query() != null) {
-                consumedQueries.add(Texts.norm(rerank.query()));
+                consumed = new LinkedHashSet<>();
+                consumed.add(Texts.norm(rerank.query()));
             }
-            rerank.documents().forEach(d -> consumedPassages.add(normalised.text(d)));
+            passagesIn = new ArrayList<>(rerank.documents().size());
+            for (String d : rerank.documents()) {
+                passagesIn.add(normalised.text(d));
+            }
+            passagesOut = new ArrayList<>(rerank.results().size());
             for (RerankDetail.RerankResult r : rerank.results()) {
                 if (r.index() >= 0 && r.index() < rerank.documents().size()) {
-                    producedPassages.add(normalised.text(rerank.documents().get(r.index())));
+                    passagesOut.add(normalised.text(rerank.documents().get(r.index())));
                 }
             }
         }
         this.question = q == null || q.isEmpty() ? null : q;
         this.consumedVector = vector;
         this.prompt = promptText;
-        consumedQueries.remove("");
-        producedQueries.remove("");
+        consumed.remove("");
+        produced.remove("");
+        this.producedQueries = produced;
+        this.consumedQueries = consumed;
+        this.producedVectors = vectors;
+        this.producedPassages = passagesOut;
+        this.consumedPassages = passagesIn;
+    }
+
+    /** How many texts this call normalises into {@link #normalised}: its memo is sized for them (issue #27). */
+    private static int textsToNormalise(ClassifiedCall call) {
+        if (call.detail() instanceof ChatDetail) {
+            return 1;
+        } else if (call.detail() instanceof RetrieveDetail retrieve) {
+            return retrieve.passages().size();
+        } else if (call.detail() instanceof RerankDetail rerank) {
+            return rerank.documents().size();
+        }
+        return 0;
     }
 
     /** Read only when loose linking needs them (a run left without an embedding), then kept. */

@@ -22,6 +22,8 @@ import io.raglog.schemas.Stage;
 import io.raglog.schemas.TokenUsage;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.HashMap;
@@ -29,6 +31,7 @@ import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 
 /**
@@ -81,12 +84,10 @@ public final class RunBuilder {
         AssembleStage assemble = assemble(retrieved, rerank, prompt, handedOn, matches);
 
         String question = question(rewrite, generatorCalls, embed);
-        Instant start = ordered.stream().map(c -> c.event().startedAt()).min(Instant::compareTo).orElse(null);
-        Instant end = ordered.stream().map(c -> c.event().endedAt()).max(Instant::compareTo).orElse(null);
-        List<String> callIds = ordered.stream().map(c -> c.event().eventId()).toList();
-        // a pipeline sends its session on every call; the first that has one speaks for the run
-        String session = ordered.stream().map(c -> c.event().session()).filter(s -> s != null && !s.isBlank())
-                .findFirst().orElse(null);
+        Instant start = start(ordered);
+        Instant end = end(ordered);
+        List<String> callIds = ids(ordered);
+        String session = session(ordered);
         return new Run(SchemaIds.RUN_V2, RunIds.of(pipeline, runHint, anchor.event().eventId()), pipeline,
                 runHint, question, start, end, incompleteReason != null, incompleteReason, callIds, errors,
                 new RunStages(rewrite, embed, retrieve, rerank, assemble, generate), null, null, session);
@@ -94,9 +95,13 @@ public final class RunBuilder {
 
     /**
      * A loop, not a stream, here and in {@link #latency}: every stage calls both, and their pipelines were an eighth
-     * of what building a run allocated (JFR).
+     * of what building a run allocated (JFR). The calls themselves when none failed, as most runs' (callers only read
+     * the list): a copy of every stage's calls was 1.9 % of what linking a run allocated (JFR, issue #27).
      */
     private static List<ClassifiedCall> succeeded(List<ClassifiedCall> calls) {
+        if (noneFailed(calls)) {
+            return calls;
+        }
         List<ClassifiedCall> ok = new ArrayList<>(calls.size());
         for (ClassifiedCall c : calls) {
             if (!c.event().failed()) {
@@ -104,6 +109,15 @@ public final class RunBuilder {
             }
         }
         return ok;
+    }
+
+    private static boolean noneFailed(List<ClassifiedCall> calls) {
+        for (ClassifiedCall c : calls) {
+            if (c.event().failed()) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** From the stage's first start to its last end (toEpochMilli keeps the order of instants, so min and max). */
@@ -117,8 +131,52 @@ public final class RunBuilder {
         return calls.isEmpty() ? 0 : Math.max(0, end - start);
     }
 
+    /**
+     * The calls' event ids, in their order, unmodifiable. From an array rather than a stream, here and in
+     * {@link #start}, {@link #end}, {@link #session}: every stage and the run take their ids, and those pipelines were
+     * a tenth of what linking a run allocated (JFR of RaglogBenchmarks.assembleRun, issue #27).
+     */
     private static List<String> ids(List<ClassifiedCall> calls) {
-        return calls.stream().map(c -> c.event().eventId()).toList();
+        String[] ids = new String[calls.size()];
+        for (int i = 0; i < ids.length; i++) {
+            ids[i] = calls.get(i).event().eventId();
+        }
+        return Collections.unmodifiableList(Arrays.asList(ids));
+    }
+
+    /** The earliest start, the first of equal ones; null when no calls; a null start throws, as Stream.min did. */
+    private static Instant start(List<ClassifiedCall> calls) {
+        Instant start = null;
+        for (ClassifiedCall c : calls) {
+            Instant s = Objects.requireNonNull(c.event().startedAt());
+            if (start == null || s.compareTo(start) < 0) {
+                start = s;
+            }
+        }
+        return start;
+    }
+
+    /** The latest end, the first of equal ones; null when no calls; a null end throws, as Stream.max did. */
+    private static Instant end(List<ClassifiedCall> calls) {
+        Instant end = null;
+        for (ClassifiedCall c : calls) {
+            Instant e = Objects.requireNonNull(c.event().endedAt());
+            if (end == null || e.compareTo(end) > 0) {
+                end = e;
+            }
+        }
+        return end;
+    }
+
+    /** A pipeline sends its session on every call: the first that has one speaks for the run. */
+    private static String session(List<ClassifiedCall> calls) {
+        for (ClassifiedCall c : calls) {
+            String s = c.event().session();
+            if (s != null && !s.isBlank()) {
+                return s;
+            }
+        }
+        return null;
     }
 
     private static RewriteStage rewrite(List<ClassifiedCall> calls) {

@@ -361,12 +361,26 @@ public final class RunLinker {
             String incompleteReason) {
         List<ClassifiedCall> calls = new ArrayList<>(members.size());
         Set<String> ids = new LinkedHashSet<>();
-        NormalisedTexts normalised = new NormalisedTexts();
+        NormalisedTexts normalised = new NormalisedTexts(normalisedTexts(members) + TEXTS_ADDED_BY_BUILDING);
         for (CallSignals m : members) {
             calls.add(m.call);
             ids.add(m.eventId());
             normalised.addAll(m.normalised);
         }
         return new Assembled(RunBuilder.build(pipeline, hint, calls, anchor.call, incompleteReason, normalised), ids);
+    }
+
+    /**
+     * Room for the texts building a run normalises beyond its calls' (the passages the prompt reader split from the
+     * prompt), so that the run's memo, sized for its calls' texts rather than by default, seldom grows (issue #27).
+     */
+    private static final int TEXTS_ADDED_BY_BUILDING = 8;
+
+    private static int normalisedTexts(List<CallSignals> members) {
+        int n = 0;
+        for (CallSignals m : members) {
+            n += m.normalised.size();
+        }
+        return n;
     }
 }

@@ -2,7 +2,10 @@ package io.raglog.assemble;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
 import java.util.Random;
@@ -83,5 +86,32 @@ class TextsTest {
         String longPart = "Passage  ONE.\n".repeat(2000);
         assertThat(Texts.norm(List.of(longPart, "Question?"), "\n\n"))
                 .isEqualTo(regexNorm(longPart + "\n\nQuestion?"));
+    }
+
+    /** {@link Texts#normalisedContentId} as it was: the text's UTF-8 copy, a SHA-1, the hex concatenated. */
+    private static String plainContentId(String normalised) throws Exception {
+        byte[] digest = MessageDigest.getInstance("SHA-1").digest(normalised.getBytes(StandardCharsets.UTF_8));
+        return "sha1:" + HexFormat.of().formatHex(digest, 0, 8);
+    }
+
+    @Test
+    void shouldGiveTheContentIdsThePlainHashGave() throws Exception {
+        String[] samples = {"", " ", "  \t\n  ", "passage one.", "caf\u00e9 \u00ff", "σοφία", "i̇stanbul",
+            "“acme” — 4,100 units", "ab\uD83D\uDE00c", "\uD83D", "\uDE00", "x\uD83D", "\uDE00\uD83D",
+            "é\u00A0é", "\u2003x\u2003", "\u07ff\u0800\uffff", "Passage  ONE.\n".repeat(3000)};
+        for (String s : samples) {
+            assertThat(Texts.normalisedContentId(s)).as("%s", s).isEqualTo(plainContentId(s));
+            assertThat(Texts.normalisedContentId(Texts.norm(s))).isEqualTo(plainContentId(Texts.norm(s)));
+        }
+        Random random = new Random(13);
+        for (int i = 0; i < 20_000; i++) {
+            char[] chars = new char[random.nextInt(30)];
+            for (int k = 0; k < chars.length; k++) {
+                chars[k] = random.nextBoolean() ? (char) random.nextInt(0x80)
+                        : random.nextBoolean() ? (char) (0xD800 + random.nextInt(0x800)) : (char) random.nextInt(0x10000);
+            }
+            String s = new String(chars);
+            assertThat(Texts.normalisedContentId(s)).as("%s", s).isEqualTo(plainContentId(s));
+        }
     }
 }
