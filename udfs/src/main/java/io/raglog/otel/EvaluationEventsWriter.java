@@ -80,7 +80,7 @@ public final class EvaluationEventsWriter {
 
     private EvaluationEventsWriter() {}
 
-    /** The verdict's {@code ExportLogsServiceRequest}, serialized: the bytes of {@code EvaluationEvents.of(verdict)}. */
+    /** The verdict's {@code ExportLogsServiceRequest}, serialized: {@code EvaluationEvents.of(verdict)}'s bytes. */
     public static byte[] toByteArray(Verdict verdict) {
         Scratch scratch = SCRATCH.get();
         try {
