@@ -174,18 +174,33 @@ public final class EvaluationEvents {
 
     /** The evidence, or when there is none, the probability against the threshold. */
     static String explanation(StageVerdict sv) {
+        String stated = statedExplanation(sv);
+        // one builder for the whole text: the numbers are written into it rather than made Strings of their own
+        return stated != null ? stated : appendComparison(new StringBuilder(80), sv).toString();
+    }
+
+    /** The explanation when it is not the probability against the threshold: the evidence, or flagged or not. */
+    static String statedExplanation(StageVerdict sv) {
         if (sv.evidence() != null && !sv.evidence().isEmpty()) {
             return String.join("; ", sv.evidence());
         }
         if (sv.probability() == null || sv.threshold() == null) {
             return sv.flagged() ? "flagged" : "not flagged";
         }
-        // one builder for the whole text: the numbers are written into it rather than made Strings of their own
-        StringBuilder text = new StringBuilder(80).append("fault probability ");
+        return null;
+    }
+
+    /**
+     * Appends the explanation of a stage with no evidence but a probability and a threshold (where
+     * {@link #statedExplanation} is null): the probability against the threshold. ASCII only, {@link ThreeDecimals}'
+     * spellings included.
+     */
+    static StringBuilder appendComparison(StringBuilder text, StageVerdict sv) {
+        text.append("fault probability ");
         ThreeDecimals.append(text, sv.probability())
                 .append(", ").append(sv.probability() >= sv.threshold() ? "at or above" : "below")
                 .append(" the stage's threshold ");
-        return ThreeDecimals.append(text, sv.threshold()).toString();
+        return ThreeDecimals.append(text, sv.threshold());
     }
 
     /**

@@ -1,6 +1,7 @@
 package io.raglog.sink;
 
 import io.raglog.otel.EvaluationEvents;
+import io.raglog.otel.EvaluationEventsWriter;
 import io.raglog.schemas.Verdict;
 import java.nio.charset.StandardCharsets;
 import org.apache.flink.api.common.serialization.SerializationSchema;
@@ -10,7 +11,9 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 /**
  * Writes a verdict as its OpenTelemetry evaluation events ({@link EvaluationEvents}): the value is a serialized
  * {@code ExportLogsServiceRequest}, what an OTel Collector's Kafka receiver reads with encoding {@code otlp_proto};
- * the key is the run id, so a run's records share a partition.
+ * the key is the run id, so a run's records share a partition. The bytes are {@link EvaluationEventsWriter}'s,
+ * written straight from the verdict: the same as the request message's, without building it (its builders and
+ * messages were most of the ~9.3 KB a verdict this record cost, issue #27).
  */
 public class EvaluationRecordSerializer implements KafkaRecordSerializationSchema<Verdict> {
 
@@ -29,6 +32,6 @@ public class EvaluationRecordSerializer implements KafkaRecordSerializationSchem
     public ProducerRecord<byte[], byte[]> serialize(Verdict verdict, KafkaSinkContext context, Long timestamp) {
         byte[] key = verdict.runId() == null ? null : verdict.runId().getBytes(StandardCharsets.UTF_8);
         // stamped when written, like the other sinks: the events' own times are inside
-        return new ProducerRecord<>(topic, null, null, key, EvaluationEvents.of(verdict).toByteArray());
+        return new ProducerRecord<>(topic, null, null, key, EvaluationEventsWriter.toByteArray(verdict));
     }
 }

@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Test;
  * ({@link EvaluationEventsBeforeIssue27}), over hand-built verdicts of every shape: flagged and sound stages, absent
  * ones, evidence or none, probabilities and thresholds or none, repair hints, traces with some or no spans, the bundle's
  * thresholds or a pipeline override's, missing ids. {@code SimulatedEvaluationEventsBytesTest} (job) does the same over
- * the simulator's scored runs.
+ * the simulator's scored runs. Both also hold {@link EvaluationEventsWriter}'s bytes to the message's.
  */
 class EvaluationEventsBytesTest {
 
@@ -52,12 +52,14 @@ class EvaluationEventsBytesTest {
         }
     }
 
+    /** The message's bytes are the reference's, and the direct writer's are the message's. */
     static void assertSameBytes(Verdict verdict) {
-        assertThat(EvaluationEvents.of(verdict).toByteArray()).as("%s", verdict)
-                .isEqualTo(EvaluationEventsBeforeIssue27.of(verdict).toByteArray());
+        byte[] message = EvaluationEvents.of(verdict).toByteArray();
+        assertThat(message).as("%s", verdict).isEqualTo(EvaluationEventsBeforeIssue27.of(verdict).toByteArray());
+        assertThat(EvaluationEventsWriter.toByteArray(verdict)).as("direct: %s", verdict).isEqualTo(message);
     }
 
-    private static Verdict verdict(SplittableRandom random) {
+    static Verdict verdict(SplittableRandom random) {
         StageVerdict[] stages = new StageVerdict[Stage.values().length];
         List<Stage> flagged = new ArrayList<>();
         for (Stage stage : Stage.values()) {

@@ -24,7 +24,7 @@ import org.openjdk.jmh.infra.Blackhole;
  * OpenTelemetry evaluation events as an OTLP record, each by the serializer the job's Kafka sinks use
  * ({@code KafkaConnection}). The verdicts are the shipped bundle's on {@link RaglogBenchmarks.Checked}'s simulated
  * runs, one per op, in turn. Not part of {@code raglog bench}'s keys: run it with JMH ({@code -prof gc}) when changing
- * {@code EvaluationEvents} or the record serializers.
+ * {@code EvaluationEvents}, {@code EvaluationEventsWriter} (the OTLP record's bytes) or the record serializers.
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
