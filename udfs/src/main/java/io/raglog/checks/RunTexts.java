@@ -30,10 +30,9 @@ public final class RunTexts {
         return input == null || input.isBlank() ? null : input;
     }
 
+    /** The rewriter's outputs without nulls, unmodifiable (a view when there are none, as {@link #nonNull}). */
     public static List<String> rewrites(Run run) {
-        return run.stages().rewrite().present()
-                ? run.stages().rewrite().outputs().stream().filter(Objects::nonNull).toList()
-                : List.of();
+        return run.stages().rewrite().present() ? withoutNulls(run.stages().rewrite().outputs()) : List.of();
     }
 
     /** The text the embedding stage should have embedded: the rewrites when there are any, else the question. */
@@ -68,9 +67,14 @@ public final class RunTexts {
         List<Passage> output = nonNull(s.rerank().output());
         if (s.generate().present() && !context(run).isEmpty()) {
             Set<String> inContext = ids(context(run));
-            List<Passage> kept = output.stream().filter(p -> inContext.contains(p.id())).toList();
+            List<Passage> kept = new ArrayList<>(output.size());
+            for (Passage p : output) {
+                if (inContext.contains(p.id())) {
+                    kept.add(p);
+                }
+            }
             if (!kept.isEmpty()) {
-                return kept;
+                return Collections.unmodifiableList(kept);
             }
         }
         Integer topN = s.rerank().topN();
@@ -184,22 +188,24 @@ public final class RunTexts {
      * run's LLM requests allocated (llmSends, JFR, issue #27).
      */
     static List<Passage> nonNull(List<Passage> passages) {
-        if (passages == null) {
-            return List.of();
-        }
-        if (passages instanceof RandomAccess) {
-            for (int i = 0; i < passages.size(); i++) {
-                if (passages.get(i) == null) {
-                    return passages.stream().filter(Objects::nonNull).toList();
+        return passages == null ? List.of() : withoutNulls(passages);
+    }
+
+    /** The list without nulls, unmodifiable: a view of it when it holds none, else a filtered copy. */
+    private static <T> List<T> withoutNulls(List<T> list) {
+        if (list instanceof RandomAccess) {
+            for (int i = 0; i < list.size(); i++) {
+                if (list.get(i) == null) {
+                    return list.stream().filter(Objects::nonNull).toList();
                 }
             }
         } else {
-            for (Passage p : passages) {
-                if (p == null) {
-                    return passages.stream().filter(Objects::nonNull).toList();
+            for (T item : list) {
+                if (item == null) {
+                    return list.stream().filter(Objects::nonNull).toList();
                 }
             }
         }
-        return Collections.unmodifiableList(passages);
+        return Collections.unmodifiableList(list);
     }
 }
