@@ -159,12 +159,8 @@ public final class Prompts {
         private char[] chars = new char[INITIAL_CHARS];
         private int length;
         private final MessageDigest sha256;
-        /**
-         * The generator documents are written with, kept from one to the next, each a value at its root with no
-         * separator: a generator per document was 1.2 of the 34.3 KB a run's LLM requests allocated on the calling
-         * thread (llmSends, JFR, issue #27). Null until first asked, and after a write that failed half-way.
-         */
-        private JsonGenerator json;
+        /** The generator documents are written with, kept from one to the next. */
+        private final KeptGenerator json = new KeptGenerator(() -> Json.MAPPER.createGenerator(this));
         /** The first six bytes of the seed's SHA-256 in hex. */
         private final char[] tag = new char[12];
 
@@ -178,20 +174,7 @@ public final class Prompts {
 
         /** Writes the document whole, as a fresh generator would (a document's values are balanced). */
         void write(Document document) {
-            try {
-                if (json == null) {
-                    json = Json.MAPPER.createGenerator(this);
-                    json.setRootValueSeparator(null);
-                }
-                document.writeTo(json);
-                json.flush();
-            } catch (IOException e) {
-                json = null;
-                throw new UncheckedIOException(e);
-            } catch (RuntimeException e) {
-                json = null;
-                throw e;
-            }
+            json.write(document::writeTo);
         }
 
         /** The seed's tag, in a buffer the next message reuses. */
