@@ -9,9 +9,9 @@ import io.raglog.calls.Classification;
 import io.raglog.calls.ClassifiedCall;
 import io.raglog.calls.builtin.BuiltInAdapters;
 import io.raglog.checks.CheapChecks;
-import io.raglog.checks.Embedder;
 import io.raglog.checks.FeatureAssembler;
 import io.raglog.job.DefaultBundle;
+import io.raglog.job.HashingEmbedder;
 import io.raglog.llm.LlmChecks;
 import io.raglog.llm.LlmResult;
 import io.raglog.llm.OfflineJudge;
@@ -77,7 +77,7 @@ class SimulatedEvaluationEventsBytesTest {
             }
         }
         CheapChecks rules = CheapChecks.rulesOnly();
-        LlmChecks llm = new LlmChecks(new OfflineJudge(new WordHashEmbedder()), false);
+        LlmChecks llm = new LlmChecks(new OfflineJudge(new HashingEmbedder()), false);
         List<Verdict> verdicts = new ArrayList<>();
         try (ModelBundle bundle = DefaultBundle.load()) {
             Scorer scorer = new Scorer(bundle);
@@ -94,43 +94,5 @@ class SimulatedEvaluationEventsBytesTest {
             }
         }
         return verdicts;
-    }
-
-    /** Each lower-cased word adds to one of 64 dimensions by its hash: text-dependent similarities, no model. */
-    private static final class WordHashEmbedder implements Embedder {
-
-        @Override
-        public String id() {
-            return "word-hash-64";
-        }
-
-        @Override
-        public int dimensions() {
-            return 64;
-        }
-
-        @Override
-        public List<float[]> embed(List<String> texts) {
-            List<float[]> out = new ArrayList<>(texts.size());
-            for (String text : texts) {
-                float[] v = new float[64];
-                v[0] = 1e-3f;
-                for (String word : text.toLowerCase(Locale.ROOT).split("[^\\p{L}\\p{N}]+")) {
-                    if (!word.isEmpty()) {
-                        v[Math.floorMod(word.hashCode(), 64)] += 1;
-                    }
-                }
-                double norm = 0;
-                for (float x : v) {
-                    norm += x * x;
-                }
-                float scale = (float) (1 / Math.sqrt(norm));
-                for (int i = 0; i < v.length; i++) {
-                    v[i] *= scale;
-                }
-                out.add(v);
-            }
-            return out;
-        }
     }
 }
