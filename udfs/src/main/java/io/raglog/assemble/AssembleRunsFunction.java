@@ -346,7 +346,8 @@ public class AssembleRunsFunction extends KeyedProcessFunction<String, Classifie
             index.forget(key);
             signals.forget(key);
         }
-        sweeps.swept(key, holdsCalls, ctx.timerService());
+        // at the end of the input (a batch replay fires every timer then) no later sweep could be registered
+        sweeps.swept(key, holdsCalls && ctx.timerService().currentWatermark() < Long.MAX_VALUE, ctx.timerService());
     }
 
     private static String hintOf(List<CallSignals> open) {
