@@ -238,6 +238,15 @@ class PromptAnatomyUnchangedTest {
     /** The messages of every chat call of two simulated samples of every profile, proxy-captured and OTLP alike. */
     private static List<List<ChatMessage>> simulatedPrompts() {
         Set<List<ChatMessage>> prompts = new LinkedHashSet<>();
+        for (ChatDetail chat : simulatedChats()) {
+            prompts.add(chat.messages());
+        }
+        return new ArrayList<>(prompts);
+    }
+
+    /** Every chat call of two simulated samples of every profile, proxy-captured and OTLP alike, as classified. */
+    static List<ChatDetail> simulatedChats() {
+        List<ChatDetail> chats = new ArrayList<>();
         CallClassifier classifier = BuiltInAdapters.classifier();
         for (SimulatorOptions options : List.of(SimulatorOptions.of("all", 150, 7), SimulatorOptions.of("all", 60, 11))) {
             MemorySink sink = new MemorySink();
@@ -249,10 +258,10 @@ class PromptAnatomyUnchangedTest {
             for (CallEvent call : calls) {
                 if (classifier.classify(call) instanceof Classification.Classified c
                         && c.call().detail() instanceof ChatDetail chat) {
-                    prompts.add(chat.messages());
+                    chats.add(chat);
                 }
             }
         }
-        return new ArrayList<>(prompts);
+        return chats;
     }
 }

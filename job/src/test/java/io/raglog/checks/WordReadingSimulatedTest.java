@@ -2,24 +2,14 @@ package io.raglog.checks;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.raglog.assemble.AssemblySettings;
-import io.raglog.assemble.RunLinker;
-import io.raglog.calls.CallClassifier;
-import io.raglog.calls.Classification;
-import io.raglog.calls.ClassifiedCall;
-import io.raglog.calls.builtin.BuiltInAdapters;
-import io.raglog.schemas.CallEvent;
+import io.raglog.job.SimulatedRuns;
 import io.raglog.schemas.Passage;
 import io.raglog.schemas.Run;
-import io.raglog.simulator.Simulator;
 import io.raglog.simulator.SimulatorOptions;
-import io.raglog.simulator.output.MemorySink;
 import java.lang.reflect.Field;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
@@ -52,27 +42,13 @@ class WordReadingSimulatedTest {
     }
 
     private static Set<String> simulatedTexts() {
-        MemorySink sink = new MemorySink();
-        new Simulator(SimulatorOptions.of("all", 400, 31)).run(sink);
-        CallClassifier classifier = BuiltInAdapters.classifier();
-        Map<String, List<ClassifiedCall>> byKey = new LinkedHashMap<>();
-        for (CallEvent call : sink.calls()) {
-            if (classifier.classify(call) instanceof Classification.Classified c && c.call().stage() != null) {
-                byKey.computeIfAbsent(c.call().runKey(), k -> new ArrayList<>()).add(c.call().forAssembly());
-            }
-        }
         Set<String> texts = new LinkedHashSet<>();
-        for (List<ClassifiedCall> pending : byKey.values()) {
-            CallEvent first = pending.get(0).event();
-            for (RunLinker.Assembled a : RunLinker.link(first.pipeline(), first.runHint(), pending,
-                    Long.MAX_VALUE / 4, AssemblySettings.DEFAULTS)) {
-                Run run = a.run();
-                addText(texts, RunTexts.question(run));
-                RunTexts.rewrites(run).forEach(r -> addText(texts, r));
-                RunTexts.allPassages(run).stream().map(Passage::text).forEach(t -> addText(texts, t));
-                if (run.stages().generate() != null) {
-                    addText(texts, run.stages().generate().answer());
-                }
+        for (Run run : SimulatedRuns.linked(SimulatorOptions.of("all", 400, 31))) {
+            addText(texts, RunTexts.question(run));
+            RunTexts.rewrites(run).forEach(r -> addText(texts, r));
+            RunTexts.allPassages(run).stream().map(Passage::text).forEach(t -> addText(texts, t));
+            if (run.stages().generate() != null) {
+                addText(texts, run.stages().generate().answer());
             }
         }
         return texts;

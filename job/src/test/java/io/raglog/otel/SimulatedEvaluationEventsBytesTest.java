@@ -2,20 +2,15 @@ package io.raglog.otel;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.raglog.assemble.AssemblySettings;
-import io.raglog.assemble.RunLinker;
-import io.raglog.calls.CallClassifier;
-import io.raglog.calls.Classification;
-import io.raglog.calls.ClassifiedCall;
-import io.raglog.calls.builtin.BuiltInAdapters;
 import io.raglog.checks.CheapChecks;
 import io.raglog.checks.FeatureAssembler;
 import io.raglog.job.DefaultBundle;
 import io.raglog.job.HashingEmbedder;
+import io.raglog.job.SimulatedRuns;
 import io.raglog.llm.LlmChecks;
 import io.raglog.llm.LlmResult;
 import io.raglog.llm.OfflineJudge;
-import io.raglog.schemas.CallEvent;
+import io.raglog.schemas.Run;
 import io.raglog.schemas.RunFeatures;
 import io.raglog.schemas.Stage;
 import io.raglog.schemas.TraceLink;
@@ -23,9 +18,7 @@ import io.raglog.schemas.Verdict;
 import io.raglog.score.ModelBundle;
 import io.raglog.score.Scorer;
 import io.raglog.score.ScoringInput;
-import io.raglog.simulator.Simulator;
 import io.raglog.simulator.SimulatorOptions;
-import io.raglog.simulator.output.MemorySink;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HexFormat;
@@ -67,30 +60,17 @@ class SimulatedEvaluationEventsBytesTest {
     }
 
     private static List<Verdict> simulatedVerdicts() {
-        MemorySink sink = new MemorySink();
-        new Simulator(SimulatorOptions.of("all", 150, 7)).run(sink);
-        CallClassifier classifier = BuiltInAdapters.classifier();
-        Map<String, List<ClassifiedCall>> byKey = new LinkedHashMap<>();
-        for (CallEvent call : sink.calls()) {
-            if (classifier.classify(call) instanceof Classification.Classified c && c.call().stage() != null) {
-                byKey.computeIfAbsent(c.call().runKey(), k -> new ArrayList<>()).add(c.call().forAssembly());
-            }
-        }
         CheapChecks rules = CheapChecks.rulesOnly();
         LlmChecks llm = new LlmChecks(new OfflineJudge(new HashingEmbedder()), false);
         List<Verdict> verdicts = new ArrayList<>();
         try (ModelBundle bundle = DefaultBundle.load()) {
             Scorer scorer = new Scorer(bundle);
-            for (List<ClassifiedCall> pending : byKey.values()) {
-                CallEvent first = pending.get(0).event();
-                for (RunLinker.Assembled a : RunLinker.link(first.pipeline(), first.runHint(), pending,
-                        Long.MAX_VALUE / 4, AssemblySettings.DEFAULTS)) {
-                    LlmResult judged = llm.run(a.run()).join();
-                    RunFeatures features = FeatureAssembler.assemble(rules.apply(a.run()), judged.features(),
-                            judged.findings(), judged.evidenceFlow(), judged.usage());
-                    verdicts.add(scorer.score(ScoringInput.of(a.run(), features),
-                            Instant.parse("2026-12-01T08:30:00.123456789Z")));
-                }
+            for (Run run : SimulatedRuns.linked(SimulatorOptions.of("all", 150, 7))) {
+                LlmResult judged = llm.run(run).join();
+                RunFeatures features = FeatureAssembler.assemble(rules.apply(run), judged.features(),
+                        judged.findings(), judged.evidenceFlow(), judged.usage());
+                verdicts.add(scorer.score(ScoringInput.of(run, features),
+                        Instant.parse("2026-12-01T08:30:00.123456789Z")));
             }
         }
         return verdicts;
