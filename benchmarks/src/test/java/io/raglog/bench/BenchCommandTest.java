@@ -111,12 +111,15 @@ class BenchCommandTest {
         assertThat(Files.readString(dir.resolve("bench.md"))).contains("| `full_over_embedding_bound` |");
     }
 
-    /** {@code --own-cpu-only}: the own CPU and allocation against the I/O, and nothing after them. */
+    /**
+     * {@code --own-cpu-only}: the own CPU and allocation against the I/O, and nothing after them. Enough runs for the
+     * no-vector job's window to hold several of the CPU account's samples, which are 100 ms apart.
+     */
     @Test
     void shouldStopOnceTheOwnCpuIsMeasured() throws Exception {
         BenchCommand command = new BenchCommand(new PrintStream(new ByteArrayOutputStream(), true));
         command.quick = true;
-        BenchResults results = command.measure(new EndToEnd.Options(150, 4, Duration.ofMillis(100),
+        BenchResults results = command.measure(new EndToEnd.Options(500, 4, Duration.ofMillis(100),
                 Duration.ofSeconds(3), 40, false, 3, 1, 1, 2, 90, List.of(8), false).onlyOwnCpu());
 
         for (String key : new String[] {"own_cpu_ms_per_run_no_vector", "io_cpu_ms_per_run_no_vector",

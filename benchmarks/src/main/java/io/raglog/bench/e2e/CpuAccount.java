@@ -118,7 +118,17 @@ final class CpuAccount implements AutoCloseable {
      * embedded per run there (its cache misses; zero with the vector checks off), and the heap bytes raglog's own
      * task threads ({@link #OWN}) allocated per run.
      */
-    record PerRun(Map<Group, Double> msByGroup, double totalMs, double textsEmbedded, double ownAllocatedBytes) {
+    record PerRun(Map<Group, Double> msByGroup, double totalMs, double textsEmbedded, double ownAllocatedBytes,
+            int samplesInWindow) {
+
+        /**
+         * Whether the window held two samples or more. A window inside one sampling period reads each thread at the
+         * samples around it, and a task thread that ended before the later one is read there at its value from before
+         * the window: a short job's raglog threads could read as having done nothing (0 ms a run).
+         */
+        boolean spansSamples() {
+            return samplesInWindow >= 2;
+        }
 
         double ms(Group g) {
             return msByGroup.getOrDefault(g, 0.0);
@@ -235,7 +245,8 @@ final class CpuAccount implements AutoCloseable {
         }
         double texts = at(window.toMs(), Sample::textsEmbedded) - at(window.fromMs(), Sample::textsEmbedded);
         double allocated = at(window.toMs(), Sample::ownAllocatedBytes) - at(window.fromMs(), Sample::ownAllocatedBytes);
-        return new PerRun(ms, total, texts / runs, allocated / runs);
+        int inside = (int) samples.stream().filter(s -> s.atMs() > window.fromMs() && s.atMs() < window.toMs()).count();
+        return new PerRun(ms, total, texts / runs, allocated / runs, inside);
     }
 
     /** A cumulative count (CPU ns, bytes, texts) at a moment, linear between the samples around it. */

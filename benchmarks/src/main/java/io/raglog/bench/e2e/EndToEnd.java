@@ -463,7 +463,15 @@ public final class EndToEnd {
      * raglog's own work per run in the no-vector job against the I/O it cannot avoid (issue #27): its task threads'
      * CPU and allocation per run, the Kafka and LLM threads' CPU per run, and the ratio of the two CPU figures.
      */
-    private static void ownAgainstIo(BenchResults r, Measured[] noVectors, String of) {
+    private void ownAgainstIo(BenchResults r, Measured[] measured, String of) {
+        Measured[] noVectors = Arrays.stream(measured).filter(m -> m.cpu().spansSamples()).toArray(Measured[]::new);
+        if (noVectors.length < measured.length) {
+            log.printf("  own CPU and allocation: %d of %d no-vector jobs left out, their window too short for the "
+                    + "CPU samples (more runs)%n", measured.length - noVectors.length, measured.length);
+        }
+        if (noVectors.length == 0) {
+            return;
+        }
         double own = median(noVectors, m -> m.cpu().ms(CpuAccount.OWN));
         double io = median(noVectors, m -> m.cpu().ms(CpuAccount.IO));
         r.put("own_cpu_ms_per_run_no_vector", own,
