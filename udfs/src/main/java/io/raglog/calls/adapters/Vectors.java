@@ -57,6 +57,12 @@ public final class Vectors {
     }
 
     public static float[] fromBase64(String base64, String what) throws AdapterException {
+        float[] direct = Base64Floats.decode(base64);
+        if (direct != null) {
+            return direct;
+        }
+        // anything irregular (white space, a bad character or ending, a length not of whole floats): the JDK's
+        // decoder, for the same result or the same message as ever
         byte[] bytes;
         try {
             bytes = Base64.getDecoder().decode(base64.strip());
