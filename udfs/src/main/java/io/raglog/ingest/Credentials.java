@@ -48,12 +48,25 @@ public final class Credentials {
 
     /** The headers with the values of credential headers replaced; the same map when there are none. */
     public static Map<String, String> redactHeaders(Map<String, String> headers) {
-        if (headers == null || headers.keySet().stream().noneMatch(Credentials::isCredentialHeader)) {
+        if (headers == null || !anyCredentialHeader(headers)) {
             return headers;
         }
         Map<String, String> out = new LinkedHashMap<>();
         headers.forEach((name, value) -> out.put(name, isCredentialHeader(name) ? REDACTED : value));
         return out;
+    }
+
+    /**
+     * A loop the JIT can keep on the stack: every call's headers are asked, and a stream's pipeline and lambdas were
+     * 3 % of what decoding a call allocated (JFR, issue #27).
+     */
+    private static boolean anyCredentialHeader(Map<String, String> headers) {
+        for (String name : headers.keySet()) {
+            if (isCredentialHeader(name)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Also as an OTel attribute: {@code http.request.header.x-api-key}. */
