@@ -10,7 +10,9 @@ import java.io.UncheckedIOException;
 /**
  * Parses a streamed reply's chunks one by one for a {@link Sse.ChunkReader}. The reader's first complaint is held
  * until every chunk is parsed: a chunk that is not JSON is what a stream is refused for, wherever it is, as when
- * every chunk was parsed into a tree before any was read.
+ * every chunk was parsed into a tree before any was read. A raw stream's chunks come here a parser each (the way
+ * any stream can be read, and the one a test holds {@link LaidChunks} to) or, most streams, from one parser that
+ * {@link LaidChunks} moves from chunk to chunk.
  */
 final class ChunkParsing {
 
