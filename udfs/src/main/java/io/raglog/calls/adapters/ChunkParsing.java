@@ -10,7 +10,9 @@ import java.io.UncheckedIOException;
 /**
  * Parses a streamed reply's chunks one by one for a {@link Sse.ChunkReader}. The reader's first complaint is held
  * until every chunk is parsed: a chunk that is not JSON is what a stream is refused for, wherever it is, as when
- * every chunk was parsed into a tree before any was read.
+ * every chunk was parsed into a tree before any was read. A raw stream's chunks come here a parser each (the way
+ * any stream can be read, and the one a test holds {@link LaidChunks} to) or, most streams, from one parser that
+ * {@link LaidChunks} moves from chunk to chunk.
  */
 final class ChunkParsing {
 
@@ -33,16 +35,12 @@ final class ChunkParsing {
     /** One event of a raw stream: its data, past the white space String.strip drops, is JSON but for [DONE]. */
     void read(String event, String text, int start, int end) throws AdapterException {
         events++;
-        while (start < end && Character.isWhitespace(text.charAt(start))) {
-            start++;
-        }
-        while (end > start && Character.isWhitespace(text.charAt(end - 1))) {
-            end--;
-        }
-        int length = end - start;
-        if (length == 0 || (length == Sse.DONE.length() && text.startsWith(Sse.DONE, start))) {
+        start = dataStart(text, start, end);
+        end = dataEnd(text, start, end);
+        if (isJsonless(text, start, end)) {
             return;
         }
+        int length = end - start;
         char[] chars = CHARS.get();
         if (chars.length < length) {
             chars = new char[Math.max(length, 2 * chars.length)];
@@ -54,10 +52,36 @@ final class ChunkParsing {
         try (JsonParser chunk = Json.MAPPER.getFactory().createParser(chars, 0, length)) {
             read(chunk, event);
         } catch (IOException notJson) {
-            String data = text.substring(start, end);
-            throw new AdapterException("stream event " + events + " data is not JSON: "
-                    + (data.length() > 60 ? data.substring(0, 60) + "..." : data));
+            throw notJson(events, text.substring(start, end));
         }
+    }
+
+    /** Where an event's data starts past the white space String.strip drops. */
+    static int dataStart(String text, int start, int end) {
+        while (start < end && Character.isWhitespace(text.charAt(start))) {
+            start++;
+        }
+        return start;
+    }
+
+    /** Where an event's data ends before the white space String.strip drops, {@code start} being its start. */
+    static int dataEnd(String text, int start, int end) {
+        while (end > start && Character.isWhitespace(text.charAt(end - 1))) {
+            end--;
+        }
+        return end;
+    }
+
+    /** True for stripped data that carries no chunk: none, or the {@code [DONE]} sentinel. */
+    static boolean isJsonless(String text, int start, int end) {
+        int length = end - start;
+        return length == 0 || (length == Sse.DONE.length() && text.startsWith(Sse.DONE, start));
+    }
+
+    /** What a stream is refused for when the data of its {@code event}th event (counted from 1) is not JSON. */
+    static AdapterException notJson(int event, String data) {
+        return new AdapterException("stream event " + event + " data is not JSON: "
+                + (data.length() > 60 ? data.substring(0, 60) + "..." : data));
     }
 
     /** One chunk a proxy recorded already parsed. */
@@ -69,7 +93,11 @@ final class ChunkParsing {
         }
     }
 
-    private void read(JsonParser chunk, String event) throws IOException {
+    /**
+     * The chunk at the parser's next token, the parser being one of its own or one that reads chunk after chunk
+     * ({@link LaidChunks}): the reader's or, once it has complained, skipped.
+     */
+    void read(JsonParser chunk, String event) throws IOException {
         chunk.nextToken();
         if (complaint != null) {
             chunk.skipChildren();

@@ -32,7 +32,8 @@ public final class Sse {
     public interface ChunkReader {
         /**
          * Reads the chunk's value whole, the parser at its first token. A vendor's reader takes what it wants and
-         * skips the rest, so no tree is built for fields nobody reads.
+         * skips the rest, so no tree is built for fields nobody reads. It reads no token past the value: the parser
+         * may go on to the stream's next chunk ({@link LaidChunks}).
          *
          * @param event the event's name when the stream names its events; a reader uses it as the chunk's
          *     {@code type} when the chunk has none
@@ -138,10 +139,24 @@ public final class Sse {
                 parsing.read(chunk);
             }
         } else if (body != null && body.isTextual()) {
-            forEachEvent(body.textValue(), parsing::read);
+            readEvents(body.textValue(), parsing);
         } else {
             throw new AdapterException("streamed reply is " + Bodies.describe(body) + ", expected an event stream");
         }
         parsing.finish();
+    }
+
+    /** A raw stream's chunks read with one parser when they can be ({@link LaidChunks}), else a parser a chunk. */
+    private static void readEvents(String raw, ChunkParsing parsing) throws AdapterException {
+        LaidChunks laid = LaidChunks.take();
+        try {
+            if (laid.layOut(raw)) {
+                laid.read(parsing);
+            } else {
+                forEachEvent(raw, parsing::read);
+            }
+        } finally {
+            laid.release();
+        }
     }
 }
