@@ -2,7 +2,6 @@ package io.raglog.ingest;
 
 import java.io.Serializable;
 import java.util.AbstractCollection;
-import java.util.AbstractMap;
 import java.util.AbstractSet;
 import java.util.Arrays;
 import java.util.Collection;
@@ -32,7 +31,7 @@ import java.util.function.BiConsumer;
  * a {@code LinkedHashMap} again). An entry an iterator returns is made as it is returned; it reads and writes the
  * map's value while its key is still at its place.
  */
-final class CompactLinkedMap<K, V> extends AbstractMap<K, V> implements Serializable {
+final class CompactLinkedMap<K, V> implements Map<K, V>, Serializable {
 
     private static final long serialVersionUID = 1L;
 
@@ -58,9 +57,19 @@ final class CompactLinkedMap<K, V> extends AbstractMap<K, V> implements Serializ
     /** Counts changes of the set of keys, for iterators to fail fast as {@code LinkedHashMap}'s do. */
     private transient int modCount;
 
+    /**
+     * The entry view, kept: serializing a node and {@code ObjectNode.fields()} ask for it. The key and value views
+     * are made when asked for: with them the map took 48 bytes instead of 32 (and {@code AbstractMap}'s two fields
+     * for them are why this is a {@code Map} of its own, not an {@code AbstractMap}).
+     */
     private transient Set<Map.Entry<K, V>> entries;
-    private transient Set<K> keys;
-    private transient Collection<V> values;
+
+    CompactLinkedMap() {}
+
+    /** A map with room for {@code capacity} entries before it grows: an object's fields, counted before it is made. */
+    CompactLinkedMap(int capacity) {
+        slots = capacity == 0 ? NONE : new Object[2 * capacity];
+    }
 
     @Override
     public int size() {
@@ -179,14 +188,34 @@ final class CompactLinkedMap<K, V> extends AbstractMap<K, V> implements Serializ
 
     @Override
     public Set<K> keySet() {
-        Set<K> view = keys;
-        return view != null ? view : (keys = new KeyView());
+        return new KeyView();
     }
 
     @Override
     public Collection<V> values() {
-        Collection<V> view = values;
-        return view != null ? view : (values = new ValueView());
+        return new ValueView();
+    }
+
+    @Override
+    public void putAll(Map<? extends K, ? extends V> m) {
+        for (Map.Entry<? extends K, ? extends V> e : m.entrySet()) {
+            put(e.getKey(), e.getValue());
+        }
+    }
+
+    /** As {@code AbstractMap.toString}, which {@code LinkedHashMap} uses. */
+    @Override
+    public String toString() {
+        StringBuilder sb = new StringBuilder().append('{');
+        for (int i = 0; i < size; i++) {
+            Object key = slots[2 * i];
+            Object value = slots[2 * i + 1];
+            sb.append(i == 0 ? "" : ", ")
+                    .append(key == this ? "(this Map)" : key)
+                    .append('=')
+                    .append(value == this ? "(this Map)" : value);
+        }
+        return sb.append('}').toString();
     }
 
     @SuppressWarnings("unchecked")

@@ -351,4 +351,11 @@ class JsonTreesTest {
         read.removeAll();
         assertThat(read).isEqualTo(Json.MAPPER.createObjectNode());
     }
+
+    @Test
+    void shouldReadAfterAFailedReadAsReadTree() throws IOException {
+        same("{\"a\":{\"b\":{\"c\":1,\"d\":[{\"e\":2,");
+        same("{\"a\":{\"b\":1.0e}}");
+        same("{\"x\":{\"y\":1},\"z\":2}");
+    }
 }
