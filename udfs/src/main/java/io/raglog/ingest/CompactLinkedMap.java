@@ -259,6 +259,11 @@ final class CompactLinkedMap<K, V> implements Map<K, V>, Serializable {
         return -1;
     }
 
+    /** Puts a key the caller knows this map does not hold, without looking for it. */
+    void putAbsent(K key, V value) {
+        append(key, value);
+    }
+
     private void append(K key, V value) {
         if (2 * size == slots.length) {
             slots = Arrays.copyOf(slots, Math.max(2 * FIRST_CAPACITY, 2 * slots.length));
