@@ -26,6 +26,7 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Random;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -287,5 +288,74 @@ class JsonTreesTest {
         ((ArrayNode) tree.get("v")).addNull();
         assertThat(tree.get("v").size()).isEqualTo(21);
         assertThat(tree.get("v").get(20).isNull()).isTrue();
+    }
+
+    @Test
+    void shouldReadLargeObjectsAndTheirDuplicatesAsReadTree() throws IOException {
+        for (int fields : new int[] {CompactLinkedMap.LINEAR_MAX, CompactLinkedMap.LINEAR_MAX + 1, 17, 33, 1000}) {
+            StringBuilder json = new StringBuilder("{");
+            for (int i = 0; i < fields; i++) {
+                json.append(i == 0 ? "" : ",").append("\"f").append(i * 37 % fields).append("\":").append(i);
+            }
+            same(json + "}");
+            same(json + ",\"f0\":" + floats(20, fields) + ",\"f" + (fields - 1) + "\":{\"x\":1},\"new\":2}");
+        }
+    }
+
+    @Test
+    void shouldAnswerAsReadTreesObjectsWhenWrittenTo() throws IOException, ClassNotFoundException {
+        StringBuilder wide = new StringBuilder("{");
+        for (int i = 0; i < 20; i++) {
+            wide.append(i == 0 ? "" : ",").append("\"w").append(i).append("\":").append(i);
+        }
+        byte[] json = ("{\"a\":1,\"b\":{\"c\":[1,2],\"d\":\"x\"},\"e\":null,\"v\":" + floats(20, 16)
+                + ",\"wide\":" + wide + "}}").getBytes(StandardCharsets.UTF_8);
+        ObjectNode read = (ObjectNode) JsonTrees.read(json);
+        ObjectNode plain = (ObjectNode) Json.MAPPER.readTree(json);
+        for (ObjectNode tree : List.of(read, plain)) {
+            tree.set("a", IntNode.valueOf(2));
+            tree.replace("z", DoubleNode.valueOf(0.5));
+            tree.remove("e");
+            tree.withObject("/b/deeper").put("k", "v");
+            tree.putArray("list").add(1);
+            ObjectNode w = (ObjectNode) tree.get("wide");
+            w.remove(List.of("w3", "w4", "absent"));
+            w.retain("w1", "w2", "w5", "w6", "w7", "w8", "w9", "w10", "w11", "w12", "w19");
+            w.without("w2");
+            w.put("w1", "again");
+            w.setAll(Map.of("w20", IntNode.valueOf(20)));
+            w.putIfAbsent("w5", IntNode.valueOf(-5));
+            w.properties().removeIf(e -> e.getKey().equals("w11"));
+            w.fields().next().setValue(IntNode.valueOf(100));
+        }
+        assertThat(read).isEqualTo(plain);
+        assertThat(plain).isEqualTo(read);
+        assertThat(read.hashCode()).isEqualTo(plain.hashCode());
+        assertThat(read.toString()).isEqualTo(plain.toString());
+        assertThat(Json.MAPPER.writeValueAsBytes(read)).isEqualTo(Json.MAPPER.writeValueAsBytes(plain));
+        assertThat(SMILE.writeValueAsBytes(read)).isEqualTo(SMILE.writeValueAsBytes(plain));
+        assertSameNodes(read, plain, "written to");
+        assertThat(read.deepCopy()).isEqualTo(plain);
+        assertThat(read.get("wide").has("w19")).isTrue();
+        assertThat(read.get("wide").path("w2").isMissingNode()).isTrue();
+        assertThat(read.at("/b/deeper/k").asText()).isEqualTo("v");
+        assertThat(read.findValues("k")).isEqualTo(plain.findValues("k"));
+
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
+            out.writeObject(read);
+        }
+        try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(bytes.toByteArray()))) {
+            assertThat(in.readObject()).isEqualTo(plain);
+        }
+        read.removeAll();
+        assertThat(read).isEqualTo(Json.MAPPER.createObjectNode());
+    }
+
+    @Test
+    void shouldReadAfterAFailedReadAsReadTree() throws IOException {
+        same("{\"a\":{\"b\":{\"c\":1,\"d\":[{\"e\":2,");
+        same("{\"a\":{\"b\":1.0e}}");
+        same("{\"x\":{\"y\":1},\"z\":2}");
     }
 }
