@@ -104,6 +104,21 @@ class JacksonSerializerTest {
                 .containsExactly(true);
     }
 
+    /** State written by every snapshot version so far restores as is: version 5 reads the bytes of 1 to 4. */
+    @Test
+    void shouldRestoreStateOfEveryEarlierSnapshotVersionAsIs() throws Exception {
+        JacksonSerializer<ClassifiedCall> serializer = new JacksonSerializer<>(ClassifiedCall.class);
+        assertThat(serializer.snapshotConfiguration().getCurrentVersion()).isEqualTo(5);
+        for (int version = 1; version <= 5; version++) {
+            DataOutputSerializer out = new DataOutputSerializer(64);
+            serializer.snapshotConfiguration().writeSnapshot(out);
+            JacksonSerializer.Snapshot<ClassifiedCall> old = new JacksonSerializer.Snapshot<>();
+            old.readSnapshot(version, new DataInputDeserializer(out.getCopyOfBuffer()), getClass().getClassLoader());
+            assertThat(serializer.snapshotConfiguration().resolveSchemaCompatibility(old).isCompatibleAsIs())
+                    .as("version %d", version).isTrue();
+        }
+    }
+
     @Test
     void shouldWriteTheSameBytesAsTheMapperThroughItsReusedBuffer() throws Exception {
         JacksonSerializer<ClassifiedCall> serializer = new JacksonSerializer<>(ClassifiedCall.class);
