@@ -10,6 +10,7 @@ import io.raglog.schemas.Passage;
 import io.raglog.schemas.ReusedBytes;
 import io.raglog.schemas.RunFeatures;
 import java.io.IOException;
+import java.time.Instant;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
 import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
 import org.apache.flink.core.memory.DataInputView;
@@ -22,8 +23,9 @@ import org.apache.flink.core.memory.DataOutputView;
  * call held in state, goes through here: numbers (embedding vectors among them) are copied rather than printed and
  * parsed, and strings are length-prefixed rather than escaped. Text JSON, which state written before (snapshot
  * version 1) holds, is still read: Smile documents start with their own header. A passage text repeated within a
- * record is written once ({@link SharedPassageTexts}), and a run's features as its feature list's values without
- * their names ({@link PackedFeatures}). Records are immutable, so copies are the record itself.
+ * record is written once ({@link SharedPassageTexts}), a run's features as its feature list's values without
+ * their names ({@link PackedFeatures}), and an instant as its nanoseconds since the epoch rather than its text
+ * ({@link NanoInstants}). Records are immutable, so copies are the record itself.
  */
 public final class JacksonSerializer<T> extends TypeSerializer<T> {
 
@@ -35,12 +37,14 @@ public final class JacksonSerializer<T> extends TypeSerializer<T> {
      * assembly) are written raw: the length says where they end, and spreading them over 7-bit bytes, Smile's default
      * for framing by marker bytes, which a length-prefixed record needs none of, took a fifth of the time of handing
      * the calls of a run over (JMH {@code HandOverBenchmarks.handOverCalls}: 16.7k runs/s 7-bit, 20-21.7k raw; issue
-     * #27).
+     * #27). Instants are integers of nanoseconds ({@link NanoInstants}), here only: {@link Json#MAPPER}'s contracts
+     * and every other mapper of this configuration keep their text.
      */
     private static final SmileMapper SMILE = Json.configure(SmileMapper.builder()
             .disable(SmileGenerator.Feature.ENCODE_BINARY_AS_7BIT)
             .addMixIn(Passage.class, SharedPassageTexts.PassageMixIn.class)
-            .addMixIn(RunFeatures.class, PackedFeatures.RunFeaturesMixIn.class));
+            .addMixIn(RunFeatures.class, PackedFeatures.RunFeaturesMixIn.class)
+            .addMixIn(Instant.class, NanoInstants.InstantMixIn.class));
 
     private final Class<T> type;
 
@@ -188,13 +192,14 @@ public final class JacksonSerializer<T> extends TypeSerializer<T> {
          * 1: text JSON; 2: Smile; 3: Smile with each passage text once per record; 4: binary values raw (a hinted
          * call's bodies, {@code HeldBodies}), which the header says, and a run's features of the current feature list
          * packed as the list's version and its values ({@link PackedFeatures}). A call held by version 3 has no such
-         * bodies (it holds them in its event and reads as it was). Each reads the bytes of the ones before (a text
-         * written in full, features written as a map, read as before; 7-bit binary reads as raw does), so state
-         * written by any of them restores as is.
+         * bodies (it holds them in its event and reads as it was); 5: an instant as an integer, its nanoseconds since
+         * the epoch, where they fit a long (1677-2262), and as its ISO-8601 text beyond ({@link NanoInstants}). Each
+         * reads the bytes of the ones before (a text written in full, features written as a map, an instant written
+         * as text, read as before; 7-bit binary reads as raw does), so state written by any of them restores as is.
          */
         @Override
         public int getCurrentVersion() {
-            return 4;
+            return 5;
         }
 
         @Override

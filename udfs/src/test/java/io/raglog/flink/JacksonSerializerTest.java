@@ -104,10 +104,26 @@ class JacksonSerializerTest {
                 .containsExactly(true);
     }
 
+    /** State written by every snapshot version so far restores as is: version 5 reads the bytes of 1 to 4. */
+    @Test
+    void shouldRestoreStateOfEveryEarlierSnapshotVersionAsIs() throws Exception {
+        JacksonSerializer<ClassifiedCall> serializer = new JacksonSerializer<>(ClassifiedCall.class);
+        assertThat(serializer.snapshotConfiguration().getCurrentVersion()).isEqualTo(5);
+        for (int version = 1; version <= 5; version++) {
+            DataOutputSerializer out = new DataOutputSerializer(64);
+            serializer.snapshotConfiguration().writeSnapshot(out);
+            JacksonSerializer.Snapshot<ClassifiedCall> old = new JacksonSerializer.Snapshot<>();
+            old.readSnapshot(version, new DataInputDeserializer(out.getCopyOfBuffer()), getClass().getClassLoader());
+            assertThat(serializer.snapshotConfiguration().resolveSchemaCompatibility(old).isCompatibleAsIs())
+                    .as("version %d", version).isTrue();
+        }
+    }
+
     @Test
     void shouldWriteTheSameBytesAsTheMapperThroughItsReusedBuffer() throws Exception {
         JacksonSerializer<ClassifiedCall> serializer = new JacksonSerializer<>(ClassifiedCall.class);
-        SmileMapper smile = Json.configure(SmileMapper.builder().disable(SmileGenerator.Feature.ENCODE_BINARY_AS_7BIT));
+        SmileMapper smile = Json.configure(SmileMapper.builder().disable(SmileGenerator.Feature.ENCODE_BINARY_AS_7BIT)
+                .addMixIn(java.time.Instant.class, NanoInstants.InstantMixIn.class));
         // twice over, so the second pass writes into and reads from buffers the first one left behind
         for (int pass = 0; pass < 2; pass++) {
             for (ClassifiedCall call : AssemblyFixtures.oneOfEachStage()) {
@@ -124,31 +140,33 @@ class JacksonSerializerTest {
         }
     }
 
-    /** Records between operators and in state carry instants: Json's fast form of them must write jsr310's bytes. */
+    /**
+     * State written up to snapshot version 4 carries instants as Json's fast form wrote them, which must be
+     * jsr310's bytes; the serializer reads them to the same records (it writes nanoseconds now, {@link NanoInstants}).
+     */
     @Test
-    void shouldWriteAndReadInstantsAsJsr310Does() throws Exception {
+    void shouldReadInstantsAsJsr310WroteThemUpToVersion4() throws Exception {
+        SmileMapper version4 =
+                Json.configure(SmileMapper.builder().disable(SmileGenerator.Feature.ENCODE_BINARY_AS_7BIT));
         SmileMapper jsr310 = jsr310(SmileMapper.builder());
         // a run repeats its passages' texts: this reference writes them once too, as the serializer does
         SmileMapper jsr310Shared = jsr310(SmileMapper.builder()
                 .addMixIn(Passage.class, SharedPassageTexts.PassageMixIn.class));
         JacksonSerializer<ClassifiedCall> calls = new JacksonSerializer<>(ClassifiedCall.class);
         for (ClassifiedCall call : AssemblyFixtures.oneOfEachStage()) {
-            DataOutputSerializer out = new DataOutputSerializer(256);
-            calls.serialize(call, out);
-            byte[] written = java.util.Arrays.copyOfRange(out.getCopyOfBuffer(), 4, out.length());
+            byte[] written = version4.writeValueAsBytes(call);
             assertThat(written).isEqualTo(jsr310.writeValueAsBytes(call));
-            ClassifiedCall back = calls.deserialize(new DataInputDeserializer(out.getCopyOfBuffer()));
+            ClassifiedCall back = calls.deserialize(new DataInputDeserializer(framed(written)));
             assertThat(back.event()).isEqualTo(jsr310.readValue(written, ClassifiedCall.class).event())
                     .isEqualTo(call.event());
         }
         JacksonSerializer<io.raglog.schemas.Run> runs = new JacksonSerializer<>(io.raglog.schemas.Run.class);
         io.raglog.schemas.Run run = io.raglog.checks.RunBuilder.healthy().build();
-        DataOutputSerializer out = new DataOutputSerializer(256);
-        runs.serialize(run, out);
-        byte[] written = java.util.Arrays.copyOfRange(out.getCopyOfBuffer(), 4, out.length());
+        byte[] written = version4.copy().addMixIn(Passage.class, SharedPassageTexts.PassageMixIn.class).writer()
+                .withAttribute(SharedPassageTexts.ATTRIBUTE, new SharedPassageTexts()).writeValueAsBytes(run);
         assertThat(written).isEqualTo(jsr310Shared.writer()
                 .withAttribute(SharedPassageTexts.ATTRIBUTE, new SharedPassageTexts()).writeValueAsBytes(run));
-        io.raglog.schemas.Run back = runs.deserialize(new DataInputDeserializer(out.getCopyOfBuffer()));
+        io.raglog.schemas.Run back = runs.deserialize(new DataInputDeserializer(framed(written)));
         assertThat(Json.MAPPER.writeValueAsString(back))
                 .isEqualTo(Json.MAPPER.writeValueAsString(jsr310Shared.readerFor(io.raglog.schemas.Run.class)
                         .withAttribute(SharedPassageTexts.ATTRIBUTE, new SharedPassageTexts()).readValue(written)))

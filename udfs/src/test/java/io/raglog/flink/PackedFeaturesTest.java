@@ -120,9 +120,12 @@ class PackedFeaturesTest {
         names.forEach(name -> reordered.put(name, currentList().get(name)));
         for (Map<String, Double> features : List.of(subset, reordered, Map.<String, Double>of())) {
             byte[] written = write(run(features));
-            // as the serializer's mapper without the packing: binary raw, which its Smile header says
+            // as the serializer's mapper without the packing: binary raw, which its Smile header says, and
+            // instants as nanoseconds
             assertThat(written).isEqualTo(framed(Json.configure(SmileMapper.builder()
-                    .disable(SmileGenerator.Feature.ENCODE_BINARY_AS_7BIT)).writeValueAsBytes(run(features))));
+                    .disable(SmileGenerator.Feature.ENCODE_BINARY_AS_7BIT)
+                    .addMixIn(java.time.Instant.class, NanoInstants.InstantMixIn.class))
+                    .writeValueAsBytes(run(features))));
             RunFeatures back = read(written);
             assertThat(back.features()).isInstanceOf(LinkedHashMap.class).isEqualTo(features);
             assertThat(back.features().keySet()).containsExactlyElementsOf(features.keySet());
