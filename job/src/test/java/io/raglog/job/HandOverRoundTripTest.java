@@ -78,7 +78,7 @@ class HandOverRoundTripTest {
             }
         }
         assertThat(checked).as("runs assembled").isGreaterThan(200);
-        // what writing each text once is for: a run carries most passages three or four times (0.56 on this sample)
+        // what writing each text once is for: a run carries most passages three or four times (about half on this sample)
         assertThat((double) handedOn / plain).as("hand-over bytes against plain Smile").isLessThan(0.65);
     }
 
