@@ -61,6 +61,9 @@ public final class Sse {
      */
     static void forEachEvent(String raw, EventConsumer consumer) throws AdapterException {
         String event = null;
+        // the name the last event had: a stream's deltas name themselves alike, one after another, and a String each
+        // was made for the same name (content_block_delta, response.output_text.delta) dozens of times a reply
+        String lastName = null;
         // an event's data: its one line where it is (most events have one), or the lines joined once there are more
         int dataStart = -1;
         int dataEnd = -1;
@@ -90,7 +93,10 @@ public final class Sse {
                 int valueStart = fieldEnd == lineEnd ? lineEnd
                         : fieldEnd + (fieldEnd + 1 < lineEnd && raw.charAt(fieldEnd + 1) == ' ' ? 2 : 1);
                 if (isField(raw, lineStart, fieldEnd, "event")) {
-                    event = raw.substring(valueStart, lineEnd);
+                    boolean again = lastName != null && lastName.length() == lineEnd - valueStart
+                            && raw.startsWith(lastName, valueStart);
+                    event = again ? lastName : raw.substring(valueStart, lineEnd);
+                    lastName = event;
                 } else if (isField(raw, lineStart, fieldEnd, "data")) {
                     if (dataStart < 0) {
                         dataStart = valueStart;
