@@ -2,14 +2,9 @@ package io.raglog.calls;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.raglog.calls.builtin.BuiltInAdapters;
-import io.raglog.calls.otlp.OtlpJsonDecoder;
+import io.raglog.job.SimulatedRuns;
 import io.raglog.schemas.CallEvent;
-import io.raglog.schemas.Json;
-import io.raglog.simulator.Simulator;
-import io.raglog.simulator.SimulatorOptions;
-import io.raglog.simulator.output.MemorySink;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -248,18 +243,10 @@ class PromptAnatomyUnchangedTest {
     static List<ChatDetail> simulatedChats() {
         List<ChatDetail> chats = new ArrayList<>();
         CallClassifier classifier = BuiltInAdapters.classifier();
-        for (SimulatorOptions options : List.of(SimulatorOptions.of("all", 150, 7), SimulatorOptions.of("all", 60, 11))) {
-            MemorySink sink = new MemorySink();
-            new Simulator(options).run(sink);
-            List<CallEvent> calls = new ArrayList<>(sink.calls());
-            for (ObjectNode traces : sink.traces()) {
-                calls.addAll(new OtlpJsonDecoder().decode(Json.writeBytes(traces)).calls());
-            }
-            for (CallEvent call : calls) {
-                if (classifier.classify(call) instanceof Classification.Classified c
-                        && c.call().detail() instanceof ChatDetail chat) {
-                    chats.add(chat);
-                }
+        for (CallEvent call : SimulatedRuns.calls()) {
+            if (classifier.classify(call) instanceof Classification.Classified c
+                    && c.call().detail() instanceof ChatDetail chat) {
+                chats.add(chat);
             }
         }
         return chats;

@@ -59,6 +59,16 @@ final class LaidChunks implements Sse.EventConsumer {
         FOR_THREAD.get().enabled = enabled;
     }
 
+    /** Whether a raw stream would be read with one parser: tests hold the path taken to what they mean to test. */
+    static boolean laysOut(String raw) throws AdapterException {
+        LaidChunks laid = take();
+        try {
+            return laid.layOut(raw);
+        } finally {
+            laid.release();
+        }
+    }
+
     /** Lays out the chunks of a raw stream; false when it must be read a parser a chunk. */
     boolean layOut(String raw) throws AdapterException {
         if (!enabled) {

@@ -64,15 +64,6 @@ class LaidChunksTest {
         }
     }
 
-    private static boolean laidOut(String raw) throws AdapterException {
-        LaidChunks laid = LaidChunks.take();
-        try {
-            return laid.layOut(raw);
-        } finally {
-            laid.release();
-        }
-    }
-
     private static String stream(String... data) {
         StringBuilder raw = new StringBuilder();
         for (String d : data) {
@@ -95,7 +86,7 @@ class LaidChunksTest {
     @Test
     void shouldReadWellFormedChunksWithOneParser() throws AdapterException {
         String raw = stream(OK1, OK2, OK3, "[DONE]");
-        assertThat(laidOut(raw)).isTrue();
+        assertThat(LaidChunks.laysOut(raw)).isTrue();
         Outcome o = sameBothWays(raw);
         assertThat(o.refusal()).isNull();
         assertThat(o.chunks()).hasSize(3);
@@ -105,7 +96,7 @@ class LaidChunksTest {
     void shouldPassEventNamesAndJoinedDataLines() throws AdapterException {
         String raw = "event: message_start\ndata: " + OK1 + "\n\n: comment\nevent: ping\r\ndata: {\"a\":\r\ndata: 1}"
                 + "\r\n\r\ndata:" + OK2 + "\n\nevent: last\ndata: " + OK3;
-        assertThat(laidOut(raw)).isTrue();
+        assertThat(LaidChunks.laysOut(raw)).isTrue();
         Outcome o = sameBothWays(raw);
         assertThat(o.chunks()).hasSize(4);
         assertThat(o.chunks().get(0)).startsWith("message_start:");
@@ -121,7 +112,7 @@ class LaidChunksTest {
             "{\"é😀\":\"\u2028\"}", "{}", "{ \"a\" : [ ] , \"b\" : { } }"};
         for (String chunk : chunks) {
             String raw = stream(OK1, chunk, OK2);
-            assertThat(laidOut(raw)).as(chunk).isTrue();
+            assertThat(LaidChunks.laysOut(raw)).as(chunk).isTrue();
             assertThat(sameBothWays(raw)).as(chunk).isEqualTo(new Outcome(sameBothWays(raw).chunks(), null));
         }
     }
@@ -129,7 +120,7 @@ class LaidChunksTest {
     @Test
     void shouldSkipDoneAndEmptyDataWhereverTheyAre() throws AdapterException {
         String raw = stream("[DONE]", OK1, "", "   ", "[DONE]", OK2, " [DONE] ", OK3, "[DONE]");
-        assertThat(laidOut(raw)).isTrue();
+        assertThat(LaidChunks.laysOut(raw)).isTrue();
         assertThat(sameBothWays(raw).chunks()).hasSize(3);
     }
 
@@ -145,13 +136,13 @@ class LaidChunksTest {
             "{\"a\":1}]", "{\"a\":1}}", "{\"a\":\"\\", "x" + OK1};
         for (String bad : inside) {
             for (String raw : withOneOdd(bad)) {
-                assertThat(laidOut(raw)).as(raw).isTrue();
+                assertThat(LaidChunks.laysOut(raw)).as(raw).isTrue();
                 assertThat(sameBothWays(raw).refusal()).as(raw).contains("data is not JSON");
             }
         }
         for (String bad : notOne) {
             for (String raw : withOneOdd(bad)) {
-                assertThat(laidOut(raw)).as(raw).isFalse();
+                assertThat(LaidChunks.laysOut(raw)).as(raw).isFalse();
                 sameBothWays(raw); // refused, or (trailing content, a root that is no object) read as before
             }
         }
@@ -170,11 +161,11 @@ class LaidChunksTest {
     @Test
     void shouldTellOneObjectFromTheRest() throws AdapterException {
         for (String one : List.of(OK1, "{\"a\":tru}", "{]", "{\"s\":\"}\"}")) {
-            assertThat(laidOut(stream(OK1, one))).as(one).isTrue();
+            assertThat(LaidChunks.laysOut(stream(OK1, one))).as(one).isTrue();
         }
         for (String notOne : List.of("{\"a\":1} trailing", "{\"a\":1}{}", "{\"a\":", "{\"a\":\"x}", "\"t\"", "5",
                 "[1]", "{", "{\"a\":\"\\", "x{}")) {
-            assertThat(laidOut(stream(OK1, notOne))).as(notOne).isFalse();
+            assertThat(LaidChunks.laysOut(stream(OK1, notOne))).as(notOne).isFalse();
         }
     }
 
@@ -194,10 +185,10 @@ class LaidChunksTest {
             chunks.add(i % 97 == 5 ? "{\"complain\":" + i + "}" : OK1);
         }
         String raw = stream(chunks.toArray(String[]::new));
-        assertThat(laidOut(raw)).isFalse();
+        assertThat(LaidChunks.laysOut(raw)).isFalse();
         assertThat(sameBothWays(raw).refusal()).isEqualTo("complaint 6");
         String justFits = stream(chunks.subList(0, LaidChunks.MAX_CHARS / (OK1.length() + 1)).toArray(String[]::new));
-        assertThat(laidOut(justFits)).isTrue();
+        assertThat(LaidChunks.laysOut(justFits)).isTrue();
         sameBothWays(justFits);
     }
 
@@ -205,7 +196,7 @@ class LaidChunksTest {
     void shouldRefuseNestingTooDeepAsAParserAChunkDid() throws AdapterException {
         String deep = "{\"a\":" + "[".repeat(300) + "]".repeat(300) + "}";
         String raw = stream(OK1, deep, OK2);
-        assertThat(laidOut(raw)).isTrue();
+        assertThat(LaidChunks.laysOut(raw)).isTrue();
         assertThat(sameBothWays(raw).refusal()).startsWith("stream event 2 data is not JSON: ");
     }
 
