@@ -25,7 +25,7 @@ import org.apache.flink.core.memory.DataOutputView;
  * version 1) holds, is still read: Smile documents start with their own header. A passage text repeated within a
  * record is written once ({@link SharedPassageTexts}), a run's features as its feature list's values without
  * their names ({@link PackedFeatures}), and an instant as its nanoseconds since the epoch rather than its text
- * ({@link NanoInstants}). Records are immutable, so copies are the record itself.
+ * ({@link NanoInstants}), and an embedding vector as its floats' bytes ({@link RawFloats}). Records are immutable, so copies are the record itself.
  */
 public final class JacksonSerializer<T> extends TypeSerializer<T> {
 
@@ -44,7 +44,8 @@ public final class JacksonSerializer<T> extends TypeSerializer<T> {
             .disable(SmileGenerator.Feature.ENCODE_BINARY_AS_7BIT)
             .addMixIn(Passage.class, SharedPassageTexts.PassageMixIn.class)
             .addMixIn(RunFeatures.class, PackedFeatures.RunFeaturesMixIn.class)
-            .addMixIn(Instant.class, NanoInstants.InstantMixIn.class));
+            .addMixIn(Instant.class, NanoInstants.InstantMixIn.class)
+            .addModule(RawFloats.module()));
 
     private final Class<T> type;
 
@@ -193,13 +194,14 @@ public final class JacksonSerializer<T> extends TypeSerializer<T> {
          * call's bodies, {@code HeldBodies}), which the header says, and a run's features of the current feature list
          * packed as the list's version and its values ({@link PackedFeatures}). A call held by version 3 has no such
          * bodies (it holds them in its event and reads as it was); 5: an instant as an integer, its nanoseconds since
-         * the epoch, where they fit a long (1677-2262), and as its ISO-8601 text beyond ({@link NanoInstants}). Each
-         * reads the bytes of the ones before (a text written in full, features written as a map, an instant written
-         * as text, read as before; 7-bit binary reads as raw does), so state written by any of them restores as is.
+         * the epoch, where they fit a long (1677-2262), and as its ISO-8601 text beyond ({@link NanoInstants}); 6: an
+         * embedding vector as one binary value of its floats ({@link RawFloats}). Each reads the bytes of the ones
+         * before (a text written in full, features written as a map, an instant written as text, a vector as an
+         * array, read as before; 7-bit binary reads as raw does), so state written by any of them restores as is.
          */
         @Override
         public int getCurrentVersion() {
-            return 5;
+            return 6;
         }
 
         @Override
