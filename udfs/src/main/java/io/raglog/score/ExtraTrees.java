@@ -22,7 +22,7 @@ public final class ExtraTrees {
      * same tree counted from its root; below 0, {@code ~i} for the leaf value {@code leafValues[i]}. Leaves are half
      * of the nodes and their values few (at most 378 distinct in a forest of the shipped bundle), so this halves the
      * memory a walk reads; with {@link #predict} walking four trees at once, the shipped bundle's six forests score a
-     * run in 32 µs instead of 45 (ExtraTreesBenchmarks; the smaller nodes alone gained 7 %, the overlapped walks the
+     * run in 32 µs instead of 45 (StageModelBenchmarks; the smaller nodes alone gained 7 %, the overlapped walks the
      * rest).
      */
     private final long[] inner;

@@ -1,6 +1,7 @@
 package io.raglog.bench.micro;
 
 import io.raglog.score.ExtraTrees;
+import io.raglog.score.GradientBoostedTrees;
 import io.raglog.score.ModelBundle;
 import io.raglog.score.ScoringInput;
 import io.raglog.score.StageModel;
@@ -20,18 +21,22 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 
 /**
- * The shipped bundle's extra-trees forests alone: one op predicts every stage's forest for one run's imputed row, as
- * {@code RaglogBenchmarks.scoreRun} does among everything else, so a change to the walk shows without the rest's noise.
+ * The shipped bundle's tree models alone: one op predicts every stage's extra-trees forest (or boosted trees) for one
+ * run, as {@code RaglogBenchmarks.scoreRun} does among everything else, so a change to a walk shows without the
+ * rest's noise.
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
-public class ExtraTreesBenchmarks {
+public class StageModelBenchmarks {
 
     @State(Scope.Thread)
     public static class Forests {
         final List<ExtraTrees> forests = new ArrayList<>();
-        /** Per run, per forest: the imputed row. */
+        final List<GradientBoostedTrees> boosted = new ArrayList<>();
+        /** Per run, per stage: the imputed row. */
         final List<double[][]> rows = new ArrayList<>();
+        /** Per run: the raw row. */
+        final List<double[]> raws = new ArrayList<>();
         RaglogBenchmarks.Checked checked;
         int next;
 
@@ -44,6 +49,7 @@ public class ExtraTreesBenchmarks {
             for (Stage stage : bundle.scored(EnumSet.allOf(Stage.class))) {
                 models.add(bundle.model(stage));
                 forests.add(bundle.model(stage).extraTrees());
+                boosted.add(bundle.model(stage).boosted());
             }
             for (ScoringInput input : checked.inputs) {
                 double[] raw = bundle.features().row(input.features());
@@ -52,6 +58,7 @@ public class ExtraTreesBenchmarks {
                     imputed[m] = models.get(m).imputer().apply(raw);
                 }
                 rows.add(imputed);
+                raws.add(raw);
             }
         }
 
@@ -62,12 +69,23 @@ public class ExtraTreesBenchmarks {
     }
 
     @Benchmark
-    public double predictEveryStage(Forests f) {
+    public double extraTreesEveryStage(Forests f) {
         f.next = (f.next + 1) % f.rows.size();
         double[][] row = f.rows.get(f.next);
         double sum = 0;
         for (int m = 0; m < row.length; m++) {
             sum += f.forests.get(m).predict(row[m]);
+        }
+        return sum;
+    }
+
+    @Benchmark
+    public double boostedTreesEveryStage(Forests f) {
+        f.next = (f.next + 1) % f.raws.size();
+        double[] raw = f.raws.get(f.next);
+        double sum = 0;
+        for (GradientBoostedTrees model : f.boosted) {
+            sum += model.predict(raw);
         }
         return sum;
     }
