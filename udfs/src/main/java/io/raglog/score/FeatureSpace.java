@@ -36,22 +36,30 @@ public record FeatureSpace(String version, List<String> names) {
      * features were redefined silently scores the wrong values.
      */
     public double[] row(RunFeatures features) {
+        return row(features, new double[names.size()]);
+    }
+
+    /** The raw row of a run written into {@code into} (at least {@link #size()} long), which is returned. */
+    public double[] row(RunFeatures features, double[] into) {
         if (!FeatureList.extendsList(features.featureListVersion(), version)) {
             throw new IllegalArgumentException("run " + features.runId() + " has features of list "
                     + features.featureListVersion() + " but the model bundle was trained on " + version);
         }
-        return row(features.features());
+        return row(features.features(), into);
     }
 
     public double[] row(Map<String, Double> values) {
-        double[] row = new double[names.size()];
+        return row(values, new double[names.size()]);
+    }
+
+    private double[] row(Map<String, Double> values, double[] row) {
         if (values instanceof FeatureValues known) { // the same numbers, read without boxing each
-            for (int i = 0; i < row.length; i++) {
+            for (int i = 0; i < names.size(); i++) {
                 row[i] = known.finiteOrNaN(names.get(i));
             }
             return row;
         }
-        for (int i = 0; i < row.length; i++) {
+        for (int i = 0; i < names.size(); i++) {
             Double v = values == null ? null : values.get(names.get(i));
             row[i] = v == null || v.isNaN() || v.isInfinite() ? Double.NaN : v;
         }

@@ -22,7 +22,11 @@ public record Imputer(double[] medians, int[] indicators) {
     }
 
     public double[] apply(double[] raw) {
-        double[] out = new double[width()];
+        return apply(raw, new double[width()]);
+    }
+
+    /** The imputed row written into {@code out} (at least {@link #width()} long), which is returned. */
+    public double[] apply(double[] raw, double[] out) {
         for (int f = 0; f < medians.length; f++) {
             out[f] = Double.isNaN(raw[f]) ? medians[f] : raw[f];
         }

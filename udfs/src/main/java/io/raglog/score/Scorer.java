@@ -32,10 +32,13 @@ public final class Scorer {
 
     private final ModelBundle bundle;
     private final ThresholdChoice bundleThresholds;
+    /** Each scoring thread's raw row, rewritten by every {@link #probabilities}: one array less per run. */
+    private final ThreadLocal<double[]> rawRow;
 
     public Scorer(ModelBundle bundle) {
         this.bundle = bundle;
         this.bundleThresholds = ThresholdChoice.bundle(bundle);
+        this.rawRow = ThreadLocal.withInitial(() -> new double[bundle.features().size()]);
     }
 
     public ModelBundle bundle() {
@@ -44,7 +47,7 @@ public final class Scorer {
 
     /** The three models' probabilities for every present stage. */
     public Map<Stage, ModelProbabilities> probabilities(ScoringInput input) {
-        double[] raw = bundle.features().row(input.features());
+        double[] raw = bundle.features().row(input.features(), rawRow.get());
         Map<Stage, ModelProbabilities> out = new EnumMap<>(Stage.class);
         for (Stage stage : bundle.scored(input.present())) {
             out.put(stage, bundle.model(stage).predict(raw));

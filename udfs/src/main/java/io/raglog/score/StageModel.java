@@ -15,6 +15,11 @@ public class StageModel implements AutoCloseable {
     private final LogisticRegression logistic;
     private final GradientBoostedTrees boosted;
     private final ExtraTrees extraTrees;
+    /**
+     * Each scoring thread's imputed row, rewritten by every {@link #predict}: a new array per stage per run was 3 % of
+     * the job's allocation. Per thread as well as per model: the tasks of a JVM share a bundle ({@code SharedBundles}).
+     */
+    private final ThreadLocal<double[]> imputedRow;
 
     public StageModel(Imputer imputer, LogisticRegression logistic, GradientBoostedTrees boosted,
             ExtraTrees extraTrees) {
@@ -22,6 +27,7 @@ public class StageModel implements AutoCloseable {
         this.logistic = logistic;
         this.boosted = boosted;
         this.extraTrees = extraTrees;
+        this.imputedRow = ThreadLocal.withInitial(() -> new double[imputer.width()]);
     }
 
     public ModelProbabilities predict(double[] raw) {
@@ -29,7 +35,7 @@ public class StageModel implements AutoCloseable {
         // thread) on the imputer's indicator line: C2 keeps debug info only at safepoints and calls, and the samples of
         // the inlined extra-trees walk below, which has little of its own, are credited to a nearby point that has.
         // With the flag the imputer is 3 % and the extra-trees walk near 60 % (RaglogBenchmarks.scoreRun, issue #27).
-        double[] imputed = imputer.apply(raw);
+        double[] imputed = imputer.apply(raw, imputedRow.get());
         return new ModelProbabilities(logistic.predict(imputed), boosted.predict(raw), extraTrees.predict(imputed));
     }
 
