@@ -1,6 +1,7 @@
 package io.raglog.calls;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.raglog.ingest.DoubleArrayNode;
 import java.util.Iterator;
 import java.util.Map;
 
@@ -39,6 +40,14 @@ public final class RequestDigest {
             }
             case ARRAY: {
                 long h = ARRAY + n.size();
+                if (n instanceof DoubleArrayNode vector && vector.doubles() != null) {
+                    // what each element's DoubleNode gives, without making one: a vector's nodes made here were 4.5 %
+                    // of what raglog's own threads allocated per run (JFR, issue #27)
+                    for (double v : vector.doubles()) {
+                        h = mix(h * 31 + ofDouble(v));
+                    }
+                    return h;
+                }
                 for (JsonNode element : n) {
                     h = mix(h * 31 + node(element));
                 }
@@ -49,7 +58,7 @@ public final class RequestDigest {
             case NUMBER:
                 return n.isIntegralNumber() && n.canConvertToLong()
                         ? mix(n.longValue() + 3)
-                        : mix(Double.doubleToLongBits(n.doubleValue()) + 5);
+                        : ofDouble(n.doubleValue());
             case BOOLEAN:
                 return n.booleanValue() ? 7 : 11;
             case NULL:
@@ -57,6 +66,10 @@ public final class RequestDigest {
             default: // binary, POJO: not in a body read from JSON; their own hash is all there is
                 return mix(n.hashCode() + 17L);
         }
+    }
+
+    private static long ofDouble(double v) {
+        return mix(Double.doubleToLongBits(v) + 5);
     }
 
     private static long text(String s) {

@@ -2,14 +2,18 @@ package io.raglog.calls;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.dataformat.smile.databind.SmileMapper;
 import io.raglog.calls.builtin.BuiltInAdapters;
 import io.raglog.flink.JacksonSerializer;
 import io.raglog.ingest.ClassifyCallsFunction;
+import io.raglog.ingest.DoubleArrayNode;
+import io.raglog.ingest.JsonTrees;
 import io.raglog.schemas.CallEvent;
 import io.raglog.schemas.HttpRequest;
 import io.raglog.schemas.HttpResponse;
 import io.raglog.schemas.Json;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.apache.flink.core.memory.DataInputDeserializer;
 import org.apache.flink.core.memory.DataOutputSerializer;
@@ -144,6 +148,34 @@ class ClassifiedCallForAssemblyTest {
         }
         assertThat(RequestDigest.of(null)).isEqualTo(RequestDigest.NONE);
         assertThat(RequestDigest.of(Calls.json("{}"))).isNotEqualTo(RequestDigest.NONE);
+    }
+
+    /** A vector read as doubles ({@code JsonTrees}) digests as the same vector read as one node per element. */
+    @Test
+    void shouldDigestAVectorHeldAsDoublesAsItsNodes() throws Exception {
+        double[] values = new double[24];
+        for (int i = 0; i < values.length; i++) {
+            values[i] = (i + 1) * 1e-3 * (i % 2 == 0 ? 1 : -1);
+        }
+        byte[] body = vectorBody(values);
+        JsonNode packed = JsonTrees.read(body);
+
+        assertThat(packed.get("vector")).isInstanceOf(DoubleArrayNode.class);
+        assertThat(packed.get("k").get(0)).isInstanceOf(DoubleArrayNode.class);
+        long digest = RequestDigest.of(packed);
+        assertThat(digest).isEqualTo(RequestDigest.of(Json.MAPPER.readTree(body)));
+        values[23] = Math.nextUp(values[23]);
+        assertThat(RequestDigest.of(JsonTrees.read(vectorBody(values)))).isNotEqualTo(digest);
+    }
+
+    private static byte[] vectorBody(double[] values) {
+        StringBuilder vector = new StringBuilder("[");
+        for (int i = 0; i < values.length; i++) {
+            vector.append(i == 0 ? "" : ",").append(values[i]);
+        }
+        vector.append(']');
+        return ("{\"model\":\"m\",\"vector\":" + vector + ",\"k\":[" + vector + "]}")
+                .getBytes(StandardCharsets.UTF_8);
     }
 
     private static CallEvent withoutHint(CallEvent call) {
