@@ -191,7 +191,8 @@ class JacksonSerializerTest {
                 .context(RunBuilder.CASH_2023, RunBuilder.REVENUE_2022).build();
     }
 
-    private static byte[] framed(byte[] document) throws Exception {
+    /** A document as {@link JacksonSerializer} frames it: its length, then its bytes. */
+    static byte[] framed(byte[] document) throws IOException {
         DataOutputSerializer out = new DataOutputSerializer(document.length + 4);
         out.writeInt(document.length);
         out.write(document);

@@ -99,7 +99,7 @@ class NanoInstantsTest {
             Times times = new Times(instant, List.of(instant, Instant.EPOCH));
             byte[] before = VERSION_4.writeValueAsBytes(times);
             assertThat(new String(before, StandardCharsets.ISO_8859_1)).contains(instant.toString());
-            assertThat(read(framed(before))).as(instant.toString()).isEqualTo(times);
+            assertThat(read(JacksonSerializerTest.framed(before))).as(instant.toString()).isEqualTo(times);
         }
     }
 
@@ -108,7 +108,7 @@ class NanoInstantsTest {
         JacksonSerializer<ClassifiedCall> calls = new JacksonSerializer<>(ClassifiedCall.class);
         for (ClassifiedCall call : AssemblyFixtures.oneOfEachStage()) {
             for (ClassifiedCall record : List.of(call, call.forAssembly())) {
-                byte[] before = framed(VERSION_4.writeValueAsBytes(record));
+                byte[] before = JacksonSerializerTest.framed(VERSION_4.writeValueAsBytes(record));
                 ClassifiedCall back = calls.deserialize(new DataInputDeserializer(before));
                 assertThat(back.event()).isEqualTo(record.event());
                 assertThat(Json.write(back)).isEqualTo(Json.write(record));
@@ -117,7 +117,7 @@ class NanoInstantsTest {
         }
         JacksonSerializer<Run> runs = new JacksonSerializer<>(Run.class);
         Run run = RunBuilder.healthy().build();
-        Run back = runs.deserialize(new DataInputDeserializer(framed(VERSION_4.writer()
+        Run back = runs.deserialize(new DataInputDeserializer(JacksonSerializerTest.framed(VERSION_4.writer()
                 .withAttribute(SharedPassageTexts.ATTRIBUTE, new SharedPassageTexts()).writeValueAsBytes(run))));
         assertThat(back.startedAt()).isEqualTo(run.startedAt());
         assertThat(back.endedAt()).isEqualTo(run.endedAt());
@@ -144,14 +144,14 @@ class NanoInstantsTest {
     @Test
     void shouldReadAnIntegerOnlyAsNanosAndRefuseOtherNumbers() throws Exception {
         ObjectNode document = Json.MAPPER.createObjectNode().put("at", 1_700_000_000L);
-        assertThat(read(framed(VERSION_4.writeValueAsBytes(document))).at())
+        assertThat(read(JacksonSerializerTest.framed(VERSION_4.writeValueAsBytes(document))).at())
                 .isEqualTo(Instant.ofEpochSecond(1, 700_000_000));
         document.put("at", 1_700_000_000.5);
-        assertThatThrownBy(() -> read(framed(VERSION_4.writeValueAsBytes(document)))).isInstanceOf(IOException.class);
+        assertThatThrownBy(() -> read(JacksonSerializerTest.framed(VERSION_4.writeValueAsBytes(document)))).isInstanceOf(IOException.class);
         document.put("at", new java.math.BigInteger("9223372036854775808"));
-        assertThatThrownBy(() -> read(framed(VERSION_4.writeValueAsBytes(document)))).isInstanceOf(IOException.class);
+        assertThatThrownBy(() -> read(JacksonSerializerTest.framed(VERSION_4.writeValueAsBytes(document)))).isInstanceOf(IOException.class);
         document.putNull("at");
-        assertThat(read(framed(VERSION_4.writeValueAsBytes(document))).at()).isNull();
+        assertThat(read(JacksonSerializerTest.framed(VERSION_4.writeValueAsBytes(document))).at()).isNull();
     }
 
     /** The Smile mapper other code shares the configuration of reads and writes text as before. */
@@ -181,13 +181,6 @@ class NanoInstantsTest {
 
     private static byte[] document(byte[] framed) {
         return Arrays.copyOfRange(framed, 4, framed.length);
-    }
-
-    private static byte[] framed(byte[] document) throws IOException {
-        DataOutputSerializer out = new DataOutputSerializer(document.length + 4);
-        out.writeInt(document.length);
-        out.write(document);
-        return out.getCopyOfBuffer();
     }
 
     private static int occurrences(byte[] haystack, String needle) {

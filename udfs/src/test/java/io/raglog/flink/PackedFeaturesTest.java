@@ -122,7 +122,7 @@ class PackedFeaturesTest {
             byte[] written = write(run(features));
             // as the serializer's mapper without the packing: binary raw, which its Smile header says, and
             // instants as nanoseconds
-            assertThat(written).isEqualTo(framed(Json.configure(SmileMapper.builder()
+            assertThat(written).isEqualTo(JacksonSerializerTest.framed(Json.configure(SmileMapper.builder()
                     .disable(SmileGenerator.Feature.ENCODE_BINARY_AS_7BIT)
                     .addMixIn(java.time.Instant.class, NanoInstants.InstantMixIn.class))
                     .writeValueAsBytes(run(features))));
@@ -136,7 +136,7 @@ class PackedFeaturesTest {
     @Test
     void shouldReadFeaturesWrittenAsAMapBeforeTheyWerePacked() throws Exception {
         Map<String, Double> expected = currentList();
-        byte[] before = framed(Json.configure(SmileMapper.builder()).writeValueAsBytes(run(expected)));
+        byte[] before = JacksonSerializerTest.framed(Json.configure(SmileMapper.builder()).writeValueAsBytes(run(expected)));
         RunFeatures back = read(before);
         assertThat(back.features()).isEqualTo(expected);
         assertSameBits(back.features(), expected);
@@ -148,15 +148,15 @@ class PackedFeaturesTest {
         ObjectNode document = Json.MAPPER.valueToTree(run(Map.of()));
         ArrayNode other = document.putArray("features").add("raglog.checks/v0");
         FeatureList.names().forEach(name -> other.add(1.0));
-        assertThatThrownBy(() -> read(framed(Json.configure(SmileMapper.builder()).writeValueAsBytes(document))))
+        assertThatThrownBy(() -> read(JacksonSerializerTest.framed(Json.configure(SmileMapper.builder()).writeValueAsBytes(document))))
                 .isInstanceOf(IOException.class).hasMessageContaining("raglog.checks/v0");
         ArrayNode tooMany = document.putArray("features").add(FeatureList.VERSION);
         FeatureList.names().forEach(name -> tooMany.add(1.0));
         tooMany.add(2.0);
-        assertThatThrownBy(() -> read(framed(Json.configure(SmileMapper.builder()).writeValueAsBytes(document))))
+        assertThatThrownBy(() -> read(JacksonSerializerTest.framed(Json.configure(SmileMapper.builder()).writeValueAsBytes(document))))
                 .isInstanceOf(IOException.class).hasMessageContaining("more features");
         ArrayNode tooFew = document.putArray("features").add(FeatureList.VERSION).add(1.0);
-        assertThatThrownBy(() -> read(framed(Json.configure(SmileMapper.builder()).writeValueAsBytes(document))))
+        assertThatThrownBy(() -> read(JacksonSerializerTest.framed(Json.configure(SmileMapper.builder()).writeValueAsBytes(document))))
                 .isInstanceOf(IOException.class);
     }
 
@@ -170,12 +170,5 @@ class PackedFeaturesTest {
         ScoringInput back = inputs.deserialize(new DataInputDeserializer(out.getCopyOfBuffer()));
         assertThat(back).isEqualTo(input);
         assertSameBits(back.features().features(), expected);
-    }
-
-    private static byte[] framed(byte[] document) throws IOException {
-        DataOutputSerializer out = new DataOutputSerializer(document.length + 4);
-        out.writeInt(document.length);
-        out.write(document);
-        return out.getCopyOfBuffer();
     }
 }

@@ -70,7 +70,7 @@ class RawFloatsTest {
             Vectors record = new Vectors(vector, List.of(vector), null);
             byte[] before = VERSION_5.writeValueAsBytes(record);
             assertThat(VERSION_5.readValue(before, ObjectNode.class).get("one").isArray()).isTrue();
-            Vectors back = read(framed(before));
+            Vectors back = read(JacksonSerializerTest.framed(before));
             assertThat(bits(back.one())).isEqualTo(bits(vector));
             assertThat(bits(back.more().get(0))).isEqualTo(bits(vector));
         }
@@ -85,7 +85,7 @@ class RawFloatsTest {
                 DataOutputSerializer out = new DataOutputSerializer(1024);
                 calls.serialize(record, out);
                 byte[] written = out.getCopyOfBuffer();
-                byte[] before = framed(VERSION_5.writeValueAsBytes(record));
+                byte[] before = JacksonSerializerTest.framed(VERSION_5.writeValueAsBytes(record));
                 if (Json.write(record).contains("vector")) {
                     withVectors++;
                     assertThat(written.length).isLessThan(before.length);
@@ -100,7 +100,7 @@ class RawFloatsTest {
     @Test
     void shouldRefuseBytesThatAreNotWholeFloats() throws Exception {
         ObjectNode document = Json.MAPPER.createObjectNode().put("one", new byte[] {1, 2, 3, 4, 5});
-        assertThatThrownBy(() -> read(framed(VERSION_5.writeValueAsBytes(document))))
+        assertThatThrownBy(() -> read(JacksonSerializerTest.framed(VERSION_5.writeValueAsBytes(document))))
                 .isInstanceOf(IOException.class).hasMessageContaining("5 bytes");
     }
 
@@ -138,12 +138,5 @@ class RawFloatsTest {
 
     private static Vectors read(byte[] framed) throws IOException {
         return VECTORS.deserialize(new DataInputDeserializer(framed));
-    }
-
-    private static byte[] framed(byte[] document) throws IOException {
-        DataOutputSerializer out = new DataOutputSerializer(document.length + 4);
-        out.writeInt(document.length);
-        out.write(document);
-        return out.getCopyOfBuffer();
     }
 }
