@@ -191,6 +191,18 @@ class JacksonSerializerTest {
                 .context(RunBuilder.CASH_2023, RunBuilder.REVENUE_2022).build();
     }
 
+    /** What {@code serializer} writes of {@code record}: its framed document. */
+    static <T> byte[] written(JacksonSerializer<T> serializer, T record) throws IOException {
+        DataOutputSerializer out = new DataOutputSerializer(256);
+        serializer.serialize(record, out);
+        return out.getCopyOfBuffer();
+    }
+
+    /** The record {@code serializer} reads from a framed document. */
+    static <T> T read(JacksonSerializer<T> serializer, byte[] framed) throws IOException {
+        return serializer.deserialize(new DataInputDeserializer(framed));
+    }
+
     /** A document as {@link JacksonSerializer} frames it: its length, then its bytes. */
     static byte[] framed(byte[] document) throws IOException {
         DataOutputSerializer out = new DataOutputSerializer(document.length + 4);

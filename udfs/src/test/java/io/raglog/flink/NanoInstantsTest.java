@@ -164,19 +164,15 @@ class NanoInstantsTest {
     }
 
     private static byte[] write(Times times) throws IOException {
-        DataOutputSerializer out = new DataOutputSerializer(64);
-        TIMES.serialize(times, out);
-        return out.getCopyOfBuffer();
+        return JacksonSerializerTest.written(TIMES, times);
     }
 
     private static Times read(byte[] framed) throws IOException {
-        return TIMES.deserialize(new DataInputDeserializer(framed));
+        return JacksonSerializerTest.read(TIMES, framed);
     }
 
     private static <T> T roundTrip(JacksonSerializer<T> serializer, T record) throws IOException {
-        DataOutputSerializer out = new DataOutputSerializer(256);
-        serializer.serialize(record, out);
-        return serializer.deserialize(new DataInputDeserializer(out.getCopyOfBuffer()));
+        return JacksonSerializerTest.read(serializer, JacksonSerializerTest.written(serializer, record));
     }
 
     private static byte[] document(byte[] framed) {

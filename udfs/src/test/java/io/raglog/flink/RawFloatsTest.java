@@ -14,8 +14,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
-import org.apache.flink.core.memory.DataInputDeserializer;
-import org.apache.flink.core.memory.DataOutputSerializer;
 import org.junit.jupiter.api.Test;
 
 /** Embedding vectors through {@link JacksonSerializer}: their floats' bytes, read back bit for bit. */
@@ -82,15 +80,13 @@ class RawFloatsTest {
         int withVectors = 0;
         for (ClassifiedCall call : AssemblyFixtures.oneOfEachStage()) {
             for (ClassifiedCall record : List.of(call, call.forAssembly())) {
-                DataOutputSerializer out = new DataOutputSerializer(1024);
-                calls.serialize(record, out);
-                byte[] written = out.getCopyOfBuffer();
+                byte[] written = JacksonSerializerTest.written(calls, record);
                 byte[] before = JacksonSerializerTest.framed(VERSION_5.writeValueAsBytes(record));
                 if (Json.write(record).contains("vector")) {
                     withVectors++;
                     assertThat(written.length).isLessThan(before.length);
                 }
-                assertThat(Json.write(calls.deserialize(new DataInputDeserializer(written))))
+                assertThat(Json.write(JacksonSerializerTest.read(calls, written)))
                         .isEqualTo(Json.write(record));
             }
         }
@@ -131,12 +127,10 @@ class RawFloatsTest {
     }
 
     private static byte[] write(Vectors record) throws IOException {
-        DataOutputSerializer out = new DataOutputSerializer(64);
-        VECTORS.serialize(record, out);
-        return out.getCopyOfBuffer();
+        return JacksonSerializerTest.written(VECTORS, record);
     }
 
     private static Vectors read(byte[] framed) throws IOException {
-        return VECTORS.deserialize(new DataInputDeserializer(framed));
+        return JacksonSerializerTest.read(VECTORS, framed);
     }
 }
