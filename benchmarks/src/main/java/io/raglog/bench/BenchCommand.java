@@ -86,6 +86,14 @@ public final class BenchCommand implements Callable<Integer> {
             "review_queued_runs", "review_submit_p50_ms", "review_round_trip_p50_ms", "review_round_trip_max_ms",
             "review_first_paint_ms", "review_queue_drawn_ms");
 
+    /**
+     * The own CPU and allocation against the I/O: left out, and said so in the log, when no no-vector job's window
+     * holds two of the CPU account's samples (100 ms apart), as a tiny run's may not on a loaded machine.
+     */
+    static final java.util.List<String> OWN_CPU_KEYS = java.util.List.of("own_cpu_ms_per_run_no_vector",
+            "io_cpu_ms_per_run_no_vector", "io_cpu_ms_per_run_no_vector_without_endpoint", "own_over_io_cpu_no_vector",
+            "alloc_bytes_per_run_no_vector");
+
     /** Keys present with no value yet (none at the moment; a key listed here is written as null, never made up). */
     static final java.util.Set<String> NOT_YET_MEASURED = java.util.Set.of();
 

@@ -8,10 +8,12 @@ import io.raglog.bench.micro.MicroBenchmarks;
 import io.raglog.bench.review.ReviewBench;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -36,8 +38,18 @@ class BenchCommandTest {
         Path json = dir.resolve("bench.json");
         BenchCommand.write(results, json);
 
-        assertThat(results.values()).containsKeys(BenchCommand.KEYS.toArray(String[]::new));
-        for (String key : BenchCommand.KEYS) {
+        // 150 runs make windows of a few hundred ms: on a loaded machine every no-vector job's may fall inside one CPU
+        // sampling period, and the bench then leaves its own-CPU keys out, all of them, and says so
+        // (shouldStopOnceTheOwnCpuIsMeasured measures them over enough runs)
+        boolean ownCpuLeftOut = Pattern.compile("\\b(\\d+) of \\1 no-vector jobs left out")
+                .matcher(log.toString(StandardCharsets.UTF_8)).find();
+        List<String> expected = BenchCommand.KEYS.stream()
+                .filter(key -> !(ownCpuLeftOut && BenchCommand.OWN_CPU_KEYS.contains(key))).toList();
+        if (ownCpuLeftOut) {
+            assertThat(results.values()).doesNotContainKeys(BenchCommand.OWN_CPU_KEYS.toArray(String[]::new));
+        }
+        assertThat(results.values()).containsKeys(expected.toArray(String[]::new));
+        for (String key : expected) {
             if (!BenchCommand.NOT_YET_MEASURED.contains(key)) {
                 assertThat(results.number(key)).as(key).isNotNull();
             }
@@ -77,13 +89,9 @@ class BenchCommandTest {
             }
             assertThat(groups).as(variant).isCloseTo(results.number(variant + "_cpu_ms_per_run"), withinPercentage(1));
         }
-        // raglog's own work against the I/O (issue #27): the sums of their groups, and the ratio taken per job
-        assertThat(results.number("own_cpu_ms_per_run_no_vector")).isPositive();
-        assertThat(results.number("io_cpu_ms_per_run_no_vector")).isPositive();
-        assertThat(results.number("io_cpu_ms_per_run_no_vector_without_endpoint"))
-                .isLessThan(results.number("io_cpu_ms_per_run_no_vector"));
-        assertThat(results.number("own_over_io_cpu_no_vector")).isPositive();
-        assertThat(results.number("alloc_bytes_per_run_no_vector")).isPositive();
+        if (!ownCpuLeftOut) {
+            assertOwnAgainstIo(results);
+        }
         // the backlog job read its own input to the end: a verdict for every run it was given
         assertThat(results.number("backlog_runs")).isEqualTo(90);
         assertThat(results.number("backlog_verdicts")).isEqualTo(90);
@@ -122,11 +130,19 @@ class BenchCommandTest {
         BenchResults results = command.measure(new EndToEnd.Options(500, 4, Duration.ofMillis(100),
                 Duration.ofSeconds(3), 40, false, 3, 1, 1, 2, 90, List.of(8), false).onlyOwnCpu());
 
-        for (String key : new String[] {"own_cpu_ms_per_run_no_vector", "io_cpu_ms_per_run_no_vector",
-                "own_over_io_cpu_no_vector", "alloc_bytes_per_run_no_vector", "no_vector_runs_per_s"}) {
-            assertThat(results.number(key)).as(key).isNotNull().isPositive();
-        }
+        assertOwnAgainstIo(results);
+        assertThat(results.number("no_vector_runs_per_s")).isPositive();
         assertThat(results.values()).doesNotContainKeys("full_runs_per_s", "latency_p99_ms",
                 "micro_rule_checks_ops_per_s", "known_passages_lookup_us_per_run_1k", "review_first_paint_ms");
+    }
+
+    /** raglog's own work against the I/O (issue #27): the sums of their groups, and the ratio taken per job. */
+    private static void assertOwnAgainstIo(BenchResults results) {
+        assertThat(results.number("own_cpu_ms_per_run_no_vector")).isNotNull().isPositive();
+        assertThat(results.number("io_cpu_ms_per_run_no_vector")).isNotNull().isPositive();
+        assertThat(results.number("io_cpu_ms_per_run_no_vector_without_endpoint"))
+                .isLessThan(results.number("io_cpu_ms_per_run_no_vector"));
+        assertThat(results.number("own_over_io_cpu_no_vector")).isNotNull().isPositive();
+        assertThat(results.number("alloc_bytes_per_run_no_vector")).isNotNull().isPositive();
     }
 }
