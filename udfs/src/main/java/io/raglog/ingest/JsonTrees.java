@@ -6,6 +6,7 @@ import com.fasterxml.jackson.core.JsonTokenId;
 import com.fasterxml.jackson.databind.DeserializationConfig;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.cfg.JsonNodeFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
@@ -70,6 +71,42 @@ public final class JsonTrees {
         } catch (NotPlainJson e) {
             return Json.MAPPER.readTree(payload);
         }
+    }
+
+    /** Reads as {@link #readWhole} must answer: the whole document one value, else the exception that gives. */
+    private static final ObjectReader WHOLE = Json.MAPPER.reader().with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+
+    /**
+     * The tree {@code Json.MAPPER.reader().with(FAIL_ON_TRAILING_TOKENS).readTree(payload)} gives, or the exception it
+     * throws: as {@link #read}, except that anything after the first value is an error, for inputs that must be one
+     * document (an OTLP/JSON request). Whatever is not a plain object followed by nothing is read by that reader
+     * itself, so errors and their messages are its own.
+     */
+    public static JsonNode readWhole(byte[] payload) throws IOException {
+        if (!READS_AS_BELOW) {
+            return WHOLE.readTree(payload);
+        }
+        try (JsonParser p = Json.MAPPER.createParser(payload)) {
+            if (p.nextToken() != JsonToken.START_OBJECT) {
+                return WHOLE.readTree(payload);
+            }
+            Reading reading = new Reading(p, SCRATCH.get());
+            ObjectNode tree = reading.object();
+            if (reading.scratch.length <= MAX_KEPT_SCRATCH) {
+                SCRATCH.set(reading.scratch);
+            }
+            return p.nextToken() == null ? tree : WHOLE.readTree(payload);
+        } catch (NotPlainJson | IOException e) {
+            return WHOLE.readTree(payload); // the same input, so the same exception, from the reader that owns it
+        }
+    }
+
+    /**
+     * An empty object node whose fields are held as a parsed message's are (a {@link CompactLinkedMap}, room for
+     * {@code fields} before it grows): for trees built field by field from a message, such as a span's attributes.
+     */
+    public static ObjectNode objectNode(int fields) {
+        return new ObjectNode(NODES, new CompactLinkedMap<>(fields));
     }
 
     private static boolean readsAsBelow(DeserializationConfig config) {

@@ -3,7 +3,9 @@ package io.raglog.ingest;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.DoubleNode;
 import com.fasterxml.jackson.databind.node.IntNode;
@@ -41,16 +43,31 @@ class JsonTreesTest {
 
     private static final SmileMapper SMILE = Json.configure(SmileMapper.builder());
 
+    /** A way of reading a document into a tree. */
+    @FunctionalInterface
+    private interface TreeReading {
+        JsonNode read(byte[] json) throws IOException;
+    }
+
+    private static final ObjectReader WHOLE = Json.MAPPER.reader().with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+
     /** Checks one document and says whether a packed vector was made anywhere in its tree. */
     static boolean assertSameAsReadTree(byte[] json) throws IOException {
+        return assertSameAs(json, Json.MAPPER::readTree, JsonTrees::read)
+                & assertSameAs(json, WHOLE::readTree, JsonTrees::readWhole);
+    }
+
+    /** {@code actualWay} reads {@code json} as {@code expectedWay} does: the same tree, or the same failure. */
+    private static boolean assertSameAs(byte[] json, TreeReading expectedWay, TreeReading actualWay)
+            throws IOException {
         JsonNode expected;
         try {
-            expected = Json.MAPPER.readTree(json);
+            expected = expectedWay.read(json);
         } catch (IOException e) {
-            assertFailsAs(json, e);
+            assertFailsAs(json, e, actualWay);
             return false;
         }
-        JsonNode actual = JsonTrees.read(json);
+        JsonNode actual = actualWay.read(json);
         String what = new String(json, StandardCharsets.UTF_8);
         what = what.length() > 200 ? what.substring(0, 200) + "..." : what;
         assertThat(actual).as(what).isEqualTo(expected);
@@ -62,10 +79,10 @@ class JsonTreesTest {
         return assertSameNodes(actual, expected, what);
     }
 
-    private static void assertFailsAs(byte[] json, IOException expected) {
+    private static void assertFailsAs(byte[] json, IOException expected, TreeReading actualWay) {
         String what = new String(json, StandardCharsets.UTF_8);
         try {
-            JsonTrees.read(json);
+            actualWay.read(json);
         } catch (IOException actual) {
             assertThat(actual.getClass()).as(what).isEqualTo(expected.getClass());
             assertThat(actual.getMessage()).as(what).isEqualTo(expected.getMessage());
@@ -75,7 +92,7 @@ class JsonTreesTest {
             }
             return;
         }
-        throw new AssertionError("readTree failed but JsonTrees.read did not: " + what + ": " + expected);
+        throw new AssertionError("the reference failed but JsonTrees did not: " + what + ": " + expected);
     }
 
     /** Node by node: the same classes (a packed vector standing for an array node) and the same field order. */

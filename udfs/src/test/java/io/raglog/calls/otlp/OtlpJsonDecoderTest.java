@@ -11,6 +11,7 @@ import io.raglog.schemas.SchemaIds;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -223,6 +224,40 @@ class OtlpJsonDecoderTest {
         assertThat(decoder.decode(bytes(intAsWord)).error())
                 .isEqualTo("otlp_json: resourceSpans[0].scopeSpans[1].spans[0].attributes[7].value.intValue:"
                         + " not an integer: \"forty-one\"");
+    }
+
+    /** An attribute's location is written only when it is wrong: each of these names the attribute and the field. */
+    @Test
+    void shouldNameTheAttributeThatIsWrong() {
+        String span = """
+                {"resourceSpans": [{"resource": {"attributes": %s}, "scopeSpans": [{"spans": [{"traceId":
+                "5b8efff798038103d269b633813fc60c", "spanId": "e457b5a2e4d86bd1", "name": "chat",
+                "startTimeUnixNano": "1", "endTimeUnixNano": "2", "attributes": %s}]}]}]}""";
+        String fine = "[{\"key\": \"a\", \"value\": {\"stringValue\": \"x\"}}]";
+        Map<String, String> expected = new LinkedHashMap<>();
+        expected.put(span.formatted(fine, "[{\"key\": \"a\", \"value\": {}}, {\"value\": {\"intValue\": 1}}]"),
+                "resourceSpans[0].scopeSpans[0].spans[0].attributes[1]: attribute without a key");
+        expected.put(span.formatted(fine, "[{\"key\": \"a\"}, \"pair\"]"),
+                "resourceSpans[0].scopeSpans[0].spans[0].attributes[1]: expected an object, got string");
+        expected.put(span.formatted(fine, "[{\"key\": 7, \"value\": {}}]"),
+                "resourceSpans[0].scopeSpans[0].spans[0].attributes[0].key: expected a string, got number");
+        expected.put(span.formatted(fine, "[{\"key\": \"a\", \"value\": 3}]"),
+                "resourceSpans[0].scopeSpans[0].spans[0].attributes[0].value: expected an AnyValue object, got number");
+        expected.put(span.formatted(fine, "[{\"key\": \"a\", \"value\": {\"boolValue\": \"yes\"}}]"),
+                "resourceSpans[0].scopeSpans[0].spans[0].attributes[0].value.boolValue: expected true or false,"
+                        + " got string");
+        expected.put(span.formatted(fine, "[{\"key\": \"a\", \"value\": {\"arrayValue\": {\"values\":"
+                        + " [{\"intValue\": \"1\"}, {\"doubleValue\": \"much\"}]}}}]"),
+                "resourceSpans[0].scopeSpans[0].spans[0].attributes[0].value.arrayValue.values[1].doubleValue:"
+                        + " not a number: \"much\"");
+        expected.put(span.formatted(fine, "[{\"key\": \"a\", \"value\": {\"kvlistValue\": {\"values\":"
+                        + " [{\"key\": \"b\", \"value\": {}}, {\"key\": \"c\", \"value\": {\"bytesValue\": \"@@\"}}]}}}]"),
+                "resourceSpans[0].scopeSpans[0].spans[0].attributes[0].value.kvlistValue.values[1].value.bytesValue:"
+                        + " not base64: Illegal base64 character 40");
+        expected.put(span.formatted("[{\"key\": \"service.name\", \"value\": {\"stringValue\": 5}}]", fine),
+                "resourceSpans[0].resource.attributes[0].value.stringValue: expected a string, got number");
+        expected.forEach((message, error) ->
+                assertThat(decoder.decode(bytes(message)).error()).as(message).isEqualTo("otlp_json: " + error));
     }
 
     @Test

@@ -2,15 +2,14 @@ package io.raglog.calls.adapters.otlp;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.raglog.calls.AdapterException;
+import io.raglog.ingest.JsonTrees;
 import io.raglog.schemas.Json;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.Iterator;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.TreeMap;
 
 /**
@@ -19,11 +18,16 @@ import java.util.TreeMap;
  */
 public final class AttributeMap {
 
-    private static final AttributeMap EMPTY = new AttributeMap(Map.of());
+    private static final AttributeMap EMPTY = new AttributeMap(JsonTrees.objectNode(0));
 
-    private final Map<String, JsonNode> values;
+    /**
+     * The attributes, read and never written to: a span's own object as decoded (its call's request body), or a list
+     * item's. Copied into a map of their own, and each list item into another, they were a fifth of what decoding and
+     * classifying an OTLP message allocated (JMH {@code OtlpDecodeBenchmarks}, issue #27).
+     */
+    private final ObjectNode values;
 
-    private AttributeMap(Map<String, JsonNode> values) {
+    private AttributeMap(ObjectNode values) {
         this.values = values;
     }
 
@@ -32,13 +36,7 @@ public final class AttributeMap {
         if (object == null || !object.isObject() || object.isEmpty()) {
             return EMPTY;
         }
-        Map<String, JsonNode> values = new LinkedHashMap<>();
-        Iterator<Map.Entry<String, JsonNode>> fields = object.fields();
-        while (fields.hasNext()) {
-            Map.Entry<String, JsonNode> field = fields.next();
-            values.put(field.getKey(), field.getValue());
-        }
-        return new AttributeMap(Collections.unmodifiableMap(values));
+        return new AttributeMap((ObjectNode) object);
     }
 
     public boolean isEmpty() {
@@ -137,40 +135,67 @@ public final class AttributeMap {
      * indexes (a truncated list) are skipped rather than filled.
      */
     public List<AttributeMap> list(String prefix) {
-        String start = prefix + ".";
-        TreeMap<Integer, Map<String, JsonNode>> items = new TreeMap<>();
-        for (Map.Entry<String, JsonNode> entry : values.entrySet()) {
-            String key = entry.getKey();
-            if (!key.startsWith(start)) {
+        List<ObjectNode> items = new ArrayList<>(); // by index, below DENSE_INDEXES
+        TreeMap<Integer, ObjectNode> beyond = null; // the rest: an index far out must not size a list
+        int from = prefix.length() + 1; // where the index starts, after the prefix and its dot
+        for (Iterator<String> keys = values.fieldNames(); keys.hasNext(); ) {
+            String key = keys.next();
+            if (key.length() <= from || key.charAt(prefix.length()) != '.' || !key.startsWith(prefix)) {
                 continue;
             }
-            int dot = key.indexOf('.', start.length());
-            if (dot < 0) {
+            int dot = key.indexOf('.', from);
+            int index = dot < 0 ? -1 : index(key, from, dot);
+            if (index < 0) {
                 continue;
             }
-            Integer index = parseIndex(key.substring(start.length(), dot));
-            if (index == null) {
-                continue;
+            ObjectNode item;
+            if (index < DENSE_INDEXES) {
+                while (items.size() <= index) {
+                    items.add(null);
+                }
+                item = items.get(index);
+                if (item == null) {
+                    item = JsonTrees.objectNode(4);
+                    items.set(index, item);
+                }
+            } else {
+                beyond = beyond == null ? new TreeMap<>() : beyond;
+                item = beyond.computeIfAbsent(index, i -> JsonTrees.objectNode(4));
             }
-            items.computeIfAbsent(index, i -> new LinkedHashMap<>()).put(key.substring(dot + 1), entry.getValue());
+            item.set(key.substring(dot + 1), values.get(key));
         }
         List<AttributeMap> list = new ArrayList<>(items.size());
-        for (Map<String, JsonNode> item : items.values()) {
-            list.add(new AttributeMap(Collections.unmodifiableMap(item)));
+        for (ObjectNode item : items) {
+            if (item != null) {
+                list.add(new AttributeMap(item));
+            }
+        }
+        if (beyond != null) {
+            beyond.values().forEach(item -> list.add(new AttributeMap(item)));
         }
         return list;
     }
 
-    private static Integer parseIndex(String text) {
-        if (text.isEmpty() || text.length() > 9) {
-            return null;
+    /** List indexes held in a list of their size; larger ones, rare, in a sorted map. */
+    private static final int DENSE_INDEXES = 256;
+
+    /**
+     * The index whose digits run from {@code from} to {@code to}, as {@code Integer.parseInt} reads them (any Unicode
+     * decimal digit); -1 when they are not all digits or more than 9, so that an index always fits an int.
+     */
+    private static int index(String key, int from, int to) {
+        if (to == from || to - from > 9) {
+            return -1;
         }
-        for (int i = 0; i < text.length(); i++) {
-            if (!Character.isDigit(text.charAt(i))) {
-                return null;
+        int index = 0;
+        for (int i = from; i < to; i++) {
+            int digit = Character.digit(key.charAt(i), 10);
+            if (digit < 0) {
+                return -1;
             }
+            index = index * 10 + digit;
         }
-        return Integer.parseInt(text);
+        return index;
     }
 
     /** Text of a scalar (a numeric document id reads as its digits); null for absent, null and containers. */
