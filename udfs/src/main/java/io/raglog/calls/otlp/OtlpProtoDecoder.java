@@ -15,6 +15,7 @@ import io.opentelemetry.proto.resource.v1.Resource;
 import io.opentelemetry.proto.trace.v1.ResourceSpans;
 import io.opentelemetry.proto.trace.v1.ScopeSpans;
 import io.opentelemetry.proto.trace.v1.Span;
+import io.raglog.ingest.JsonTrees;
 import io.raglog.schemas.Json;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -111,8 +112,9 @@ public final class OtlpProtoDecoder implements OtlpDecoder {
                 span.getStatus().getMessage(), attributes(span.getAttributesList()), List.copyOf(events));
     }
 
+    /** Held as the JSON decoder holds them, compactly ({@link JsonTrees#objectNode}). */
     private static ObjectNode attributes(List<KeyValue> attributes) {
-        ObjectNode object = Json.MAPPER.createObjectNode();
+        ObjectNode object = JsonTrees.objectNode(attributes.size());
         for (KeyValue attribute : attributes) {
             object.set(attribute.getKey(), value(attribute.getValue()));
         }
