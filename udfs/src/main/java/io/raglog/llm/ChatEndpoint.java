@@ -1,8 +1,8 @@
 package io.raglog.llm;
 
+import io.netty.buffer.ByteBuf;
 import io.netty.handler.codec.http.DefaultHttpHeaders;
 import io.netty.handler.codec.http.HttpHeaders;
-import java.util.List;
 import java.util.Map;
 import org.asynchttpclient.Request;
 import org.asynchttpclient.RequestBuilder;
@@ -29,8 +29,11 @@ final class ChatEndpoint {
         this.headers = h;
     }
 
-    /** A POST of the body's parts, sent one after the other. */
-    Request post(List<byte[]> body) {
+    /**
+     * A POST of the body: async-http-client sends a duplicate of it and releases that; the caller releases its own
+     * reference once the reply came.
+     */
+    Request post(ByteBuf body) {
         return new RequestBuilder("POST").setUri(uri).setHeaders(headers).setBody(body).build();
     }
 

@@ -14,7 +14,9 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.Arrays;
+import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -54,30 +56,65 @@ public final class Prompts {
         }
     }
 
+    /** The check's request for the run; the run's other checks share nothing with it. */
     public ChatRequest request(LlmCheck check, Run run) {
-        return new ChatRequest(promptId.get(check), system.get(check),
-                fence(run.runId() + "/" + check.id(), json -> data(json, check, run)), maxOutputTokens);
+        return forRun(run).request(check);
+    }
+
+    /** The requests of a run's checks, made one by one from what is returned, and sharing their long texts. */
+    public RunPrompts forRun(Run run) {
+        return new RunPrompts(run);
+    }
+
+    /**
+     * A run's checks send the same texts: the question to each, the retrieved passages to the retrieval and rerank
+     * checks, the context to the support and evidence-flow checks. Each long text is escaped once for the run, in the
+     * document and then in the body's JSON string, and its bytes are a part of every message that sends it. Held only
+     * as long as the run's requests are.
+     */
+    public final class RunPrompts {
+
+        private final Run run;
+        /** The run's long texts, each as it is inside a message's JSON string. */
+        private final Map<String, byte[]> escaped = new HashMap<>();
+
+        private RunPrompts(Run run) {
+            this.run = run;
+        }
+
+        public ChatRequest request(LlmCheck check) {
+            return new ChatRequest(promptId.get(check), system.get(check),
+                    fence(run.runId() + "/" + check.id(), (json, texts) -> data(json, texts, check, run), escaped),
+                    maxOutputTokens);
+        }
+    }
+
+    /** Writes a document's texts: in place, or as a piece of its message shared with the run's other messages. */
+    @FunctionalInterface
+    interface Texts {
+        void write(JsonGenerator json, String text) throws IOException;
     }
 
     /**
      * The run's data for the check, written as it is read rather than built as a tree and then written: with the
      * digest kept per thread, that took building a run's requests from 82.1 to 68.6 KB allocated (llmRequests, JMH).
      */
-    static void data(JsonGenerator json, LlmCheck check, Run run) throws IOException {
+    static void data(JsonGenerator json, Texts texts, LlmCheck check, Run run) throws IOException {
         json.writeStartObject();
-        json.writeStringField("question", cut(RunTexts.question(run), MAX_TEXT_CHARS));
+        json.writeFieldName("question");
+        texts.write(json, cut(RunTexts.question(run), MAX_TEXT_CHARS));
         switch (check) {
             case REWRITE -> {
                 json.writeArrayFieldStart("rewritten_queries");
                 for (String query : RunTexts.rewrites(run)) {
-                    json.writeString(cut(query, MAX_TEXT_CHARS));
+                    texts.write(json, cut(query, MAX_TEXT_CHARS));
                 }
                 json.writeEndArray();
             }
-            case RETRIEVAL -> passages(json, "passages", RunTexts.retrieved(run).isEmpty()
+            case RETRIEVAL -> passages(json, texts, "passages", RunTexts.retrieved(run).isEmpty()
                     ? run.stages().rerank().input() : RunTexts.retrieved(run));
             case RERANK -> {
-                passages(json, "input", run.stages().rerank().input());
+                passages(json, texts, "input", run.stages().rerank().input());
                 json.writeArrayFieldStart("kept");
                 // what the pipeline kept, not what the reranker scored: a reranker asked without top-n scores them all
                 List<Passage> kept = RunTexts.kept(run);
@@ -87,25 +124,29 @@ public final class Prompts {
                 json.writeEndArray();
             }
             case SUPPORT -> {
-                passages(json, "context", RunTexts.context(run));
-                json.writeStringField("answer", cut(run.stages().generate().answer(), MAX_TEXT_CHARS));
+                passages(json, texts, "context", RunTexts.context(run));
+                json.writeFieldName("answer");
+                texts.write(json, cut(run.stages().generate().answer(), MAX_TEXT_CHARS));
             }
             case EVIDENCE_FLOW -> {
-                passages(json, "context", RunTexts.context(run));
-                passages(json, "dropped", RunTexts.dropped(run));
-                json.writeStringField("answer", cut(run.stages().generate().answer(), MAX_TEXT_CHARS));
+                passages(json, texts, "context", RunTexts.context(run));
+                passages(json, texts, "dropped", RunTexts.dropped(run));
+                json.writeFieldName("answer");
+                texts.write(json, cut(run.stages().generate().answer(), MAX_TEXT_CHARS));
             }
         }
         json.writeEndObject();
     }
 
-    private static void passages(JsonGenerator json, String field, List<Passage> passages) throws IOException {
+    private static void passages(JsonGenerator json, Texts texts, String field, List<Passage> passages)
+            throws IOException {
         json.writeArrayFieldStart(field);
         for (int i = 0; i < Math.min(passages.size(), MAX_PASSAGES); i++) {
             Passage p = passages.get(i);
             json.writeStartObject();
             json.writeStringField("id", p.id());
-            json.writeStringField("text", cut(p.text(), MAX_PASSAGE_CHARS));
+            json.writeFieldName("text");
+            texts.write(json, cut(p.text(), MAX_PASSAGE_CHARS));
             json.writeEndObject();
         }
         json.writeEndArray();
@@ -115,15 +156,15 @@ public final class Prompts {
         return text == null || text.length() <= max ? text : text.substring(0, max) + " [...]";
     }
 
-    /** A document written into the fence. */
+    /** A document written into the fence, its texts written with {@code texts}. */
     @FunctionalInterface
     interface Document {
-        void writeTo(JsonGenerator json) throws IOException;
+        void writeTo(JsonGenerator json, Texts texts) throws IOException;
     }
 
     /** The document fenced: the field-mapping prompt's sample is fenced exactly as a run's data is. */
     public static EscapedText fence(String seed, ObjectNode data) {
-        return fence(seed, json -> Json.MAPPER.writeValue(json, data));
+        return fence(seed, (json, texts) -> Json.MAPPER.writeValue(json, data), Map.of());
     }
 
     /**
@@ -132,12 +173,13 @@ public final class Prompts {
      * again to be joined to the markers: it is most of the ~4,700 prompt tokens a run sends (issue #27). The message is
      * kept only as it goes into a body ({@link EscapedText}).
      */
-    static EscapedText fence(String seed, Document document) {
+    static EscapedText fence(String seed, Document document, Map<String, byte[]> shared) {
         FenceWriter out = FENCE.get();
         out.length = 0; // what a write that failed half-way left
+        out.pieces.clear();
         char[] tag = out.tag(seed);
         out.append("<<<RAGLOG-DATA ").append(tag).append(">>>\n");
-        out.write(document);
+        out.write(document, shared);
         out.append("\n<<<END RAGLOG-DATA ").append(tag).append(">>>");
         return out.take();
     }
@@ -172,9 +214,48 @@ public final class Prompts {
             }
         }
 
+        /** Texts shorter than this are written in place: a part of their own would cost more than it saves. */
+        private static final int MIN_SHARED_CHARS = 128;
+
+        /** The generator a shared text's JSON string is written with, apart from the document's. */
+        private final KeptGenerator text = new KeptGenerator(() -> Json.MAPPER.createGenerator(this));
+        /** Where in the message a shared text goes, and its bytes, in order. */
+        private final List<Piece> pieces = new ArrayList<>();
+        private Map<String, byte[]> shared;
+
+        private record Piece(int at, byte[] bytes) {}
+
         /** Writes the document whole, as a fresh generator would (a document's values are balanced). */
-        void write(Document document) {
-            json.write(document::writeTo);
+        void write(Document document, Map<String, byte[]> shared) {
+            this.shared = shared;
+            try {
+                json.write(g -> document.writeTo(g, this::writeText));
+            } finally {
+                this.shared = null;
+            }
+        }
+
+        /**
+         * A long text is left out of the message and noted as a piece: the generator writes what goes before a value
+         * (an empty raw value), and the text's JSON string is written after it, escaped into the body's string once
+         * for the run, and cut from the message again.
+         */
+        private void writeText(JsonGenerator json, String value) throws IOException {
+            if (value == null || value.length() < MIN_SHARED_CHARS) {
+                json.writeString(value);
+                return;
+            }
+            json.writeRawValue("");
+            json.flush();
+            int at = length;
+            byte[] bytes = shared.get(value);
+            if (bytes == null) {
+                text.write(g -> g.writeString(value));
+                bytes = EscapedText.piece(chars, at, length, false, false);
+                shared.put(value, bytes);
+                length = at;
+            }
+            pieces.add(new Piece(at, bytes));
         }
 
         /** The seed's tag, in a buffer the next message reuses. */
@@ -224,12 +305,27 @@ public final class Prompts {
         public void close() {}
 
         EscapedText take() {
-            EscapedText message = EscapedText.of(chars, 0, length);
+            EscapedText message = pieces.isEmpty() ? EscapedText.of(chars, 0, length) : joined();
+            pieces.clear();
             if (chars.length > KEPT_CHARS) {
                 chars = new char[INITIAL_CHARS];
             }
             length = 0;
             return message;
+        }
+
+        /** The message's own characters escaped between its pieces, each piece's bytes in its place. */
+        private EscapedText joined() {
+            byte[][] parts = new byte[2 * pieces.size() + 1][];
+            int from = 0;
+            for (int i = 0; i < pieces.size(); i++) {
+                Piece piece = pieces.get(i);
+                parts[2 * i] = EscapedText.piece(chars, from, piece.at, i == 0, false);
+                parts[2 * i + 1] = piece.bytes;
+                from = piece.at;
+            }
+            parts[parts.length - 1] = EscapedText.piece(chars, from, length, false, true);
+            return EscapedText.ofParts(parts);
         }
     }
 }
