@@ -19,6 +19,8 @@ final class ChatEndpoint {
 
     private final Uri uri;
     private final HttpHeaders headers;
+    /** A POST with no body: every POST's all but its body ({@link EndpointPost}). */
+    private final Request prototype;
 
     /** @param vendorHeaders sent after the content type, in their order */
     ChatEndpoint(String url, Map<String, String> vendorHeaders) {
@@ -27,6 +29,7 @@ final class ChatEndpoint {
         h.set("content-type", "application/json");
         vendorHeaders.forEach(h::set);
         this.headers = h;
+        this.prototype = new RequestBuilder("POST").setUri(uri).setHeaders(headers).build();
     }
 
     /**
@@ -34,7 +37,7 @@ final class ChatEndpoint {
      * reference once the reply came.
      */
     Request post(ByteBuf body) {
-        return new RequestBuilder("POST").setUri(uri).setHeaders(headers).setBody(body).build();
+        return new EndpointPost(prototype, body);
     }
 
     @Override
