@@ -14,7 +14,6 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.Arrays;
-import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.List;
@@ -171,12 +170,13 @@ public final class Prompts {
      * The marker carries a tag derived from the run and check, so it is stable across replays. The document is written
      * straight into the message, in a buffer each thread keeps, rather than to a string of its own that was then copied
      * again to be joined to the markers: it is most of the ~4,700 prompt tokens a run sends (issue #27). The message is
-     * kept only as it goes into a body ({@link EscapedText}).
+     * kept only as it goes into a body ({@link EscapedText}), the long texts the document writes with its
+     * {@link Texts} as pieces shared through {@code shared}, the run's texts as they are inside a message's string.
      */
     static EscapedText fence(String seed, Document document, Map<String, byte[]> shared) {
         FenceWriter out = FENCE.get();
         out.length = 0; // what a write that failed half-way left
-        out.pieces.clear();
+        out.clearPieces();
         char[] tag = out.tag(seed);
         out.append("<<<RAGLOG-DATA ").append(tag).append(">>>\n");
         out.write(document, shared);
@@ -198,6 +198,9 @@ public final class Prompts {
 
         private static final char[] HEX = "0123456789abcdef".toCharArray();
 
+        /** Texts shorter than this are written in place: a part of their own would cost more than it saves. */
+        private static final int MIN_SHARED_CHARS = 128;
+
         private char[] chars = new char[INITIAL_CHARS];
         private int length;
         private final MessageDigest sha256;
@@ -214,22 +217,21 @@ public final class Prompts {
             }
         }
 
-        /** Texts shorter than this are written in place: a part of their own would cost more than it saves. */
-        private static final int MIN_SHARED_CHARS = 128;
-
         /** The generator a shared text's JSON string is written with, apart from the document's. */
         private final KeptGenerator text = new KeptGenerator(() -> Json.MAPPER.createGenerator(this));
-        /** Where in the message a shared text goes, and its bytes, in order. */
-        private final List<Piece> pieces = new ArrayList<>();
+        /** Where in the message each shared text goes, and its bytes, in order: arrays the thread keeps. */
+        private int[] pieceAt = new int[32];
+        private byte[][] pieceBytes = new byte[32][];
+        private int pieces;
+        /** The run's shared texts while a document is written. */
         private Map<String, byte[]> shared;
-
-        private record Piece(int at, byte[] bytes) {}
+        private final Texts texts = this::writeText;
 
         /** Writes the document whole, as a fresh generator would (a document's values are balanced). */
         void write(Document document, Map<String, byte[]> shared) {
             this.shared = shared;
             try {
-                json.write(g -> document.writeTo(g, this::writeText));
+                json.write(g -> document.writeTo(g, texts));
             } finally {
                 this.shared = null;
             }
@@ -255,7 +257,12 @@ public final class Prompts {
                 shared.put(value, bytes);
                 length = at;
             }
-            pieces.add(new Piece(at, bytes));
+            if (pieces == pieceAt.length) {
+                pieceAt = Arrays.copyOf(pieceAt, 2 * pieces);
+                pieceBytes = Arrays.copyOf(pieceBytes, 2 * pieces);
+            }
+            pieceAt[pieces] = at;
+            pieceBytes[pieces++] = bytes;
         }
 
         /** The seed's tag, in a buffer the next message reuses. */
@@ -305,8 +312,8 @@ public final class Prompts {
         public void close() {}
 
         EscapedText take() {
-            EscapedText message = pieces.isEmpty() ? EscapedText.of(chars, 0, length) : joined();
-            pieces.clear();
+            EscapedText message = pieces == 0 ? EscapedText.of(chars, 0, length) : joined();
+            clearPieces();
             if (chars.length > KEPT_CHARS) {
                 chars = new char[INITIAL_CHARS];
             }
@@ -314,15 +321,20 @@ public final class Prompts {
             return message;
         }
 
+        /** Forgets the pieces, and lets go of their bytes: the thread holds nothing of a run past its messages. */
+        void clearPieces() {
+            Arrays.fill(pieceBytes, 0, pieces, null);
+            pieces = 0;
+        }
+
         /** The message's own characters escaped between its pieces, each piece's bytes in its place. */
         private EscapedText joined() {
-            byte[][] parts = new byte[2 * pieces.size() + 1][];
+            byte[][] parts = new byte[2 * pieces + 1][];
             int from = 0;
-            for (int i = 0; i < pieces.size(); i++) {
-                Piece piece = pieces.get(i);
-                parts[2 * i] = EscapedText.piece(chars, from, piece.at, i == 0, false);
-                parts[2 * i + 1] = piece.bytes;
-                from = piece.at;
+            for (int i = 0; i < pieces; i++) {
+                parts[2 * i] = EscapedText.piece(chars, from, pieceAt[i], i == 0, false);
+                parts[2 * i + 1] = pieceBytes[i];
+                from = pieceAt[i];
             }
             parts[parts.length - 1] = EscapedText.piece(chars, from, length, false, true);
             return EscapedText.ofParts(parts);
