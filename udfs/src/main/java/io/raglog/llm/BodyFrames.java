@@ -1,6 +1,7 @@
 package io.raglog.llm;
 
 import java.io.ByteArrayOutputStream;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -47,7 +48,15 @@ final class BodyFrames {
             }
             frame = frames.computeIfAbsent(key, k -> frame(request));
         }
-        return List.of(frame.before, request.escapedUser().quoted(), frame.after);
+        EscapedText user = request.escapedUser();
+        if (user.partCount() == 1) {
+            return List.of(frame.before, user.quoted(), frame.after);
+        }
+        List<byte[]> body = new ArrayList<>(user.partCount() + 2);
+        body.add(frame.before);
+        user.addTo(body);
+        body.add(frame.after);
+        return body;
     }
 
     private Frame frame(ChatRequest request) {

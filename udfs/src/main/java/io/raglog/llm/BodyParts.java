@@ -57,18 +57,22 @@ final class BodyParts {
     }
 
     /**
-     * The text as a value, the same bytes as {@code json().writeString(text.text())}. It is written to the buffer as
-     * well, so the generator goes on as after any value (and writes what goes before a value, such as a colon); its
-     * bytes, the last written, are then sent from the text's own array rather than copied.
+     * The text as a value, the same bytes as {@code json().writeString(text.text())}. An empty string is written to
+     * the buffer in its place, so the generator goes on as after any value (and writes what goes before a value, such
+     * as a colon); the text's own parts are then sent where the empty string's quotes were, not copied.
      */
     void text(EscapedText text) throws IOException {
-        EscapedText.write(json, text);
-        if (text != null) {
-            json.flush();
-            int textAt = buffer.size() - text.quoted().length;
-            parts.add(Arrays.copyOfRange(buffer.bytes(), copiedTo, textAt));
-            parts.add(text.quoted());
-            copiedTo = buffer.size();
+        if (text == null) {
+            json.writeNull();
+            return;
         }
+        json.writeRawUTF8String(NOTHING, 0, 0);
+        json.flush();
+        int textAt = buffer.size() - 2;
+        parts.add(Arrays.copyOfRange(buffer.bytes(), copiedTo, textAt));
+        text.addTo(parts);
+        copiedTo = buffer.size();
     }
+
+    private static final byte[] NOTHING = new byte[0];
 }

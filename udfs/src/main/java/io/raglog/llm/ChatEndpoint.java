@@ -1,8 +1,8 @@
 package io.raglog.llm;
 
+import io.netty.buffer.ByteBuf;
 import io.netty.handler.codec.http.DefaultHttpHeaders;
 import io.netty.handler.codec.http.HttpHeaders;
-import java.util.List;
 import java.util.Map;
 import org.asynchttpclient.Request;
 import org.asynchttpclient.RequestBuilder;
@@ -19,6 +19,8 @@ final class ChatEndpoint {
 
     private final Uri uri;
     private final HttpHeaders headers;
+    /** A POST with no body: every POST's all but its body ({@link EndpointPost}). */
+    private final Request prototype;
 
     /** @param vendorHeaders sent after the content type, in their order */
     ChatEndpoint(String url, Map<String, String> vendorHeaders) {
@@ -27,11 +29,15 @@ final class ChatEndpoint {
         h.set("content-type", "application/json");
         vendorHeaders.forEach(h::set);
         this.headers = h;
+        this.prototype = new RequestBuilder("POST").setUri(uri).setHeaders(headers).build();
     }
 
-    /** A POST of the body's parts, sent one after the other. */
-    Request post(List<byte[]> body) {
-        return new RequestBuilder("POST").setUri(uri).setHeaders(headers).setBody(body).build();
+    /**
+     * A POST of the body: async-http-client sends a duplicate of it and releases that; the caller releases its own
+     * reference once the reply came.
+     */
+    Request post(ByteBuf body) {
+        return new EndpointPost(prototype, body);
     }
 
     @Override

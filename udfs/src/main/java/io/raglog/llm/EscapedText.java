@@ -1,10 +1,10 @@
 package io.raglog.llm;
 
-import com.fasterxml.jackson.core.JsonGenerator;
 import io.raglog.schemas.Json;
 import io.raglog.schemas.ReusedBytes;
-import java.io.IOException;
+import java.io.ByteArrayOutputStream;
 import java.util.Arrays;
+import java.util.List;
 
 /**
  * A text held as the UTF-8 bytes of its JSON string, quotes included, escaped by the generator request bodies are
@@ -12,15 +12,20 @@ import java.util.Arrays;
  * run data is most of every request: held as a string it cost a copy of up to twice its length, and a failed attempt
  * at compressing it whenever a passage had a letter beyond Latin-1 (half of what llmRequests allocated, JFR). As
  * escaped bytes: 44.5 instead of 62.5 KB a run (llmRequests, JMH).
+ *
+ * <p>A run's messages may share pieces: a fenced message is held as the parts its JSON string is made of, the run's
+ * long texts among them escaped once for all its messages ({@link Prompts.RunPrompts}); a body sends the parts one
+ * after the other.
  */
 public final class EscapedText {
 
-    private final byte[] quoted;
+    /** The JSON string's bytes, quotes included, in parts sent one after the other; most texts are one part. */
+    private final byte[][] parts;
     /** The hash, once asked: a system message keys its body's frame ({@link BodyFrames}) on every request. */
     private int hash;
 
-    private EscapedText(byte[] quoted) {
-        this.quoted = quoted;
+    private EscapedText(byte[]... parts) {
+        this.parts = parts;
     }
 
     /** @return null for null */
@@ -30,6 +35,20 @@ public final class EscapedText {
 
     static EscapedText of(char[] chars, int offset, int length) {
         return new EscapedText(ESCAPER.get().quoted(null, chars, offset, length));
+    }
+
+    /** The JSON string made of these parts, one after the other, the first opening the quotes and the last closing them. */
+    static EscapedText ofParts(byte[][] parts) {
+        return new EscapedText(parts);
+    }
+
+    /**
+     * The escaped bytes of {@code chars[from, to)} as they are inside the thread's JSON string of a text they are part
+     * of, with the string's opening and closing quote if asked: the generator escapes each character on its own, so
+     * the pieces of a text, cut between characters that are not halves of one pair, make its string.
+     */
+    static byte[] piece(char[] chars, int from, int to, boolean opening, boolean closing) {
+        return ESCAPER.get().piece(chars, from, to, opening, closing);
     }
 
     private static final ThreadLocal<Escaper> ESCAPER = ThreadLocal.withInitial(Escaper::new);
@@ -55,37 +74,66 @@ public final class EscapedText {
                 bytes.release();
             }
         }
-    }
 
-    /** Writes the text as a value: the same bytes as {@code json.writeString(text.text())}, null as null. */
-    static void write(JsonGenerator json, EscapedText text) throws IOException {
-        if (text == null) {
-            json.writeNull();
-        } else {
-            json.writeRawUTF8String(text.quoted, 1, text.quoted.length - 2);
+        byte[] piece(char[] chars, int from, int to, boolean opening, boolean closing) {
+            try {
+                json.write(g -> g.writeString(chars, from, to - from));
+                return Arrays.copyOfRange(bytes.bytes(), opening ? 0 : 1, closing ? bytes.size() : bytes.size() - 1);
+            } finally {
+                bytes.release();
+            }
         }
     }
 
-    /** The JSON string's bytes, quotes included: sent as they are, never to be written to. */
+    /** Adds the JSON string's parts, in order, to a body's: sent as they are, never to be written to. */
+    void addTo(List<byte[]> body) {
+        for (byte[] part : parts) {
+            body.add(part);
+        }
+    }
+
+    /** How many parts the JSON string is sent in. */
+    int partCount() {
+        return parts.length;
+    }
+
+    /** The JSON string's bytes, quotes included, in one array (the only part of most texts, else joined). */
     byte[] quoted() {
-        return quoted;
+        if (parts.length == 1) {
+            return parts[0];
+        }
+        ByteArrayOutputStream joined = new ByteArrayOutputStream();
+        for (byte[] part : parts) {
+            joined.writeBytes(part);
+        }
+        return joined.toByteArray();
     }
 
     /** The text itself, read back from its JSON (for tests and messages: a request's body never needs it). */
     public String text() {
-        return Json.read(quoted, String.class);
+        return Json.read(quoted(), String.class);
     }
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof EscapedText other && Arrays.equals(quoted, other.quoted);
+        if (!(o instanceof EscapedText other)) {
+            return false;
+        }
+        return parts.length == 1 && other.parts.length == 1
+                ? Arrays.equals(parts[0], other.parts[0]) : Arrays.equals(quoted(), other.quoted());
     }
 
+    /** The hash of the joined bytes ({@link Arrays#hashCode(byte[])}), however they are cut into parts. */
     @Override
     public int hashCode() {
         int h = hash;
         if (h == 0) {
-            h = Arrays.hashCode(quoted);
+            h = 1;
+            for (byte[] part : parts) {
+                for (byte b : part) {
+                    h = 31 * h + b;
+                }
+            }
             hash = h;
         }
         return h;

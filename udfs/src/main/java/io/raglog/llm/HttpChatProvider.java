@@ -2,6 +2,8 @@ package io.raglog.llm;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.JsonNode;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
 import io.raglog.schemas.Json;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -95,17 +97,41 @@ abstract class HttpChatProvider implements ChatProvider {
     @Override
     public CompletableFuture<ChatReply> send(ChatRequest request) {
         CompletableFuture<Response> response;
+        ByteBuf body = null;
         try {
-            response = http.executeRequest(endpoint.post(requestBody(request))).toCompletableFuture();
+            body = pooled(requestBody(request));
+            response = http.executeRequest(endpoint.post(body)).toCompletableFuture();
         } catch (RuntimeException e) {
+            if (body != null) {
+                body.release();
+            }
             return CompletableFuture.failedFuture(failure(e));
         }
+        ByteBuf sent = body;
         return response.handle((r, error) -> {
+            sent.release();
             if (error != null) {
                 throw failure(error);
             }
             return toReply(r);
         });
+    }
+
+    /**
+     * The body's parts copied into one pooled buffer: sent as the parts themselves, async-http-client wrapped each in a
+     * buffer and a composite's component on the calling thread, which cost more than the parts a run's messages share
+     * save ({@link Prompts.RunPrompts}).
+     */
+    private static ByteBuf pooled(List<byte[]> parts) {
+        int length = 0;
+        for (byte[] part : parts) {
+            length += part.length;
+        }
+        ByteBuf body = ByteBufAllocator.DEFAULT.directBuffer(length, length);
+        for (byte[] part : parts) {
+            body.writeBytes(part);
+        }
+        return body;
     }
 
     private ChatReply toReply(Response r) {

@@ -1,6 +1,8 @@
 package io.raglog.llm;
 
 import io.raglog.schemas.Run;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -14,6 +16,15 @@ public interface Judge extends AutoCloseable {
     String id();
 
     CompletableFuture<CheckOutcome> check(LlmCheck check, Run run);
+
+    /** The run's checks, in their order: each on its own unless a judge has something to share between them. */
+    default List<CompletableFuture<CheckOutcome>> checks(List<LlmCheck> checks, Run run) {
+        List<CompletableFuture<CheckOutcome>> outcomes = new ArrayList<>(checks.size());
+        for (LlmCheck check : checks) {
+            outcomes.add(check(check, run));
+        }
+        return outcomes;
+    }
 
     @Override
     void close();

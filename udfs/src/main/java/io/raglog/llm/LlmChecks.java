@@ -31,9 +31,11 @@ public final class LlmChecks {
 
     public CompletableFuture<LlmResult> run(Run run) {
         List<LlmCheck> checks = LlmCheck.forRun(run, economy);
-        List<CompletableFuture<CheckOutcome>> pending = new ArrayList<>();
-        for (LlmCheck check : checks) {
-            pending.add(judge.check(check, run).exceptionally(e ->
+        List<CompletableFuture<CheckOutcome>> asked = judge.checks(checks, run);
+        List<CompletableFuture<CheckOutcome>> pending = new ArrayList<>(checks.size());
+        for (int i = 0; i < checks.size(); i++) {
+            LlmCheck check = checks.get(i);
+            pending.add(asked.get(i).exceptionally(e ->
                     new CheckOutcome(check, null, 0, 0, 0, null, "judge failed: " + e.getMessage())));
         }
         return CompletableFuture.allOf(pending.toArray(CompletableFuture[]::new))

@@ -2,6 +2,8 @@ package io.raglog.llm;
 
 import io.raglog.schemas.Run;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ThreadLocalRandom;
@@ -47,9 +49,24 @@ public final class LlmJudge implements Judge {
 
     @Override
     public CompletableFuture<CheckOutcome> check(LlmCheck check, Run run) {
+        return check(check, run, prompts.forRun(run));
+    }
+
+    /** The run's checks, their requests sharing the run's long texts ({@link Prompts.RunPrompts}). */
+    @Override
+    public List<CompletableFuture<CheckOutcome>> checks(List<LlmCheck> checks, Run run) {
+        Prompts.RunPrompts runPrompts = prompts.forRun(run);
+        List<CompletableFuture<CheckOutcome>> outcomes = new ArrayList<>(checks.size());
+        for (LlmCheck check : checks) {
+            outcomes.add(check(check, run, runPrompts));
+        }
+        return outcomes;
+    }
+
+    private CompletableFuture<CheckOutcome> check(LlmCheck check, Run run, Prompts.RunPrompts runPrompts) {
         ChatRequest request;
         try {
-            request = prompts.request(check, run);
+            request = runPrompts.request(check);
         } catch (RuntimeException e) {
             return CompletableFuture.completedFuture(
                     new CheckOutcome(check, null, 0, 0, 0, 0.0, "cannot build the prompt: " + e.getMessage()));

@@ -15,6 +15,7 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.Arrays;
 import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -54,30 +55,65 @@ public final class Prompts {
         }
     }
 
+    /** The check's request for the run; the run's other checks share nothing with it. */
     public ChatRequest request(LlmCheck check, Run run) {
-        return new ChatRequest(promptId.get(check), system.get(check),
-                fence(run.runId() + "/" + check.id(), json -> data(json, check, run)), maxOutputTokens);
+        return forRun(run).request(check);
+    }
+
+    /** The requests of a run's checks, made one by one from what is returned, and sharing their long texts. */
+    public RunPrompts forRun(Run run) {
+        return new RunPrompts(run);
+    }
+
+    /**
+     * A run's checks send the same texts: the question to each, the retrieved passages to the retrieval and rerank
+     * checks, the context to the support and evidence-flow checks. Each long text is escaped once for the run, in the
+     * document and then in the body's JSON string, and its bytes are a part of every message that sends it. Held only
+     * as long as the run's requests are.
+     */
+    public final class RunPrompts {
+
+        private final Run run;
+        /** The run's long texts, each as it is inside a message's JSON string. */
+        private final Map<String, byte[]> escaped = new HashMap<>();
+
+        private RunPrompts(Run run) {
+            this.run = run;
+        }
+
+        public ChatRequest request(LlmCheck check) {
+            return new ChatRequest(promptId.get(check), system.get(check),
+                    fence(run.runId() + "/" + check.id(), (json, texts) -> data(json, texts, check, run), escaped),
+                    maxOutputTokens);
+        }
+    }
+
+    /** Writes a document's texts: in place, or as a piece of its message shared with the run's other messages. */
+    @FunctionalInterface
+    interface Texts {
+        void write(JsonGenerator json, String text) throws IOException;
     }
 
     /**
      * The run's data for the check, written as it is read rather than built as a tree and then written: with the
      * digest kept per thread, that took building a run's requests from 82.1 to 68.6 KB allocated (llmRequests, JMH).
      */
-    static void data(JsonGenerator json, LlmCheck check, Run run) throws IOException {
+    static void data(JsonGenerator json, Texts texts, LlmCheck check, Run run) throws IOException {
         json.writeStartObject();
-        json.writeStringField("question", cut(RunTexts.question(run), MAX_TEXT_CHARS));
+        json.writeFieldName("question");
+        texts.write(json, cut(RunTexts.question(run), MAX_TEXT_CHARS));
         switch (check) {
             case REWRITE -> {
                 json.writeArrayFieldStart("rewritten_queries");
                 for (String query : RunTexts.rewrites(run)) {
-                    json.writeString(cut(query, MAX_TEXT_CHARS));
+                    texts.write(json, cut(query, MAX_TEXT_CHARS));
                 }
                 json.writeEndArray();
             }
-            case RETRIEVAL -> passages(json, "passages", RunTexts.retrieved(run).isEmpty()
+            case RETRIEVAL -> passages(json, texts, "passages", RunTexts.retrieved(run).isEmpty()
                     ? run.stages().rerank().input() : RunTexts.retrieved(run));
             case RERANK -> {
-                passages(json, "input", run.stages().rerank().input());
+                passages(json, texts, "input", run.stages().rerank().input());
                 json.writeArrayFieldStart("kept");
                 // what the pipeline kept, not what the reranker scored: a reranker asked without top-n scores them all
                 List<Passage> kept = RunTexts.kept(run);
@@ -87,25 +123,29 @@ public final class Prompts {
                 json.writeEndArray();
             }
             case SUPPORT -> {
-                passages(json, "context", RunTexts.context(run));
-                json.writeStringField("answer", cut(run.stages().generate().answer(), MAX_TEXT_CHARS));
+                passages(json, texts, "context", RunTexts.context(run));
+                json.writeFieldName("answer");
+                texts.write(json, cut(run.stages().generate().answer(), MAX_TEXT_CHARS));
             }
             case EVIDENCE_FLOW -> {
-                passages(json, "context", RunTexts.context(run));
-                passages(json, "dropped", RunTexts.dropped(run));
-                json.writeStringField("answer", cut(run.stages().generate().answer(), MAX_TEXT_CHARS));
+                passages(json, texts, "context", RunTexts.context(run));
+                passages(json, texts, "dropped", RunTexts.dropped(run));
+                json.writeFieldName("answer");
+                texts.write(json, cut(run.stages().generate().answer(), MAX_TEXT_CHARS));
             }
         }
         json.writeEndObject();
     }
 
-    private static void passages(JsonGenerator json, String field, List<Passage> passages) throws IOException {
+    private static void passages(JsonGenerator json, Texts texts, String field, List<Passage> passages)
+            throws IOException {
         json.writeArrayFieldStart(field);
         for (int i = 0; i < Math.min(passages.size(), MAX_PASSAGES); i++) {
             Passage p = passages.get(i);
             json.writeStartObject();
             json.writeStringField("id", p.id());
-            json.writeStringField("text", cut(p.text(), MAX_PASSAGE_CHARS));
+            json.writeFieldName("text");
+            texts.write(json, cut(p.text(), MAX_PASSAGE_CHARS));
             json.writeEndObject();
         }
         json.writeEndArray();
@@ -115,29 +155,31 @@ public final class Prompts {
         return text == null || text.length() <= max ? text : text.substring(0, max) + " [...]";
     }
 
-    /** A document written into the fence. */
+    /** A document written into the fence, its texts written with {@code texts}. */
     @FunctionalInterface
     interface Document {
-        void writeTo(JsonGenerator json) throws IOException;
+        void writeTo(JsonGenerator json, Texts texts) throws IOException;
     }
 
     /** The document fenced: the field-mapping prompt's sample is fenced exactly as a run's data is. */
     public static EscapedText fence(String seed, ObjectNode data) {
-        return fence(seed, json -> Json.MAPPER.writeValue(json, data));
+        return fence(seed, (json, texts) -> Json.MAPPER.writeValue(json, data), Map.of());
     }
 
     /**
      * The marker carries a tag derived from the run and check, so it is stable across replays. The document is written
      * straight into the message, in a buffer each thread keeps, rather than to a string of its own that was then copied
      * again to be joined to the markers: it is most of the ~4,700 prompt tokens a run sends (issue #27). The message is
-     * kept only as it goes into a body ({@link EscapedText}).
+     * kept only as it goes into a body ({@link EscapedText}), the long texts the document writes with its
+     * {@link Texts} as pieces shared through {@code shared}, the run's texts as they are inside a message's string.
      */
-    static EscapedText fence(String seed, Document document) {
+    static EscapedText fence(String seed, Document document, Map<String, byte[]> shared) {
         FenceWriter out = FENCE.get();
         out.length = 0; // what a write that failed half-way left
+        out.clearPieces();
         char[] tag = out.tag(seed);
         out.append("<<<RAGLOG-DATA ").append(tag).append(">>>\n");
-        out.write(document);
+        out.write(document, shared);
         out.append("\n<<<END RAGLOG-DATA ").append(tag).append(">>>");
         return out.take();
     }
@@ -156,6 +198,9 @@ public final class Prompts {
 
         private static final char[] HEX = "0123456789abcdef".toCharArray();
 
+        /** Texts shorter than this are written in place: a part of their own would cost more than it saves. */
+        private static final int MIN_SHARED_CHARS = 128;
+
         private char[] chars = new char[INITIAL_CHARS];
         private int length;
         private final MessageDigest sha256;
@@ -172,9 +217,52 @@ public final class Prompts {
             }
         }
 
+        /** The generator a shared text's JSON string is written with, apart from the document's. */
+        private final KeptGenerator text = new KeptGenerator(() -> Json.MAPPER.createGenerator(this));
+        /** Where in the message each shared text goes, and its bytes, in order: arrays the thread keeps. */
+        private int[] pieceAt = new int[32];
+        private byte[][] pieceBytes = new byte[32][];
+        private int pieces;
+        /** The run's shared texts while a document is written. */
+        private Map<String, byte[]> shared;
+        private final Texts texts = this::writeText;
+
         /** Writes the document whole, as a fresh generator would (a document's values are balanced). */
-        void write(Document document) {
-            json.write(document::writeTo);
+        void write(Document document, Map<String, byte[]> shared) {
+            this.shared = shared;
+            try {
+                json.write(g -> document.writeTo(g, texts));
+            } finally {
+                this.shared = null;
+            }
+        }
+
+        /**
+         * A long text is left out of the message and noted as a piece: the generator writes what goes before a value
+         * (an empty raw value), and the text's JSON string is written after it, escaped into the body's string once
+         * for the run, and cut from the message again.
+         */
+        private void writeText(JsonGenerator json, String value) throws IOException {
+            if (value == null || value.length() < MIN_SHARED_CHARS) {
+                json.writeString(value);
+                return;
+            }
+            json.writeRawValue("");
+            json.flush();
+            int at = length;
+            byte[] bytes = shared.get(value);
+            if (bytes == null) {
+                text.write(g -> g.writeString(value));
+                bytes = EscapedText.piece(chars, at, length, false, false);
+                shared.put(value, bytes);
+                length = at;
+            }
+            if (pieces == pieceAt.length) {
+                pieceAt = Arrays.copyOf(pieceAt, 2 * pieces);
+                pieceBytes = Arrays.copyOf(pieceBytes, 2 * pieces);
+            }
+            pieceAt[pieces] = at;
+            pieceBytes[pieces++] = bytes;
         }
 
         /** The seed's tag, in a buffer the next message reuses. */
@@ -224,12 +312,32 @@ public final class Prompts {
         public void close() {}
 
         EscapedText take() {
-            EscapedText message = EscapedText.of(chars, 0, length);
+            EscapedText message = pieces == 0 ? EscapedText.of(chars, 0, length) : joined();
+            clearPieces();
             if (chars.length > KEPT_CHARS) {
                 chars = new char[INITIAL_CHARS];
             }
             length = 0;
             return message;
+        }
+
+        /** Forgets the pieces, and lets go of their bytes: the thread holds nothing of a run past its messages. */
+        void clearPieces() {
+            Arrays.fill(pieceBytes, 0, pieces, null);
+            pieces = 0;
+        }
+
+        /** The message's own characters escaped between its pieces, each piece's bytes in its place. */
+        private EscapedText joined() {
+            byte[][] parts = new byte[2 * pieces + 1][];
+            int from = 0;
+            for (int i = 0; i < pieces; i++) {
+                parts[2 * i] = EscapedText.piece(chars, from, pieceAt[i], i == 0, false);
+                parts[2 * i + 1] = pieceBytes[i];
+                from = pieceAt[i];
+            }
+            parts[parts.length - 1] = EscapedText.piece(chars, from, length, false, true);
+            return EscapedText.ofParts(parts);
         }
     }
 }

@@ -31,7 +31,8 @@ import org.junit.jupiter.api.Test;
  * The judge's requests are byte for byte what they were when the run's data was built as a JSON tree, written to a
  * string, joined to its markers, and each vendor's body was a tree too: that way is kept here as the reference. Runs
  * are random in every way the prompt reads them: stages present or not, passages over the caps, null ids, texts and
- * passages, and texts with quotes, line breaks, controls, non-Latin letters, emoji and halves of surrogate pairs.
+ * passages, and texts with quotes, line breaks, controls, non-Latin letters, emoji and halves of surrogate pairs. The
+ * run's checks are asked together, so the texts they share are escaped once and sent as shared parts.
  */
 class LlmRequestBytesTest {
 
@@ -40,6 +41,7 @@ class LlmRequestBytesTest {
     @Test
     void shouldBuildTheSamePromptsAndBodiesAsTheTreesDid() {
         Random random = new Random(11);
+        int shared = 0;
         for (String model : List.of("gpt-4o-mini", "m\"odel \\ é 漢 😀")) {
             try (OpenAiProvider openAi = new OpenAiProvider(settings("openai", model));
                     AnthropicProvider anthropic = new AnthropicProvider(settings("anthropic", model))) {
@@ -47,15 +49,18 @@ class LlmRequestBytesTest {
                     int maxOutputTokens = 1 + random.nextInt(4_000);
                     Prompts prompts = new Prompts(maxOutputTokens);
                     Run run = run(random, i);
+                    // the run's checks share their long texts, as the judge asks them
+                    Prompts.RunPrompts runPrompts = prompts.forRun(run);
                     for (LlmCheck check : LlmCheck.values()) {
                         Expected expected;
                         try {
                             expected = reference(check, run, maxOutputTokens);
                         } catch (RuntimeException e) {
-                            assertThatThrownBy(() -> prompts.request(check, run)).isInstanceOf(e.getClass());
+                            assertThatThrownBy(() -> runPrompts.request(check)).isInstanceOf(e.getClass());
                             continue;
                         }
-                        ChatRequest request = prompts.request(check, run);
+                        ChatRequest request = runPrompts.request(check);
+                        shared += request.escapedUser().partCount() > 1 ? 1 : 0;
                         assertThat(new Expected(request.promptId(), request.system(), request.user(),
                                 request.maxOutputTokens())).as("run %d %s", i, check).isEqualTo(expected);
                         assertThat(joined(openAi.requestBody(request))).as("run %d %s openai", i, check)
@@ -66,6 +71,7 @@ class LlmRequestBytesTest {
                 }
             }
         }
+        assertThat(shared).as("requests sending shared texts").isGreaterThan(RUNS);
     }
 
     /** The parts of a body as they are sent, one after the other. */

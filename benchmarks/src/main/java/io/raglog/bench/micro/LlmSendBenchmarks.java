@@ -93,8 +93,9 @@ public class LlmSendBenchmarks {
     public int llmSends(Sender s) {
         Run run = s.traffic.nextRun().run();
         List<CompletableFuture<ChatReply>> replies = new ArrayList<>(5);
+        Prompts.RunPrompts prompts = s.prompts.forRun(run);
         for (LlmCheck check : LlmCheck.forRun(run, false)) {
-            replies.add(s.provider.send(s.prompts.request(check, run)));
+            replies.add(s.provider.send(prompts.request(check)));
         }
         int chars = 0;
         for (CompletableFuture<ChatReply> reply : replies) {

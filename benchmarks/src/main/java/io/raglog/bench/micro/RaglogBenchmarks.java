@@ -247,8 +247,9 @@ public class RaglogBenchmarks {
     @Benchmark
     public void llmRequests(Traffic t, LlmRequests l, Blackhole out) {
         var run = t.nextRun().run();
+        Prompts.RunPrompts prompts = l.prompts.forRun(run);
         for (LlmCheck check : LlmCheck.forRun(run, false)) {
-            ChatRequest request = l.prompts.request(check, run);
+            ChatRequest request = prompts.request(check);
             out.consume(l.provider.requestBody(request));
         }
     }
