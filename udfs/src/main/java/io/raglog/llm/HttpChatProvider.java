@@ -120,14 +120,15 @@ abstract class HttpChatProvider implements ChatProvider {
     /**
      * The body's parts copied into one pooled buffer: sent as the parts themselves, async-http-client wrapped each in a
      * buffer and a composite's component on the calling thread, which cost more than the parts a run's messages share
-     * save ({@link Prompts.RunPrompts}).
+     * save ({@link Prompts.RunPrompts}). A heap buffer, as the parts' own wrappers were: the I/O thread copies it to
+     * the socket as it did them, and the task thread takes no direct memory, which a Flink TaskManager budgets apart.
      */
     private static ByteBuf pooled(List<byte[]> parts) {
         int length = 0;
         for (byte[] part : parts) {
             length += part.length;
         }
-        ByteBuf body = ByteBufAllocator.DEFAULT.directBuffer(length, length);
+        ByteBuf body = ByteBufAllocator.DEFAULT.heapBuffer(length, length);
         for (byte[] part : parts) {
             body.writeBytes(part);
         }
