@@ -11,6 +11,8 @@ import io.raglog.schemas.ReusedBytes;
 import io.raglog.schemas.RunFeatures;
 import java.io.IOException;
 import java.time.Instant;
+import java.util.HashMap;
+import java.util.Map;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
 import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
 import org.apache.flink.core.memory.DataInputView;
@@ -95,9 +97,6 @@ public final class JacksonSerializer<T> extends TypeSerializer<T> {
      */
     private static final ThreadLocal<ReusedBytes> BUFFER = ThreadLocal.withInitial(ReusedBytes::new);
 
-    /** Each thread's table of the passage texts in the record being written or read. */
-    private static final ThreadLocal<SharedPassageTexts> TEXTS = ThreadLocal.withInitial(SharedPassageTexts::new);
-
     /** Writes each record as its own class, as {@code writeValue} does; one writer for the JVM. */
     private static final ObjectWriter WRITER = SMILE.writer();
 
@@ -112,12 +111,42 @@ public final class JacksonSerializer<T> extends TypeSerializer<T> {
         }
     };
 
+    /** Each thread's writer and readers, which carry its table of passage texts. */
+    private static final ThreadLocal<ThreadCodec> CODECS = ThreadLocal.withInitial(ThreadCodec::new);
+
+    /**
+     * A thread's writer and readers with its {@link SharedPassageTexts} attached once, the table cleared for each
+     * record: attaching it per record ({@code withAttribute}) made a new writer or reader, its configuration and
+     * attribute map for every record written and read (JFR, issue #27).
+     */
+    private static final class ThreadCodec {
+        private final SharedPassageTexts texts = new SharedPassageTexts();
+        private final ObjectWriter writer = WRITER.withAttribute(SharedPassageTexts.ATTRIBUTE, texts);
+        private final Map<Class<?>, ObjectReader> readers = new HashMap<>();
+
+        /** The writer, its table ready for the next record. */
+        ObjectWriter writer() {
+            texts.clear();
+            return writer;
+        }
+
+        /** The reader for {@code type}, its table ready for the next record. */
+        ObjectReader reader(Class<?> type) {
+            texts.clear();
+            ObjectReader reader = readers.get(type);
+            if (reader == null) {
+                reader = READERS.get(type).withAttribute(SharedPassageTexts.ATTRIBUTE, texts);
+                readers.put(type, reader);
+            }
+            return reader;
+        }
+    }
+
     @Override
     public void serialize(T record, DataOutputView target) throws IOException {
         ReusedBytes buffer = BUFFER.get();
         try {
-            WRITER.withAttribute(SharedPassageTexts.ATTRIBUTE, TEXTS.get().clear())
-                    .writeValue(buffer, record);
+            CODECS.get().writer().writeValue(buffer, record);
             target.writeInt(buffer.size());
             target.write(buffer.bytes(), 0, buffer.size());
         } finally {
@@ -133,8 +162,7 @@ public final class JacksonSerializer<T> extends TypeSerializer<T> {
         source.readFully(bytes, 0, length);
         try {
             if (isSmile(bytes, length)) {
-                return READERS.get(type).withAttribute(SharedPassageTexts.ATTRIBUTE, TEXTS.get().clear())
-                        .readValue(bytes, 0, length);
+                return CODECS.get().reader(type).readValue(bytes, 0, length);
             }
             return Json.MAPPER.readValue(bytes, 0, length, type);
         } finally {
