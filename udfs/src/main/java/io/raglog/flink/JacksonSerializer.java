@@ -40,10 +40,15 @@ public final class JacksonSerializer<T> extends TypeSerializer<T> {
      * for framing by marker bytes, which a length-prefixed record needs none of, took a fifth of the time of handing
      * the calls of a run over (JMH {@code HandOverBenchmarks.handOverCalls}: 16.7k runs/s 7-bit, 20-21.7k raw; issue
      * #27). Instants are integers of nanoseconds ({@link NanoInstants}), here only: {@link Json#MAPPER}'s contracts
-     * and every other mapper of this configuration keep their text.
+     * and every other mapper of this configuration keep their text. Property names are written in full each time
+     * rather than as back-references to their first occurrence (snapshot version 7): the table of names seen, which
+     * the writer filled and the reader grew from empty for every record, cost more than the names' bytes save
+     * (JMH {@code HandOverBenchmarks.handOverRun}: 79.3 to 71.4 KB allocated an op, 15.5-16.1k to 16.7k ops/s;
+     * {@code handOverCalls} 55.8 to 49.9 KB; a run's bytes 8.3 to 9.0 KB, a call's 6.0 KB within 1 %).
      */
     private static final SmileMapper SMILE = Json.configure(SmileMapper.builder()
             .disable(SmileGenerator.Feature.ENCODE_BINARY_AS_7BIT)
+            .disable(SmileGenerator.Feature.CHECK_SHARED_NAMES)
             .addMixIn(Passage.class, SharedPassageTexts.PassageMixIn.class)
             .addMixIn(RunFeatures.class, PackedFeatures.RunFeaturesMixIn.class)
             .addMixIn(Instant.class, NanoInstants.InstantMixIn.class)
@@ -225,11 +230,13 @@ public final class JacksonSerializer<T> extends TypeSerializer<T> {
          * the epoch, where they fit a long (1677-2262), and as its ISO-8601 text beyond ({@link NanoInstants}); 6: an
          * embedding vector as one binary value of its floats ({@link RawFloats}). Each reads the bytes of the ones
          * before (a text written in full, features written as a map, an instant written as text, a vector as an
-         * array, read as before; 7-bit binary reads as raw does), so state written by any of them restores as is.
+         * array, read as before; 7-bit binary reads as raw does), so state written by any of them restores as is; 7:
+         * property names written in full each time, without Smile's shared names (the header says which, and a
+         * document with shared names reads as before).
          */
         @Override
         public int getCurrentVersion() {
-            return 6;
+            return 7;
         }
 
         @Override
