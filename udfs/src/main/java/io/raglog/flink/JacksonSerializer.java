@@ -122,7 +122,8 @@ public final class JacksonSerializer<T> extends TypeSerializer<T> {
     /**
      * A thread's writer and readers with its {@link SharedPassageTexts} attached once, the table cleared for each
      * record: attaching it per record ({@code withAttribute}) made a new writer or reader, its configuration and
-     * attribute map for every record written and read (JFR, issue #27).
+     * attribute map for every record written and read (JFR, issue #27; JMH {@code HandOverBenchmarks.handOverRun}:
+     * 82.1 to 75.3-79.3 KB allocated an op, {@code handOverScoringInput} 11.3 to 10.7 KB).
      */
     private static final class ThreadCodec {
         private final SharedPassageTexts texts = new SharedPassageTexts();
