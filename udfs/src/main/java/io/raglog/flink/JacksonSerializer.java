@@ -11,6 +11,8 @@ import io.raglog.schemas.ReusedBytes;
 import io.raglog.schemas.RunFeatures;
 import java.io.IOException;
 import java.time.Instant;
+import java.util.HashMap;
+import java.util.Map;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
 import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
 import org.apache.flink.core.memory.DataInputView;
@@ -38,10 +40,15 @@ public final class JacksonSerializer<T> extends TypeSerializer<T> {
      * for framing by marker bytes, which a length-prefixed record needs none of, took a fifth of the time of handing
      * the calls of a run over (JMH {@code HandOverBenchmarks.handOverCalls}: 16.7k runs/s 7-bit, 20-21.7k raw; issue
      * #27). Instants are integers of nanoseconds ({@link NanoInstants}), here only: {@link Json#MAPPER}'s contracts
-     * and every other mapper of this configuration keep their text.
+     * and every other mapper of this configuration keep their text. Property names are written in full each time
+     * rather than as back-references to their first occurrence (snapshot version 7): the table of names seen, which
+     * the writer filled and the reader grew from empty for every record, cost more than the names' bytes save
+     * (JMH {@code HandOverBenchmarks.handOverRun}: 79.3 to 71.4 KB allocated an op, 15.5-16.1k to 16.7k ops/s;
+     * {@code handOverCalls} 55.8 to 49.9 KB; a run's bytes 8.3 to 9.0 KB, a call's 6.0 KB within 1 %).
      */
     private static final SmileMapper SMILE = Json.configure(SmileMapper.builder()
             .disable(SmileGenerator.Feature.ENCODE_BINARY_AS_7BIT)
+            .disable(SmileGenerator.Feature.CHECK_SHARED_NAMES)
             .addMixIn(Passage.class, SharedPassageTexts.PassageMixIn.class)
             .addMixIn(RunFeatures.class, PackedFeatures.RunFeaturesMixIn.class)
             .addMixIn(Instant.class, NanoInstants.InstantMixIn.class)
@@ -95,9 +102,6 @@ public final class JacksonSerializer<T> extends TypeSerializer<T> {
      */
     private static final ThreadLocal<ReusedBytes> BUFFER = ThreadLocal.withInitial(ReusedBytes::new);
 
-    /** Each thread's table of the passage texts in the record being written or read. */
-    private static final ThreadLocal<SharedPassageTexts> TEXTS = ThreadLocal.withInitial(SharedPassageTexts::new);
-
     /** Writes each record as its own class, as {@code writeValue} does; one writer for the JVM. */
     private static final ObjectWriter WRITER = SMILE.writer();
 
@@ -112,12 +116,43 @@ public final class JacksonSerializer<T> extends TypeSerializer<T> {
         }
     };
 
+    /** Each thread's writer and readers, which carry its table of passage texts. */
+    private static final ThreadLocal<ThreadCodec> CODECS = ThreadLocal.withInitial(ThreadCodec::new);
+
+    /**
+     * A thread's writer and readers with its {@link SharedPassageTexts} attached once, the table cleared for each
+     * record: attaching it per record ({@code withAttribute}) made a new writer or reader, its configuration and
+     * attribute map for every record written and read (JFR, issue #27; JMH {@code HandOverBenchmarks.handOverRun}:
+     * 82.1 to 75.3-79.3 KB allocated an op, {@code handOverScoringInput} 11.3 to 10.7 KB).
+     */
+    private static final class ThreadCodec {
+        private final SharedPassageTexts texts = new SharedPassageTexts();
+        private final ObjectWriter writer = WRITER.withAttribute(SharedPassageTexts.ATTRIBUTE, texts);
+        private final Map<Class<?>, ObjectReader> readers = new HashMap<>();
+
+        /** The writer, its table ready for the next record. */
+        ObjectWriter writer() {
+            texts.clear();
+            return writer;
+        }
+
+        /** The reader for {@code type}, its table ready for the next record. */
+        ObjectReader reader(Class<?> type) {
+            texts.clear();
+            ObjectReader reader = readers.get(type);
+            if (reader == null) {
+                reader = READERS.get(type).withAttribute(SharedPassageTexts.ATTRIBUTE, texts);
+                readers.put(type, reader);
+            }
+            return reader;
+        }
+    }
+
     @Override
     public void serialize(T record, DataOutputView target) throws IOException {
         ReusedBytes buffer = BUFFER.get();
         try {
-            WRITER.withAttribute(SharedPassageTexts.ATTRIBUTE, TEXTS.get().clear())
-                    .writeValue(buffer, record);
+            CODECS.get().writer().writeValue(buffer, record);
             target.writeInt(buffer.size());
             target.write(buffer.bytes(), 0, buffer.size());
         } finally {
@@ -133,8 +168,7 @@ public final class JacksonSerializer<T> extends TypeSerializer<T> {
         source.readFully(bytes, 0, length);
         try {
             if (isSmile(bytes, length)) {
-                return READERS.get(type).withAttribute(SharedPassageTexts.ATTRIBUTE, TEXTS.get().clear())
-                        .readValue(bytes, 0, length);
+                return CODECS.get().reader(type).readValue(bytes, 0, length);
             }
             return Json.MAPPER.readValue(bytes, 0, length, type);
         } finally {
@@ -197,11 +231,13 @@ public final class JacksonSerializer<T> extends TypeSerializer<T> {
          * the epoch, where they fit a long (1677-2262), and as its ISO-8601 text beyond ({@link NanoInstants}); 6: an
          * embedding vector as one binary value of its floats ({@link RawFloats}). Each reads the bytes of the ones
          * before (a text written in full, features written as a map, an instant written as text, a vector as an
-         * array, read as before; 7-bit binary reads as raw does), so state written by any of them restores as is.
+         * array, read as before; 7-bit binary reads as raw does), so state written by any of them restores as is; 7:
+         * property names written in full each time, without Smile's shared names (the header says which, and a
+         * document with shared names reads as before).
          */
         @Override
         public int getCurrentVersion() {
-            return 6;
+            return 7;
         }
 
         @Override

@@ -80,7 +80,10 @@ class JacksonSerializerTest {
             DataOutputSerializer out = new DataOutputSerializer(256);
             serializer.serialize(held, out);
             byte[] encoded = sevenBit.writeValueAsBytes(held);
-            assertThat(out.length() - 4).isLessThan(encoded.length);
+            // the same document but for its binary's form: names in full, as the serializer writes them
+            SmileMapper sevenBitNamesInFull =
+                    Json.configure(SmileMapper.builder().disable(SmileGenerator.Feature.CHECK_SHARED_NAMES));
+            assertThat(out.length() - 4).isLessThan(sevenBitNamesInFull.writeValueAsBytes(held).length);
 
             for (byte[] written : List.of(out.getCopyOfBuffer(), framed(encoded))) {
                 ClassifiedCall back = serializer.deserialize(new DataInputDeserializer(written));
@@ -104,12 +107,12 @@ class JacksonSerializerTest {
                 .containsExactly(true);
     }
 
-    /** State written by every snapshot version so far restores as is: version 5 reads the bytes of 1 to 4. */
+    /** State written by every snapshot version so far restores as is: the current one reads the bytes of all before. */
     @Test
     void shouldRestoreStateOfEveryEarlierSnapshotVersionAsIs() throws Exception {
         JacksonSerializer<ClassifiedCall> serializer = new JacksonSerializer<>(ClassifiedCall.class);
-        assertThat(serializer.snapshotConfiguration().getCurrentVersion()).isEqualTo(6);
-        for (int version = 1; version <= 6; version++) {
+        assertThat(serializer.snapshotConfiguration().getCurrentVersion()).isEqualTo(7);
+        for (int version = 1; version <= 7; version++) {
             DataOutputSerializer out = new DataOutputSerializer(64);
             serializer.snapshotConfiguration().writeSnapshot(out);
             JacksonSerializer.Snapshot<ClassifiedCall> old = new JacksonSerializer.Snapshot<>();
@@ -123,6 +126,7 @@ class JacksonSerializerTest {
     void shouldWriteTheSameBytesAsTheMapperThroughItsReusedBuffer() throws Exception {
         JacksonSerializer<ClassifiedCall> serializer = new JacksonSerializer<>(ClassifiedCall.class);
         SmileMapper smile = Json.configure(SmileMapper.builder().disable(SmileGenerator.Feature.ENCODE_BINARY_AS_7BIT)
+                .disable(SmileGenerator.Feature.CHECK_SHARED_NAMES)
                 .addMixIn(java.time.Instant.class, NanoInstants.InstantMixIn.class).addModule(RawFloats.module()));
         // twice over, so the second pass writes into and reads from buffers the first one left behind
         for (int pass = 0; pass < 2; pass++) {
@@ -171,6 +175,54 @@ class JacksonSerializerTest {
                 .isEqualTo(Json.MAPPER.writeValueAsString(jsr310Shared.readerFor(io.raglog.schemas.Run.class)
                         .withAttribute(SharedPassageTexts.ATTRIBUTE, new SharedPassageTexts()).readValue(written)))
                 .isEqualTo(Json.MAPPER.writeValueAsString(run));
+    }
+
+    /**
+     * State written up to snapshot version 6 names each property once a record and refers back to it after; the
+     * serializer writes every name in full now and reads those documents to the same records.
+     */
+    @Test
+    void shouldReadTheSharedPropertyNamesThatVersion6Wrote() throws Exception {
+        SmileMapper version6 = Json.configure(SmileMapper.builder()
+                .disable(SmileGenerator.Feature.ENCODE_BINARY_AS_7BIT)
+                .addMixIn(Passage.class, SharedPassageTexts.PassageMixIn.class)
+                .addMixIn(io.raglog.schemas.RunFeatures.class, PackedFeatures.RunFeaturesMixIn.class)
+                .addMixIn(java.time.Instant.class, NanoInstants.InstantMixIn.class)
+                .addModule(RawFloats.module()));
+        JacksonSerializer<ClassifiedCall> calls = new JacksonSerializer<>(ClassifiedCall.class);
+        for (ClassifiedCall call : AssemblyFixtures.oneOfEachStage()) {
+            byte[] written = version6Bytes(version6, call);
+            assertThat(sharesNames(written)).isTrue();
+            assertThat(sharesNames(Arrays.copyOfRange(written(calls, call), 4, written(calls, call).length)))
+                    .as("what is written now").isFalse();
+            ClassifiedCall back = read(calls, framed(written));
+            assertThat(Json.MAPPER.writeValueAsString(back)).isEqualTo(Json.MAPPER.writeValueAsString(call));
+            assertThat(Json.MAPPER.writeValueAsString(back.forAssembly()))
+                    .isEqualTo(Json.MAPPER.writeValueAsString(call.forAssembly()));
+            ClassifiedCall held = read(calls, framed(version6Bytes(version6, call.forAssembly())));
+            assertThat(Json.MAPPER.writeValueAsString(held.wholeEvent()))
+                    .isEqualTo(Json.MAPPER.writeValueAsString(call.wholeEvent()));
+        }
+        JacksonSerializer<Run> runs = new JacksonSerializer<>(Run.class);
+        for (Run run : List.of(runHandingOnItsPassages(), RunBuilder.healthy().build())) {
+            byte[] written = version6Bytes(version6, run);
+            assertThat(sharesNames(written)).isTrue();
+            Run back = read(runs, framed(written));
+            assertThat(Json.MAPPER.writeValueAsString(back)).isEqualTo(Json.MAPPER.writeValueAsString(run));
+            assertThat(written(runs, back)).isEqualTo(written(runs, run));
+        }
+    }
+
+    /** A record as version 6 wrote it, its passage texts shared within it. */
+    private static byte[] version6Bytes(SmileMapper version6, Object record) throws IOException {
+        return version6.writer().withAttribute(SharedPassageTexts.ATTRIBUTE, new SharedPassageTexts())
+                .writeValueAsBytes(record);
+    }
+
+    /** Whether a Smile document's header says it refers back to property names (the fourth byte's lowest bit). */
+    private static boolean sharesNames(byte[] document) {
+        assertThat(JacksonSerializer.isSmile(document)).isTrue();
+        return (document[3] & com.fasterxml.jackson.dataformat.smile.SmileConstants.HEADER_BIT_HAS_SHARED_NAMES) != 0;
     }
 
     /** As jackson-datatype-jsr310 writes and reads instants, with the contracts' naming. */

@@ -23,6 +23,10 @@ class RawFloatsTest {
     private static final SmileMapper VERSION_5 =
             Json.configure(SmileMapper.builder().disable(SmileGenerator.Feature.ENCODE_BINARY_AS_7BIT));
 
+    /** {@link #VERSION_5} with its property names in full each time, as version 7 writes them: for their sizes. */
+    private static final SmileMapper VERSION_5_NAMES_IN_FULL = Json.configure(SmileMapper.builder()
+            .disable(SmileGenerator.Feature.ENCODE_BINARY_AS_7BIT).disable(SmileGenerator.Feature.CHECK_SHARED_NAMES));
+
     record Vectors(float[] one, List<float[]> more, float[] none) {}
 
     private static final JacksonSerializer<Vectors> VECTORS = new JacksonSerializer<>(Vectors.class);
@@ -84,7 +88,8 @@ class RawFloatsTest {
                 byte[] before = JacksonSerializerTest.framed(VERSION_5.writeValueAsBytes(record));
                 if (Json.write(record).contains("vector")) {
                     withVectors++;
-                    assertThat(written.length).isLessThan(before.length);
+                    assertThat(written.length)
+                            .isLessThan(VERSION_5_NAMES_IN_FULL.writeValueAsBytes(record).length + 4);
                 }
                 assertThat(Json.write(JacksonSerializerTest.read(calls, written)))
                         .isEqualTo(Json.write(record));
