@@ -1,9 +1,11 @@
 package io.raglog.calls;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.raglog.ingest.DoubleArrayNode;
 import java.util.Iterator;
 import java.util.Map;
+import java.util.function.BiConsumer;
 
 /**
  * A 64-bit digest of a request body, so that assembly can tell a retry (the same request sent again) without holding
@@ -30,7 +32,11 @@ public final class RequestDigest {
     private static long node(JsonNode n) {
         switch (n.getNodeType()) {
             case OBJECT: {
-                // fields summed, so their order does not count, as it does not for ObjectNode's equality
+                if (n instanceof ObjectNode object) {
+                    FieldSum fields = new FieldSum();
+                    object.forEachEntry(fields);
+                    return mix(fields.sum);
+                }
                 long sum = OBJECT;
                 for (Iterator<Map.Entry<String, JsonNode>> it = n.fields(); it.hasNext(); ) {
                     Map.Entry<String, JsonNode> f = it.next();
@@ -65,6 +71,19 @@ public final class RequestDigest {
                 return 13;
             default: // binary, POJO: not in a body read from JSON; their own hash is all there is
                 return mix(n.hashCode() + 17L);
+        }
+    }
+
+    /**
+     * An object's fields summed, so their order does not count, as it does not for ObjectNode's equality: walked by
+     * {@code forEachEntry}, without the entry object per field a decoded tree's map makes as its entry set is iterated.
+     */
+    private static final class FieldSum implements BiConsumer<String, JsonNode> {
+        long sum = OBJECT;
+
+        @Override
+        public void accept(String name, JsonNode value) {
+            sum += mix(text(name) * 31 + node(value));
         }
     }
 

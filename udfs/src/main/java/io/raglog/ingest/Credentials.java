@@ -2,7 +2,6 @@ package io.raglog.ingest;
 
 import io.raglog.schemas.CredentialHeaders;
 import java.nio.charset.StandardCharsets;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -51,7 +50,8 @@ public final class Credentials {
         if (headers == null || !anyCredentialHeader(headers)) {
             return headers;
         }
-        Map<String, String> out = new LinkedHashMap<>();
+        // at its size and in order, as decoded headers are held (a LinkedHashMap's table and entries cost more)
+        Map<String, String> out = new CompactLinkedMap<>(headers.size());
         headers.forEach((name, value) -> out.put(name, isCredentialHeader(name) ? REDACTED : value));
         return out;
     }

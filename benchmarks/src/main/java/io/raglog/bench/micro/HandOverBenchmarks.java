@@ -1,7 +1,9 @@
 package io.raglog.bench.micro;
 
+import io.raglog.calls.Classification;
 import io.raglog.calls.ClassifiedCall;
 import io.raglog.flink.JacksonSerializer;
+import io.raglog.ingest.CallEventDecoder;
 import io.raglog.schemas.Run;
 import io.raglog.score.ScoringInput;
 import java.io.IOException;
@@ -87,6 +89,23 @@ public class HandOverBenchmarks {
     public void classifyAndHandOverCalls(Runs s, Blackhole sink) throws IOException {
         for (ClassifiedCall call : s.nextRun().classified()) {
             sink.consume(s.handOver(call.forAssembly(), s.calls));
+        }
+    }
+
+    /**
+     * One call's wire bytes through the whole of the classify task's work, as the job does it: decoded
+     * ({@code DecodeCallsFunction}), classified, made ready for the assembly ({@link ClassifiedCall#forAssembly()}) and
+     * written for the hand-over, not read back (that is the assembly's task). Unlike {@link #classifyAndHandOverCalls},
+     * whose calls the simulator built, the bodies are the trees decoding makes ({@code JsonTrees}: their objects'
+     * fields in a {@code CompactLinkedMap}, their vectors as doubles), as a hinted call's {@code HeldBodies} writes them.
+     */
+    @Benchmark
+    public void decodeClassifyAndWriteCall(RaglogBenchmarks.Traffic t, Runs s) throws IOException {
+        CallEventDecoder.Decoded decoded = CallEventDecoder.decode(t.nextPayload());
+        if (decoded.ok() && t.classifier.classify(decoded.event()) instanceof Classification.Classified c
+                && c.call().stage() != null) {
+            s.out.clear();
+            s.calls.serialize(c.call().forAssembly(), s.out);
         }
     }
 
