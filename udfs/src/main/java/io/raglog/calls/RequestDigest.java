@@ -3,8 +3,6 @@ package io.raglog.calls;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.raglog.ingest.DoubleArrayNode;
-import java.util.Iterator;
-import java.util.Map;
 import java.util.function.BiConsumer;
 
 /**
@@ -31,18 +29,10 @@ public final class RequestDigest {
 
     private static long node(JsonNode n) {
         switch (n.getNodeType()) {
-            case OBJECT: {
-                if (n instanceof ObjectNode object) {
-                    FieldSum fields = new FieldSum();
-                    object.forEachEntry(fields);
-                    return mix(fields.sum);
-                }
-                long sum = OBJECT;
-                for (Iterator<Map.Entry<String, JsonNode>> it = n.fields(); it.hasNext(); ) {
-                    Map.Entry<String, JsonNode> f = it.next();
-                    sum += mix(text(f.getKey()) * 31 + node(f.getValue()));
-                }
-                return mix(sum);
+            case OBJECT: { // only an ObjectNode is of this type
+                FieldSum fields = new FieldSum();
+                ((ObjectNode) n).forEachEntry(fields);
+                return mix(fields.sum);
             }
             case ARRAY: {
                 long h = ARRAY + n.size();
