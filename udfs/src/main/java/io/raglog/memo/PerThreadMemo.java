@@ -14,7 +14,10 @@ import java.util.function.Function;
  * the results never need (an entry object per put, relinking the list on every hit, resizing, unlinking the eldest).
  * The table allocates nothing after its first use and a hit writes at most one byte. Its hit rate stays that of LRU on
  * this stream: within a set it keeps the texts asked about again (a clock), which a run's texts are within
- * microseconds, and the few thousand texts that recur spread over the sets by their hash.
+ * microseconds, and the few thousand texts that recur spread over the sets by their hash. Measured (JMH, old map
+ * against this table, alternated twice): {@code assembleRun} 31.5 → 37.2 k ops/s and 20.5 → 19.0 KB an op,
+ * {@code knownPassagesLookup} 1.79 → 1.51 KB an op, {@code knownPassagesThenRuleChecks} 9.3 → 10.5 k ops/s; the
+ * memos of 4,096 missed 8.63 % of their texts before and 8.66 % after on {@code knownPassagesThenRuleChecksFreshTexts}.
  */
 public final class PerThreadMemo<V> {
 
