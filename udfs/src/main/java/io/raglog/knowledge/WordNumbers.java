@@ -5,7 +5,9 @@ package io.raglog.knowledge;
  * the words and their hash codes, where a {@code HashMap<String, Holders>} kept an entry object and a holder object a
  * word. Every word of every passage learned, and every question word, is looked up here, and the map's look-ups were
  * the largest part of a lookup at 20,000 known passages (JFR: {@code HashMap.getNode} under {@link WordIndex}, a third
- * of the operator's samples). Not thread-safe.
+ * of the operator's samples). With the question words looked up once and ties broken by key bits ({@link WordIndex}),
+ * a lookup at 20,000 known passages took 38 µs of CPU instead of 50 ({@code KnownPassagesScale} on heap state, the
+ * median of 8 measurements each, old and new alternated twice). Not thread-safe.
  */
 final class WordNumbers {
 
