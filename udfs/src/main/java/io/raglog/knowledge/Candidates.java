@@ -48,6 +48,6 @@ final class Candidates {
 
     private boolean before(int a, int b, double[] sums) {
         int bySum = Double.compare(sums[b], sums[a]);
-        return bySum != 0 ? bySum < 0 : index.key(a).compareTo(index.key(b)) < 0;
+        return bySum != 0 ? bySum < 0 : index.keyBefore(a, b);
     }
 }

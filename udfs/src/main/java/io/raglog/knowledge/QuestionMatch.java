@@ -53,20 +53,12 @@ final class QuestionMatch {
         return held / total;
     }
 
-    /** The question's words by their numbers in the index, in the order a match adds them; -1 for a word none holds. */
-    int[] wordNumbersIn(WordIndex index) {
-        int[] numbers = new int[words.length];
-        for (int i = 0; i < words.length; i++) {
-            numbers[i] = index.wordNumber(words[i]);
-        }
-        return numbers;
-    }
-
     /**
      * A known passage's match, read from the index's words for it: the very sum {@link #of} makes from its text's
      * words, in the same order, so the same double.
      *
-     * @param wordNumbers {@link #wordNumbersIn} the same index
+     * @param wordNumbers the question's words by their {@link WordIndex#wordNumber numbers} in the index, in the order
+     *     of the weights this match was made from (-1 for a word none holds)
      */
     double ofKnown(WordIndex index, int[] wordNumbers, int passage) {
         if (total <= 0) {

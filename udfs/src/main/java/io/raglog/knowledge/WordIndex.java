@@ -25,22 +25,16 @@ import java.util.Set;
  */
 final class WordIndex {
 
-    /**
-     * A word's number, and its holders: their count, capped at the common-word bound, and their numbers while below
-     * it.
-     */
-    private static final class Holders {
-        final int word;
-        int count;
-        int[] passages = new int[4];
-
-        Holders(int word) {
-            this.word = word;
-        }
-    }
-
     private final int commonWord;
     private final List<String> keys = new ArrayList<>();
+    /**
+     * Each passage's key as the number its 16 hex digits spell, which orders the keys as their strings do: a lookup
+     * breaks its candidates' ties by key, and at 20,000 known passages many candidates tie (holding the same few
+     * question words), so comparing the key strings (each a reference away) was much of picking the best.
+     */
+    private long[] keyOrder = new long[64];
+    /** False once a key is not 16 lower-case hex digits (none is, as {@link PassageKey} makes them): strings then. */
+    private boolean keysInOrder = true;
     private final Map<String, Integer> numbers = new HashMap<>();
     /**
      * The store's id of each passage, null until a run gave it: the second opinion orders tied candidates by id, and
@@ -48,7 +42,12 @@ final class WordIndex {
      * two passages are kept).
      */
     private final List<String> ids = new ArrayList<>();
-    private final Map<String, Holders> byWord = new HashMap<>();
+    /** Each word's number; by it, the count and list of the passages holding the word. */
+    private final WordNumbers wordNumbers = new WordNumbers();
+    /** How many passages hold each word, capped at the common-word bound. */
+    private int[] counts = new int[64];
+    /** The numbers of the passages holding each word, in its first {@link #counts} places while below the bound. */
+    private int[][] lists = new int[64][];
     /**
      * Each passage's words, by their numbers, sorted: what a candidate's match is read from, rather than its text
      * read from state and its words stemmed again (three fifths of a lookup's Java work at 20,000 known passages,
@@ -75,6 +74,37 @@ final class WordIndex {
         return keys.get(number);
     }
 
+    /** Whether passage {@code a}'s key comes before passage {@code b}'s, as {@code String.compareTo} orders them. */
+    boolean keyBefore(int a, int b) {
+        return keysInOrder
+                ? Long.compareUnsigned(keyOrder[a], keyOrder[b]) < 0
+                : keys.get(a).compareTo(keys.get(b)) < 0;
+    }
+
+    /**
+     * The number 16 lower-case hex digits spell, whose unsigned order is their strings' order (every digit sorts
+     * before every letter, in both); -1 for any other key, which {@code -1}'s hex ("ffffffffffffffff") is not.
+     */
+    static long orderOf(String key) {
+        if (key.length() != 16) {
+            return -1;
+        }
+        long bits = 0;
+        for (int i = 0; i < 16; i++) {
+            char c = key.charAt(i);
+            int digit;
+            if (c >= '0' && c <= '9') {
+                digit = c - '0';
+            } else if (c >= 'a' && c <= 'f') {
+                digit = c - 'a' + 10;
+            } else {
+                return -1;
+            }
+            bits = bits << 4 | digit;
+        }
+        return bits;
+    }
+
     /** The store's id for the passage, or null when no run has given one. */
     String id(int number) {
         return ids.get(number);
@@ -92,25 +122,35 @@ final class WordIndex {
     int add(String key, String id, Set<String> words) {
         int number = keys.size();
         keys.add(key);
+        if (number == keyOrder.length) {
+            keyOrder = Arrays.copyOf(keyOrder, number * 2);
+        }
+        long order = orderOf(key);
+        keyOrder[number] = order;
+        if (order == -1 && !"ffffffffffffffff".equals(key)) {
+            keysInOrder = false;
+        }
         numbers.put(key, number);
         ids.add(id);
         int[] held = new int[words.size()];
         int w = 0;
         for (String word : words) {
-            Holders h = holders(word);
-            held[w++] = h.word;
-            if (h.count >= commonWord) {
+            int wordNumber = numberFor(word);
+            held[w++] = wordNumber;
+            int count = counts[wordNumber];
+            if (count >= commonWord) {
                 continue;
             }
-            if (h.count + 1 >= commonWord) {
-                h.passages = null; // common from now on: no lookup reads its list
+            if (count + 1 >= commonWord) {
+                lists[wordNumber] = null; // common from now on: no lookup reads its list
             } else {
-                if (h.count == h.passages.length) {
-                    h.passages = Arrays.copyOf(h.passages, h.count * 2);
+                int[] list = lists[wordNumber];
+                if (count == list.length) {
+                    lists[wordNumber] = list = Arrays.copyOf(list, count * 2);
                 }
-                h.passages[h.count] = number;
+                list[count] = number;
             }
-            h.count++;
+            counts[wordNumber] = count + 1;
         }
         Arrays.sort(held);
         wordsOf.add(held);
@@ -126,25 +166,29 @@ final class WordIndex {
         int[] held = new int[words.size()];
         int w = 0;
         for (String word : words) {
-            held[w++] = holders(word).word;
+            held[w++] = numberFor(word);
         }
         Arrays.sort(held);
         wordsOf.set(number, held);
     }
 
-    private Holders holders(String word) {
-        Holders h = byWord.get(word);
-        if (h == null) {
-            h = new Holders(byWord.size());
-            byWord.put(word, h);
+    /** The word's number, numbering it (with no holders yet) when it is new. */
+    private int numberFor(String word) {
+        int known = wordNumbers.size();
+        int number = wordNumbers.add(word);
+        if (number == known) {
+            if (number == counts.length) {
+                counts = Arrays.copyOf(counts, number * 2);
+                lists = Arrays.copyOf(lists, number * 2);
+            }
+            lists[number] = new int[4];
         }
-        return h;
+        return number;
     }
 
     /** The word's number, or -1 when no known passage holds it. */
     int wordNumber(String word) {
-        Holders h = byWord.get(word);
-        return h == null ? -1 : h.word;
+        return wordNumbers.numberOf(word);
     }
 
     /** Whether the passage holds the word, both by their numbers. */
@@ -152,18 +196,17 @@ final class WordIndex {
         return word >= 0 && Arrays.binarySearch(wordsOf.get(passage), word) >= 0;
     }
 
-    /** How many known passages hold the word, at most the common-word bound. */
-    int holding(String word) {
-        Holders h = byWord.get(word);
-        return h == null ? 0 : h.count;
+    /** How many known passages hold the word (by its {@link #wordNumber}, -1 for none), at most the common-word bound. */
+    int holding(int word) {
+        return word < 0 ? 0 : counts[word];
     }
 
     /**
-     * The numbers of the passages holding a word below the common-word bound, in its first {@link #holding} places;
-     * null for a common or unknown word. The array is the index's own: read it, never change it.
+     * The numbers of the passages holding a word (by its {@link #wordNumber}) below the common-word bound, in its first
+     * {@link #holding} places; null for a common or unknown word. The array is the index's own: read it, never change
+     * it.
      */
-    int[] listed(String word) {
-        Holders h = byWord.get(word);
-        return h == null ? null : h.passages;
+    int[] listed(int word) {
+        return word < 0 ? null : lists[word];
     }
 }
