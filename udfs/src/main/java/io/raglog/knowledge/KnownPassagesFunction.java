@@ -281,9 +281,9 @@ public class KnownPassagesFunction
     }
 
     /**
-     * A known passage matched, before its text is read: its id (as {@link #idOf(String, String)} reads it from the stored
-     * value) is made only for the two kept, and compared without being made (a concatenation per candidate, 16 a lookup, was a twentieth of a
-     * lookup at 20,000 indexed passages, JFR).
+     * A known passage matched, before its text is read: its id (as {@link #idOf(String, String)} reads it from the
+     * stored value) is made only for the two kept, and compared without being made (a concatenation per candidate, 16
+     * a lookup, was a twentieth of a lookup at 20,000 indexed passages, JFR).
      *
      * @param storeId the store's id, null when only indexing showed the passage
      */

@@ -196,7 +196,9 @@ final class WordIndex {
         return word >= 0 && Arrays.binarySearch(wordsOf.get(passage), word) >= 0;
     }
 
-    /** How many known passages hold the word (by its {@link #wordNumber}, -1 for none), at most the common-word bound. */
+    /**
+     * How many known passages hold the word (by its {@link #wordNumber}, -1 for none), at most the common-word bound.
+     */
     int holding(int word) {
         return word < 0 ? 0 : counts[word];
     }
