@@ -11,6 +11,7 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
+import java.security.DigestException;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.Arrays;
@@ -197,6 +198,8 @@ public final class Prompts {
         private static final int INITIAL_CHARS = 8 * 1024;
 
         private static final char[] HEX = "0123456789abcdef".toCharArray();
+        /** Room for a run's id and a check's in the seed's bytes the thread keeps. */
+        private static final int SEED_BYTES = 256;
 
         /** Texts shorter than this are written in place: a part of their own would cost more than it saves. */
         private static final int MIN_SHARED_CHARS = 128;
@@ -208,6 +211,9 @@ public final class Prompts {
         private final KeptGenerator json = new KeptGenerator(() -> Json.MAPPER.createGenerator(this));
         /** The first six bytes of the seed's SHA-256 in hex. */
         private final char[] tag = new char[12];
+        /** The seed's SHA-256, and an ASCII seed's bytes (a longer one's are the encoder's). */
+        private final byte[] digest = new byte[32];
+        private final byte[] seedBytes = new byte[SEED_BYTES];
 
         FenceWriter() {
             try {
@@ -226,6 +232,9 @@ public final class Prompts {
         /** The run's shared texts while a document is written. */
         private Map<String, byte[]> shared;
         private final Texts texts = this::writeText;
+        /** The long text being written as a shared piece, by {@link #writeSharedText}; null between texts. */
+        private String sharedText;
+        private final Json.Streamed writeSharedText = g -> g.writeString(sharedText);
 
         /** Writes the document whole, as a fresh generator would (a document's values are balanced). */
         void write(Document document, Map<String, byte[]> shared) {
@@ -252,7 +261,12 @@ public final class Prompts {
             int at = length;
             byte[] bytes = shared.get(value);
             if (bytes == null) {
-                text.write(g -> g.writeString(value));
+                sharedText = value;
+                try {
+                    text.write(writeSharedText); // one document made once, not a lambda per text (llmRequests, JFR)
+                } finally {
+                    sharedText = null;
+                }
                 bytes = EscapedText.piece(chars, at, length, false, false);
                 shared.put(value, bytes);
                 length = at;
@@ -265,14 +279,41 @@ public final class Prompts {
             pieceBytes[pieces++] = bytes;
         }
 
-        /** The seed's tag, in a buffer the next message reuses. */
+        /**
+         * The seed's tag, in a buffer the next message reuses. An ASCII seed (a run's id and a check's, as a rule) is
+         * digested from bytes the thread keeps, and the digest written into an array it keeps too: the seed's bytes and
+         * the digest's array per message were 4 % of what building a run's LLM requests allocated (llmRequests, JFR).
+         */
         char[] tag(String seed) {
-            byte[] digest = sha256.digest(seed.getBytes(StandardCharsets.UTF_8));
+            digestSeed(seed);
+            try {
+                sha256.digest(digest, 0, digest.length);
+            } catch (DigestException e) {
+                throw new IllegalStateException(e);
+            }
             for (int i = 0; i < tag.length / 2; i++) {
                 tag[2 * i] = HEX[(digest[i] >> 4) & 0xF];
                 tag[2 * i + 1] = HEX[digest[i] & 0xF];
             }
             return tag;
+        }
+
+        /** Feeds the seed's UTF-8 bytes to the digest. */
+        private void digestSeed(String seed) {
+            int n = seed.length();
+            if (n > seedBytes.length) {
+                sha256.update(seed.getBytes(StandardCharsets.UTF_8));
+                return;
+            }
+            for (int i = 0; i < n; i++) {
+                char c = seed.charAt(i);
+                if (c >= 0x80) { // more than one byte in UTF-8: the encoder's bytes
+                    sha256.update(seed.getBytes(StandardCharsets.UTF_8));
+                    return;
+                }
+                seedBytes[i] = (byte) c;
+            }
+            sha256.update(seedBytes, 0, n);
         }
 
         FenceWriter append(String text) {

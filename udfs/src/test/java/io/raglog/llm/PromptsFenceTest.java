@@ -32,11 +32,33 @@ class PromptsFenceTest {
         }
     }
 
+    @Test
+    void shouldTagEverySeedByTheSha256OfItsUtf8Bytes() throws Exception {
+        Random random = new Random(11);
+        ObjectNode data = Json.MAPPER.createObjectNode().put("question", "q");
+        for (int i = 0; i < 500; i++) {
+            // ASCII seeds of every length around the bytes the thread keeps for them, and seeds beyond ASCII
+            int length = random.nextInt(600);
+            String seed = i % 2 == 0 ? ascii(random, length) : text(random, length);
+
+            assertThat(Prompts.fence(seed, data).text()).isEqualTo(joined(seed, data));
+        }
+    }
+
     /** The former way, kept here as the reference. */
     private static String joined(String seed, ObjectNode data) throws Exception {
         byte[] d = MessageDigest.getInstance("SHA-256").digest(seed.getBytes(StandardCharsets.UTF_8));
         String tag = HexFormat.of().formatHex(d, 0, 6);
         return "<<<RAGLOG-DATA " + tag + ">>>\n" + Json.write(data) + "\n<<<END RAGLOG-DATA " + tag + ">>>";
+    }
+
+    /** Printable ASCII and controls, the seed bytes written without the encoder. */
+    private static String ascii(Random random, int length) {
+        StringBuilder out = new StringBuilder(length);
+        for (int i = 0; i < length; i++) {
+            out.append((char) random.nextInt(0x80));
+        }
+        return out.toString();
     }
 
     /** Letters, quotes, backslashes, line breaks, controls, non-Latin text and halves of a surrogate pair. */
