@@ -41,12 +41,14 @@ final class EmbedRules {
         if (question != null && !allSources.contains(question)) {
             allSources.add(question);
         }
+        // the words in a HashSet still, whose order picks the near miss named; the stems, only asked whether they are
+        // there, in a StringSet: their HashSet's entries were 2.3 % of what the rule checks allocated (ruleChecks, JFR)
         Set<String> sourceWords = new HashSet<>();
-        Set<String> sourceStems = new HashSet<>();
+        StringSet sourceStems = new StringSet(16);
         for (String s : allSources) {
             for (String w : Terms.words(s)) {
                 sourceWords.add(w);
-                sourceStems.add(Terms.stem(w));
+                sourceStems.insert(Terms.stem(w));
             }
         }
         if (texts.isEmpty()) {
@@ -117,20 +119,26 @@ final class EmbedRules {
 
     /**
      * The source the text most likely came from: highest word overlap (Jaccard), the first of equals. The union is
-     * counted, not built: a set per source was most of what the embed rules allocated (JFR, issue #27).
+     * counted, not built: a set per source was most of what the embed rules allocated (JFR, issue #27). The distinct
+     * words in {@link StringSet}s, with no entry per word: as HashSets they were 4.3 % of what the rule checks
+     * allocated (ruleChecks, JFR).
      */
     static String closest(List<String> words, List<String> sources) {
         if (sources.size() == 1) {
             return sources.get(0);
         }
-        Set<String> a = new HashSet<>(words);
+        StringSet a = new StringSet(words.size());
+        for (String w : words) {
+            a.insert(w);
+        }
         String best = sources.get(0);
         double bestScore = -1;
         for (String s : sources) {
-            Set<String> b = new HashSet<>(Terms.words(s));
+            List<String> sourceWords = Terms.words(s);
+            StringSet b = new StringSet(sourceWords.size());
             int shared = 0;
-            for (String w : b) {
-                if (a.contains(w)) {
+            for (String w : sourceWords) {
+                if (b.insert(w) && a.contains(w)) {
                     shared++;
                 }
             }
@@ -145,7 +153,7 @@ final class EmbedRules {
     }
 
     static String nearMiss(String word, Set<String> sourceWords) {
-        if (word.length() < NEAR_MISS_MIN_LENGTH || word.chars().allMatch(Character::isDigit)) {
+        if (word.length() < NEAR_MISS_MIN_LENGTH || allDigits(word)) {
             return null;
         }
         for (String s : sourceWords) {
@@ -157,6 +165,19 @@ final class EmbedRules {
             }
         }
         return null;
+    }
+
+    /**
+     * Whether every char is a digit: a loop, where a stream of the chars was 1.1 % of what the rule checks allocated
+     * (ruleChecks, JFR).
+     */
+    private static boolean allDigits(String word) {
+        for (int i = 0; i < word.length(); i++) {
+            if (!Character.isDigit(word.charAt(i))) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** A proper prefix of its source, possibly ending in the middle of a word. */

@@ -174,8 +174,8 @@ public final class TextIndex {
             return of(texts.get(0));
         }
         List<TextIndex> parts = new ArrayList<>(texts.size());
-        for (String t : texts) {
-            parts.add(of(t));
+        for (int i = 0; i < texts.size(); i++) { // by index: no iterator per call
+            parts.add(of(texts.get(i)));
         }
         return new TextIndex(parts);
     }

@@ -1,0 +1,61 @@
+package io.raglog.checks;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.raglog.schemas.Passage;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.LinkedList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Random;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/** The passages' texts and ids are what the streams they replace gave. */
+class RunTextsTest {
+
+    @Test
+    void shouldGiveTheTextsAndIdsTheFormerStreamsGave() {
+        Random random = new Random(7);
+        for (int round = 0; round < 500; round++) {
+            List<Passage> passages = new ArrayList<>();
+            for (int n = random.nextInt(40); n > 0; n--) {
+                // ids repeat, texts go missing, and the ids' set grows past the default table's
+                String text = random.nextInt(5) == 0 ? null : "t" + n;
+                passages.add(new Passage("p" + random.nextInt(30), text, null, null));
+            }
+            List<Passage> linked = new LinkedList<>(passages);
+
+            assertThat(RunTexts.texts(passages)).isEqualTo(referenceTexts(passages));
+            assertThat(RunTexts.texts(linked)).isEqualTo(referenceTexts(passages));
+            assertThat(new ArrayList<>(RunTexts.ids(passages))).isEqualTo(new ArrayList<>(referenceIds(passages)));
+            assertThat(new ArrayList<>(RunTexts.ids(linked))).isEqualTo(new ArrayList<>(referenceIds(passages)));
+            List<Passage> withNulls = new ArrayList<>(passages);
+            withNulls.add(random.nextInt(withNulls.size() + 1), null);
+            assertThat(new ArrayList<>(RunTexts.ids(withNulls))).isEqualTo(new ArrayList<>(referenceIds(passages)));
+        }
+        assertThat(RunTexts.ids(null)).isEmpty();
+    }
+
+    @Test
+    void shouldNotLetTheTextsBeChanged() {
+        List<String> texts = RunTexts.texts(List.of(new Passage("a", "x", null, null)));
+
+        assertThatThrownBy(() -> texts.set(0, "y")).isInstanceOf(UnsupportedOperationException.class);
+        assertThatThrownBy(() -> texts.add("y")).isInstanceOf(UnsupportedOperationException.class);
+    }
+
+    /** The former {@code texts}, kept here as the reference. */
+    private static List<String> referenceTexts(List<Passage> passages) {
+        return passages.stream().map(p -> p.text() == null ? "" : p.text()).toList();
+    }
+
+    /** The former {@code ids}, kept here as the reference. */
+    private static Set<String> referenceIds(List<Passage> passages) {
+        Set<String> ids = new LinkedHashSet<>();
+        passages.stream().filter(Objects::nonNull).forEach(p -> ids.add(p.id()));
+        return ids;
+    }
+}
