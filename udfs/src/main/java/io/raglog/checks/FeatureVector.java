@@ -1,7 +1,6 @@
 package io.raglog.checks;
 
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -64,16 +63,15 @@ public final class FeatureVector {
         return values[place(name)];
     }
 
-    /** Only the values that are set: what crosses the operator boundary between the cheap and the LLM checks. */
+    /**
+     * Only the values that are set, in list order: what crosses the operator boundary between the cheap and the LLM
+     * checks. A copy of the values by place ({@link KnownFeatures}) rather than a {@code LinkedHashMap} of them: a
+     * run's rules-only cheap checks and its checked run written as JSON allocated 35.9 instead of 39.7 KB a run, 1.4 KB
+     * of it this and the rest the rule checks' own (ruleChecks, JMH) (measured on the 200 simulated runs with the
+     * thread's allocated bytes, old and new alternated).
+     */
     public Map<String, Double> known() {
-        // sized for every feature at once: grown from the default, the map's table was rebuilt three times a run
-        Map<String, Double> out = new LinkedHashMap<>(values.length * 4 / 3 + 1);
-        for (int i = 0; i < values.length; i++) {
-            if (values[i] != null) {
-                out.put(NAMES.get(i), values[i]);
-            }
-        }
-        return out;
+        return new KnownFeatures(NAMES, PLACES, values.clone());
     }
 
     /** All features in list order, missing ones as null; cannot be changed ({@link FeatureValues}). */
