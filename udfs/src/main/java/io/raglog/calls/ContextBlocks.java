@@ -200,16 +200,8 @@ final class ContextBlocks {
         if (start < 0 || end <= start) {
             return null;
         }
-        // Stripped before it is copied, not after: the block was copied twice, most of prompt reading's allocation.
-        int from = start;
-        int to = end;
-        while (from < to && Character.isWhitespace(text.charAt(from))) {
-            from++;
-        }
-        while (to > from && Character.isWhitespace(text.charAt(to - 1))) {
-            to--;
-        }
-        String trimmed = trimTrailingInstructions(trimSeparators(text.substring(from, to)));
+        // Trimmed as a span and copied once: copied at each step, it was most of prompt reading's allocation.
+        String trimmed = BlockText.of(text, start, end);
         if (trimmed.isBlank()) {
             return null;
         }
@@ -217,37 +209,6 @@ final class ContextBlocks {
         int offset = text.indexOf(trimmed, start) - start;
         return new Block(start + Math.max(0, offset), start + Math.max(0, offset) + trimmed.length(), trimmed,
                 split(trimmed));
-    }
-
-    /** Drops short instruction paragraphs a template put between the block and its question label. */
-    private static String trimTrailingInstructions(String block) {
-        String out = block;
-        int cut;
-        while ((cut = out.lastIndexOf("\n\n")) > 0
-                && PromptPatterns.INSTRUCTION_PARAGRAPH.matcher(out.substring(cut).strip()).matches()) {
-            out = trimSeparators(out.substring(0, cut));
-        }
-        return out;
-    }
-
-    private static String trimSeparators(String s) {
-        String out = s.strip();
-        boolean changed = true;
-        while (changed && !out.isEmpty()) {
-            changed = false;
-            Matcher lead = PromptPatterns.SEPARATOR_LINE.matcher(out);
-            if (lead.lookingAt()) {
-                out = out.substring(lead.end()).strip();
-                changed = true;
-            }
-            int lastNl = out.lastIndexOf('\n');
-            String lastLine = out.substring(lastNl + 1);
-            if (PromptPatterns.SEPARATOR_LINE.matcher(lastLine).matches()) {
-                out = (lastNl < 0 ? "" : out.substring(0, lastNl)).strip();
-                changed = true;
-            }
-        }
-        return out;
     }
 
     /**

@@ -4,10 +4,8 @@ import io.raglog.schemas.DeadLetter;
 import io.raglog.schemas.Json;
 import io.raglog.schemas.SchemaIds;
 import java.nio.ByteBuffer;
-import java.nio.CharBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CharsetDecoder;
-import java.nio.charset.CoderResult;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -30,8 +28,6 @@ public final class DeadLetters {
      * person needs to see what it was.
      */
     public static final int MAX_PAYLOAD_BYTES = 128 * 1024;
-
-    private static final ThreadLocal<StrictUtf8> STRICT_UTF8 = ThreadLocal.withInitial(StrictUtf8::new);
 
     private DeadLetters() {}
 
@@ -66,35 +62,9 @@ public final class DeadLetters {
         return of(new RawMessage(origin, -1, -1, Json.writeBytes(call)), reason);
     }
 
-    /**
-     * Whether the bytes are valid UTF-8. ASCII is valid as it is: the decoder is needed only from the first byte
-     * above 0x7F.
-     */
+    /** Whether the bytes are valid UTF-8: what {@link #utf8OrNull} decodes, checked without decoding them. */
     public static boolean isUtf8(byte[] bytes) {
-        for (int i = 0; i < bytes.length; i++) {
-            if (bytes[i] < 0) {
-                // the bytes before are whole ASCII characters: the check starts at the first that is not
-                return decodesStrictly(ByteBuffer.wrap(bytes, i, bytes.length - i));
-            }
-        }
-        return true;
-    }
-
-    /**
-     * Decodes into this thread's scratch buffer, which is emptied whenever it fills: the text is not kept, only
-     * whether the decoder refused a byte. Before, every non-ASCII call was decoded into a new string to be checked
-     * (a quarter of what decoding a call allocated). No flush: UTF-8 keeps nothing back to flush at the end of the
-     * input, and the decoder is reset before each use.
-     */
-    private static boolean decodesStrictly(ByteBuffer in) {
-        StrictUtf8 strict = STRICT_UTF8.get();
-        CharsetDecoder decoder = strict.decoder.reset();
-        CoderResult result;
-        do {
-            strict.scratch.clear();
-            result = decoder.decode(in, strict.scratch, true);
-        } while (result.isOverflow());
-        return !result.isError();
+        return WellFormedUtf8.check(bytes);
     }
 
     /** The bytes as text when they are valid UTF-8, else null. */
@@ -107,12 +77,6 @@ public final class DeadLetters {
         } catch (CharacterCodingException e) {
             return null;
         }
-    }
-
-    /** A decoder that refuses malformed input, and the buffer it decodes into. */
-    private static final class StrictUtf8 {
-        final CharsetDecoder decoder = strictDecoder();
-        final CharBuffer scratch = CharBuffer.allocate(4096);
     }
 
     private static CharsetDecoder strictDecoder() {

@@ -8,6 +8,7 @@ import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Base64;
+import java.util.HexFormat;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
@@ -89,6 +90,24 @@ class DeadLettersTest {
             }
             byte[] bytes = b.toByteArray();
             assertThat(DeadLetters.isUtf8(bytes)).as("case %d, %d bytes", i, bytes.length)
+                    .isEqualTo(DeadLetters.utf8OrNull(bytes) != null);
+        }
+    }
+
+    @Test
+    void shouldJudgeUtf8AsAStrictDecoderDoesOnRandomBytesNearEveryBoundary() {
+        // the bytes at the edges of table 3-7's ranges, so that every lead byte meets every kind of second byte
+        int[] edges = {0x00, 0x41, 0x7F, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC0, 0xC1, 0xC2, 0xDF, 0xE0, 0xE1, 0xEC,
+            0xED, 0xEE, 0xEF, 0xF0, 0xF1, 0xF3, 0xF4, 0xF5, 0xFF};
+        SplittableRandom random = new SplittableRandom(11);
+        for (int i = 0; i < 200_000; i++) {
+            byte[] bytes = new byte[random.nextInt(0, 24)];
+            for (int k = 0; k < bytes.length; k++) {
+                int kind = random.nextInt(4);
+                bytes[k] = (byte) (kind == 0 ? random.nextInt(256) : kind == 1 ? random.nextInt(0x80)
+                        : edges[random.nextInt(edges.length)]);
+            }
+            assertThat(DeadLetters.isUtf8(bytes)).as("case %d: %s", i, HexFormat.of().formatHex(bytes))
                     .isEqualTo(DeadLetters.utf8OrNull(bytes) != null);
         }
     }
