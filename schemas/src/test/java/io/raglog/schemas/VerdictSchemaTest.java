@@ -54,6 +54,25 @@ class VerdictSchemaTest {
                 "raglog-default@3f2a9c0d1e4b", Instant.parse("2026-11-29T10:00:03Z"));
     }
 
+    /** The model probabilities as Jackson's bean serializer wrote them before they had a writer of their own. */
+    private record BeanProbabilities(double logisticRegression, double gradientBoostedTrees, double extraTrees) {}
+
+    @Test
+    void modelProbabilitiesAreWrittenAsTheBeanSerializerWroteThemAndReadBack() throws Exception {
+        java.util.Random random = new java.util.Random(27);
+        double[] edges = {0, -0.0, 1, 1e-300, 0.1 + 0.2, Double.MIN_VALUE, Double.NaN, 2.0E-3, 123456789.125};
+        for (int i = 0; i < 5_000; i++) {
+            double a = i < edges.length ? edges[i] : random.nextDouble();
+            double b = random.nextInt(4) == 0 ? edges[random.nextInt(edges.length)] : random.nextDouble();
+            double c = Math.scalb(random.nextDouble(), random.nextInt(40) - 20);
+            StageVerdict.ModelProbabilities written = new StageVerdict.ModelProbabilities(a, b, c);
+            String json = Json.write(written);
+            assertThat(json).isEqualTo(Json.write(new BeanProbabilities(a, b, c)));
+            assertThat(new String(Json.writeBytes(written), java.nio.charset.StandardCharsets.UTF_8)).isEqualTo(json);
+            assertThat(Json.read(json, StageVerdict.ModelProbabilities.class)).isEqualTo(written);
+        }
+    }
+
     @Test
     void encodedVerdictValidatesAgainstItsSchema() throws Exception {
         assertThat(validate(reassignedRun())).isEmpty();
