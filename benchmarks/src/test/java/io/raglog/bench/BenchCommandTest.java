@@ -30,15 +30,17 @@ class BenchCommandTest {
         command.quick = true;
         command.micro = MicroBenchmarks.Settings.TINY;
         command.review = new ReviewBench.Options(30, 2, 1);
-        // the batched ceiling at one batch size, not the bench's three: each size embeds the whole window again on a
-        // model of its own (about 8 s a size and pair here), and one is enough to produce its figures. The latency
-        // run's steady load lasts 3 s (then its fixed 10 s tail), which still measures a few dozen runs
-        BenchResults results = command.measure(new EndToEnd.Options(150, 4, Duration.ofMillis(100),
+        // 80 runs: the jobs with vector checks are bound by the model (about 75 ms of CPU a run with a cold cache, ten
+        // of them here counting the ceilings), and fewer runs took this test from about 220 to 190 s. The batched ceiling at
+        // one batch size, not the bench's three: each size embeds the whole window again on a model of its own, and
+        // one is enough to produce its figures. The latency run's steady load lasts 3 s (then its fixed 10 s tail),
+        // which still measures a few dozen runs
+        BenchResults results = command.measure(new EndToEnd.Options(80, 4, Duration.ofMillis(100),
                 Duration.ofSeconds(3), 40, false, 3, 1, 2, 3, 90, List.of(8), false));
         Path json = dir.resolve("bench.json");
         BenchCommand.write(results, json);
 
-        // 150 runs make windows of a few hundred ms: on a loaded machine every no-vector job's may fall inside one CPU
+        // 80 runs make windows of about a hundred ms: on a loaded machine every no-vector job's may fall inside one CPU
         // sampling period, and the bench then leaves its own-CPU keys out, all of them, and says so
         // (shouldStopOnceTheOwnCpuIsMeasured measures them over enough runs)
         boolean ownCpuLeftOut = Pattern.compile("\\b(\\d+) of \\1 no-vector jobs left out")
@@ -99,7 +101,7 @@ class BenchCommandTest {
         // the latency run's short load still measured runs: its quantiles are of something
         assertThat(results.number("latency_runs_measured")).isPositive();
         // the tasks after the assembly (known passages, checks, scoring, the sinks) wrote the verdicts the window is
-        // taken on, so they worked in it. The assembly itself may not have: with 150 runs it can link the whole input
+        // taken on, so they worked in it. The assembly itself may not have: with 80 runs it can link the whole input
         // before the window opens (CpuAccountTest holds its thread's name to its group)
         assertThat(results.number("no_vector_cpu_ms_per_run_other_tasks")).isPositive();
         assertThat(results.number("no_vector_cpu_ms_per_run_llm_endpoint")).isPositive();
