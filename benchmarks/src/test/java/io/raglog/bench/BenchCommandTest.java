@@ -30,11 +30,11 @@ class BenchCommandTest {
         command.quick = true;
         command.micro = MicroBenchmarks.Settings.TINY;
         command.review = new ReviewBench.Options(30, 2, 1);
-        // 80 runs: the jobs with vector checks are bound by the model (about 75 ms of CPU a run with a cold cache, ten
-        // of them here counting the ceilings), and fewer runs took this test from about 220 to 190 s. The batched ceiling at
-        // one batch size, not the bench's three: each size embeds the whole window again on a model of its own, and
-        // one is enough to produce its figures. The latency run's steady load lasts 3 s (then its fixed 10 s tail),
-        // which still measures a few dozen runs
+        // 80 runs: the jobs with vector checks (ten here, counting the ceilings) are bound by a model with a cold
+        // cache, about 75 ms of CPU a run, so this test's time grows with its runs, and 80 produce every figure. The
+        // batched ceiling at one batch size, not the bench's three: each size embeds the whole window again on a model
+        // of its own, and one is enough to produce its figures. The latency run's steady load lasts 3 s (then its
+        // fixed 10 s tail), which still measures a few dozen runs
         BenchResults results = command.measure(new EndToEnd.Options(80, 4, Duration.ofMillis(100),
                 Duration.ofSeconds(3), 40, false, 3, 1, 2, 3, 90, List.of(8), false));
         Path json = dir.resolve("bench.json");
