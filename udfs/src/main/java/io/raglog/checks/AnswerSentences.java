@@ -283,7 +283,7 @@ public final class AnswerSentences {
      * remembered per thread, since every stage's checks (and the offline judge) ask about the same passages.
      */
     private static SentenceStems sentenceStems(String passage) {
-        return TextIndex.of(passage).sentenceStems();
+        return TextIndex.ofPassage(passage).sentenceStems();
     }
 
     private static Set<String> stems(String text) {

@@ -9,7 +9,6 @@ import io.raglog.schemas.GenerateStage;
 import io.raglog.schemas.Passage;
 import io.raglog.schemas.Run;
 import io.raglog.schemas.Stage;
-import java.util.ArrayList;
 import java.util.List;
 
 /** Names and numbers in the answer that its context never mentions, and answers that decline to answer. */
@@ -35,17 +34,11 @@ final class GenerateRules {
             findings.add(Finding.of(CHECK, Fact.of(Stage.GENERATE, FactKind.REFUSAL, ""),
                     "the answer says the context does not answer the question"));
         }
-        List<String> support = new ArrayList<>(RunTexts.texts(RunTexts.context(run)));
-        if (support.isEmpty() && gen.prompt() != null) {
-            support.add(gen.prompt()); // passages not itemised: the prompt holds the context
-        }
-        List<String> withQuestion = new ArrayList<>(support);
+        List<String> passageTexts = RunTexts.texts(RunTexts.context(run));
+        TextIndex context = !passageTexts.isEmpty() || gen.prompt() == null ? TextIndex.ofPassages(passageTexts)
+                : TextIndex.of(gen.prompt()); // passages not itemised: the prompt holds the context
         String question = RunTexts.question(run);
-        if (question != null) {
-            withQuestion.add(question);
-        }
-        TextIndex context = TextIndex.ofAll(support);
-        TextIndex contextOrQuestion = TextIndex.ofAll(withQuestion);
+        TextIndex contextOrQuestion = question == null ? context : context.and(TextIndex.of(question));
         List<KeyTerm> terms = Terms.keyTerms(answer);
         int numbers = 0;
         int names = 0;

@@ -73,8 +73,8 @@ final class RerankRules {
         v.put(RERANK_ORDER_VS_INPUT, Ranks.kendallTau(outputOrder, inputOrder));
         String question = RunTexts.question(run);
         if (question != null) {
-            TextIndex in = TextIndex.ofAll(RunTexts.texts(input));
-            TextIndex out = TextIndex.ofAll(RunTexts.texts(output));
+            TextIndex in = TextIndex.ofPassages(RunTexts.texts(input));
+            TextIndex out = TextIndex.ofPassages(RunTexts.texts(output));
             List<KeyTerm> lost = new ArrayList<>();
             for (KeyTerm t : Terms.keyTerms(question)) {
                 if (in.contains(t) && !out.contains(t)) {

@@ -35,7 +35,7 @@ final class RetrieveRules {
         if (question == null) {
             return;
         }
-        TextIndex all = TextIndex.ofAll(RunTexts.texts(passages));
+        TextIndex all = TextIndex.ofPassages(RunTexts.texts(passages));
         List<KeyTerm> missing = Terms.keyTerms(question).stream().filter(t -> !all.contains(t)).toList();
         v.put(RETRIEVE_KEY_TERMS_MISSING, missing.size());
         for (KeyTerm t : missing) {
@@ -46,7 +46,7 @@ final class RetrieveRules {
         if (!wanted.isEmpty()) {
             double best = 0;
             for (Passage p : passages) {
-                TextIndex index = TextIndex.of(p.text());
+                TextIndex index = TextIndex.ofPassage(p.text());
                 int found = 0;
                 for (String stem : wanted) { // a loop, not a stream: it runs for every passage retrieved
                     if (index.hasWord(stem)) {

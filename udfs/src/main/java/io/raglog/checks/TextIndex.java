@@ -18,15 +18,22 @@ import java.util.Set;
 public final class TextIndex {
 
     /**
-     * Recent texts' indexes: one passage is read by several checks per run, and popular passages recur across runs.
-     * On the simulated SQuAD traffic (1,600 runs; 7,124 distinct texts read, 3,342 of them passages), 1,024 texts
-     * kept 64 % of the reads that recur across runs, 4,096 kept 99 %, 8,192 all. An index is 1.3 KB for a passage
-     * (0.9 KB averaged over all texts read; its text, which the memo keeps too, 0.56 KB and 0.34 KB), measured with
-     * JOL: some 5 MB per thread for 4,096 texts, 8 MB were they all passages. Before, with its words, stems and
-     * sentences' stems as sets of Strings, an index was 5.1 KB for a passage (3.3 KB on average): 1,024 of them held
-     * 4 to 6 MB. 8,192 would keep the last 1 % of recurring reads for twice the memory.
+     * The knowledge base's passages' indexes, per thread: a passage is read by several checks per run, and a knowledge
+     * base's passages recur across runs. They are kept apart from a run's own texts ({@link #RECENT}), which are read
+     * again within their run and seldom after it: in one memo, the ten or so new texts every run brings pushed out
+     * passages that were to come back. JMH {@code knownPassagesThenRuleChecks} on 2,000 simulated runs (20,331
+     * passages read, 3,531 distinct), allocated an op: 28.3 KB with one memo of 4,096 for every text, 26.4 KB with
+     * the passages apart in 4,096, 23.9 KB in 8,192 (half full, a set of 8 ways seldom overflows), 23.5 KB in 32,768.
+     * An index is 1.3 KB for a passage, its text (which the memo keeps too) 0.56 KB, measured with JOL: up to 15 MB
+     * per thread for 8,192 passages.
      */
-    private static final PerThreadMemo<TextIndex> RECENT = new PerThreadMemo<>(4096);
+    private static final PerThreadMemo<TextIndex> PASSAGES = new PerThreadMemo<>(8192);
+
+    /**
+     * A run's own texts' indexes (its question, rewrites, embedded texts, answer, prompt): read by several checks of
+     * the run, and by its LLM checks while a few dozen later runs are checked.
+     */
+    private static final PerThreadMemo<TextIndex> RECENT = new PerThreadMemo<>(1024);
 
     /** One text's index, or null when this is a view over several texts' {@link #parts}. */
     private final String text;
@@ -161,8 +168,14 @@ public final class TextIndex {
         this.parts = parts;
     }
 
+    /** A run's own text's index (a question, a rewrite, an answer, a prompt): see {@link #ofPassage} for passages. */
     public static TextIndex of(String text) {
         return RECENT.get(text == null ? "" : text, TextIndex::new);
+    }
+
+    /** A passage's index, kept per thread with the other passages read recently ({@link #PASSAGES}). */
+    public static TextIndex ofPassage(String text) {
+        return PASSAGES.get(text == null ? "" : text, TextIndex::new);
     }
 
     /**
@@ -170,14 +183,32 @@ public final class TextIndex {
      * newlines would, since no word, number or name part spans a newline, but asks each text's own index.
      */
     public static TextIndex ofAll(List<String> texts) {
+        return joined(texts, false);
+    }
+
+    /** {@link #ofAll} of passages: each one's index is {@link #ofPassage}'s. */
+    public static TextIndex ofPassages(List<String> texts) {
+        return joined(texts, true);
+    }
+
+    private static TextIndex joined(List<String> texts, boolean passages) {
         if (texts.size() == 1) {
-            return of(texts.get(0));
+            return passages ? ofPassage(texts.get(0)) : of(texts.get(0));
         }
         List<TextIndex> parts = new ArrayList<>(texts.size());
         for (int i = 0; i < texts.size(); i++) { // by index: no iterator per call
-            parts.add(of(texts.get(i)));
+            String text = texts.get(i);
+            parts.add(passages ? ofPassage(text) : of(text));
         }
         return new TextIndex(parts);
+    }
+
+    /** This index and {@code other} as one, as {@link #ofAll} of both's texts would be. */
+    public TextIndex and(TextIndex other) {
+        List<TextIndex> both = new ArrayList<>(parts.size() + other.parts.size());
+        both.addAll(parts);
+        both.addAll(other.parts);
+        return new TextIndex(both);
     }
 
     /** Whether a word has a part joiner ({@code [-'’&]}): "Phags-pa", "O'Neil", "AT&T". */

@@ -190,7 +190,7 @@ public final class OfflineJudge implements Judge {
     private CheckAnswer support(Run run) {
         String answer = run.stages().generate().answer();
         List<Passage> context = RunTexts.context(run);
-        TextIndex contextIndex = TextIndex.ofAll(RunTexts.texts(context));
+        TextIndex contextIndex = TextIndex.ofPassages(RunTexts.texts(context));
         List<String> statements = answer == null ? List.of() : statements(answer);
         int unsupported = 0;
         int contradicted = 0;
@@ -336,7 +336,7 @@ public final class OfflineJudge implements Judge {
 
         boolean in(Passage p) {
             if (term != null) {
-                return TextIndex.of(p.text()).contains(term);
+                return TextIndex.ofPassage(p.text()).contains(term);
             }
             return answers.bestIn(p.text()) >= AnswerSentences.ANSWERS;
         }

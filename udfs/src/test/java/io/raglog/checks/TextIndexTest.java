@@ -43,22 +43,30 @@ class TextIndexTest {
                 if (from == 1) {
                     texts.add(null);
                 }
-                TextIndex merged = TextIndex.ofAll(texts);
                 TextIndex joined = TextIndex.of(String.join("\n", texts.stream().map(t -> t == null ? "" : t)
                         .toList()));
-                assertThat(merged.text()).isEqualTo(joined.text());
-                assertThat(merged.words()).isEqualTo(joined.words());
-                assertThat(merged.wordSet()).isEqualTo(joined.wordSet());
-                assertThat(merged.numbers()).containsExactlyInAnyOrderElementsOf(joined.numbers());
-                for (String t : TEXTS) {
-                    for (KeyTerm term : Terms.keyTerms(t)) {
-                        assertThat(merged.contains(term)).as("%s in %s", term, texts)
-                                .isEqualTo(joined.contains(term));
-                    }
-                    for (String w : Terms.words(t)) {
-                        assertThat(merged.hasWord(w)).isEqualTo(joined.hasWord(w));
-                    }
+                // the same texts as passages, and read as two lists, one of them passages, then put together
+                int half = texts.size() / 2;
+                for (TextIndex merged : List.of(TextIndex.ofAll(texts), TextIndex.ofPassages(texts),
+                        TextIndex.ofPassages(texts.subList(0, half)).and(TextIndex.ofAll(texts.subList(half,
+                                texts.size()))))) {
+                    assertIndexesAlike(merged, joined, texts);
                 }
+            }
+        }
+    }
+
+    private static void assertIndexesAlike(TextIndex merged, TextIndex joined, List<String> texts) {
+        assertThat(merged.text()).isEqualTo(joined.text());
+        assertThat(merged.words()).isEqualTo(joined.words());
+        assertThat(merged.wordSet()).isEqualTo(joined.wordSet());
+        assertThat(merged.numbers()).containsExactlyInAnyOrderElementsOf(joined.numbers());
+        for (String t : TEXTS) {
+            for (KeyTerm term : Terms.keyTerms(t)) {
+                assertThat(merged.contains(term)).as("%s in %s", term, texts).isEqualTo(joined.contains(term));
+            }
+            for (String w : Terms.words(t)) {
+                assertThat(merged.hasWord(w)).isEqualTo(joined.hasWord(w));
             }
         }
     }
@@ -98,6 +106,18 @@ class TextIndexTest {
             held += expected ? 1 : 0;
         }
         assertThat(held).as("names held").isBetween(1_000, 19_000);
+    }
+
+    @Test
+    void shouldKeepPassagesApartFromTheRunsOwnTexts() {
+        TextIndex passage = TextIndex.ofPassage(TEXTS.get(1));
+        TextIndex question = TextIndex.of(TEXTS.get(1));
+        assertThat(question).isNotSameAs(passage); // the same text, read for each memo once
+        for (int i = 0; i < 20_000; i++) { // many runs' new questions and answers, each read once
+            TextIndex.of("what happened in " + i + "?");
+        }
+        assertThat(TextIndex.ofPassage(new String(TEXTS.get(1)))).isSameAs(passage);
+        assertThat(TextIndex.of(new String(TEXTS.get(1)))).isNotSameAs(question);
     }
 
     @Test
