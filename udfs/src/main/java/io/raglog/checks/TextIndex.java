@@ -179,8 +179,9 @@ public final class TextIndex {
     }
 
     /**
-     * One index over several texts (e.g. all passages of the context): answers as the index of the texts joined by
-     * newlines would, since no word, number or name part spans a newline, but asks each text's own index.
+     * One index over several texts (e.g. a run's rewrites; {@link #ofPassages} for passages): answers as the index of
+     * the texts joined by newlines would, since no word, number or name part spans a newline, but asks each text's own
+     * index.
      */
     public static TextIndex ofAll(List<String> texts) {
         return joined(texts, false);
