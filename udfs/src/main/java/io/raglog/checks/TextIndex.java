@@ -170,12 +170,16 @@ public final class TextIndex {
 
     /** A run's own text's index (a question, a rewrite, an answer, a prompt): see {@link #ofPassage} for passages. */
     public static TextIndex of(String text) {
-        return RECENT.get(text == null ? "" : text, TextIndex::new);
+        return indexIn(RECENT, text);
     }
 
     /** A passage's index, kept per thread with the other passages read recently ({@link #PASSAGES}). */
     public static TextIndex ofPassage(String text) {
-        return PASSAGES.get(text == null ? "" : text, TextIndex::new);
+        return indexIn(PASSAGES, text);
+    }
+
+    private static TextIndex indexIn(PerThreadMemo<TextIndex> memo, String text) {
+        return memo.get(text == null ? "" : text, TextIndex::new);
     }
 
     /**
@@ -184,22 +188,21 @@ public final class TextIndex {
      * index.
      */
     public static TextIndex ofAll(List<String> texts) {
-        return joined(texts, false);
+        return joined(texts, RECENT);
     }
 
     /** {@link #ofAll} of passages: each one's index is {@link #ofPassage}'s. */
     public static TextIndex ofPassages(List<String> texts) {
-        return joined(texts, true);
+        return joined(texts, PASSAGES);
     }
 
-    private static TextIndex joined(List<String> texts, boolean passages) {
+    private static TextIndex joined(List<String> texts, PerThreadMemo<TextIndex> memo) {
         if (texts.size() == 1) {
-            return passages ? ofPassage(texts.get(0)) : of(texts.get(0));
+            return indexIn(memo, texts.get(0));
         }
         List<TextIndex> parts = new ArrayList<>(texts.size());
         for (int i = 0; i < texts.size(); i++) { // by index: no iterator per call
-            String text = texts.get(i);
-            parts.add(passages ? ofPassage(text) : of(text));
+            parts.add(indexIn(memo, texts.get(i)));
         }
         return new TextIndex(parts);
     }
