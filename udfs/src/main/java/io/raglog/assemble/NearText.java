@@ -1,5 +1,6 @@
 package io.raglog.assemble;
 
+import io.raglog.checks.QueryInstruction;
 import io.raglog.checks.Terms;
 import io.raglog.schemas.Stage;
 import java.util.ArrayList;
@@ -36,10 +37,6 @@ final class NearText {
     private static final int GARBLED_SHIFT = 2;
     /** Words of the embedded text matched as equal or near before a garbled one may be read beside them. */
     private static final int MIN_GARBLED_ANCHORS = 3;
-    /** Instruction prefixes tried off one after another. */
-    private static final int MAX_PREFIXES = 2;
-    /** An instruction prefix is a short phrase before a colon near the start. */
-    private static final int MAX_PREFIX_WORDS = 12;
 
     private NearText() {}
 
@@ -65,11 +62,11 @@ final class NearText {
      */
     record Embedded(List<String> words, List<List<String>> bare) {
         static Embedded of(String text) {
-            List<List<String>> bare = new ArrayList<>(MAX_PREFIXES);
-            String rest = withoutInstruction(text);
-            while (rest != null && bare.size() < MAX_PREFIXES) {
+            List<List<String>> bare = new ArrayList<>(QueryInstruction.MAX_STACKED);
+            String rest = QueryInstruction.after(text);
+            while (rest != null && bare.size() < QueryInstruction.MAX_STACKED) {
                 bare.add(Terms.words(rest));
-                rest = withoutInstruction(rest);
+                rest = QueryInstruction.after(rest);
             }
             return new Embedded(Terms.words(text), List.copyOf(bare));
         }
@@ -108,20 +105,6 @@ final class NearText {
         return n;
     }
 
-    /** The text after a short instruction ending in a colon ("query: ...", "Represent ...: ..."), or null. */
-    static String withoutInstruction(String text) {
-        int colon = text.indexOf(':');
-        if (colon <= 0 || colon + 1 >= text.length()) {
-            return null;
-        }
-        String head = text.substring(0, colon);
-        if (Terms.words(head).size() > MAX_PREFIX_WORDS || head.indexOf('?') >= 0) {
-            return null;
-        }
-        String rest = text.substring(colon + 1).strip();
-        return rest.isEmpty() ? null : rest;
-    }
-
     private static double score(List<String> embedded, List<String> source) {
         if (embedded.isEmpty() || source.isEmpty()) {
             return 0;
@@ -151,6 +134,14 @@ final class NearText {
                     break;
                 }
             }
+        }
+        // a cut that left one letter of the last word ("decade injectors w"): read only at its own place, after
+        // words that all stand at theirs, since one letter anywhere else says nothing
+        int last = embedded.size() - 1;
+        if (last > 0 && matchedAt[last] < 0 && embedded.get(last).length() == 1 && last < source.size()
+                && !used[last] && source.get(last).startsWith(embedded.get(last)) && isBeginning(matchedAt, last)) {
+            used[last] = true;
+            matchedAt[last] = last;
         }
         // a word garbled past a near miss ("p7blidh", "Jze" for "Jade") still stands where its source word stood:
         // read so only among words already matched around it, or any short text would find a partner somewhere

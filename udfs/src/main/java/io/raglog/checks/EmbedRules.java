@@ -30,7 +30,8 @@ final class EmbedRules {
         if (!run.has(Stage.EMBED)) {
             return;
         }
-        List<String> texts = run.stages().embed().texts() == null ? List.of() : run.stages().embed().texts();
+        // an embedding model's instruction before the query is not a word the query added
+        List<String> texts = RunTexts.embeddedQueries(run);
         v.put(EMBED_TEXT_COUNT, texts.size());
         List<String> expected = RunTexts.embeddingSources(run);
         if (expected.isEmpty()) {

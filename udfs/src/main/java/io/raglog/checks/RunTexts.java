@@ -46,6 +46,23 @@ public final class RunTexts {
         return q == null ? List.of() : List.of(q);
     }
 
+    /**
+     * The queries the embedding stage embedded: each text it sent without the instruction an embedding model wants
+     * before a query ({@link QueryInstruction}), read against the rewrites and the question; empty without the stage.
+     */
+    public static List<String> embeddedQueries(Run run) {
+        List<String> texts = run.stages().embed().present() ? run.stages().embed().texts() : null;
+        if (texts == null || texts.isEmpty()) {
+            return List.of();
+        }
+        List<String> sources = new ArrayList<>(embeddingSources(run));
+        String question = question(run);
+        if (question != null && !sources.contains(question)) {
+            sources.add(question);
+        }
+        return QueryInstruction.queriesOf(texts, sources);
+    }
+
     /** Every passage retrieval produced (or that was rebuilt), in retrieval order. */
     public static List<Passage> retrieved(Run run) {
         return run.stages().retrieve().present() ? nonNull(run.stages().retrieve().passages()) : List.of();

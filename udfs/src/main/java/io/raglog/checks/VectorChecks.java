@@ -44,7 +44,7 @@ public final class VectorChecks {
             v.put(REWRITE_SIM_QUESTION, rewrites.stream().mapToDouble(r -> Embedder.cosine(q, vec.of(r))).min().orElse(0));
             v.put(REWRITE_SUBSTITUTED, substituted(question, rewrites, findings));
         }
-        List<String> embedded = run.has(Stage.EMBED) ? run.stages().embed().texts() : List.of();
+        List<String> embedded = RunTexts.embeddedQueries(run);
         if (!embedded.isEmpty()) {
             List<String> sources = RunTexts.embeddingSources(run);
             double minToSource = 1;
@@ -160,9 +160,7 @@ public final class VectorChecks {
             Set<String> texts = new LinkedHashSet<>();
             texts.add(question);
             texts.addAll(RunTexts.rewrites(run));
-            if (run.has(Stage.EMBED)) {
-                run.stages().embed().texts().forEach(t -> texts.add(t == null ? "" : t));
-            }
+            RunTexts.embeddedQueries(run).forEach(t -> texts.add(t == null ? "" : t));
             texts.addAll(RunTexts.embeddingSources(run));
             RunTexts.allPassages(run).forEach(p -> texts.add(p.text() == null ? "" : p.text()));
             // a passage the context budget cut is in the context as the part that reached the prompt, under the id

@@ -83,6 +83,20 @@ class RuleChecksTest {
     }
 
     @Test
+    void shouldReadAPrefixedQueryAsTheQueryWithoutItsModelsInstruction() {
+        FeatureVector v = check(healthy()
+                .embedded("Represent this sentence for searching relevant passages: Acme Corp operating cash flow 2023")
+                .build());
+        assertThat(v.get(EMBED_ADDED_WORDS)).isZero();
+        assertThat(v.get(EMBED_LENGTH_RATIO)).isEqualTo(1.0);
+        assertThat(findingTexts(Stage.EMBED)).isEmpty();
+
+        FeatureVector typo = check(healthy().embedded("query: Acme Corp operating cash flwo 2023").build());
+        assertThat(typo.get(EMBED_NEAR_MISS_WORDS)).isEqualTo(1.0);
+        assertThat(typo.get(EMBED_ADDED_WORDS)).isZero();
+    }
+
+    @Test
     void shouldFlagTruncatedEmbeddedTextThatLostTheYear() {
         FeatureVector v = check(healthy().embedded("Acme Corp operating cash fl").build());
         assertThat(v.get(EMBED_TRUNCATED)).isEqualTo(1.0);

@@ -71,6 +71,16 @@ class VectorChecksTest {
     }
 
     @Test
+    void shouldCompareAPrefixedQueryWithoutItsModelsInstruction() {
+        FeatureVector plain = check(healthy().build());
+        FeatureVector prefixed = check(healthy()
+                .embedded("Represent this sentence for searching relevant passages: Acme Corp operating cash flow 2023")
+                .build());
+        assertThat(prefixed.get(EMBED_SIM_SOURCE)).isEqualTo(plain.get(EMBED_SIM_SOURCE));
+        assertThat(prefixed.get(EMBED_SIM_QUESTION)).isEqualTo(plain.get(EMBED_SIM_QUESTION));
+    }
+
+    @Test
     void shouldLeaveAbsentStagesMissing() {
         FeatureVector v = check(healthy().noRerank().noRewrite().build());
         assertThat(v.get(RERANK_SIM_CORRELATION)).isNull();
