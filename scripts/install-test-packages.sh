@@ -3,12 +3,16 @@
 #   libgomp1                   xgboost4j's native library needs OpenMP
 #   chromium, chromium-driver  the review page's browser test (ReviewPageBrowserTest) drives the system's headless
 #                              Chromium through its chromedriver; Selenium never downloads a driver
+#   nodejs, npm                the LangChain.js client test (LangChainJsClientTest) runs a real LangChain.js RAG
+#                              client; npm ci installs its pinned packages from the npm registry into cli/target
 set -euo pipefail
 
 missing=()
 ldconfig -p | grep -q 'libgomp.so.1' || missing+=(libgomp1)
 command -v chromium >/dev/null || missing+=(chromium)
 command -v chromedriver >/dev/null || missing+=(chromium-driver)
+command -v node >/dev/null || missing+=(nodejs)
+command -v npm >/dev/null || missing+=(npm)
 if [ ${#missing[@]} -gt 0 ]; then
   echo "installing ${missing[*]}" >&2
   sudo=""

@@ -1,0 +1,205 @@
+package io.raglog.cli.langchain;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import io.raglog.schemas.Json;
+import io.raglog.simulator.text.HashedEmbedder;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+
+/**
+ * The paid APIs a LangChain.js client calls, stood in on a real socket: OpenAI's embeddings and chat completions and
+ * Cohere's rerank, in the shapes their SDKs send and expect (base64 vectors when the SDK asks for them, as OpenAI's
+ * Node SDK does by default). Their answers are deterministic and plausible, not intelligent: the embeddings are the
+ * simulator's hashed bag of words, the rewrite keeps the question's content words, the reranker and the generator
+ * pick by shared words. The client, the proxy and raglog are the real parts under test.
+ */
+final class StandInApis implements AutoCloseable {
+
+    private static final Set<String> STOP_WORDS = Set.of("a", "an", "the", "of", "in", "on", "at", "to", "for",
+            "by", "with", "from", "and", "or", "is", "are", "was", "were", "be", "been", "did", "does", "do", "what",
+            "which", "who", "whom", "whose", "when", "where", "why", "how", "that", "this", "these", "those", "it",
+            "its", "as", "into", "than", "then", "there", "their", "they", "has", "have", "had", "much", "many");
+
+    private final HttpServer server;
+    private final HashedEmbedder embedder;
+    private final AtomicInteger replies = new AtomicInteger();
+
+    private StandInApis(HttpServer server, HashedEmbedder embedder) {
+        this.server = server;
+        this.embedder = embedder;
+    }
+
+    static StandInApis start(HashedEmbedder embedder) throws IOException {
+        HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 64);
+        StandInApis apis = new StandInApis(server, embedder);
+        server.createContext("/v1/embeddings", e -> apis.reply(e, apis.embeddings(read(e))));
+        server.createContext("/v1/chat/completions", e -> apis.reply(e, apis.chat(read(e))));
+        server.createContext("/v1/rerank", e -> apis.reply(e, apis.rerank(read(e))));
+        server.setExecutor(Executors.newFixedThreadPool(4));
+        server.start();
+        return apis;
+    }
+
+    URI baseUri() {
+        return URI.create("http://127.0.0.1:" + server.getAddress().getPort());
+    }
+
+    private static JsonNode read(HttpExchange exchange) throws IOException {
+        return Json.MAPPER.readTree(exchange.getRequestBody().readAllBytes());
+    }
+
+    private void reply(HttpExchange exchange, JsonNode body) throws IOException {
+        byte[] bytes = Json.MAPPER.writeValueAsBytes(body);
+        exchange.getResponseHeaders().set("Content-Type", "application/json");
+        exchange.sendResponseHeaders(200, bytes.length);
+        try (OutputStream out = exchange.getResponseBody()) {
+            out.write(bytes);
+        }
+    }
+
+    /** OpenAI's {@code /v1/embeddings}: one string or a batch, float arrays or, when asked, base64 float32. */
+    private JsonNode embeddings(JsonNode request) {
+        List<String> inputs = new ArrayList<>();
+        if (request.path("input").isArray()) {
+            request.path("input").forEach(n -> inputs.add(n.asText()));
+        } else {
+            inputs.add(request.path("input").asText());
+        }
+        boolean base64 = "base64".equals(request.path("encoding_format").asText());
+        ObjectNode response = Json.MAPPER.createObjectNode().put("object", "list");
+        ArrayNode data = response.putArray("data");
+        int tokens = 0;
+        for (int i = 0; i < inputs.size(); i++) {
+            float[] vector = embedder.embed(inputs.get(i));
+            ObjectNode item = data.addObject().put("object", "embedding").put("index", i);
+            if (base64) {
+                ByteBuffer bytes = ByteBuffer.allocate(4 * vector.length).order(ByteOrder.LITTLE_ENDIAN);
+                for (float v : vector) {
+                    bytes.putFloat(v);
+                }
+                item.put("embedding", Base64.getEncoder().encodeToString(bytes.array()));
+            } else {
+                ArrayNode values = item.putArray("embedding");
+                for (float v : vector) {
+                    values.add(v);
+                }
+            }
+            tokens += words(inputs.get(i)).size();
+        }
+        response.put("model", request.path("model").asText());
+        response.putObject("usage").put("prompt_tokens", tokens).put("total_tokens", tokens);
+        return response;
+    }
+
+    /**
+     * OpenAI's {@code /v1/chat/completions}: a rewrite request (its system message asks to rewrite) gets the question's
+     * content words; an answer request gets the context's sentence that shares the most words with the question, or a
+     * refusal when none shares any.
+     */
+    private JsonNode chat(JsonNode request) {
+        JsonNode messages = request.path("messages");
+        String system = messages.path(0).path("content").asText();
+        String user = messages.path(messages.size() - 1).path("content").asText();
+        String content = system.startsWith("Rewrite") ? rewrite(user) : answer(user);
+        ObjectNode response = Json.MAPPER.createObjectNode()
+                .put("id", "chatcmpl-standin" + replies.incrementAndGet())
+                .put("object", "chat.completion")
+                .put("created", 1_733_000_000L)
+                .put("model", request.path("model").asText() + "-2024-07-18");
+        ObjectNode choice = response.putArray("choices").addObject().put("index", 0);
+        choice.putObject("message").put("role", "assistant").put("content", content);
+        choice.put("finish_reason", "stop");
+        int prompt = words(system + " " + user).size();
+        int completion = words(content).size();
+        response.putObject("usage").put("prompt_tokens", prompt).put("completion_tokens", completion)
+                .put("total_tokens", prompt + completion);
+        return response;
+    }
+
+    /** Cohere's {@code /v1/rerank}: the documents ordered by the query words they share, the top {@code top_n}. */
+    private JsonNode rerank(JsonNode request) {
+        Set<String> query = contentWords(request.path("query").asText());
+        List<String> documents = new ArrayList<>();
+        request.path("documents").forEach(d -> documents.add(d.isTextual() ? d.asText() : d.path("text").asText()));
+        int topN = request.path("top_n").asInt(documents.size());
+        List<Integer> order = IntStream.range(0, documents.size()).boxed()
+                .sorted(Comparator.comparingDouble((Integer i) -> -overlap(query, documents.get(i)))
+                        .thenComparing(i -> i))
+                .limit(topN).toList();
+        ObjectNode response = Json.MAPPER.createObjectNode().put("id", "rerank-standin" + replies.incrementAndGet());
+        ArrayNode results = response.putArray("results");
+        for (int i : order) {
+            results.addObject().put("index", i).put("relevance_score", overlap(query, documents.get(i)));
+        }
+        response.putObject("meta").putObject("billed_units").put("search_units", 1);
+        return response;
+    }
+
+    private static String rewrite(String question) {
+        return words(question).stream().filter(w -> !STOP_WORDS.contains(w)).collect(Collectors.joining(" "));
+    }
+
+    private static String answer(String prompt) {
+        int split = prompt.lastIndexOf("\n\nQuestion: ");
+        String context = split < 0 ? prompt : prompt.substring(0, split);
+        Set<String> question = contentWords(split < 0 ? "" : prompt.substring(split));
+        String best = null;
+        double bestOverlap = 0;
+        for (String sentence : context.replaceAll("\\[\\d+\\] ", "").split("(?<=[.!?])\\s+|\\n+")) {
+            double overlap = overlap(question, sentence);
+            if (overlap > bestOverlap && !sentence.startsWith("Context:")) {
+                best = sentence.trim();
+                bestOverlap = overlap;
+            }
+        }
+        return best == null ? "The context provided does not say." : best;
+    }
+
+    /** The share of the query's content words the text holds. */
+    private static double overlap(Set<String> query, String text) {
+        if (query.isEmpty()) {
+            return 0;
+        }
+        Set<String> held = contentWords(text);
+        return query.stream().filter(held::contains).count() / (double) query.size();
+    }
+
+    private static Set<String> contentWords(String text) {
+        return words(text).stream().filter(w -> !STOP_WORDS.contains(w)).collect(Collectors.toSet());
+    }
+
+    private static List<String> words(String text) {
+        List<String> out = new ArrayList<>();
+        for (String w : text.toLowerCase(Locale.ROOT).split("[^\\p{L}\\p{N}]+")) {
+            if (!w.isEmpty()) {
+                out.add(w);
+            }
+        }
+        return out;
+    }
+
+    @Override
+    public void close() {
+        server.stop(0);
+        ((java.util.concurrent.ExecutorService) server.getExecutor()).shutdownNow();
+    }
+}
