@@ -92,7 +92,7 @@ class BenchCommandTest {
             assertThat(groups).as(variant).isCloseTo(results.number(variant + "_cpu_ms_per_run"), withinPercentage(1));
         }
         if (!ownCpuLeftOut) {
-            assertOwnAgainstIo(results);
+            assertOwnAgainstIo(results, false);
         }
         // the backlog job read its own input to the end: a verdict for every run it was given
         assertThat(results.number("backlog_runs")).isEqualTo(90);
@@ -104,7 +104,9 @@ class BenchCommandTest {
         // taken on, so they worked in it. The assembly itself may not have: with 80 runs it can link the whole input
         // before the window opens (CpuAccountTest holds its thread's name to its group)
         assertThat(results.number("no_vector_cpu_ms_per_run_other_tasks")).isPositive();
-        assertThat(results.number("no_vector_cpu_ms_per_run_llm_endpoint")).isPositive();
+        // the local LLM endpoint answers before the verdicts are written, so in a window this short its work may all
+        // fall before the window opens: shouldStopOnceTheOwnCpuIsMeasured holds it positive over enough runs
+        assertThat(results.number("no_vector_cpu_ms_per_run_llm_endpoint")).isNotNegative();
         assertThat(results.number("passthrough_cpu_ms_per_run_assembly_task")).isZero();
         // only the full job runs the model: on its embedding thread, on the texts its cache missed; the ceiling's
         // thread did the same kind of work
@@ -132,18 +134,23 @@ class BenchCommandTest {
         BenchResults results = command.measure(new EndToEnd.Options(500, 4, Duration.ofMillis(100),
                 Duration.ofSeconds(3), 40, false, 3, 1, 1, 2, 90, List.of(8), false).onlyOwnCpu());
 
-        assertOwnAgainstIo(results);
+        assertOwnAgainstIo(results, true);
         assertThat(results.number("no_vector_runs_per_s")).isPositive();
         assertThat(results.values()).doesNotContainKeys("full_runs_per_s", "latency_p99_ms",
                 "micro_rule_checks_ops_per_s", "known_passages_lookup_us_per_run_1k", "review_first_paint_ms");
     }
 
     /** raglog's own work against the I/O (issue #27): the sums of their groups, and the ratio taken per job. */
-    private static void assertOwnAgainstIo(BenchResults results) {
+    /** @param enoughRuns windows long enough that the local endpoint's work falls inside them */
+    private static void assertOwnAgainstIo(BenchResults results, boolean enoughRuns) {
         assertThat(results.number("own_cpu_ms_per_run_no_vector")).isNotNull().isPositive();
         assertThat(results.number("io_cpu_ms_per_run_no_vector")).isNotNull().isPositive();
-        assertThat(results.number("io_cpu_ms_per_run_no_vector_without_endpoint"))
-                .isLessThan(results.number("io_cpu_ms_per_run_no_vector"));
+        double withoutEndpoint = results.number("io_cpu_ms_per_run_no_vector_without_endpoint");
+        if (enoughRuns) {
+            assertThat(withoutEndpoint).isLessThan(results.number("io_cpu_ms_per_run_no_vector"));
+        } else {
+            assertThat(withoutEndpoint).isLessThanOrEqualTo(results.number("io_cpu_ms_per_run_no_vector"));
+        }
         assertThat(results.number("own_over_io_cpu_no_vector")).isNotNull().isPositive();
         assertThat(results.number("alloc_bytes_per_run_no_vector")).isNotNull().isPositive();
     }
