@@ -1,4 +1,4 @@
-package io.raglog.cli.langchain;
+package io.raglog.cli.clients;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -42,6 +42,7 @@ final class StandInApis implements AutoCloseable {
     private final HttpServer server;
     private final HashedEmbedder embedder;
     private final AtomicInteger replies = new AtomicInteger();
+    private final AtomicInteger requests = new AtomicInteger();
 
     private StandInApis(HttpServer server, HashedEmbedder embedder) {
         this.server = server;
@@ -67,7 +68,13 @@ final class StandInApis implements AutoCloseable {
         return Json.MAPPER.readTree(exchange.getRequestBody().readAllBytes());
     }
 
+    /** The requests answered so far, every endpoint together. */
+    int requests() {
+        return requests.get();
+    }
+
     private void reply(HttpExchange exchange, JsonNode body) throws IOException {
+        requests.incrementAndGet();
         byte[] bytes = Json.MAPPER.writeValueAsBytes(body);
         exchange.getResponseHeaders().set("Content-Type", "application/json");
         exchange.sendResponseHeaders(200, bytes.length);
@@ -111,7 +118,7 @@ final class StandInApis implements AutoCloseable {
     }
 
     /**
-     * OpenAI's {@code /v1/chat/completions}: a rewrite request (its system message asks to rewrite) gets the question's
+     * OpenAI's {@code /v1/chat/completions}: a rewrite request (a system message that asks to rewrite) gets the question's
      * content words; an answer request gets the context's sentence that shares the most words with the question, or a
      * refusal when none shares any.
      */
@@ -119,7 +126,7 @@ final class StandInApis implements AutoCloseable {
         JsonNode messages = request.path("messages");
         String system = messages.path(0).path("content").asText();
         String user = messages.path(messages.size() - 1).path("content").asText();
-        String content = system.startsWith("Rewrite") ? rewrite(user) : answer(user);
+        String content = system.startsWith("Rewrite") && messages.size() > 1 ? rewrite(user) : answer(user);
         ObjectNode response = Json.MAPPER.createObjectNode()
                 .put("id", "chatcmpl-standin" + replies.incrementAndGet())
                 .put("object", "chat.completion")
@@ -158,15 +165,19 @@ final class StandInApis implements AutoCloseable {
         return words(question).stream().filter(w -> !STOP_WORDS.contains(w)).collect(Collectors.joining(" "));
     }
 
+    /**
+     * The context's sentence sharing the most words with the question (after the prompt's last "Question:" or
+     * "Query:", as LangChain's and LlamaIndex's templates put it).
+     */
     private static String answer(String prompt) {
-        int split = prompt.lastIndexOf("\n\nQuestion: ");
+        int split = Math.max(prompt.lastIndexOf("Question:"), prompt.lastIndexOf("Query:"));
         String context = split < 0 ? prompt : prompt.substring(0, split);
-        Set<String> question = contentWords(split < 0 ? "" : prompt.substring(split));
+        Set<String> question = contentWords(split < 0 ? "" : prompt.substring(split).replaceFirst("^\\w+:", ""));
         String best = null;
         double bestOverlap = 0;
         for (String sentence : context.replaceAll("\\[\\d+\\] ", "").split("(?<=[.!?])\\s+|\\n+")) {
             double overlap = overlap(question, sentence);
-            if (overlap > bestOverlap && !sentence.startsWith("Context:")) {
+            if (overlap > bestOverlap && !sentence.contains("---") && !sentence.startsWith("Context")) {
                 best = sentence.trim();
                 bestOverlap = overlap;
             }

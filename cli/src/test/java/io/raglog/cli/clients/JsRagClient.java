@@ -1,0 +1,225 @@
+package io.raglog.cli.clients;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.raglog.cli.ReplayCommand;
+import io.raglog.job.JobSettings;
+import io.raglog.job.TopologySettings;
+import io.raglog.proxy.LoggingProxy;
+import io.raglog.proxy.ProxyConfig;
+import io.raglog.proxy.Route;
+import io.raglog.proxy.SinkSpec;
+import io.raglog.schemas.Json;
+import io.raglog.schemas.Run;
+import io.raglog.schemas.Verdict;
+import io.raglog.simulator.corpus.ArticleSplits;
+import io.raglog.simulator.corpus.Corpus;
+import io.raglog.simulator.corpus.CorpusModel;
+import io.raglog.simulator.corpus.Document;
+import io.raglog.simulator.corpus.Question;
+import io.raglog.simulator.text.HashedEmbedder;
+import java.io.File;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Runs one of the JavaScript RAG clients of {@code src/test/js-clients} (the npm packages teams install, pinned in its
+ * lock file) through raglog's logging proxy to {@link StandInApis}, and replays what the proxy recorded through the
+ * job's topology: the path a team's own traffic takes, with only the paid APIs stood in.
+ */
+final class JsRagClient {
+
+    /** How a client gets each question's embedded query wrong, in turn ({@code query-faults.mjs}). */
+    static final List<String> EMBED_FAULTS = List.of("none", "prefix", "truncate", "typo", "history");
+    /** The two that are no fault: the query as it is, and behind a model's instruction. */
+    static final Set<String> HEALTHY = Set.of("none", "prefix");
+
+    private static final Path SOURCES = Path.of("src", "test", "js-clients");
+    private static final Path INSTALLED = Path.of("target", "js-clients");
+    private static boolean installed;
+
+    private JsRagClient() {}
+
+    /**
+     * The clients' packages, installed once from the lock file into the build directory by {@code npm ci}; Node.js
+     * and npm first, by the project's {@code scripts/install-test-packages.sh}, when the machine lacks them.
+     */
+    static synchronized void install() throws IOException, InterruptedException {
+        if (installed) {
+            return;
+        }
+        if (!onPath("node") || !onPath("npm")) {
+            Path script = Path.of("..", "scripts", "install-test-packages.sh").toAbsolutePath().normalize();
+            run(script.getParent(), Map.of(), Duration.ofMinutes(10), script.toString());
+        }
+        assertThat(onPath("node") && onPath("npm")).as("Node.js and npm (scripts/install-test-packages.sh)").isTrue();
+        Files.createDirectories(INSTALLED);
+        try (var files = Files.list(SOURCES)) {
+            for (Path file : files.toList()) {
+                Files.copy(file, INSTALLED.resolve(file.getFileName()), StandardCopyOption.REPLACE_EXISTING);
+            }
+        }
+        run(INSTALLED, Map.of(), Duration.ofMinutes(5), "npm", "ci", "--no-audit", "--no-fund", "--loglevel=error");
+        installed = true;
+    }
+
+    /** What a client was asked: the knowledge base, the questions, and how each one's embedded query goes wrong. */
+    record Plan(List<Document> passages, Map<String, Question> questions, Map<String, String> faults) {
+
+        /**
+         * The first {@code passages} paragraphs of the {@code test} split's articles, and {@code questions} answerable
+         * questions about them, each with the next of {@link #EMBED_FAULTS}.
+         */
+        static Plan of(int passageCount, int questionCount) {
+            Corpus corpus = CorpusModel.shipped().corpus();
+            Set<String> articles = new LinkedHashSet<>(ArticleSplits.articles(ArticleSplits.TEST));
+            List<Document> passages = new ArrayList<>();
+            for (Document d : corpus.documents()) {
+                if (passages.size() < passageCount && articles.contains(ArticleSplits.articleOf(d.docId()))) {
+                    passages.add(d);
+                }
+            }
+            Set<String> held = new HashSet<>();
+            passages.forEach(d -> held.add(d.docId()));
+            Map<String, Question> questions = new LinkedHashMap<>();
+            Map<String, String> faults = new HashMap<>();
+            Set<String> asked = new HashSet<>();
+            for (Question q : ArticleSplits.questionsOf(corpus, articles)) {
+                if (questions.size() == questionCount) {
+                    break;
+                }
+                if (q.answerable() && held.contains(q.relevantDocIds().get(0)) && asked.add(q.question())) {
+                    faults.put(q.questionId(), EMBED_FAULTS.get(questions.size() % EMBED_FAULTS.size()));
+                    questions.put(q.questionId(), q);
+                }
+            }
+            assertThat(questions).hasSize(questionCount);
+            return new Plan(passages, questions, faults);
+        }
+
+        String faultOf(String question) {
+            return questions.values().stream().filter(q -> q.question().equals(question)).findFirst()
+                    .map(q -> faults.get(q.questionId())).orElseThrow();
+        }
+
+        JsonNode json() {
+            ObjectNode plan = Json.MAPPER.createObjectNode().put("concurrency", 4);
+            ArrayNode p = plan.putArray("passages");
+            passages.forEach(d -> p.addObject().put("id", d.docId()).put("text", d.text()));
+            ArrayNode q = plan.putArray("questions");
+            questions.values().forEach(x -> q.addObject().put("id", x.questionId()).put("question", x.question())
+                    .put("embedFault", faults.get(x.questionId())));
+            return plan;
+        }
+    }
+
+    /** What the client printed per question (id, embedded text, answer), and the calls the proxy recorded. */
+    record Recording(List<JsonNode> answered, Path calls, int served) {}
+
+    /**
+     * Runs {@code script} on the plan with the proxy's base URLs, no run header; the proxy is closed (drained) before
+     * this returns, so every call the stand-ins served is in {@code calls}.
+     */
+    static Recording record(String script, String pipeline, Plan plan, Path dir) throws Exception {
+        Path planFile = dir.resolve("plan.json");
+        Files.write(planFile, Json.MAPPER.writeValueAsBytes(plan.json()));
+        // kept in the build directory, for `./raglog replay --calls` by hand when a test fails
+        Path calls = INSTALLED.resolve(pipeline + ".calls.jsonl");
+        Files.deleteIfExists(calls);
+        String out;
+        int served;
+        try (StandInApis apis = StandInApis.start(new HashedEmbedder(CorpusModel.shipped().stats(),
+                HashedEmbedder.DEFAULT_DIMENSIONS))) {
+            try (LoggingProxy proxy = LoggingProxy.start(ProxyConfig.builder()
+                    .listenOnEphemeralPort()
+                    .route(Route.prefix("/openai", apis.baseUri().toString()))
+                    .route(Route.prefix("/cohere", apis.baseUri().toString()))
+                    .defaultPipeline(pipeline)
+                    .sink(SinkSpec.file(calls))
+                    .build())) {
+                String base = proxy.baseUri().toString().replaceAll("/$", "");
+                out = run(INSTALLED, Map.of(
+                        "OPENAI_BASE_URL", base + "/openai/v1",
+                        "OPENAI_API_KEY", "sk-proj-standin0000000000000000000000000000",
+                        "COHERE_BASE_URL", base + "/cohere",
+                        "COHERE_API_KEY", "standin-cohere-key-000000000000000000000"),
+                        Duration.ofMinutes(2), "node", script, planFile.toAbsolutePath().toString());
+            }
+            served = apis.requests();
+        }
+        String recorded = Files.readString(calls, StandardCharsets.UTF_8);
+        assertThat(recorded.lines().count()).as("calls recorded of the %d served", served).isEqualTo(served);
+        assertThat(recorded).as("keys in the recording").doesNotContain("sk-proj-standin")
+                .doesNotContain("standin-cohere-key");
+        return new Recording(out.lines().map(l -> Json.read(l, JsonNode.class)).toList(), calls, served);
+    }
+
+    /** The recording replayed through the job's topology: its summary, its runs by question, its verdicts. */
+    record Replayed(ReplayCommand.Summary summary, Map<String, Run> runs, List<Verdict> verdicts) {}
+
+    static Replayed replay(Path calls, Path dir) throws Exception {
+        Path runsFile = dir.resolve("runs.jsonl");
+        Path verdictsFile = dir.resolve("verdicts.jsonl");
+        ReplayCommand.Summary summary = ReplayCommand.replay(List.of(calls), List.of(),
+                new ReplayCommand.Outputs(runsFile, dir.resolve("dlq.jsonl"), null, verdictsFile,
+                        JobSettings.defaults()),
+                2, TopologySettings.DEFAULTS);
+        Map<String, Run> runs = new HashMap<>();
+        for (String line : Files.readAllLines(runsFile)) {
+            Run run = Json.read(line, Run.class);
+            assertThat(runs.put(run.question(), run)).as("one run per question: %s", run.question()).isNull();
+        }
+        List<Verdict> verdicts = Files.readAllLines(verdictsFile).stream().map(l -> Json.read(l, Verdict.class))
+                .toList();
+        return new Replayed(summary, runs, verdicts);
+    }
+
+    private static boolean onPath(String command) {
+        for (String folder : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
+            if (!folder.isEmpty() && Files.isExecutable(Path.of(folder, command))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Runs a command in a folder; its standard output, or a failure with its standard error. */
+    private static String run(Path folder, Map<String, String> env, Duration timeout, String... command)
+            throws IOException, InterruptedException {
+        ProcessBuilder builder = new ProcessBuilder(command).directory(folder.toFile());
+        builder.environment().putAll(env);
+        Path out = Files.createTempFile("js-client", ".out");
+        Path err = Files.createTempFile("js-client", ".err");
+        try {
+            Process process = builder.redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+            if (!process.waitFor(timeout.toSeconds(), TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+                throw new AssertionError(String.join(" ", command) + " did not finish in " + timeout);
+            }
+            if (process.exitValue() != 0) {
+                throw new AssertionError(String.join(" ", command) + " exited " + process.exitValue() + ":\n"
+                        + Files.readString(err));
+            }
+            return Files.readString(out, StandardCharsets.UTF_8);
+        } finally {
+            Files.delete(out);
+            Files.delete(err);
+        }
+    }
+}

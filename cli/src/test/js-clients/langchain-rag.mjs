@@ -1,0 +1,53 @@
+// A LangChain.js RAG client as a team would write it (a rewrite, OpenAI embeddings, LangChain's in-memory vector
+// store, Cohere rerank, OpenAI chat), run by raglog's LangChainJsClientTest through the logging proxy. No retrieval
+// call is on the wire and no run header is sent: raglog must link each question's calls by their content alone.
+//
+//   node langchain-rag.mjs PLAN.json
+//
+// PLAN.json: {"passages": [{"id", "text"}], "questions": [{"id", "question", "embedFault"}], "concurrency"}
+// embedFault: how the client gets the rewrite it embeds wrong (query-faults.mjs).
+// Prints one JSON line per question: its id, what was embedded and the answer.
+import { readFileSync } from "node:fs";
+import { ChatOpenAI, OpenAIEmbeddings } from "@langchain/openai";
+import { CohereRerank } from "@langchain/cohere";
+import { CohereClient } from "cohere-ai";
+import { MemoryVectorStore } from "langchain/vectorstores/memory";
+import { Document } from "@langchain/core/documents";
+import { HumanMessage, SystemMessage } from "@langchain/core/messages";
+import { askAll, queryToEmbed } from "./query-faults.mjs";
+
+const plan = JSON.parse(readFileSync(process.argv[2], "utf8"));
+const openAi = { apiKey: process.env.OPENAI_API_KEY, configuration: { baseURL: process.env.OPENAI_BASE_URL } };
+
+const embeddings = new OpenAIEmbeddings({ ...openAi, model: "text-embedding-3-small" });
+const chat = new ChatOpenAI({ ...openAi, model: "gpt-4o-mini", temperature: 0 });
+const reranker = new CohereRerank({
+  model: "rerank-english-v3.0",
+  topN: 3,
+  client: new CohereClient({ token: process.env.COHERE_API_KEY, environment: process.env.COHERE_BASE_URL }),
+});
+
+const REWRITE =
+  "Rewrite the user's question as a short search query for the knowledge base. Reply with the query only.";
+const ANSWER =
+  "You answer questions using only the context provided. If the context does not contain the answer, say so.";
+
+async function answer(store, q) {
+  const rewritten = await chat.invoke([new SystemMessage(REWRITE), new HumanMessage(q.question)]);
+  const rewrite = String(rewritten.content).trim();
+  const embedded = queryToEmbed(rewrite, q.question, q.embedFault);
+  const retrieved = await store.similaritySearchVectorWithScore(await embeddings.embedQuery(embedded), 6);
+  const kept = await reranker.compressDocuments(retrieved.map(([doc]) => doc), rewrite);
+  const context = kept.map((doc, i) => `[${i + 1}] ${doc.pageContent}`).join("\n\n");
+  const reply = await chat.invoke([
+    new SystemMessage(ANSWER),
+    new HumanMessage(`Context:\n${context}\n\nQuestion: ${q.question}`),
+  ]);
+  return { id: q.id, embedded, answer: String(reply.content) };
+}
+
+const store = await MemoryVectorStore.fromDocuments(
+  plan.passages.map((p) => new Document({ pageContent: p.text, metadata: { id: p.id } })),
+  embeddings,
+);
+await askAll(plan, (q) => answer(store, q));
