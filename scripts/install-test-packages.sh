@@ -3,9 +3,8 @@
 #   libgomp1                   xgboost4j's native library needs OpenMP
 #   chromium, chromium-driver  the review page's browser test (ReviewPageBrowserTest) drives the system's headless
 #                              Chromium through its chromedriver; Selenium never downloads a driver
-#   nodejs, npm                the client tests (LangChainJsClientTest, LlamaIndexTsClientTest) run real LangChain.js
-#                              and LlamaIndex.TS RAG clients; npm ci installs their pinned packages from the npm
-#                              registry into cli/target
+#   nodejs, npm                JsRagClientsTest runs real LangChain.js and LlamaIndex.TS RAG clients; npm ci installs
+#                              their pinned packages from the npm registry into cli/target
 set -euo pipefail
 
 missing=()

@@ -1,5 +1,5 @@
 // A LangChain.js RAG client as a team would write it (a rewrite, OpenAI embeddings, LangChain's in-memory vector
-// store, Cohere rerank, OpenAI chat), run by raglog's LangChainJsClientTest through the logging proxy. No retrieval
+// store, Cohere rerank, OpenAI chat), run by raglog's JsRagClientsTest through the logging proxy. No retrieval
 // call is on the wire and no run header is sent: raglog must link each question's calls by their content alone.
 //
 //   node langchain-rag.mjs PLAN.json

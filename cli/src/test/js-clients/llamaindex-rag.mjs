@@ -1,6 +1,6 @@
 // A LlamaIndex.TS RAG client as a team would write it from the framework's defaults (OpenAI embeddings, the in-memory
 // vector store of VectorStoreIndex, a Cohere rerank postprocessor, OpenAI chat behind the default query engine and
-// its prompt template), run by raglog's LlamaIndexTsClientTest through the logging proxy. There is no rewrite: the
+// its prompt template), run by raglog's JsRagClientsTest through the logging proxy. There is no rewrite: the
 // question itself is embedded. No retrieval call is on the wire and no run header is sent.
 //
 //   node llamaindex-rag.mjs PLAN.json

@@ -10,7 +10,7 @@ import java.util.Set;
  * nomic's {@code "search_query: "}, BGE's {@code "Represent this sentence for searching relevant passages: "}, at most
  * two stacked (a framework's before the model's). It is part of the text sent but not of the query: checked as words
  * the query added, a healthy prefixed query looked like an embedding fault (a real LangChain.js client's BGE-prefixed
- * queries were all flagged, {@code LangChainJsClientTest}).
+ * queries were all flagged, {@code JsRagClientsTest}).
  */
 public final class QueryInstruction {
 

@@ -118,9 +118,9 @@ final class StandInApis implements AutoCloseable {
     }
 
     /**
-     * OpenAI's {@code /v1/chat/completions}: a rewrite request (a system message that asks to rewrite) gets the question's
-     * content words; an answer request gets the context's sentence that shares the most words with the question, or a
-     * refusal when none shares any.
+     * OpenAI's {@code /v1/chat/completions}: a rewrite request (a system message that asks to rewrite) gets the
+     * question's content words; an answer request gets the context's sentence that shares the most words with the
+     * question, or a refusal when none shares any.
      */
     private JsonNode chat(JsonNode request) {
         JsonNode messages = request.path("messages");

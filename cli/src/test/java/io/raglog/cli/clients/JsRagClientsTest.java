@@ -1,0 +1,116 @@
+package io.raglog.cli.clients;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.raglog.schemas.Run;
+import io.raglog.schemas.Stage;
+import io.raglog.schemas.Verdict;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.function.Function;
+import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Real JavaScript RAG clients, the npm packages teams install ({@link JsRagClient}), answer questions a few at a time
+ * through raglog's logging proxy with no run header and an in-memory vector store, so no retrieval call carries the
+ * query vector: raglog must link each question's calls by content alone.
+ *
+ * <p>This is the traffic a real client's recordings showed raglog getting wrong: a query embedded with a typo, cut at
+ * a budget, behind an instruction or from the wrong field no longer equals the text it came from, and the embedding
+ * call fell out of its run. Every question must come out as one whole run, its embedding call in it, and the
+ * index-building calls as no run at all; then the shipped bundle must flag the embedding stage of each run whose query
+ * the client got wrong, and of no other (a BGE-style instruction before the query included: it is how such models are
+ * queried).
+ */
+class JsRagClientsTest {
+
+    @RegisterExtension
+    static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
+            .setNumberTaskManagers(1)
+            .setNumberSlotsPerTaskManager(2)
+            .build());
+
+    private static final int PASSAGES = 40;
+    private static final int QUESTIONS = 20;
+
+    @TempDir
+    Path dir;
+
+    @BeforeAll
+    static void install() throws Exception {
+        JsRagClient.install();
+    }
+
+    /** {@code langchain-rag.mjs}: a rewrite, OpenAI embeddings, LangChain's MemoryVectorStore, Cohere, OpenAI chat. */
+    @Test
+    void shouldAssembleALangChainJsClientsQuestionsAndFlagExactlyItsFaultyEmbeddings() throws Exception {
+        JsRagClient.Plan plan = JsRagClient.Plan.of(PASSAGES, QUESTIONS);
+        JsRagClient.Recording recording = JsRagClient.record("langchain-rag.mjs", "helpdesk-langchain-js", plan, dir);
+        // the index's documents in one batch, then a rewrite, an embedding, a rerank and an answer per question
+        assertThat(recording.served()).isEqualTo(1 + 4 * QUESTIONS);
+        // LangChain's OpenAIEmbeddings sends a text's new lines as spaces (its stripNewLines)
+        assertWholeRunsAndEmbeddingFlags(plan, recording,
+                List.of(Stage.REWRITE, Stage.EMBED, Stage.RETRIEVE, Stage.RERANK, Stage.ASSEMBLE, Stage.GENERATE),
+                embedded -> embedded.replace('\n', ' '));
+    }
+
+    /**
+     * {@code llamaindex-rag.mjs}: LlamaIndex.TS's defaults (VectorStoreIndex's in-memory store, the default query
+     * engine and its prompt template, OpenAI), a Cohere rerank postprocessor; no rewrite, so the question itself is
+     * embedded.
+     */
+    @Test
+    void shouldAssembleALlamaIndexTsClientsQuestionsAndFlagExactlyItsFaultyEmbeddings() throws Exception {
+        JsRagClient.Plan plan = JsRagClient.Plan.of(PASSAGES, QUESTIONS);
+        JsRagClient.Recording recording = JsRagClient.record("llamaindex-rag.mjs", "kb-llamaindex-ts", plan, dir);
+        // the index's documents ten to a call (LlamaIndex's embedBatchSize), then an embedding, a rerank and an
+        // answer per question
+        assertThat(recording.served()).isEqualTo(PASSAGES / 10 + 3 * QUESTIONS);
+        assertWholeRunsAndEmbeddingFlags(plan, recording,
+                List.of(Stage.EMBED, Stage.RETRIEVE, Stage.RERANK, Stage.ASSEMBLE, Stage.GENERATE),
+                Function.identity());
+    }
+
+    /**
+     * @param stages the stages every run must have (and only those of rewrite, the one a client may not have)
+     * @param sent what the client's library sends for the text its code asked to embed
+     */
+    private void assertWholeRunsAndEmbeddingFlags(JsRagClient.Plan plan, JsRagClient.Recording recording,
+            List<Stage> stages, Function<String, String> sent) throws Exception {
+        assertThat(recording.answered()).hasSize(QUESTIONS);
+        JsRagClient.Replayed replayed = JsRagClient.replay(recording.calls(), dir);
+        assertThat(replayed.summary().deadLetterCount()).isZero();
+        assertThat(replayed.summary().incompleteCount()).as("calls no run claimed").isZero();
+        assertThat(replayed.summary().runCount()).isEqualTo(QUESTIONS);
+        for (JsonNode a : recording.answered()) {
+            var question = plan.questions().get(a.path("id").asText());
+            String fault = plan.faults().get(question.questionId());
+            Run run = replayed.runs().get(question.question());
+            assertThat(run).as("the run of %s (%s)", question.question(), fault).isNotNull();
+            for (Stage stage : stages) {
+                assertThat(run.has(stage)).as("%s of %s (%s)", stage.id(), question.question(), fault).isTrue();
+            }
+            assertThat(run.has(Stage.REWRITE)).isEqualTo(stages.contains(Stage.REWRITE));
+            assertThat(run.stages().embed().texts()).as("the embedded query of %s", question.question())
+                    .containsExactly(sent.apply(a.path("embedded").asText()));
+            assertThat(run.stages().retrieve().reconstructed()).isTrue();
+            // the reranker's three, found again in the prompt the library's template made
+            assertThat(run.stages().generate().context()).hasSize(3);
+            assertThat(run.stages().generate().answer()).isEqualTo(a.path("answer").asText());
+        }
+
+        assertThat(replayed.verdicts()).hasSize(QUESTIONS);
+        for (Verdict v : replayed.verdicts()) {
+            String fault = plan.faultOf(v.question());
+            assertThat(v.flaggedStages().contains(Stage.EMBED))
+                    .as("embedding flagged for %s (%s): %s", v.question(), fault, v.stages().embed().evidence())
+                    .isEqualTo(!JsRagClient.HEALTHY.contains(fault));
+        }
+    }
+}
