@@ -3,7 +3,7 @@
 //   none      the query is embedded as it is
 //   prefix    BGE's instruction before the query, as such models are queried (healthy: no fault)
 //   truncate  the query cut at a character budget before embedding
-//   typo      keyboard-neighbour slips in the query's longest word
+//   typo      keyboard-neighbour slips in the query's longest plain word (a slip in "doesn't" harms no search)
 //   history   the condense-question prompt embedded as it was filled in, chat history and all (the wrong field)
 
 const KEYBOARD = {
@@ -21,7 +21,7 @@ export function queryToEmbed(query, question, fault) {
     case "typo": {
       const words = query.split(" ");
       let longest = 0;
-      words.forEach((w, i) => { if (w.length > words[longest].length) longest = i; });
+      words.forEach((w, i) => { if (/^[A-Za-z]+$/.test(w) && w.length > words[longest].length) longest = i; });
       const w = words[longest];
       const at = Math.floor(w.length / 2);
       const swap = KEYBOARD[w[at].toLowerCase()] ?? w[at];

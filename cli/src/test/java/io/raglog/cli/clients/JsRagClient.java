@@ -119,7 +119,8 @@ final class JsRagClient {
         }
 
         JsonNode json() {
-            ObjectNode plan = Json.MAPPER.createObjectNode().put("concurrency", 4);
+            ObjectNode plan = Json.MAPPER.createObjectNode()
+                    .put("concurrency", Integer.getInteger("js.concurrency", 4));
             ArrayNode p = plan.putArray("passages");
             passages.forEach(d -> p.addObject().put("id", d.docId()).put("text", d.text()));
             ArrayNode q = plan.putArray("questions");

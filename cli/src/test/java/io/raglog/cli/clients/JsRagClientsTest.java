@@ -27,6 +27,9 @@ import org.junit.jupiter.api.io.TempDir;
  * index-building calls as no run at all; then the shipped bundle must flag the embedding stage of each run whose query
  * the client got wrong, and of no other (a BGE-style instruction before the query included: it is how such models are
  * queried).
+ *
+ * <p>Larger runs: {@code -Djs.questions=300 -Djs.concurrency=24 -Djs.passages=150} (questions per client, asked how
+ * many at a time, over how many passages).
  */
 class JsRagClientsTest {
 
@@ -36,8 +39,10 @@ class JsRagClientsTest {
             .setNumberSlotsPerTaskManager(2)
             .build());
 
-    private static final int PASSAGES = 40;
-    private static final int QUESTIONS = 20;
+    private static final int PASSAGES = Integer.getInteger("js.passages", 40);
+    private static final int QUESTIONS = Integer.getInteger("js.questions", 20);
+    /** LlamaIndex's embedBatchSize: the index's documents go ten to a call. */
+    private static final int LLAMAINDEX_BATCH = 10;
 
     @TempDir
     Path dir;
@@ -69,9 +74,8 @@ class JsRagClientsTest {
     void shouldAssembleALlamaIndexTsClientsQuestionsAndFlagExactlyItsFaultyEmbeddings() throws Exception {
         JsRagClient.Plan plan = JsRagClient.Plan.of(PASSAGES, QUESTIONS);
         JsRagClient.Recording recording = JsRagClient.record("llamaindex-rag.mjs", "kb-llamaindex-ts", plan, dir);
-        // the index's documents ten to a call (LlamaIndex's embedBatchSize), then an embedding, a rerank and an
-        // answer per question
-        assertThat(recording.served()).isEqualTo(PASSAGES / 10 + 3 * QUESTIONS);
+        // the index's documents in batches, then an embedding, a rerank and an answer per question
+        assertThat(recording.served()).isEqualTo((PASSAGES + LLAMAINDEX_BATCH - 1) / LLAMAINDEX_BATCH + 3 * QUESTIONS);
         assertWholeRunsAndEmbeddingFlags(plan, recording,
                 List.of(Stage.EMBED, Stage.RETRIEVE, Stage.RERANK, Stage.ASSEMBLE, Stage.GENERATE),
                 Function.identity());
