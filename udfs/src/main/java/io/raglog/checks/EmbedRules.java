@@ -153,16 +153,12 @@ final class EmbedRules {
         return best;
     }
 
-    /**
-     * The source's content word that {@code word} is one or two edits off, or null. A function word of the source is
-     * no candidate: "chat" in an embedded chat history is a word added, not "what" misspelt.
-     */
     static String nearMiss(String word, Set<String> sourceWords) {
         if (word.length() < NEAR_MISS_MIN_LENGTH || allDigits(word)) {
             return null;
         }
         for (String s : sourceWords) {
-            if (s.length() >= NEAR_MISS_MIN_LENGTH && Terms.isContentWord(s)) {
+            if (s.length() >= NEAR_MISS_MIN_LENGTH) {
                 int d = Terms.editDistance(word, s, NEAR_MISS_MAX_EDITS);
                 if (d >= 1 && d <= NEAR_MISS_MAX_EDITS) {
                     return s;

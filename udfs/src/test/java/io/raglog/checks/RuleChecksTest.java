@@ -97,14 +97,6 @@ class RuleChecksTest {
     }
 
     @Test
-    void shouldNotReadAContentWordAsAFunctionWordMisspelt() {
-        FeatureVector v = check(healthy().embedded("chat Acme Corp operating cash flow 2023").build());
-        assertThat(v.get(EMBED_NEAR_MISS_WORDS)).isZero();
-        assertThat(v.get(EMBED_ADDED_WORDS)).isEqualTo(1.0);
-        assertThat(findingTexts(Stage.EMBED)).noneSatisfy(t -> assertThat(t).contains("where the query says"));
-    }
-
-    @Test
     void shouldFlagTruncatedEmbeddedTextThatLostTheYear() {
         FeatureVector v = check(healthy().embedded("Acme Corp operating cash fl").build());
         assertThat(v.get(EMBED_TRUNCATED)).isEqualTo(1.0);
