@@ -7,8 +7,12 @@ import java.util.List;
 /**
  * Where each passage handed on sits in the generator's prompt, found once per run: the generator's context
  * ({@link ContextPassages}) and context assembly ({@link ContextAssembly}) both read it. A passage is there whole, or
- * cut (its longest opening in the prompt is at least {@link #MIN_KEPT_CHARS} characters), or not at all. Positions
- * and lengths are in characters of the normalised texts, the form prompt and passages are compared in.
+ * cut (its longest opening in the prompt is at least {@link #MIN_KEPT_CHARS} characters), or not at all. An opening
+ * inside another passage found in the prompt is that passage's text, unless it runs to that passage's end (chunks
+ * that overlap: one's tail is the next one's opening): "Reciprocating piston type steam engines remained ..." was read
+ * as cut where another passage said "... more efficient than reciprocating piston type steam engines (for ...", in a
+ * real LangChain.js client's prompt. Positions and lengths are in characters of the normalised texts, the form prompt
+ * and passages are compared in.
  */
 final class PromptMatches {
 
@@ -38,25 +42,64 @@ final class PromptMatches {
 
     private PromptMatches() {}
 
-    /** One match per passage, in the passages' order. */
+    /** One match per passage, in the passages' order: the whole ones first, then each cut one in turn. */
     static List<Match> find(String prompt, List<Passage> passages, NormalisedTexts norm) {
-        List<Match> out = new ArrayList<>(passages.size());
-        for (Passage p : passages) {
-            String text = norm.text(p.text());
-            int at = text.isEmpty() ? -1 : prompt.indexOf(text);
-            out.add(at >= 0 ? new Match(at, text.length(), text.length()) : cut(prompt, text));
+        int n = passages.size();
+        String[] texts = new String[n];
+        Match[] out = new Match[n];
+        // where the passages found so far stand in the prompt: [start, end) pairs
+        int[] spans = new int[2 * n];
+        int found = 0;
+        for (int i = 0; i < n; i++) {
+            texts[i] = norm.text(passages.get(i).text());
+            int at = texts[i].isEmpty() ? -1 : prompt.indexOf(texts[i]);
+            if (at >= 0) {
+                out[i] = new Match(at, texts[i].length(), texts[i].length());
+                spans[2 * found] = at;
+                spans[2 * found++ + 1] = at + texts[i].length();
+            }
         }
-        return out;
+        for (int i = 0; i < n; i++) {
+            if (out[i] == null) {
+                out[i] = cut(prompt, texts[i], spans, found);
+                if (out[i].reached()) {
+                    spans[2 * found] = out[i].at();
+                    spans[2 * found++ + 1] = out[i].at() + out[i].kept();
+                }
+            }
+        }
+        return List.of(out);
     }
 
     /**
      * A passage not in the prompt whole: its longest opening there, at the first place it is, when that is at least
-     * {@link #MIN_KEPT_CHARS} long; else not there.
+     * {@link #MIN_KEPT_CHARS} long and is no other passage's text; else not there.
      */
-    private static Match cut(String prompt, String text) {
-        int at = text.length() < MIN_KEPT_CHARS ? -1 : longestOpeningAt(prompt, text, MIN_KEPT_CHARS);
-        return at < 0 ? new Match(-1, 0, text.length())
-                : new Match(at, openingLength(prompt, at, text, MIN_KEPT_CHARS), text.length());
+    private static Match cut(String prompt, String text, int[] spans, int found) {
+        if (text.length() < MIN_KEPT_CHARS) {
+            return new Match(-1, 0, text.length());
+        }
+        String opening = text.substring(0, MIN_KEPT_CHARS);
+        int longest = 0;
+        int longestAt = -1;
+        for (int at = prompt.indexOf(opening); at >= 0; at = prompt.indexOf(opening, at + 1)) {
+            int length = openingLength(prompt, at, text, MIN_KEPT_CHARS);
+            if (length > longest && !insideAnother(at, at + length, spans, found)) {
+                longest = length;
+                longestAt = at;
+            }
+        }
+        return longestAt < 0 ? new Match(-1, 0, text.length()) : new Match(longestAt, longest, text.length());
+    }
+
+    /** Whether [start, end) begins inside a span found and ends before that span does. */
+    private static boolean insideAnother(int start, int end, int[] spans, int found) {
+        for (int s = 0; s < found; s++) {
+            if (start >= spans[2 * s] && start < spans[2 * s + 1] && end < spans[2 * s + 1]) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**

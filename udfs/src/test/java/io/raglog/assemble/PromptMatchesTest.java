@@ -8,33 +8,79 @@ import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
-/** Where passages sit in a prompt must be found exactly where the binary search over their openings found them. */
+/**
+ * Where passages sit in a prompt must be found exactly where a plain search finds them: every place of the prompt tried
+ * for each cut passage's opening.
+ */
 class PromptMatchesTest {
 
-    /** {@link PromptMatches#find} as it was (main at 327b28c): a binary search over each cut passage's openings. */
+    /**
+     * {@link PromptMatches#find} done plainly: the whole passages first; then for each other one, in order, every place
+     * of the prompt compared char by char with its opening, the longest opening of {@link PromptMatches#MIN_KEPT_CHARS}
+     * or more kept (the first on a tie) unless it starts inside a passage found before and ends before it does.
+     */
     static List<PromptMatches.Match> plainFind(String prompt, List<Passage> passages, NormalisedTexts norm) {
-        List<PromptMatches.Match> out = new ArrayList<>(passages.size());
+        List<PromptMatches.Match> out = new ArrayList<>();
+        List<int[]> spans = new ArrayList<>();
+        List<String> texts = new ArrayList<>();
         for (Passage p : passages) {
             String text = norm.text(p.text());
+            texts.add(text);
             int at = text.isEmpty() ? -1 : prompt.indexOf(text);
+            out.add(at >= 0 ? new PromptMatches.Match(at, text.length(), text.length()) : null);
             if (at >= 0) {
-                out.add(new PromptMatches.Match(at, text.length(), text.length()));
+                spans.add(new int[] {at, at + text.length()});
+            }
+        }
+        for (int i = 0; i < out.size(); i++) {
+            if (out.get(i) != null) {
                 continue;
             }
-            int kept = plainKeptOpening(prompt, text);
-            out.add(kept >= PromptMatches.MIN_KEPT_CHARS
-                    ? new PromptMatches.Match(prompt.indexOf(text.substring(0, kept)), kept, text.length())
-                    : new PromptMatches.Match(-1, 0, text.length()));
+            String text = texts.get(i);
+            int longest = 0;
+            int longestAt = -1;
+            for (int at = 0; at < prompt.length(); at++) {
+                int n = 0;
+                while (at + n < prompt.length() && n < text.length() && prompt.charAt(at + n) == text.charAt(n)) {
+                    n++;
+                }
+                int start = at;
+                int end = at + n;
+                boolean inside = spans.stream().anyMatch(s -> start >= s[0] && start < s[1] && end < s[1]);
+                if (n >= PromptMatches.MIN_KEPT_CHARS && n > longest && !inside) {
+                    longest = n;
+                    longestAt = at;
+                }
+            }
+            out.set(i, new PromptMatches.Match(longestAt, longestAt < 0 ? 0 : longest, text.length()));
+            if (longestAt >= 0) {
+                spans.add(new int[] {longestAt, longestAt + longest});
+            }
         }
         return out;
     }
 
-    private static int plainKeptOpening(String prompt, String text) {
-        int min = PromptMatches.MIN_KEPT_CHARS;
-        if (text.length() < min || !prompt.contains(text.substring(0, min))) {
-            return 0;
-        }
-        return plainLongestPrefixIn(prompt, text, min);
+    @Test
+    void shouldNotReadAnotherPassagesPhraseAsACutButShouldReadAnOverlappingChunk() {
+        NormalisedTexts norm = new NormalisedTexts();
+        String first = "Steam turbines are generally more efficient than reciprocating piston type steam engines (for "
+                + "outputs above several hundred horsepower), and have fewer moving parts.";
+        String second = "Reciprocating piston type steam engines remained the dominant source of power until the "
+                + "early 20th century.";
+        String prompt = Texts.norm("Context:\n[1] " + first + "\n\nQuestion: why?");
+        List<Passage> handed = List.of(new Passage("a", first, null, 1), new Passage("b", second, null, 2));
+        assertThat(PromptMatches.find(prompt, handed, norm)).extracting(PromptMatches.Match::reached)
+                .containsExactly(true, false);
+
+        // chunks that overlap: the second's opening is the first's tail, and the budget cut the second after it
+        String tail = "and have fewer moving parts, so they replaced reciprocating engines in power stations.";
+        String chunk1 = "Steam turbines are generally more efficient than piston engines, " + tail;
+        String chunk2 = tail + " Today most electric power is provided by steam turbines.";
+        String cutPrompt = Texts.norm(chunk1 + " Today most electric");
+        List<PromptMatches.Match> overlap = PromptMatches.find(cutPrompt,
+                List.of(new Passage("a", chunk1, null, 1), new Passage("b", chunk2, null, 2)), norm);
+        assertThat(overlap.get(1).reached()).isTrue();
+        assertThat(overlap.get(1).kept()).isEqualTo(tail.length() + " Today most electric".length());
     }
 
     static int plainLongestPrefixIn(String prompt, String text, int found) {
