@@ -4,9 +4,11 @@
 //
 //   node langchain-rag.mjs PLAN.json
 //
-// PLAN.json: {"passages": [{"id", "text"}], "questions": [{"id", "question", "embedFault"}], "concurrency"}
-// embedFault: how the client gets the rewrite it embeds wrong (query-faults.mjs).
-// Prints one JSON line per question: its id, what was embedded and the answer.
+// PLAN.json: {"passages": [{"id", "text"}], "questions": [{"id", "question", "embedFault", "contextBudget"}],
+// "concurrency"}; embedFault: how the client gets the rewrite it embeds wrong, contextBudget: the characters its
+// prompt's context may take, if any (query-faults.mjs).
+// Prints one JSON line per question: its id, what was embedded, each reranked passage's fate in the prompt and the
+// answer.
 import { readFileSync } from "node:fs";
 import { ChatOpenAI, OpenAIEmbeddings } from "@langchain/openai";
 import { CohereRerank } from "@langchain/cohere";
@@ -14,7 +16,7 @@ import { CohereClient } from "cohere-ai";
 import { MemoryVectorStore } from "langchain/vectorstores/memory";
 import { Document } from "@langchain/core/documents";
 import { HumanMessage, SystemMessage } from "@langchain/core/messages";
-import { askAll, queryToEmbed } from "./query-faults.mjs";
+import { askAll, contextOf, queryToEmbed } from "./query-faults.mjs";
 
 const plan = JSON.parse(readFileSync(process.argv[2], "utf8"));
 const openAi = { apiKey: process.env.OPENAI_API_KEY, configuration: { baseURL: process.env.OPENAI_BASE_URL } };
@@ -38,12 +40,12 @@ async function answer(store, q) {
   const embedded = queryToEmbed(rewrite, q.question, q.embedFault);
   const retrieved = await store.similaritySearchVectorWithScore(await embeddings.embedQuery(embedded), 6);
   const kept = await reranker.compressDocuments(retrieved.map(([doc]) => doc), rewrite);
-  const context = kept.map((doc, i) => `[${i + 1}] ${doc.pageContent}`).join("\n\n");
+  const { context, fates } = contextOf(kept.map((doc) => doc.pageContent), q.contextBudget);
   const reply = await chat.invoke([
     new SystemMessage(ANSWER),
     new HumanMessage(`Context:\n${context}\n\nQuestion: ${q.question}`),
   ]);
-  return { id: q.id, embedded, answer: String(reply.content) };
+  return { id: q.id, embedded, fates, answer: String(reply.content) };
 }
 
 const store = await MemoryVectorStore.fromDocuments(

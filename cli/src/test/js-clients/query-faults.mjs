@@ -46,3 +46,31 @@ export async function askAll(plan, answer) {
   }
   await Promise.all(Array.from({ length: plan.concurrency ?? 4 }, worker));
 }
+
+/**
+ * The context a client's prompt gets from the passages the reranker kept: numbered, best first, and, when the
+ * question has a budget (characters), cut where the budget ends, as a team's own truncation does: the passage that
+ * overflows keeps what fits when that is 60 characters or more, and the rest are left out. Also each passage's fate,
+ * in the reranker's order: "whole", "cut" or "dropped".
+ */
+export function contextOf(texts, budget) {
+  const parts = [];
+  const fates = [];
+  let left = budget ?? Infinity;
+  texts.forEach((text, i) => {
+    const numbered = `[${i + 1}] ${text}`;
+    if (numbered.length <= left) {
+      parts.push(numbered);
+      fates.push("whole");
+      left -= numbered.length + 2;
+    } else if (left >= 60) {
+      parts.push(numbered.slice(0, left));
+      fates.push("cut");
+      left = 0;
+    } else {
+      fates.push("dropped");
+      left = 0;
+    }
+  });
+  return { context: parts.join("\n\n"), fates };
+}

@@ -79,8 +79,12 @@ final class JsRagClient {
         installed = true;
     }
 
-    /** What a client was asked: the knowledge base, the questions, and how each one's embedded query goes wrong. */
-    record Plan(List<Document> passages, Map<String, Question> questions, Map<String, String> faults) {
+    /**
+     * What a client was asked: the knowledge base, the questions, how each one's embedded query goes wrong, and the
+     * characters its prompt's context may take (null: no budget).
+     */
+    record Plan(List<Document> passages, Map<String, Question> questions, Map<String, String> faults,
+            Integer contextBudget) {
 
         /**
          * The first {@code passages} paragraphs of the {@code test} split's articles, and {@code questions} answerable
@@ -110,7 +114,14 @@ final class JsRagClient {
                 }
             }
             assertThat(questions).hasSize(questionCount);
-            return new Plan(passages, questions, faults);
+            return new Plan(passages, questions, faults, null);
+        }
+
+        /** The same questions, each embedded as it is, each prompt's context cut at {@code chars} characters. */
+        Plan withContextBudget(int chars) {
+            Map<String, String> none = new HashMap<>();
+            questions.keySet().forEach(id -> none.put(id, "none"));
+            return new Plan(passages, questions, none, chars);
         }
 
         String faultOf(String question) {
@@ -124,8 +135,13 @@ final class JsRagClient {
             ArrayNode p = plan.putArray("passages");
             passages.forEach(d -> p.addObject().put("id", d.docId()).put("text", d.text()));
             ArrayNode q = plan.putArray("questions");
-            questions.values().forEach(x -> q.addObject().put("id", x.questionId()).put("question", x.question())
-                    .put("embedFault", faults.get(x.questionId())));
+            questions.values().forEach(x -> {
+                ObjectNode question = q.addObject().put("id", x.questionId()).put("question", x.question())
+                        .put("embedFault", faults.get(x.questionId()));
+                if (contextBudget != null) {
+                    question.put("contextBudget", contextBudget);
+                }
+            });
             return plan;
         }
     }

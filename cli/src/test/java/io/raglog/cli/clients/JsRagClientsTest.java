@@ -7,7 +7,9 @@ import io.raglog.schemas.Run;
 import io.raglog.schemas.Stage;
 import io.raglog.schemas.Verdict;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.function.Function;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.test.junit5.MiniClusterExtension;
@@ -79,6 +81,32 @@ class JsRagClientsTest {
         assertWholeRunsAndEmbeddingFlags(plan, recording,
                 List.of(Stage.EMBED, Stage.RETRIEVE, Stage.RERANK, Stage.ASSEMBLE, Stage.GENERATE),
                 Function.identity());
+    }
+
+    /**
+     * The LangChain.js client's own code cuts its prompt's context at 700 characters, as a team's truncation does: the
+     * passage that overflows keeps what fits, the rest are left out. Context assembly must read each reranked passage's
+     * fate from the prompt as the client dealt it.
+     */
+    @Test
+    void shouldReadWhatALangChainJsClientsContextBudgetCutAndDropped() throws Exception {
+        JsRagClient.Plan plan = JsRagClient.Plan.of(PASSAGES, QUESTIONS).withContextBudget(700);
+        JsRagClient.Recording recording = JsRagClient.record("langchain-rag.mjs", "budgeted-langchain-js", plan, dir);
+        JsRagClient.Replayed replayed = JsRagClient.replay(recording.calls(), dir);
+        assertThat(replayed.summary().incompleteCount()).isZero();
+        int notWhole = 0;
+        for (JsonNode a : recording.answered()) {
+            var question = plan.questions().get(a.path("id").asText());
+            Run run = replayed.runs().get(question.question());
+            assertThat(run).as("the run of %s", question.question()).isNotNull();
+            List<String> dealt = new ArrayList<>();
+            a.path("fates").forEach(f -> dealt.add(f.asText().toUpperCase(Locale.ROOT)));
+            assertThat(run.stages().assemble().passages())
+                    .as("the fates of %s's reranked passages", question.question())
+                    .extracting(p -> p.fate().name()).containsExactlyElementsOf(dealt);
+            notWhole += (int) dealt.stream().filter(f -> !f.equals("WHOLE")).count();
+        }
+        assertThat(notWhole).as("passages the budget cut or dropped").isGreaterThan(QUESTIONS);
     }
 
     /**
