@@ -36,7 +36,8 @@ public final class VectorChecks {
         if (question == null) {
             return; // every vector feature compares with the question
         }
-        Vectors vec = new Vectors(embedder, question, run);
+        List<String> embedded = RunTexts.embeddedQueries(run);
+        Vectors vec = new Vectors(embedder, question, embedded, run);
         float[] q = vec.of(question);
 
         List<String> rewrites = RunTexts.rewrites(run);
@@ -44,7 +45,6 @@ public final class VectorChecks {
             v.put(REWRITE_SIM_QUESTION, rewrites.stream().mapToDouble(r -> Embedder.cosine(q, vec.of(r))).min().orElse(0));
             v.put(REWRITE_SUBSTITUTED, substituted(question, rewrites, findings));
         }
-        List<String> embedded = RunTexts.embeddedQueries(run);
         if (!embedded.isEmpty()) {
             List<String> sources = RunTexts.embeddingSources(run);
             double minToSource = 1;
@@ -156,11 +156,12 @@ public final class VectorChecks {
     private static final class Vectors {
         private final Map<String, float[]> byText = new HashMap<>();
 
-        Vectors(Embedder embedder, String question, Run run) {
+        /** @param embedded the run's embedded queries ({@link RunTexts#embeddedQueries}) */
+        Vectors(Embedder embedder, String question, List<String> embedded, Run run) {
             Set<String> texts = new LinkedHashSet<>();
             texts.add(question);
             texts.addAll(RunTexts.rewrites(run));
-            RunTexts.embeddedQueries(run).forEach(t -> texts.add(t == null ? "" : t));
+            embedded.forEach(t -> texts.add(t == null ? "" : t));
             texts.addAll(RunTexts.embeddingSources(run));
             RunTexts.allPassages(run).forEach(p -> texts.add(p.text() == null ? "" : p.text()));
             // a passage the context budget cut is in the context as the part that reached the prompt, under the id
