@@ -21,6 +21,12 @@ final class LooseEmbedLinks {
 
     /** Scores closer than this are a tie: time decides. */
     private static final double TIE = 1e-9;
+    /**
+     * How far a call's recorded end may come after its client had the reply: a recording proxy stamps the end once
+     * the reply is written and flushed, and the client may send its next call first (a LangChain.js client's
+     * embedding call started 2 ms before its rewrite's recorded end, and fell out of its run).
+     */
+    static final long RECORDED_END_LAG_MS = 50;
 
     private LooseEmbedLinks() {}
 
@@ -108,7 +114,8 @@ final class LooseEmbedLinks {
         }
         CallSignals found = null;
         for (CallSignals c : candidates) {
-            if (c.stage != Stage.EMBED || c.failed() || c.startMs < rewrite.endMs || c.endMs > next) {
+            if (c.stage != Stage.EMBED || c.failed() || c.startMs < rewrite.endMs - RECORDED_END_LAG_MS
+                    || c.endMs - RECORDED_END_LAG_MS > next) {
                 continue;
             }
             if (linkedElsewhere(c, inRun, open)) {
@@ -199,14 +206,17 @@ final class LooseEmbedLinks {
     }
 
     /**
-     * Milliseconds from a rewrite's end to an embedding call's start, or from its end to a generator's start; none
-     * (the maximum) when the embedding call cannot come from that rewrite or before that generator: it started
-     * before the rewrite had its output, or ended after the generator had its context.
+     * Milliseconds from a rewrite's end to an embedding call's start, or from its end to a generator's start (0 when
+     * they overlap by less than {@link #RECORDED_END_LAG_MS}); none (the maximum) when the embedding call cannot come
+     * from that rewrite or before that generator: it started before the rewrite had its output, or ended after the
+     * generator had its context.
      */
     private static long gap(CallSignals embed, CallSignals anchor) {
         if (anchor.stage == Stage.REWRITE) {
-            return embed.startMs >= anchor.endMs ? embed.startMs - anchor.endMs : Long.MAX_VALUE;
+            return embed.startMs >= anchor.endMs - RECORDED_END_LAG_MS ? Math.max(0, embed.startMs - anchor.endMs)
+                    : Long.MAX_VALUE;
         }
-        return embed.endMs <= anchor.startMs ? anchor.startMs - embed.endMs : Long.MAX_VALUE;
+        return embed.endMs - RECORDED_END_LAG_MS <= anchor.startMs ? Math.max(0, anchor.startMs - embed.endMs)
+                : Long.MAX_VALUE;
     }
 }

@@ -40,6 +40,14 @@ class LooseEmbedLinksTest {
     }
 
     @Test
+    void shouldTakeAFaultyEmbeddingThatStartedJustBeforeTheRewritesRecordedEnd() {
+        // the proxy stamps a call's end once its reply is flushed; the client had it, and embedded, 2 ms earlier
+        List<Run> runs = link(List.of(A.rewrite(0, 0.4), A.embed("embed", 0.398, 0.45, 200,
+                "normans conqeust england date"), A.rerank(0.5, 0.8), A.generate(0.85, 2.0)));
+        assertThat(runs).singleElement().satisfies(r -> assertThat(r.callIds()).contains("a-embed"));
+    }
+
+    @Test
     void shouldNotTakeAnUnrelatedEmbeddingOutsideTheRunsWindow() {
         // after the reranker started: not this run's embedding, whatever the order of the calls
         List<Run> runs = link(List.of(A.rewrite(0, 0.4), A.rerank(0.45, 0.8),
