@@ -40,6 +40,8 @@ final class PromptMatches {
         }
     }
 
+    private static final int[] NO_SPANS = new int[0];
+
     private PromptMatches() {}
 
     /** One match per passage, in the passages' order: the whole ones first, then each cut one in turn. */
@@ -76,20 +78,9 @@ final class PromptMatches {
      * {@link #MIN_KEPT_CHARS} long and is no other passage's text; else not there.
      */
     private static Match cut(String prompt, String text, int[] spans, int found) {
-        if (text.length() < MIN_KEPT_CHARS) {
-            return new Match(-1, 0, text.length());
-        }
-        String opening = text.substring(0, MIN_KEPT_CHARS);
-        int longest = 0;
-        int longestAt = -1;
-        for (int at = prompt.indexOf(opening); at >= 0; at = prompt.indexOf(opening, at + 1)) {
-            int length = openingLength(prompt, at, text, MIN_KEPT_CHARS);
-            if (length > longest && !insideAnother(at, at + length, spans, found)) {
-                longest = length;
-                longestAt = at;
-            }
-        }
-        return longestAt < 0 ? new Match(-1, 0, text.length()) : new Match(longestAt, longest, text.length());
+        int at = text.length() < MIN_KEPT_CHARS ? -1 : longestOpeningAt(prompt, text, MIN_KEPT_CHARS, spans, found);
+        return at < 0 ? new Match(-1, 0, text.length())
+                : new Match(at, openingLength(prompt, at, text, MIN_KEPT_CHARS), text.length());
     }
 
     /** Whether [start, end) begins inside a span found and ends before that span does. */
@@ -108,7 +99,7 @@ final class PromptMatches {
      */
     static int longestPrefixIn(String prompt, String text, int found) {
         int least = Math.max(found, 1);
-        int at = text.length() < least ? -1 : longestOpeningAt(prompt, text, least);
+        int at = text.length() < least ? -1 : longestOpeningAt(prompt, text, least, NO_SPANS, 0);
         return at < 0 ? 0 : openingLength(prompt, at, text, least);
     }
 
@@ -118,15 +109,16 @@ final class PromptMatches {
      * its first {@code least} chars (any longer opening starts at one of them) and comparing on from each, where a
      * binary search over the opening's length copied an opening for each step and searched for it again: 4.8 % of
      * what linking a run allocated (JFR of RaglogBenchmarks.assembleRun, issue #27). A later place replaces an earlier
-     * only by a longer opening, so the place kept is where a search for the longest opening finds it.
+     * only by a longer opening, so the place kept is where a search for the longest opening finds it. A place
+     * inside one of the first {@code found} spans that ends before it does is passed over ({@link #insideAnother}).
      */
-    private static int longestOpeningAt(String prompt, String text, int least) {
+    private static int longestOpeningAt(String prompt, String text, int least, int[] spans, int found) {
         String opening = text.substring(0, least);
         int longest = 0;
         int longestAt = -1;
         for (int at = prompt.indexOf(opening); at >= 0; at = prompt.indexOf(opening, at + 1)) {
             int length = openingLength(prompt, at, text, least);
-            if (length > longest) {
+            if (length > longest && !insideAnother(at, at + length, spans, found)) {
                 longest = length;
                 longestAt = at;
             }
