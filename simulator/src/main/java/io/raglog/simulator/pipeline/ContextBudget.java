@@ -1,5 +1,7 @@
 package io.raglog.simulator.pipeline;
 
+import java.util.SplittableRandom;
+
 /**
  * How a pipeline fits the passages handed on into its prompt: a budget in word pieces for the context, what it does
  * with the passage that overflows it, and the order it puts the passages in. Real frameworks differ on all three
@@ -24,4 +26,28 @@ public record ContextBudget(Integer tokens, boolean cuts, Order order) {
     }
 
     public static final ContextBudget NONE = new ContextBudget(null, true, Order.AS_HANDED);
+
+    /**
+     * The share of runs whose context has the whole budget: a conversation's first turn, nothing else in the prompt.
+     * The others' chat history, retrieved memories or few-shot examples take part of it first.
+     */
+    static final double WHOLE_ROOM_SHARE = 0.5;
+
+    /** The least share of the budget a run's context is left (a long conversation in a small window). */
+    static final double LEAST_ROOM = 0.25;
+
+    /**
+     * This run's budget: what the rest of its prompt left of the pipeline's. A team's prompt is more than its context,
+     * so a healthy pipeline's context often gets much less room than its usual share, and the passages it loses vary
+     * from run to run with what was said before; a real client with a 700-character context (the JavaScript clients'
+     * test) loses two thirds of what its reranker hands on, and keeps the answer. Losing the answer to that is a fault
+     * like any other, and labeled as one.
+     */
+    public ContextBudget forRun(SplittableRandom rng) {
+        if (tokens == null || rng.nextDouble() < WHOLE_ROOM_SHARE) {
+            return this;
+        }
+        int room = (int) Math.round(tokens * (LEAST_ROOM + (1 - LEAST_ROOM) * rng.nextDouble()));
+        return new ContextBudget(Math.max(1, room), cuts, order);
+    }
 }

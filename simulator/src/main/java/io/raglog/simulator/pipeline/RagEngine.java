@@ -141,12 +141,13 @@ public final class RagEngine {
         }
 
         List<Chunk> handedOn = context;
-        List<Chunk> prompt = ContextAssembler.assemble(handedOn, style.contextBudget()).prompt();
+        ContextBudget budget = style.contextBudget().forRun(roomRandom(q, query, handedOn));
+        List<Chunk> prompt = ContextAssembler.assemble(handedOn, budget).prompt();
         if (injectAt == Stage.ASSEMBLE) {
             Injection<List<Chunk>> i = rng.nextDouble() < BURIED_SHARE
                     ? ContextAssembler.buryAnswer(q, prompt, evidence) : null;
             if (i == null) {
-                i = ContextAssembler.loseAnswer(q, handedOn, evidence, style.contextBudget(), rng);
+                i = ContextAssembler.loseAnswer(q, handedOn, evidence, budget, rng);
             }
             if (i == null) {
                 skipped = true;
@@ -183,6 +184,18 @@ public final class RagEngine {
         return new RunOutcome(q, title, rewrite, query, embedText, vector, List.copyOf(retrieved),
                 reranked == null ? null : List.copyOf(reranked), shape.topN(), List.copyOf(prompt), answer,
                 evidenceList, injected, skipped, verdict);
+    }
+
+    /**
+     * How much room this run's prompt leaves its context, drawn from the run's own question, query and passages, not
+     * from the run's random stream, so every other draw of every run is what it was before the room varied.
+     */
+    private static SplittableRandom roomRandom(Question q, String query, List<Chunk> handedOn) {
+        long seed = q.questionId().hashCode() * 1_000_003L + query.hashCode();
+        for (Chunk c : handedOn) {
+            seed = seed * 31 + c.chunkId().hashCode();
+        }
+        return new SplittableRandom(seed);
     }
 
     /**
