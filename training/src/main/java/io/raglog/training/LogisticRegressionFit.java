@@ -1,11 +1,13 @@
 package io.raglog.training;
 
 import io.raglog.score.LogisticRegression;
+import java.util.Arrays;
 
 /**
  * Fits a {@link LogisticRegression} by Newton's method (iteratively reweighted least squares) on standardised,
- * imputed features. Hand-written rather than taken from a library: it is a few dozen lines, it is exact and
- * deterministic, and what it fits is four arrays of numbers that the bundle stores as plain JSON.
+ * imputed features, keeping the range of values each column was fitted on (scoring reads a value beyond it as its
+ * nearest end). Hand-written rather than taken from a library: it is a few dozen lines, it is exact and
+ * deterministic, and what it fits is a few arrays of numbers that the bundle stores as plain JSON.
  */
 public final class LogisticRegressionFit {
 
@@ -24,9 +26,15 @@ public final class LogisticRegressionFit {
         int d = x[0].length;
         double[] mean = new double[d];
         double[] scale = new double[d];
+        double[] low = new double[d];
+        double[] high = new double[d];
+        Arrays.fill(low, Double.POSITIVE_INFINITY);
+        Arrays.fill(high, Double.NEGATIVE_INFINITY);
         for (double[] row : x) {
             for (int j = 0; j < d; j++) {
                 mean[j] += row[j] / n;
+                low[j] = Math.min(low[j], row[j]);
+                high[j] = Math.max(high[j], row[j]);
             }
         }
         for (double[] row : x) {
@@ -80,7 +88,7 @@ public final class LogisticRegressionFit {
         }
         double[] weights = new double[d];
         System.arraycopy(w, 1, weights, 0, d);
-        return new LogisticRegression(mean, scale, weights, w[0]);
+        return new LogisticRegression(mean, scale, weights, w[0], low, high);
     }
 
     private static double dot(double[] a, double[] b) {

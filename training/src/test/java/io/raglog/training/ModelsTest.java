@@ -61,6 +61,11 @@ class ModelsTest {
         assertThat(Math.abs(model.weights()[2])).isLessThan(1e-12); // a constant column carries nothing
         assertThat(model.predict(new double[] {80, 0, 7})).isGreaterThan(0.95);
         assertThat(model.predict(new double[] {20, 0, 7})).isLessThan(0.05);
+        // the range it was fitted on is kept: a value far beyond it reads as the range's end
+        double highest = java.util.Arrays.stream(x).mapToDouble(r -> r[0]).max().orElseThrow();
+        assertThat(model.high()[0]).isEqualTo(highest);
+        assertThat(model.low()[2]).isEqualTo(7.0);
+        assertThat(model.predict(new double[] {1e6, 0, 7})).isEqualTo(model.predict(new double[] {highest, 0, 7}));
     }
 
     @Test
