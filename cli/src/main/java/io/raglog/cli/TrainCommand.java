@@ -32,7 +32,7 @@ public final class TrainCommand implements Callable<Integer> {
     double maxRunFpr;
 
     @Option(names = "--tier-max-f1-loss", defaultValue = "" + Trainer.Settings.DEFAULT_TIER_MAX_F1_LOSS,
-            description = "Pooled stage F1 the tier gate (tiered mode) may lose against default mode, held in 90% of "
+            description = "Pooled stage F1 the tier gate (tiered mode) may lose against default mode, held in 90%% of "
                     + "bootstrap replicates of the out-of-fold runs that choose its bounds (default: ${DEFAULT-VALUE}).")
     double tierMaxF1Loss;
 
