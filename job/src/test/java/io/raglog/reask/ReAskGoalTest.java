@@ -14,29 +14,38 @@ import org.junit.jupiter.api.Test;
  * The goal of re-ask detection: precision at least 0.9 and recall at least 0.8 on simulated sessions of the TEST
  * split's articles, with the default settings ({@link ReAskThresholdTest} chose them on the training split). The
  * figures are printed, with those on the hard negatives: questions on the same article as the one just answered.
+ *
+ * <p>Measured on five samples of 3,000 runs together. One sample's precision moves by about 0.02 with its seed (0.885
+ * to 0.929 over seeds 2 to 6 on 2026-12-05, the rules unchanged): a goal held on one sample holds or fails by which
+ * same-paragraph follow-ups it happened to draw, as seed 2's did when a change to the simulator's prompts redrew it.
  */
 class ReAskGoalTest {
 
-    static final long TEST_SEED = 2;
+    static final long[] TEST_SEEDS = {2, 3, 4, 5, 6};
 
     @Test
     void shouldFindReAsksOnArticlesTheThresholdNeverSaw() {
-        SimulatedSessions test = SimulatedSessions.of(ArticleSplits.TEST, TEST_SEED);
         ReAskSettings settings = ReAskSettings.defaults();
-        SimulatedSessions.Score score;
+        SimulatedSessions.Score score = new SimulatedSessions.Score(0, 0, 0, 0, 0, 0, 0);
+        int runs = 0;
         // the shared MiniLM, as the function acquires it when the settings weigh the cosine
         CachedEmbedder embedder = SharedEmbedder.acquire(SharedEmbedder.DEFAULT_CACHE_ENTRIES);
         try {
-            score = test.score(test.replay(new ReAskRules(settings,
-                    new QuestionSimilarity(embedder, settings.embeddingWeight()))));
+            for (long seed : TEST_SEEDS) {
+                SimulatedSessions test = SimulatedSessions.of(ArticleSplits.TEST, seed);
+                SimulatedSessions.Score sample = test.score(test.replay(new ReAskRules(settings,
+                        new QuestionSimilarity(embedder, settings.embeddingWeight()))));
+                System.out.println("re-asks on the test split, seed " + seed + ": " + sample);
+                score = score.plus(sample);
+                runs += test.labels.size();
+            }
         } finally {
             SharedEmbedder.release();
         }
-        System.out.println("re-asks on the test split (" + test.labels.size() + " runs, " + settings + "): "
-                + score);
+        System.out.println("re-asks on the test split (" + runs + " runs, " + settings + "): " + score);
 
-        assertThat(score.truePositives() + score.falseNegatives()).as("re-asks in the sample").isGreaterThan(400);
-        assertThat(score.followUps()).as("same-article follow-ups in the sample").isGreaterThan(300);
+        assertThat(score.truePositives() + score.falseNegatives()).as("re-asks in the samples").isGreaterThan(2000);
+        assertThat(score.followUps()).as("same-article follow-ups in the samples").isGreaterThan(1500);
         assertThat(score.precision()).isGreaterThanOrEqualTo(0.9);
         assertThat(score.recall()).isGreaterThanOrEqualTo(0.8);
         assertThat(score.hardNegativePrecision()).isGreaterThanOrEqualTo(0.9);
@@ -47,10 +56,11 @@ class ReAskGoalTest {
         Set<String> trainArticles = new HashSet<>(ArticleSplits.articles(ArticleSplits.TRAIN));
         Set<String> testArticles = new HashSet<>(ArticleSplits.articles(ArticleSplits.TEST));
         assertThat(trainArticles).doesNotContainAnyElementsOf(testArticles);
-        SimulatedSessions test = SimulatedSessions.of(ArticleSplits.TEST, TEST_SEED);
-        for (Label l : test.labels) {
-            for (String chunk : l.evidenceChunkIds()) {
-                assertThat(trainArticles).noneMatch(a -> chunk.startsWith(a + "-"));
+        for (long seed : TEST_SEEDS) {
+            for (Label l : SimulatedSessions.of(ArticleSplits.TEST, seed).labels) {
+                for (String chunk : l.evidenceChunkIds()) {
+                    assertThat(trainArticles).noneMatch(a -> chunk.startsWith(a + "-"));
+                }
             }
         }
     }

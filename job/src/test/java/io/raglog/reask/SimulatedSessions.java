@@ -62,6 +62,13 @@ final class SimulatedSessions {
     /** Precision and recall of re-ask detection, overall and on the hard negatives (same-article follow-ups). */
     record Score(int truePositives, int falsePositives, int falseNegatives, int followUps, int followUpsFlagged,
             int anonymousReAsks, int anonymousFound) {
+        /** Both samples' counts together. */
+        Score plus(Score o) {
+            return new Score(truePositives + o.truePositives, falsePositives + o.falsePositives,
+                    falseNegatives + o.falseNegatives, followUps + o.followUps, followUpsFlagged + o.followUpsFlagged,
+                    anonymousReAsks + o.anonymousReAsks, anonymousFound + o.anonymousFound);
+        }
+
         double precision() {
             return truePositives + falsePositives == 0 ? 1 : (double) truePositives / (truePositives + falsePositives);
         }
