@@ -113,7 +113,11 @@ final class ContextAssembler {
                 + prompt.size() + " passages in the prompt, and the model answered without it"));
     }
 
-    /** Spends the budget best first; null tokens keep everything. */
+    /**
+     * Spends the budget best first; null tokens keep everything. A pipeline that drops whole passages still sends its
+     * best one when even that overflows the room its prompt left (no framework sends a prompt with no context; the
+     * model's window, not the budget, is the hard limit).
+     */
     static List<Chunk> fit(List<Chunk> handedOn, Integer tokens, boolean cuts) {
         if (tokens == null) {
             return List.copyOf(handedOn);
@@ -132,6 +136,8 @@ final class ContextAssembler {
                 if (!cut.isBlank()) {
                     out.add(new Chunk(c.chunkId(), c.index(), c.docId(), c.title(), c.ordinal(), c.start(), cut));
                 }
+            } else if (!cuts && out.isEmpty()) {
+                out.add(c);
             }
             break;
         }

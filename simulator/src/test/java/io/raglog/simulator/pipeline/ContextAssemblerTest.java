@@ -40,6 +40,8 @@ class ContextAssemblerTest {
         assertThat(prompt.get(1).text()).isNotEqualTo(SECOND.text());
         assertThat(ContextAssembler.fit(List.of(FIRST, SECOND, THIRD), budget, false)).containsExactly(FIRST);
         assertThat(ContextAssembler.fit(List.of(FIRST, SECOND), null, true)).containsExactly(FIRST, SECOND);
+        assertThat(ContextAssembler.fit(List.of(FIRST, SECOND), 3, false))
+                .as("dropping whole passages, the best is sent even when it overflows").containsExactly(FIRST);
     }
 
     @Test
