@@ -30,7 +30,7 @@ import org.junit.jupiter.api.Test;
  */
 class SimulatedTracesGoldenTest {
 
-    private static final String GOLDEN = "2e5d518f1cdb133bc38e920ae2aaf4cd4d696860e28e4236efab15a8a6f4277e";
+    private static final String GOLDEN = "8693079b28e094a2fb8c9a98d47c14e9be17a4358565555c9cee319c1acc3fc7";
 
     @Test
     void shouldReadTheSimulatedTracesAsBefore() throws Exception {

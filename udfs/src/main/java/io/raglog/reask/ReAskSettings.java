@@ -29,7 +29,7 @@ public record ReAskSettings(Duration sessionWindow, Duration anonymousWindow, in
      * thresholds 0.40-0.80. The cosine alone scores
      * same-topic questions as high as paraphrases; a quarter of it forgives the synonyms the words miss.
      */
-    public static final double DEFAULT_THRESHOLD = 0.575;
+    public static final double DEFAULT_THRESHOLD = 0.55;
     public static final double DEFAULT_EMBEDDING_WEIGHT = 0.25;
 
     public ReAskSettings {
