@@ -85,7 +85,11 @@ class SimulatorRoundTripTest {
             List<String> context = run.stages().generate().context().stream().map(Passage::text).toList();
             assertThat(context).as("context of %s in %s", label.runId(), label.profile()).isNotEmpty()
                     .allSatisfy(text -> assertThat(upstream).anySatisfy(u -> assertThat(u).startsWith(text.strip())));
-            if (!upstream.containsAll(context)) {
+            // (a budget that leaves a passage fewer than 40 characters leaves too little to tell a cut from a phrase
+            // that happens to open it: assembly reads that as dropped, PromptMatches.MIN_KEPT_CHARS)
+            boolean cutToAPhrase = context.stream().filter(text -> !upstream.contains(text))
+                    .anyMatch(text -> text.strip().length() >= 40);
+            if (cutToAPhrase) {
                 assertThat(run.stages().assemble().passages()).as("a cut passage in %s", label.runId())
                         .anySatisfy(p -> assertThat(p.fate()).isEqualTo(PassageFate.Fate.CUT));
             }
