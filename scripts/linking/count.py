@@ -2,7 +2,7 @@
 usage: count.py calls.jsonl labels.jsonl runs.jsonl truth_calls.jsonl
 calls: what was replayed; truth_calls: the same calls before their run hints were stripped (a hint names its run).
 A run is mis-assembled when it is missing, incomplete, lacks a stage its profile has (retrieval aside: dropping the
-retrieval calls leaves it reconstructed), or, for a profile that sends hints, holds other calls than its own."""
+retrieval calls leaves it reconstructed, and with it context assembly where no reranker hands on), or, for a profile that sends hints, holds other calls than its own."""
 import collections
 import hashlib
 import json
@@ -32,6 +32,14 @@ stages = collections.defaultdict(set)
 for lb in labels:
     stages[lb["profile"]].update(s for s, v in lb["stages"].items() if v is not None)
 
+
+
+def unknown_hand_on(r, lb):
+    """Without a reranker, what reached the prompt is read against the retrieval call: dropped, there is no
+    assembly to read (retrieval's passages are reconstructed from the prompt itself)."""
+    return "rerank" not in stages[lb["profile"]] and r["stages"]["retrieve"].get("reconstructed", False)
+
+
 reasons = collections.Counter()
 for lb in labels:
     r = runs.get(run_id(lb["pipeline"], lb["generator_event_id"])) or by_hint.get(lb["run_hint"])
@@ -39,7 +47,8 @@ for lb in labels:
         reason = "no run"
     elif r["incomplete"]:
         reason = "incomplete"
-    elif any(s != "retrieve" and not r["stages"][s]["present"] for s in stages[lb["profile"]]):
+    elif any(s != "retrieve" and not r["stages"][s]["present"] and not (s == "assemble" and unknown_hand_on(r, lb))
+             for s in stages[lb["profile"]]):
         reason = "a stage missing"
     elif lb["run_hint"] and truth.get(lb["run_hint"]) and set(r["call_ids"]) != truth[lb["run_hint"]]:
         reason = "other calls than its own"

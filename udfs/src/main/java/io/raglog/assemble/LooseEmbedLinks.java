@@ -76,7 +76,10 @@ final class LooseEmbedLinks {
 
     /**
      * Whether an open call of another run that still lacks an embedding carries a text {@code c} follows better, or as
-     * well and nearer in time.
+     * well and nearer in time. Only a call {@code c} can have come from counts: a rewrite that had its output before
+     * {@code c} started, a generator that started after {@code c} ended. A run begun later is no rival, however well
+     * its text fits: a truncated "rankine cycle" fits "rankine cycle sometimes called" better than the rewrite it was
+     * cut from, and a question asked two seconds later kept it from its run.
      */
     private static boolean followsAnotherRunBetter(CallSignals c, double score, long gap, Stage anchor,
             Set<CallSignals> inRun, List<CallSignals> open) {
@@ -84,9 +87,13 @@ final class LooseEmbedLinks {
             if (inRun.contains(o) || !carriesQuestion(o)) {
                 continue;
             }
+            long otherGap = gap(c, o);
+            if (otherGap == Long.MAX_VALUE) {
+                continue;
+            }
             double other = NearText.best(c, List.of(o));
             boolean better = other > score + TIE
-                    || (Math.abs(other - score) <= TIE && o.stage == anchor && gap(c, o) < gap);
+                    || (Math.abs(other - score) <= TIE && o.stage == anchor && otherGap < gap);
             if (better && lacksEmbedding(o, c, open)) {
                 return true;
             }
@@ -138,8 +145,8 @@ final class LooseEmbedLinks {
             if (o == c || inRun.contains(o)) {
                 continue;
             }
-            if (ContentLinks.strong(o, c)
-                    || carriesQuestion(o) && NearText.best(c, List.of(o)) >= NearText.FLOOR) {
+            if (ContentLinks.strong(o, c) || carriesQuestion(o) && gap(c, o) != Long.MAX_VALUE
+                    && NearText.best(c, List.of(o)) >= NearText.FLOOR) {
                 return true;
             }
         }

@@ -102,6 +102,20 @@ class LooseEmbedLinksTest {
     }
 
     @Test
+    void shouldNotLeaveATruncatedEmbeddingToARunThatBeganAfterIt() {
+        // cut to "rankine cycle", which fits a later question's rewrite better than its own; that question was asked
+        // after the call ended (its embedding still to come when w closes), so the call cannot be its (a JavaScript
+        // client, 24 questions at a time)
+        TestCalls w = run("w", "In the Rankine cycle, what does water turn into when heated?",
+                "rankine cycle water turn heated", 5);
+        TestCalls s = run("s", "What is the Rankine cycle sometimes called?", "rankine cycle sometimes called", 6);
+        List<Run> runs = link(List.of(w.rewrite(0, 0.4), w.embed("embed", 0.45, 0.5, 200, "rankine cycle"),
+                w.rerank(0.55, 0.8), w.generate(0.85, 1.5), s.rewrite(1.6, 2.0)));
+        assertThat(runOf(runs, "w").callIds()).contains("w-embed");
+        assertThat(runs).filteredOn(Run::incomplete).noneMatch(r -> r.callIds().contains("w-embed"));
+    }
+
+    @Test
     void shouldNotTakeByOrderInTimeAnEmbeddingThatLinksToAnotherRunsReranker() {
         // a lost its embedding, b's rewrite was not logged: b's embedding, in a's window, is b's by its reranker
         List<Run> runs = link(List.of(A.rewrite(0, 0.4), B.embed(0.45, 0.55), A.rerank(0.6, 0.9),
