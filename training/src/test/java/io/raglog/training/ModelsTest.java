@@ -9,6 +9,7 @@ import io.raglog.score.FeatureSpace;
 import io.raglog.score.GradientBoostedTrees;
 import io.raglog.score.Imputer;
 import io.raglog.score.LogisticRegression;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -62,7 +63,7 @@ class ModelsTest {
         assertThat(model.predict(new double[] {80, 0, 7})).isGreaterThan(0.95);
         assertThat(model.predict(new double[] {20, 0, 7})).isLessThan(0.05);
         // the range it was fitted on is kept: a value far beyond it reads as the range's end
-        double highest = java.util.Arrays.stream(x).mapToDouble(r -> r[0]).max().orElseThrow();
+        double highest = Arrays.stream(x).mapToDouble(r -> r[0]).max().orElseThrow();
         assertThat(model.high()[0]).isEqualTo(highest);
         assertThat(model.low()[2]).isEqualTo(7.0);
         assertThat(model.predict(new double[] {1e6, 0, 7})).isEqualTo(model.predict(new double[] {highest, 0, 7}));
