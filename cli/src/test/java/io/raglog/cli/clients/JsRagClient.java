@@ -124,9 +124,13 @@ final class JsRagClient {
             return new Plan(passages, questions, none, chars);
         }
 
+        /** The question asked in these words (a run and a verdict carry the words, not the id). */
+        Question questionOf(String question) {
+            return questions.values().stream().filter(q -> q.question().equals(question)).findFirst().orElseThrow();
+        }
+
         String faultOf(String question) {
-            return questions.values().stream().filter(q -> q.question().equals(question)).findFirst()
-                    .map(q -> faults.get(q.questionId())).orElseThrow();
+            return faults.get(questionOf(question).questionId());
         }
 
         JsonNode json() {

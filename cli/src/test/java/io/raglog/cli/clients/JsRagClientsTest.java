@@ -117,8 +117,7 @@ class JsRagClientsTest {
         int answerLostFlagged = 0;
         for (Verdict v : replayed.verdicts()) {
             Run run = replayed.runs().get(v.question());
-            List<String> answers = plan.questions().values().stream().filter(q -> q.question().equals(v.question()))
-                    .findFirst().orElseThrow().acceptableAnswers();
+            List<String> answers = plan.questionOf(v.question()).acceptableAnswers();
             boolean handedOn = run.stages().rerank().output().stream()
                     .anyMatch(p -> AnswerMatch.contains(p.text(), answers));
             boolean flagged = v.flaggedStages().contains(Stage.ASSEMBLE);
