@@ -11,13 +11,21 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * Per-stage thresholds that maximise the pooled stage-level F1 on labeled runs while the run-level false-positive
- * rate stays within a budget. Thresholds interact through the run-level rate (one false flag anywhere makes a sound
- * run a false positive) and through the reassignment rule, so they are searched together by coordinate ascent over
- * each stage's candidate cut-points, every candidate judged by the full decision the job makes.
+ * Per-stage thresholds that maximise the mean of the stages' F1 (macro F1) on labeled runs while the run-level
+ * false-positive rate stays within a budget. Thresholds interact through the run-level rate (one false flag anywhere
+ * makes a sound run a false positive) and through the reassignment rule, so they are searched together by coordinate
+ * ascent over each stage's candidate cut-points, every candidate judged by the full decision the job makes.
+ *
+ * <p>Why the mean of the stages' F1 and not the pooled F1 the figures quote: pooled F1 counts faults, so under a hard
+ * run-level budget it hands the budget to whichever stage has most faults, even where that stage gains a few percent
+ * of its own faults and a small stage loses most of its. Trained on pooled F1, the default bundle kept the rewriter
+ * at 0.94 (recall 0.51 on the held-out sample, 0.14 on the unseen profile) to buy the retriever a few more flags,
+ * and a retraining on barely different runs could give the budget elsewhere. A debugging queue that never shows one
+ * stage's faults fails that stage's owner whatever the pooled figure says; every stage weighs the same here.
  *
  * <p>The objective, in order: first get within the budget (lowest run-level FPR while above it), then the highest
- * pooled F1, then the lowest run-level FPR. Ties keep the current threshold, so the search stops.
+ * macro F1 (stages with at least one faulty instance), then the lowest run-level FPR. Ties keep the current
+ * threshold, so the search stops.
  */
 final class ThresholdSearch {
 
@@ -31,7 +39,11 @@ final class ThresholdSearch {
     /** A labeled run with its stages' ensemble probabilities. */
     record ScoredRun(LabeledRun run, Map<Stage, Double> probability) {}
 
-    record Result(Map<Stage, Double> thresholds, double f1, double runFpr) {}
+    /**
+     * @param f1 pooled stage-level F1 at the thresholds (what the figures quote)
+     * @param macroF1 the mean of the stages' F1, what the search maximised
+     */
+    record Result(Map<Stage, Double> thresholds, double f1, double macroF1, double runFpr) {}
 
     private ThresholdSearch() {}
 
@@ -39,7 +51,7 @@ final class ThresholdSearch {
      * Every stage tuned, starting from flagging nothing: what training does. Starting inside the budget matters. From
      * 0.5 everywhere the run-level rate usually starts above it, and the first stage tuned was pushed to whatever
      * threshold cut the rate most, whatever that cost in F1. The rewriter, first in pipeline order, ended at 0.97 and
-     * recall 0.35. From "flag nothing" every move is judged by pooled F1 within the budget.
+     * recall 0.35. From "flag nothing" every move is judged by macro F1 within the budget.
      */
     static Result search(List<ScoredRun> runs, double maxRunFpr) {
         Map<Stage, Double> start = new EnumMap<>(Stage.class);
@@ -50,22 +62,22 @@ final class ThresholdSearch {
         // Coordinate ascent under a hard budget cannot move budget from one stage to another: once the first stages
         // tuned have spent it, lowering a later stage's threshold is never "better" and raising an earlier one costs
         // F1 first. It once left the generator at 0.99 (recall 0.25) for a rewriter that took the whole budget.
-        // Searching with the run-level rate as a price (F1 - price * FPR) lets every stage bid for the budget; each
+        // Searching with the run-level rate as a price (macro F1 - price * FPR) lets every stage bid for the budget; each
         // result is then polished under the hard budget, and the best one within the budget wins.
         Map<Stage, List<Double>> candidates = candidates(runs);
         for (double price : BUDGET_PRICES) {
             Result priced = search(runs, maxRunFpr, priced(runs, candidates, start, price), EnumSet.allOf(Stage.class));
-            if (priced.runFpr() <= maxRunFpr + EPS && priced.f1() > best.f1() + EPS) {
+            if (priced.runFpr() <= maxRunFpr + EPS && priced.macroF1() > best.macroF1() + EPS) {
                 best = priced;
             }
         }
         return best;
     }
 
-    /** Prices of one unit of run-level false-positive rate, in pooled F1, tried by {@link #search(List, double)}. */
+    /** Prices of one unit of run-level false-positive rate, in macro F1, tried by {@link #search(List, double)}. */
     static final double[] BUDGET_PRICES = {0.25, 0.5, 1, 2, 4};
 
-    /** Coordinate ascent on pooled F1 minus {@code price} times the run-level false-positive rate, unconstrained. */
+    /** Coordinate ascent on macro F1 minus {@code price} times the run-level false-positive rate, unconstrained. */
     private static Map<Stage, Double> priced(List<ScoredRun> runs, Map<Stage, List<Double>> candidates,
             Map<Stage, Double> start, double price) {
         Map<Stage, Double> thresholds = new EnumMap<>(start);
@@ -98,7 +110,20 @@ final class ThresholdSearch {
     }
 
     private static double pricedScore(MethodReport report, double price) {
-        return report.pooled().f1() - price * report.runs().falsePositiveRate();
+        return macroF1(report) - price * report.runs().falsePositiveRate();
+    }
+
+    /** The mean F1 of the stages with at least one faulty instance in the runs (a stage without faults has none). */
+    static double macroF1(MethodReport report) {
+        double sum = 0;
+        int stages = 0;
+        for (StageMetrics stage : report.stages().values()) {
+            if (stage.faulty() > 0) {
+                sum += stage.f1();
+                stages++;
+            }
+        }
+        return stages == 0 ? 0.0 : sum / stages;
     }
 
     /**
@@ -133,7 +158,7 @@ final class ThresholdSearch {
                 break;
             }
         }
-        return new Result(thresholds, current.pooled().f1(), current.runs().falsePositiveRate());
+        return new Result(thresholds, current.pooled().f1(), macroF1(current), current.runs().falsePositiveRate());
     }
 
     static MethodReport measure(List<ScoredRun> runs, Map<Stage, Double> thresholds) {
@@ -155,12 +180,12 @@ final class ThresholdSearch {
         if (okA != okB) {
             return okA;
         }
-        double f1A = a.pooled().f1();
-        double f1B = b.pooled().f1();
+        double macroA = macroF1(a);
+        double macroB = macroF1(b);
         if (!okA) {
-            return fprA < fprB - EPS || (Math.abs(fprA - fprB) <= EPS && f1A > f1B + EPS);
+            return fprA < fprB - EPS || (Math.abs(fprA - fprB) <= EPS && macroA > macroB + EPS);
         }
-        return f1A > f1B + EPS || (Math.abs(f1A - f1B) <= EPS && fprA < fprB - EPS);
+        return macroA > macroB + EPS || (Math.abs(macroA - macroB) <= EPS && fprA < fprB - EPS);
     }
 
     private static Map<Stage, List<Double>> candidates(List<ScoredRun> runs) {

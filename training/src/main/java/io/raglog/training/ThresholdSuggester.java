@@ -20,7 +20,7 @@ import java.util.Set;
  * <p>The rate is the run-level one: the share of sound runs (no faulty stage) with at least one flagged stage,
  * because that is what a team sees in its debugging queue and what the issue's goal (&le; 5 %) measures. A per-stage
  * rate would not do: five stages each allowed 5 % compound to far more than 5 % of runs. Within that budget the
- * thresholds maximise the pooled stage-level F1 on the hand-labeled runs, searched together exactly as in training
+ * thresholds maximise the mean of the stages' F1 on the hand-labeled runs, searched together exactly as in training
  * ({@link ThresholdSearch}), starting from the bundle's thresholds and keeping them where nothing does better.
  * What too little data cannot measure is not moved: with fewer than 1 / maxFpr sound runs nothing changes, and a
  * stage with fewer than {@link #MIN_PER_CLASS} faulty or sound instances keeps its threshold. Each case is noted.

@@ -24,7 +24,7 @@ import java.util.TreeSet;
  * and the split does not depend on input order) into a test share and the runs to fit on. Each stage's three models
  * are fitted on the runs where that stage was present and labeled.
  *
- * <p>Thresholds are chosen to maximise pooled stage-level F1 subject to a run-level false-positive budget
+ * <p>Thresholds are chosen to maximise the mean of the stages' F1 subject to a run-level false-positive budget
  * ({@link ThresholdSearch}), judged with the reassignment rule applied, exactly as the job decides. With
  * {@code folds >= 2} (the default) they are chosen on out-of-fold probabilities: each fold's runs scored by models
  * fitted on the other folds, so every fitting run helps choose them and none is scored by a model that saw it; the
@@ -150,11 +150,11 @@ public final class Trainer {
         }
 
         String objective = settings.crossValidated()
-                ? "per-stage thresholds maximising pooled stage-level F1 on out-of-fold probabilities ("
+                ? "per-stage thresholds maximising the mean of the stages' F1 on out-of-fold probabilities ("
                         + settings.folds() + "-fold cross-validation over the " + fitting.size() + " fitting runs), "
                         + "with the reassignment rule applied, subject to a run-level false-positive rate <= "
                         + settings.maxRunFpr() + "; shipped models refitted on all fitting runs"
-                : "per-stage thresholds maximising pooled stage-level F1 on the validation split, with the "
+                : "per-stage thresholds maximising the mean of the stages' F1 on the validation split, with the "
                         + "reassignment rule applied, subject to a run-level false-positive rate <= "
                         + settings.maxRunFpr();
         TierGate gate = null;

@@ -77,7 +77,39 @@ class ThresholdSearchTest {
         ThresholdSearch.Result result = ThresholdSearch.search(runs, 0.05);
 
         assertThat(result.runFpr()).isLessThanOrEqualTo(0.05);
-        assertThat(result.f1()).isGreaterThanOrEqualTo(greedy.f1());
+        assertThat(result.macroF1()).isGreaterThanOrEqualTo(greedy.macroF1());
+    }
+
+    /**
+     * Why the search weighs every stage the same. 100 sound runs, a budget of 5 of them. The rewriter's 10 faults
+     * (0.70) can be caught only by also flagging 3 sound runs (0.75); so can the generator's 40 faults at 0.60 (3
+     * sound runs at 0.65), while its other 60 (0.90) cost nothing. Both would take 6 sound runs. Pooled F1 spends the
+     * budget on the generator's 40 (0.94 against 0.77) and leaves the rewriter at recall 0; the mean of the stages' F1
+     * catches every rewrite fault and 60 % of the generator's (0.81 against 0.49).
+     */
+    @Test
+    void shouldNotLeaveASmallStageUnseenToBuyALargeOneAShareOfItsFaults() {
+        List<ThresholdSearch.ScoredRun> runs = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            runs.add(run("rewrite-fault-" + i, Stage.REWRITE, 0.70, 0.05));
+        }
+        for (int i = 0; i < 100; i++) {
+            runs.add(run("generate-fault-" + i, Stage.GENERATE, 0.05, i < 60 ? 0.90 : 0.60));
+        }
+        for (int i = 0; i < 100; i++) {
+            double rewrite = i < 3 ? 0.75 : 0.05;
+            double generate = i >= 3 && i < 6 ? 0.65 : 0.05;
+            runs.add(run("sound-" + i, null, rewrite, generate));
+        }
+
+        ThresholdSearch.Result result = ThresholdSearch.search(runs, 0.05);
+        MethodReport report = ThresholdSearch.measure(runs, result.thresholds());
+
+        assertThat(result.runFpr()).isLessThanOrEqualTo(0.05);
+        assertThat(report.stage(Stage.REWRITE).recall()).isEqualTo(1.0);
+        assertThat(report.stage(Stage.GENERATE).recall()).isEqualTo(0.6);
+        assertThat(result.macroF1()).isGreaterThan(0.80);
+        assertThat(result.f1()).isLessThan(0.80);
     }
 
     /** A run with a rewriter and a generator only; {@code faulty} is its one faulty stage, or null when sound. */
