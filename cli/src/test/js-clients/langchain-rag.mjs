@@ -4,9 +4,9 @@
 //
 //   node langchain-rag.mjs PLAN.json
 //
-// PLAN.json: {"passages": [{"id", "text"}], "questions": [{"id", "question", "embedFault", "contextBudget"}],
+// PLAN.json: {"passages": [{"id", "text"}], "questions": [{"id", "question", "embedFault", "contextBudget", "stream"}],
 // "concurrency"}; embedFault: how the client gets the rewrite it embeds wrong, contextBudget: the characters its
-// prompt's context may take, if any (query-faults.mjs).
+// prompt's context may take, if any (query-faults.mjs); stream: the answer is streamed, as a chat UI shows it.
 // Prints one JSON line per question: its id, what was embedded, each reranked passage's fate in the prompt and the
 // answer.
 import { readFileSync } from "node:fs";
@@ -41,11 +41,16 @@ async function answer(store, q) {
   const retrieved = await store.similaritySearchVectorWithScore(await embeddings.embedQuery(embedded), 6);
   const kept = await reranker.compressDocuments(retrieved.map(([doc]) => doc), rewrite);
   const { context, fates } = contextOf(kept.map((doc) => doc.pageContent), q.contextBudget);
-  const reply = await chat.invoke([
-    new SystemMessage(ANSWER),
-    new HumanMessage(`Context:\n${context}\n\nQuestion: ${q.question}`),
-  ]);
-  return { id: q.id, embedded, fates, answer: String(reply.content) };
+  const prompt = [new SystemMessage(ANSWER), new HumanMessage(`Context:\n${context}\n\nQuestion: ${q.question}`)];
+  let reply = "";
+  if (q.stream) {
+    for await (const chunk of await chat.stream(prompt)) {
+      reply += chunk.content;
+    }
+  } else {
+    reply = String((await chat.invoke(prompt)).content);
+  }
+  return { id: q.id, embedded, fates, answer: reply };
 }
 
 const store = await MemoryVectorStore.fromDocuments(

@@ -80,15 +80,17 @@ final class JsRagClient {
     }
 
     /**
-     * What a client was asked: the knowledge base, the questions, how each one's embedded query goes wrong, and the
-     * characters its prompt's context may take (null: no budget).
+     * What a client was asked: the knowledge base, the questions, how each one's embedded query goes wrong, the
+     * characters its prompt's context may take (null: no budget), and the questions whose answer a client that can
+     * stream asks for as a stream ({@code langchain-rag.mjs} does; the others ignore it).
      */
     record Plan(List<Document> passages, Map<String, Question> questions, Map<String, String> faults,
-            Integer contextBudget) {
+            Integer contextBudget, Set<String> streamed) {
 
         /**
          * The first {@code passages} paragraphs of the {@code test} split's articles, and {@code questions} answerable
-         * questions about them, each with the next of {@link #EMBED_FAULTS}.
+         * questions about them, each with the next of {@link #EMBED_FAULTS}, every other one's answer streamed (a
+         * chat UI streams what an API route asks whole).
          */
         static Plan of(int passageCount, int questionCount) {
             Corpus corpus = CorpusModel.shipped().corpus();
@@ -103,6 +105,7 @@ final class JsRagClient {
             passages.forEach(d -> held.add(d.docId()));
             Map<String, Question> questions = new LinkedHashMap<>();
             Map<String, String> faults = new HashMap<>();
+            Set<String> streamed = new HashSet<>();
             Set<String> asked = new HashSet<>();
             for (Question q : ArticleSplits.questionsOf(corpus, articles)) {
                 if (questions.size() == questionCount) {
@@ -110,18 +113,21 @@ final class JsRagClient {
                 }
                 if (q.answerable() && held.contains(q.relevantDocIds().get(0)) && asked.add(q.question())) {
                     faults.put(q.questionId(), EMBED_FAULTS.get(questions.size() % EMBED_FAULTS.size()));
+                    if (questions.size() % 2 == 1) {
+                        streamed.add(q.questionId());
+                    }
                     questions.put(q.questionId(), q);
                 }
             }
             assertThat(questions).hasSize(questionCount);
-            return new Plan(passages, questions, faults, null);
+            return new Plan(passages, questions, faults, null, streamed);
         }
 
         /** The same questions, each embedded as it is, each prompt's context cut at {@code chars} characters. */
         Plan withContextBudget(int chars) {
             Map<String, String> none = new HashMap<>();
             questions.keySet().forEach(id -> none.put(id, "none"));
-            return new Plan(passages, questions, none, chars);
+            return new Plan(passages, questions, none, chars, streamed);
         }
 
         /** The question asked in these words (a run and a verdict carry the words, not the id). */
@@ -145,13 +151,19 @@ final class JsRagClient {
                 if (contextBudget != null) {
                     question.put("contextBudget", contextBudget);
                 }
+                if (streamed.contains(x.questionId())) {
+                    question.put("stream", true);
+                }
             });
             return plan;
         }
     }
 
-    /** What the client printed per question (id, embedded text, answer), and the calls the proxy recorded. */
-    record Recording(List<JsonNode> answered, Path calls, int served) {}
+    /**
+     * What the client printed per question (id, embedded text, answer), the calls the proxy recorded, how many calls
+     * the stand-ins served, and how many of the recorded replies were streams of server-sent events.
+     */
+    record Recording(List<JsonNode> answered, Path calls, int served, long streamedReplies) {}
 
     /**
      * Runs {@code script} on the plan with the proxy's base URLs, no run header; the proxy is closed (drained) before
@@ -188,7 +200,12 @@ final class JsRagClient {
         assertThat(recorded.lines().count()).as("calls recorded of the %d served", served).isEqualTo(served);
         assertThat(recorded).as("keys in the recording").doesNotContain("sk-proj-standin")
                 .doesNotContain("standin-cohere-key");
-        return new Recording(out.lines().map(l -> Json.read(l, JsonNode.class)).toList(), calls, served);
+        long streamedReplies = recorded.lines().map(l -> Json.read(l, JsonNode.class))
+                .filter(call -> call.path("response").path("headers").path("content-type").asText()
+                        .startsWith("text/event-stream"))
+                .count();
+        return new Recording(out.lines().map(l -> Json.read(l, JsonNode.class)).toList(), calls, served,
+                streamedReplies);
     }
 
     /** The recording replayed through the job's topology: its summary, its runs by question, its verdicts. */

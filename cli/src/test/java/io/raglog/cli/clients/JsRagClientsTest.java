@@ -29,7 +29,8 @@ import org.junit.jupiter.api.io.TempDir;
  * call fell out of its run. Every question must come out as one whole run, its embedding call in it, and the
  * index-building calls as no run at all; then the shipped bundle must flag the embedding stage of each run whose query
  * the client got wrong, and of no other (a BGE-style instruction before the query included: it is how such models are
- * queried).
+ * queried). The LangChain.js client streams every other answer, as a chat UI does: the run's answer is the one its
+ * stream delivered.
  *
  * <p>Larger runs: {@code -Djs.questions=300 -Djs.concurrency=24 -Djs.passages=150} (questions per client, asked how
  * many at a time, over how many passages).
@@ -62,6 +63,8 @@ class JsRagClientsTest {
         JsRagClient.Recording recording = JsRagClient.record("langchain-rag.mjs", "helpdesk-langchain-js", plan, dir);
         // the index's documents in one batch, then a rewrite, an embedding, a rerank and an answer per question
         assertThat(recording.served()).isEqualTo(1 + 4 * QUESTIONS);
+        // every other answer streamed by ChatOpenAI.stream: server-sent chunks, its usage last (stream_options)
+        assertThat(recording.streamedReplies()).isEqualTo(plan.streamed().size()).isEqualTo(QUESTIONS / 2);
         // LangChain's OpenAIEmbeddings sends a text's new lines as spaces (its stripNewLines)
         assertWholeRunsAndEmbeddingFlags(plan, recording,
                 List.of(Stage.REWRITE, Stage.EMBED, Stage.RETRIEVE, Stage.RERANK, Stage.ASSEMBLE, Stage.GENERATE),
@@ -79,6 +82,7 @@ class JsRagClientsTest {
         JsRagClient.Recording recording = JsRagClient.record("llamaindex-rag.mjs", "kb-llamaindex-ts", plan, dir);
         // the index's documents in batches, then an embedding, a rerank and an answer per question
         assertThat(recording.served()).isEqualTo((PASSAGES + LLAMAINDEX_BATCH - 1) / LLAMAINDEX_BATCH + 3 * QUESTIONS);
+        assertThat(recording.streamedReplies()).isZero();
         assertWholeRunsAndEmbeddingFlags(plan, recording,
                 List.of(Stage.EMBED, Stage.RETRIEVE, Stage.RERANK, Stage.ASSEMBLE, Stage.GENERATE),
                 Function.identity());

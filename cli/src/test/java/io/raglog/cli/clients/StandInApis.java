@@ -14,6 +14,7 @@ import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.Comparator;
@@ -53,7 +54,15 @@ final class StandInApis implements AutoCloseable {
         HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 64);
         StandInApis apis = new StandInApis(server, embedder);
         server.createContext("/v1/embeddings", e -> apis.reply(e, apis.embeddings(read(e))));
-        server.createContext("/v1/chat/completions", e -> apis.reply(e, apis.chat(read(e))));
+        server.createContext("/v1/chat/completions", e -> {
+            JsonNode request = read(e);
+            JsonNode completion = apis.chat(request);
+            if (request.path("stream").asBoolean()) {
+                apis.stream(e, completion, request.path("stream_options").path("include_usage").asBoolean());
+            } else {
+                apis.reply(e, completion);
+            }
+        });
         server.createContext("/v1/rerank", e -> apis.reply(e, apis.rerank(read(e))));
         server.setExecutor(Executors.newFixedThreadPool(4));
         server.start();
@@ -81,6 +90,58 @@ final class StandInApis implements AutoCloseable {
         try (OutputStream out = exchange.getResponseBody()) {
             out.write(bytes);
         }
+    }
+
+    /**
+     * A chat completion as OpenAI streams it when asked ({@code "stream": true}): server-sent events of
+     * {@code chat.completion.chunk}s, the role first, the content a few words at a time, the finish reason, then,
+     * when the request's {@code stream_options} ask for it, the usage in a chunk with no choices, and {@code [DONE]}.
+     * Each event is flushed on its own, so the proxy relays a reply that arrives over time.
+     */
+    private void stream(HttpExchange exchange, JsonNode completion, boolean includeUsage) throws IOException {
+        requests.incrementAndGet();
+        String content = completion.path("choices").path(0).path("message").path("content").asText();
+        exchange.getResponseHeaders().set("Content-Type", "text/event-stream; charset=utf-8");
+        exchange.getResponseHeaders().set("Cache-Control", "no-cache");
+        exchange.sendResponseHeaders(200, 0);
+        try (OutputStream out = exchange.getResponseBody()) {
+            event(out, chunk(completion, Json.MAPPER.createObjectNode().put("role", "assistant").put("content", ""),
+                    null));
+            // pieces that keep their spaces, so the client's concatenation is the content exactly
+            for (String piece : content.split("(?<= )(?=\\S)")) {
+                event(out, chunk(completion, Json.MAPPER.createObjectNode().put("content", piece), null));
+            }
+            event(out, chunk(completion, Json.MAPPER.createObjectNode(), "stop"));
+            if (includeUsage) {
+                ObjectNode usage = chunkFrame(completion);
+                usage.putArray("choices");
+                usage.set("usage", completion.path("usage"));
+                event(out, usage);
+            }
+            out.write("data: [DONE]\n\n".getBytes(StandardCharsets.UTF_8));
+            out.flush();
+        }
+    }
+
+    /** One {@code chat.completion.chunk} of the completion: its one choice's delta and finish reason (or null). */
+    private static ObjectNode chunk(JsonNode completion, ObjectNode delta, String finishReason) {
+        ObjectNode chunk = chunkFrame(completion);
+        ObjectNode choice = chunk.putArray("choices").addObject().put("index", 0);
+        choice.set("delta", delta);
+        choice.put("finish_reason", finishReason);
+        return chunk;
+    }
+
+    private static ObjectNode chunkFrame(JsonNode completion) {
+        return Json.MAPPER.createObjectNode().put("id", completion.path("id").asText())
+                .put("object", "chat.completion.chunk").put("created", completion.path("created").asLong())
+                .put("model", completion.path("model").asText());
+    }
+
+    private static void event(OutputStream out, JsonNode data) throws IOException {
+        out.write(("data: " + Json.MAPPER.writeValueAsString(data) + "\n\n")
+                .getBytes(StandardCharsets.UTF_8));
+        out.flush();
     }
 
     /** OpenAI's {@code /v1/embeddings}: one string or a batch, float arrays or, when asked, base64 float32. */
