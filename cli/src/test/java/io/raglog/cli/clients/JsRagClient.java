@@ -208,13 +208,53 @@ final class JsRagClient {
                 streamedReplies);
     }
 
+    /** What the client printed per question, and the OTLP/JSON export requests its tracer sent, one a line. */
+    record Traced(List<JsonNode> answered, Path traces, int served) {}
+
+    /**
+     * Runs {@code script} on the plan against the stand-ins directly (no proxy in the path) with its OpenTelemetry
+     * exporter pointed at a local OTLP/HTTP receiver, which keeps each export request's JSON body as one line: what a
+     * Collector's Kafka exporter would put on raglog's OTLP topic.
+     */
+    static Traced traced(String script, Plan plan, Path dir) throws Exception {
+        Path planFile = dir.resolve("plan.json");
+        Files.write(planFile, Json.MAPPER.writeValueAsBytes(plan.json()));
+        // kept in the build directory, for `./raglog replay --otlp` by hand when a test fails
+        Path traces = INSTALLED.resolve(script.replaceAll("\\.[a-z]+$", "") + ".otlp.jsonl");
+        Files.deleteIfExists(traces);
+        String out;
+        int served;
+        try (StandInApis apis = StandInApis.start(new HashedEmbedder(CorpusModel.shipped().stats(),
+                HashedEmbedder.DEFAULT_DIMENSIONS));
+                OtlpReceiver receiver = OtlpReceiver.start(traces)) {
+            String base = apis.baseUri().toString();
+            out = run(INSTALLED, Map.of(
+                    "OPENAI_BASE_URL", base + "/v1",
+                    "OPENAI_API_KEY", "sk-proj-standin0000000000000000000000000000",
+                    "COHERE_BASE_URL", base,
+                    "COHERE_API_KEY", "standin-cohere-key-000000000000000000000",
+                    "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", receiver.tracesUri().toString()),
+                    Duration.ofMinutes(2), "node", script, planFile.toAbsolutePath().toString());
+            served = apis.requests();
+        }
+        return new Traced(out.lines().map(l -> Json.read(l, JsonNode.class)).toList(), traces, served);
+    }
+
     /** The recording replayed through the job's topology: its summary, its runs by question, its verdicts. */
     record Replayed(ReplayCommand.Summary summary, Map<String, Run> runs, List<Verdict> verdicts) {}
 
     static Replayed replay(Path calls, Path dir) throws Exception {
+        return replay(List.of(calls), List.of(), dir);
+    }
+
+    static Replayed replayTraces(Path traces, Path dir) throws Exception {
+        return replay(List.of(), List.of(traces), dir);
+    }
+
+    private static Replayed replay(List<Path> calls, List<Path> traces, Path dir) throws Exception {
         Path runsFile = dir.resolve("runs.jsonl");
         Path verdictsFile = dir.resolve("verdicts.jsonl");
-        ReplayCommand.Summary summary = ReplayCommand.replay(List.of(calls), List.of(),
+        ReplayCommand.Summary summary = ReplayCommand.replay(calls, traces,
                 new ReplayCommand.Outputs(runsFile, dir.resolve("dlq.jsonl"), null, verdictsFile,
                         JobSettings.defaults()),
                 2, TopologySettings.DEFAULTS);

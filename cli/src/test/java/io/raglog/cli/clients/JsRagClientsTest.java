@@ -30,7 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
  * index-building calls as no run at all; then the shipped bundle must flag the embedding stage of each run whose query
  * the client got wrong, and of no other (a BGE-style instruction before the query included: it is how such models are
  * queried). The LangChain.js client streams every other answer, as a chat UI does: the run's answer is the one its
- * stream delivered.
+ * stream delivered. A third client is traced with OpenTelemetry instead of proxied, and read from its traces alone.
  *
  * <p>Larger runs: {@code -Djs.questions=300 -Djs.concurrency=24 -Djs.passages=150} (questions per client, asked how
  * many at a time, over how many passages).
@@ -86,6 +86,41 @@ class JsRagClientsTest {
         assertWholeRunsAndEmbeddingFlags(plan, recording,
                 List.of(Stage.EMBED, Stage.RETRIEVE, Stage.RERANK, Stage.ASSEMBLE, Stage.GENERATE),
                 Function.identity());
+    }
+
+    /**
+     * {@code openai-otel-rag.cjs}: OpenAI's and Cohere's SDKs, no framework, traced with OpenTelemetry and
+     * OpenLLMetry's instrumentations, each question one trace; raglog reads the traces alone. What those
+     * instrumentations record sets what can be assembled: OpenLLMetry's OpenAI instrumentation traces the chat calls
+     * in the current GenAI conventions (messages as typed parts) and no embedding call, and its Cohere rerank span
+     * names the documents it was given and the scores it returned, not which document each score is for. So a run
+     * is its rewrite and its answer, its retrieval rebuilt from the passages the prompt holds.
+     */
+    @Test
+    void shouldAssembleAnOpenTelemetryTracedClientsQuestionsFromItsTracesAlone() throws Exception {
+        JsRagClient.Plan plan = JsRagClient.Plan.of(PASSAGES, QUESTIONS);
+        JsRagClient.Traced traced = JsRagClient.traced("openai-otel-rag.cjs", plan, dir);
+        assertThat(traced.answered()).hasSize(QUESTIONS);
+        // the index's documents in one batch, then a rewrite, an embedding, a rerank and an answer per question
+        assertThat(traced.served()).isEqualTo(1 + 4 * QUESTIONS);
+        JsRagClient.Replayed replayed = JsRagClient.replayTraces(traced.traces(), dir);
+        assertThat(replayed.summary().deadLetterCount()).isZero();
+        assertThat(replayed.summary().incompleteCount()).as("spans no run claimed").isZero();
+        assertThat(replayed.summary().runCount()).isEqualTo(QUESTIONS);
+        for (JsonNode a : traced.answered()) {
+            var question = plan.questions().get(a.path("id").asText());
+            Run run = replayed.runs().get(question.question());
+            assertThat(run).as("the run of %s", question.question()).isNotNull();
+            assertThat(run.has(Stage.REWRITE)).as("the rewrite of %s", question.question()).isTrue();
+            assertThat(run.has(Stage.GENERATE)).as("the answer of %s", question.question()).isTrue();
+            // read from the chat spans' input and output messages
+            assertThat(run.stages().rewrite().input()).isEqualTo(question.question());
+            assertThat(run.stages().rewrite().outputs()).containsExactly(a.path("rewrite").asText());
+            assertThat(run.stages().generate().answer()).isEqualTo(a.path("answer").asText());
+            assertThat(run.stages().generate().context()).hasSize(3);
+            assertThat(run.stages().retrieve().reconstructed()).isTrue();
+        }
+        assertThat(replayed.verdicts()).hasSize(QUESTIONS);
     }
 
     /**
