@@ -50,6 +50,10 @@ final class JsRagClient {
     /** The two that are no fault: the query as it is, and behind a model's instruction. */
     static final Set<String> HEALTHY = Set.of("none", "prefix");
 
+    /** The keys the clients send, shaped like real ones: neither the proxy's recording nor a trace may hold them. */
+    private static final String OPENAI_KEY = "sk-proj-standin0000000000000000000000000000";
+    private static final String COHERE_KEY = "standin-cohere-key-000000000000000000000";
+
     private static final Path SOURCES = Path.of("src", "test", "js-clients");
     private static final Path INSTALLED = Path.of("target", "js-clients");
     private static boolean installed;
@@ -189,9 +193,9 @@ final class JsRagClient {
                 String base = proxy.baseUri().toString().replaceAll("/$", "");
                 out = run(INSTALLED, Map.of(
                         "OPENAI_BASE_URL", base + "/openai/v1",
-                        "OPENAI_API_KEY", "sk-proj-standin0000000000000000000000000000",
+                        "OPENAI_API_KEY", OPENAI_KEY,
                         "COHERE_BASE_URL", base + "/cohere",
-                        "COHERE_API_KEY", "standin-cohere-key-000000000000000000000"),
+                        "COHERE_API_KEY", COHERE_KEY),
                         Duration.ofMinutes(2), "node", script, planFile.toAbsolutePath().toString());
             }
             served = apis.requests();
@@ -230,13 +234,15 @@ final class JsRagClient {
             String base = apis.baseUri().toString();
             out = run(INSTALLED, Map.of(
                     "OPENAI_BASE_URL", base + "/v1",
-                    "OPENAI_API_KEY", "sk-proj-standin0000000000000000000000000000",
+                    "OPENAI_API_KEY", OPENAI_KEY,
                     "COHERE_BASE_URL", base,
-                    "COHERE_API_KEY", "standin-cohere-key-000000000000000000000",
+                    "COHERE_API_KEY", COHERE_KEY,
                     "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", receiver.tracesUri().toString()),
                     Duration.ofMinutes(2), "node", script, planFile.toAbsolutePath().toString());
             served = apis.requests();
         }
+        assertThat(Files.readString(traces, StandardCharsets.UTF_8)).as("keys in the traces")
+                .doesNotContain("sk-proj-standin").doesNotContain("standin-cohere-key");
         return new Traced(out.lines().map(l -> Json.read(l, JsonNode.class)).toList(), traces, served);
     }
 
