@@ -11,7 +11,7 @@
 const { readFileSync } = require("node:fs");
 const { trace } = require("@opentelemetry/api");
 const { NodeTracerProvider } = require("@opentelemetry/sdk-trace-node");
-const { SimpleSpanProcessor } = require("@opentelemetry/sdk-trace-base");
+const { BatchSpanProcessor } = require("@opentelemetry/sdk-trace-base");
 const { OTLPTraceExporter } = require("@opentelemetry/exporter-trace-otlp-http");
 const { resourceFromAttributes } = require("@opentelemetry/resources");
 const { registerInstrumentations } = require("@opentelemetry/instrumentation");
@@ -20,7 +20,9 @@ const { CohereInstrumentation } = require("@traceloop/instrumentation-cohere");
 
 const provider = new NodeTracerProvider({
   resource: resourceFromAttributes({ "service.name": "support-bot-otel" }),
-  spanProcessors: [new SimpleSpanProcessor(new OTLPTraceExporter())],
+  // batched, as in production: one export per span (SimpleSpanProcessor) passes the exporter's limit of concurrent
+  // exports when a few dozen questions are answered at once, and the spans past it are lost
+  spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter())],
 });
 provider.register();
 registerInstrumentations({ instrumentations: [new OpenAIInstrumentation(), new CohereInstrumentation()] });

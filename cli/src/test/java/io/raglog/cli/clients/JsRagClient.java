@@ -212,8 +212,11 @@ final class JsRagClient {
                 streamedReplies);
     }
 
-    /** What the client printed per question, and the OTLP/JSON export requests its tracer sent, one a line. */
-    record Traced(List<JsonNode> answered, Path traces, int served) {}
+    /**
+     * What the client printed per question, the OTLP/JSON export requests its tracer sent (one a line) and the spans
+     * they held, and how many calls the stand-ins served.
+     */
+    record Traced(List<JsonNode> answered, Path traces, int spans, int served) {}
 
     /**
      * Runs {@code script} on the plan against the stand-ins directly (no proxy in the path) with its OpenTelemetry
@@ -241,9 +244,18 @@ final class JsRagClient {
                     Duration.ofMinutes(2), "node", script, planFile.toAbsolutePath().toString());
             served = apis.requests();
         }
-        assertThat(Files.readString(traces, StandardCharsets.UTF_8)).as("keys in the traces")
-                .doesNotContain("sk-proj-standin").doesNotContain("standin-cohere-key");
-        return new Traced(out.lines().map(l -> Json.read(l, JsonNode.class)).toList(), traces, served);
+        String exported = Files.readString(traces, StandardCharsets.UTF_8);
+        assertThat(exported).as("keys in the traces").doesNotContain("sk-proj-standin")
+                .doesNotContain("standin-cohere-key");
+        int spans = 0;
+        for (String line : exported.lines().toList()) {
+            for (JsonNode resource : Json.read(line, JsonNode.class).path("resourceSpans")) {
+                for (JsonNode scope : resource.path("scopeSpans")) {
+                    spans += scope.path("spans").size();
+                }
+            }
+        }
+        return new Traced(out.lines().map(l -> Json.read(l, JsonNode.class)).toList(), traces, spans, served);
     }
 
     /** The recording replayed through the job's topology: its summary, its runs by question, its verdicts. */

@@ -103,6 +103,8 @@ class JsRagClientsTest {
         assertThat(traced.answered()).hasSize(QUESTIONS);
         // the index's documents in one batch, then a rewrite, an embedding, a rerank and an answer per question
         assertThat(traced.served()).isEqualTo(1 + 4 * QUESTIONS);
+        // each question's request span, its two chat spans and its rerank span, none lost by the exporter
+        assertThat(traced.spans()).isEqualTo(4 * QUESTIONS);
         JsRagClient.Replayed replayed = JsRagClient.replayTraces(traced.traces(), dir);
         assertThat(replayed.summary().deadLetterCount()).isZero();
         assertThat(replayed.summary().incompleteCount()).as("spans no run claimed").isZero();
