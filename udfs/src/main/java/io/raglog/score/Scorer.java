@@ -158,7 +158,8 @@ public final class Scorer {
             return new Decision(flagged, false, KnowledgeGap.undecided());
         }
         ReassignmentRule.Outcome reassigned = ReassignmentRule.apply(flagged, present, features.evidenceFlow());
-        ContextAssemblyRule.Outcome assembly = ContextAssemblyRule.apply(reassigned.flagged(), present, features);
+        ContextAssemblyRule.Outcome assembly = ContextAssemblyRule.apply(reassigned.flagged(), present, features,
+                probability.getOrDefault(Stage.ASSEMBLE, 0.0));
         KnowledgeGapRule.Outcome gap = KnowledgeGapRule.apply(assembly.flagged(), features);
         return new Decision(gap.flagged(), reassigned.fired(), gap.gap(), assembly.cleared());
     }
