@@ -62,8 +62,8 @@ final class ThresholdSearch {
         // Coordinate ascent under a hard budget cannot move budget from one stage to another: once the first stages
         // tuned have spent it, lowering a later stage's threshold is never "better" and raising an earlier one costs
         // F1 first. It once left the generator at 0.99 (recall 0.25) for a rewriter that took the whole budget.
-        // Searching with the run-level rate as a price (macro F1 - price * FPR) lets every stage bid for the budget; each
-        // result is then polished under the hard budget, and the best one within the budget wins.
+        // Searching with the run-level rate as a price (macro F1 - price * FPR) lets every stage bid for the budget;
+        // each result is then polished under the hard budget, and the best one within the budget wins.
         Map<Stage, List<Double>> candidates = candidates(runs);
         for (double price : BUDGET_PRICES) {
             Result priced = search(runs, maxRunFpr, priced(runs, candidates, start, price), EnumSet.allOf(Stage.class));

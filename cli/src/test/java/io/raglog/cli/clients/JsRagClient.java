@@ -174,15 +174,13 @@ final class JsRagClient {
      * this returns, so every call the stand-ins served is in {@code calls}.
      */
     static Recording record(String script, String pipeline, Plan plan, Path dir) throws Exception {
-        Path planFile = dir.resolve("plan.json");
-        Files.write(planFile, Json.MAPPER.writeValueAsBytes(plan.json()));
+        Path planFile = planFile(plan, dir);
         // kept in the build directory, for `./raglog replay --calls` by hand when a test fails
         Path calls = INSTALLED.resolve(pipeline + ".calls.jsonl");
         Files.deleteIfExists(calls);
         String out;
         int served;
-        try (StandInApis apis = StandInApis.start(new HashedEmbedder(CorpusModel.shipped().stats(),
-                HashedEmbedder.DEFAULT_DIMENSIONS))) {
+        try (StandInApis apis = standIns()) {
             try (LoggingProxy proxy = LoggingProxy.start(ProxyConfig.builder()
                     .listenOnEphemeralPort()
                     .route(Route.prefix("/openai", apis.baseUri().toString()))
@@ -224,16 +222,13 @@ final class JsRagClient {
      * Collector's Kafka exporter would put on raglog's OTLP topic.
      */
     static Traced traced(String script, Plan plan, Path dir) throws Exception {
-        Path planFile = dir.resolve("plan.json");
-        Files.write(planFile, Json.MAPPER.writeValueAsBytes(plan.json()));
+        Path planFile = planFile(plan, dir);
         // kept in the build directory, for `./raglog replay --otlp` by hand when a test fails
         Path traces = INSTALLED.resolve(script.replaceAll("\\.[a-z]+$", "") + ".otlp.jsonl");
         Files.deleteIfExists(traces);
         String out;
         int served;
-        try (StandInApis apis = StandInApis.start(new HashedEmbedder(CorpusModel.shipped().stats(),
-                HashedEmbedder.DEFAULT_DIMENSIONS));
-                OtlpReceiver receiver = OtlpReceiver.start(traces)) {
+        try (StandInApis apis = standIns(); OtlpReceiver receiver = OtlpReceiver.start(traces)) {
             String base = apis.baseUri().toString();
             out = run(INSTALLED, Map.of(
                     "OPENAI_BASE_URL", base + "/v1",
@@ -256,6 +251,17 @@ final class JsRagClient {
             }
         }
         return new Traced(out.lines().map(l -> Json.read(l, JsonNode.class)).toList(), traces, spans, served);
+    }
+
+    private static Path planFile(Plan plan, Path dir) throws IOException {
+        Path file = dir.resolve("plan.json");
+        Files.write(file, Json.MAPPER.writeValueAsBytes(plan.json()));
+        return file;
+    }
+
+    /** The paid APIs stood in, their embeddings the simulator's over the shipped corpus's statistics. */
+    private static StandInApis standIns() throws IOException {
+        return StandInApis.start(new HashedEmbedder(CorpusModel.shipped().stats(), HashedEmbedder.DEFAULT_DIMENSIONS));
     }
 
     /** The recording replayed through the job's topology: its summary, its runs by question, its verdicts. */
