@@ -36,7 +36,8 @@ public final class ThresholdsCommand implements Callable<Integer> {
     Path bundle;
 
     @Option(names = "--max-fpr", defaultValue = "0.05",
-            description = "Largest acceptable run-level false-positive rate (default: ${DEFAULT-VALUE}).")
+            description = "Largest acceptable run-level false-positive rate, kept at 90%% confidence from the "
+                    + "labeled sound runs (default: ${DEFAULT-VALUE}).")
     double maxFpr;
 
     @Option(names = "--out", paramLabel = "DIR", description = "Write a copy of the bundle with these thresholds.")

@@ -1,6 +1,7 @@
 package io.raglog.training;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import io.raglog.schemas.Stage;
 import io.raglog.score.ModelBundle;
@@ -51,6 +52,21 @@ class ThresholdSuggesterTest {
         assertThat(strict.after().runs().falsePositiveRate()).isLessThanOrEqualTo(0.01);
         assertThat(loose.after().runs().falsePositiveRate()).isLessThanOrEqualTo(0.2);
         assertThat(loose.after().pooled().recall()).isGreaterThanOrEqualTo(strict.after().pooled().recall());
+    }
+
+    /**
+     * Reviewed runs are a sample: the budget is kept where its upper bound holds, not where the sample's rate sits.
+     * 1 - 0.1^(1/96) is the 90 % bound with none of 96 flagged, 2.37 %; with one flagged it is 3.97 %, with two 5.35 %.
+     */
+    @Test
+    void shouldSearchWithinTheShareWhoseUpperConfidenceBoundKeepsTheBudget() {
+        assertThat(ThresholdSuggester.upperBound(0, 96, 0.9)).isCloseTo(1 - Math.pow(0.1, 1.0 / 96), within(1e-9));
+        assertThat(ThresholdSuggester.upperBound(1, 96, 0.9)).isBetween(0.039, 0.041);
+        assertThat(ThresholdSuggester.upperBound(2, 96, 0.9)).isBetween(0.053, 0.055);
+        assertThat(ThresholdSuggester.confidentBudget(0.05, 96, 0.9)).isEqualTo(1.0 / 96);
+        // about 100 - 1.28 standard deviations of a 5 % rate over 2,000 runs
+        assertThat(ThresholdSuggester.confidentBudget(0.05, 2000, 0.9) * 2000).isBetween(84.0, 90.0);
+        assertThat(ThresholdSuggester.confidentBudget(0.05, 30, 0.9)).as("not even none of 30 shows 5 %").isZero();
     }
 
     @Test
