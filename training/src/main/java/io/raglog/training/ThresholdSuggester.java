@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import org.apache.commons.math3.distribution.BetaDistribution;
 
 /**
  * Per-stage thresholds from a team's own hand-labeled runs, for a false-positive rate they accept.
@@ -28,7 +29,8 @@ import java.util.Set;
  * search keeps within the share of sound runs whose one-sided {@link #CONFIDENCE} upper bound (Clopper-Pearson) on
  * the rate is within the budget: with 96 sound runs and 5 %, one flagged sound run, not four. With too few sound runs
  * for even none to show the rate within the budget, the search flags no sound run at all.
- * What too little data cannot measure is not moved: with fewer than 1 / maxFpr sound runs nothing changes, and a
+ *
+ * <p>What too little data cannot measure is not moved: with fewer than 1 / maxFpr sound runs nothing changes, and a
  * stage with fewer than {@link #MIN_PER_CLASS} faulty or sound instances keeps its threshold. Each case is noted.
  */
 public final class ThresholdSuggester {
@@ -37,6 +39,8 @@ public final class ThresholdSuggester {
     public static final int MIN_PER_CLASS = 5;
     /** How sure the suggestion must be that the run-level rate is within the budget on runs like the reviewed ones. */
     public static final double CONFIDENCE = 0.9;
+    /** How closely the bound is solved for: far finer than one run in the largest review sample. */
+    private static final double BOUND_ACCURACY = 1e-12;
 
     private ThresholdSuggester() {}
 
@@ -159,35 +163,15 @@ public final class ThresholdSuggester {
         return soundRuns == 0 ? 0.0 : (double) k / soundRuns;
     }
 
-    /** The rate p at which k or fewer of n would be seen with probability 1 - confidence (bisection on p). */
+    /**
+     * The one-sided Clopper-Pearson upper bound on a rate of which k of n were seen: the rate at which k or fewer of n
+     * would be seen with probability 1 - confidence, the Beta(k + 1, n - k) distribution's {@code confidence} quantile.
+     */
     static double upperBound(int k, int n, double confidence) {
         if (k >= n) {
             return 1.0;
         }
-        double low = (double) k / n;
-        double high = 1.0;
-        for (int i = 0; i < 60; i++) {
-            double p = (low + high) / 2;
-            if (binomialCdf(k, n, p) > 1 - confidence) {
-                low = p;
-            } else {
-                high = p;
-            }
-        }
-        return high;
-    }
-
-    /** P(X <= k) for X ~ Binomial(n, p), summed in log space so that large n does not underflow. */
-    private static double binomialCdf(int k, int n, double p) {
-        double logP = Math.log(p);
-        double logQ = Math.log1p(-p);
-        double logTerm = n * logQ; // P(X = 0)
-        double sum = Math.exp(logTerm);
-        for (int i = 1; i <= k; i++) {
-            logTerm += Math.log((double) (n - i + 1) / i) + logP - logQ;
-            sum += Math.exp(logTerm);
-        }
-        return Math.min(1.0, sum);
+        return new BetaDistribution(null, k + 1, n - k, BOUND_ACCURACY).inverseCumulativeProbability(confidence);
     }
 
     /** [sound, faulty] instances of a stage. */
