@@ -213,7 +213,8 @@ public final class Simulator {
 
     /**
      * The run's label (v3). A question the corpus does not answer is a knowledge gap: the content's fault, not a
-     * stage's, so retrieval on it is sound unless a retrieval fault was injected (the engine leaves it null then).
+     * stage's, so retrieval on it is sound unless its passages left the question's subject, planted or not (the
+     * engine leaves it null otherwise).
      */
     static Label label(Profile profile, RunOutcome outcome, Rendered rendered, Instant arrival) {
         Fault root = outcome.verdict().root();

@@ -179,7 +179,7 @@ public final class RagEngine {
             answer = new Answer(AnswerDress.dress(answer.text(), dress, q, prompt, rng), false, answer.naturalFault());
         }
 
-        Verdict verdict = label(q, shape, query, rewrite, embedNatural, retrieved, handedOn, prompt, promptEvidence,
+        Verdict verdict = label(q, title, shape, query, rewrite, embedNatural, retrieved, handedOn, prompt, promptEvidence,
                 evidence, answer, injected);
         return new RunOutcome(q, title, rewrite, query, embedText, vector, List.copyOf(retrieved),
                 reranked == null ? null : List.copyOf(reranked), shape.topN(), List.copyOf(prompt), answer,
@@ -291,7 +291,7 @@ public final class RagEngine {
                 "the store returned passages about other subjects, none about " + title));
     }
 
-    private Verdict label(Question q, StackShape shape, String query, String rewrite, Fault embedNatural,
+    private Verdict label(Question q, String title, StackShape shape, String query, String rewrite, Fault embedNatural,
             List<ChunkIndex.Hit> retrieved, List<Chunk> context, List<Chunk> prompt, Set<Chunk> promptEvidence,
             Set<Chunk> evidence, Answer answer, Fault injected) {
         List<Fault> natural = new ArrayList<>();
@@ -306,11 +306,15 @@ public final class RagEngine {
         addNatural(natural, embedFault, injected);
 
         boolean evidenceRetrieved = retrieved.stream().anyMatch(h -> evidence.contains(h.chunk()));
+        boolean onSubject = retrieved.stream().anyMatch(h -> h.chunk().title().equals(title));
         Fault retrieveFault = injected != null && injected.type().stage() == Stage.RETRIEVE ? injected
-                : q.answerable() && !evidenceRetrieved
-                        ? new Fault(FaultType.RETRIEVE_MISSING_EVIDENCE, "none of the " + retrieved.size()
-                                + " retrieved passages holds the answer \"" + q.expectedAnswer() + "\"")
-                        : null;
+                : !onSubject
+                        ? new Fault(FaultType.RETRIEVE_OFF_TOPIC, "none of the " + retrieved.size()
+                                + " retrieved passages is about " + title + ", which the store holds")
+                        : q.answerable() && !evidenceRetrieved
+                                ? new Fault(FaultType.RETRIEVE_MISSING_EVIDENCE, "none of the " + retrieved.size()
+                                        + " retrieved passages holds the answer \"" + q.expectedAnswer() + "\"")
+                                : null;
         addNatural(natural, retrieveFault, injected);
 
         Integer rerankLabel = null;
@@ -335,7 +339,7 @@ public final class RagEngine {
                 : answer.naturalFault();
         addNatural(natural, generateFault, injected);
 
-        LabelStages stages = new LabelStages(rewriteLabel, embedLabel, retrieveLabel(q, retrieveFault, injected),
+        LabelStages stages = new LabelStages(rewriteLabel, embedLabel, retrieveLabel(q, retrieveFault),
                 rerankLabel, assembleFault == null ? 0 : 1, generateFault == null ? 0 : 1);
         boolean correct = q.answerable()
                 ? !answer.abstained() && AnswerMatch.contains(answer.text(), q.acceptableAnswers())
@@ -349,14 +353,14 @@ public final class RagEngine {
 
     /**
      * Retrieval's label. For a question the corpus does not answer, retrieval's passages hold no answer whatever the
-     * retriever does, exactly as when it missed the answer of an answerable question; whether the corpus holds an
-     * answer is in no log. Labeling those runs sound taught the classifiers that "no passage answers" is sometimes
-     * fine and sometimes a fault, with nothing in the features to tell which, so they are left unlabeled (null: not
-     * trained on, not scored). A retrieval fault planted in such a run (passages about other subjects) is visible
-     * and stays labeled.
+     * retriever does, and that is the content's trouble, not retrieval's: the engine leaves retrieval null there, and
+     * the label written for the run ({@code Simulator.label}) calls it sound beside the knowledge gap. Passages about
+     * other subjects are another matter: the store holds the question's subject (its article is indexed) and returned
+     * none of it, which the passages themselves show, planted or not, and which a passage the pipeline is known to
+     * hold can confirm. That is retrieval's fault on any question.
      */
-    private static Integer retrieveLabel(Question q, Fault retrieveFault, Fault injected) {
-        if (!q.answerable() && (retrieveFault == null || retrieveFault != injected)) {
+    private static Integer retrieveLabel(Question q, Fault retrieveFault) {
+        if (!q.answerable() && retrieveFault == null) {
             return null;
         }
         return retrieveFault == null ? 0 : 1;
