@@ -179,8 +179,8 @@ public final class RagEngine {
             answer = new Answer(AnswerDress.dress(answer.text(), dress, q, prompt, rng), false, answer.naturalFault());
         }
 
-        Verdict verdict = label(q, title, shape, query, rewrite, embedNatural, retrieved, handedOn, prompt, promptEvidence,
-                evidence, answer, injected);
+        Verdict verdict = label(q, title, shape, query, rewrite, embedNatural, retrieved, handedOn, prompt,
+                promptEvidence, evidence, answer, injected);
         return new RunOutcome(q, title, rewrite, query, embedText, vector, List.copyOf(retrieved),
                 reranked == null ? null : List.copyOf(reranked), shape.topN(), List.copyOf(prompt), answer,
                 evidenceList, injected, skipped, verdict);
