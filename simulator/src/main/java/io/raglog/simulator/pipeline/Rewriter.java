@@ -3,9 +3,11 @@ package io.raglog.simulator.pipeline;
 import io.raglog.simulator.text.KeyTerms;
 import io.raglog.simulator.text.Words;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.SplittableRandom;
 
 /**
@@ -76,7 +78,7 @@ public final class Rewriter {
             Map.entry("invented", List.of("created", "invention")), Map.entry("size", List.of("extent", "dimensions")));
 
     /** Words whose listed alternatives are related terms for an expansion, not drop-in synonyms in a sentence. */
-    private static final java.util.Set<String> KEEP_IN_PARAPHRASE = java.util.Set.of("many", "much", "name", "named",
+    private static final Set<String> KEEP_IN_PARAPHRASE = Set.of("many", "much", "name", "named",
             "called", "use", "used", "start", "last", "first", "cause", "caused", "won", "died", "born", "located",
             "percent", "time", "invented", "discovered");
 
@@ -270,7 +272,7 @@ public final class Rewriter {
         options.add(FaultType.REWRITE_CHANGED_MEANING);
         FaultType type = Rand.pick(rng, options);
         if (type == FaultType.REWRITE_CHANGED_MEANING) {
-            return changeMeaning(rewrite, rng);
+            return changeMeaning(question, rewrite, rng);
         }
         List<KeyTerms.Term> candidates = new ArrayList<>();
         for (KeyTerms.Term term : questionTerms(question, rewrite)) {
@@ -281,7 +283,7 @@ public final class Rewriter {
         KeyTerms.Term dropped = Rand.pick(rng, candidates);
         String out = TextEdits.removeWord(rewrite, dropped.text());
         if (out.isBlank() || out.equals(rewrite)) {
-            return changeMeaning(rewrite, rng);
+            return changeMeaning(question, rewrite, rng);
         }
         String kind = dropped.kind().name().toLowerCase(Locale.ROOT);
         return new Injection<>(out, new Fault(type, "the rewrite dropped the " + kind + " \"" + dropped.text()
@@ -307,8 +309,28 @@ public final class Rewriter {
         return out;
     }
 
-    private Injection<String> changeMeaning(String rewrite, SplittableRandom rng) {
-        List<String> tokens = Words.tokens(rewrite);
+    /**
+     * A word the question asked with, carried into the rewrite, replaced by its opposite or by another name or word of
+     * the corpus: the rewriter misread the question. Only the question's own words are candidates. A HyDE rewrite's
+     * opener ("Sources say"), its stand-in for the unknown ("something specific") and its background sentence are the
+     * rewriter's own words; swapping one of them leaves what the question asks as it was, and labeling that a change
+     * of meaning taught the models a fault that no reader of the question could see.
+     */
+    private Injection<String> changeMeaning(String question, String rewrite, SplittableRandom rng) {
+        Set<String> asked = new HashSet<>();
+        for (String token : Words.tokens(question)) {
+            asked.add(Words.lower(token));
+        }
+        List<String> tokens = new ArrayList<>();
+        for (String token : Words.tokens(rewrite)) {
+            if (asked.contains(Words.lower(token))) {
+                tokens.add(token);
+            }
+        }
+        if (tokens.isEmpty()) {
+            // a rewrite that carries none of the question's words has lost it already; change what it says instead
+            tokens = Words.tokens(rewrite);
+        }
         for (String token : tokens) {
             String opposite = OPPOSITES.get(Words.lower(token));
             if (opposite != null) {

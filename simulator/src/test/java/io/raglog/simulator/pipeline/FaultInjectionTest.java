@@ -34,6 +34,9 @@ class FaultInjectionTest {
                     AnswerStyle.HEDGED, 1, AnswerStyle.LIST, 1),
             REFUSALS, 0.0);
 
+    /** How a meaning change's detail names the word replaced and its replacement. */
+    private static final java.util.regex.Pattern CHANGED = java.util.regex.Pattern.compile("\"(.+)\" became \"(.+)\"");
+
     static CorpusModel model;
     static ChunkIndex index;
     static RagEngine engine;
@@ -69,15 +72,28 @@ class FaultInjectionTest {
 
     @Test
     void shouldLoseOrChangeAKeyTermInARewriteFault() {
+        int[] changed = new int[2];
         eachRun(Stage.REWRITE, 150, run -> {
             if (run.injected().type() == FaultType.REWRITE_CHANGED_MEANING) {
-                assertThat(run.injected().detail()).contains("became");
+                // the word replaced is one the question asked with, never the rewriter's own (a HyDE opener, its
+                // stand-in for the unknown, its background sentence): only then is the question's meaning changed
+                java.util.regex.Matcher m = CHANGED.matcher(run.injected().detail());
+                assertThat(m.find()).as(run.injected().detail()).isTrue();
+                assertThat(Words.tokens(run.question().question()).stream().map(Words::lower))
+                        .as("%s -> %s (%s)", run.question().question(), run.rewrite(), run.injected())
+                        .contains(Words.lower(m.group(1)));
+                assertThat(run.rewrite()).contains(m.group(2));
+                changed[0]++;
+                // a HyDE rewrite with its background sentence: two sentences, the rewriter's words beside the question's
+                changed[1] += run.rewrite().contains(". ") ? 1 : 0;
             } else {
                 assertThat(KeyTerms.lost(run.question().question(), run.rewrite()))
                         .as("%s -> %s (%s)", run.question().question(), run.rewrite(), run.injected()).isNotEmpty();
             }
             assertThat(run.embedText()).isEqualTo(PipelineStyle.E5 + run.rewrite());
         });
+        assertThat(changed[0]).isGreaterThanOrEqualTo(20);
+        assertThat(changed[1]).as("meaning changes planted in HyDE rewrites with a background sentence").isPositive();
     }
 
     @Test
