@@ -25,12 +25,13 @@ import org.junit.jupiter.api.Test;
  * every call and classification written as JSON and digested. The digest was written from the code before the OTLP
  * decoder's speed work (issue #27: its trees held compactly, locations built only on error, attributes read in place),
  * and written again on 2026-12-05 from the decoder as it stood, when the simulator's prompts changed (a run's context
- * gets the room the rest of its prompt leaves): the sample changed, not the reading. A change meant to change what
- * traces read as must say so and write the new digest.
+ * gets the room the rest of its prompt leaves), and again when a planted meaning change came to replace only the
+ * question's own words: each time the sample changed, not the reading. A change meant to change what traces read as
+ * must say so and write the new digest.
  */
 class SimulatedTracesGoldenTest {
 
-    private static final String GOLDEN = "8693079b28e094a2fb8c9a98d47c14e9be17a4358565555c9cee319c1acc3fc7";
+    private static final String GOLDEN = "40550d8ea5d949207332568c663790514c4f22dcea6d7e4deb2b2063ceeaf767";
 
     @Test
     void shouldReadTheSimulatedTracesAsBefore() throws Exception {

@@ -72,7 +72,7 @@ public final class Evaluator {
                     usageTiered[i] += d.skip() ? 0 : usage[i];
                 }
                 skipped += d.skip() ? 1 : 0;
-                tiered.add(outcome(run, scored, d.skip() ? d.flagged() : flagged));
+                tiered.add(outcome(run, scored, d.skip() ? scorer.flaggedIfSkipped(run.input(), d) : flagged));
             }
             answerOnly.add(outcome(run, scored, Baselines.ANSWER_ONLY.flag(run)));
             rulesOnly.add(outcome(run, scored, Baselines.RULES_ONLY.flag(run)));

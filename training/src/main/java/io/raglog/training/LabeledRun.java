@@ -23,6 +23,20 @@ public record LabeledRun(ScoringInput input, Label label) {
         return label.runId();
     }
 
+    /**
+     * What keeps runs together when runs are split for fitting and testing: the question's id, else its text (a
+     * reviewed run of a real pipeline has no id, and a question asked again is the same question), else the run.
+     */
+    public String questionKey() {
+        if (label.questionId() != null && !label.questionId().isBlank()) {
+            return "id:" + label.questionId();
+        }
+        if (label.question() != null && !label.question().isBlank()) {
+            return "question:" + label.question().strip();
+        }
+        return "run:" + label.runId();
+    }
+
     /** Stages that are both present in the run and labeled: the stage instances a model is trained and judged on. */
     public Set<Stage> scoredStages() {
         Set<Stage> out = EnumSet.noneOf(Stage.class);

@@ -1,6 +1,7 @@
 package io.raglog.training;
 
 import io.raglog.schemas.Stage;
+import io.raglog.score.ContextAssemblyRule;
 import io.raglog.score.Scorer;
 import io.raglog.score.TierGate;
 import java.util.ArrayList;
@@ -61,10 +62,20 @@ final class TierGateSearch {
      *     every setting
      */
     private record Table(int[] present, int[] scored, int[] faulty, int[] defaultFlagged, boolean[] sound,
-            double[][] cheap, int[] calls, double[] thresholdLogit, long[] defaultCounts) {
+            double[][] cheap, int[] calls, double[] thresholdLogit, long[] defaultCounts, boolean[] lostByAssembly,
+            boolean[] refused) {
 
         int size() {
             return calls.length;
+        }
+
+        /**
+         * What the gate's verdict on run {@code i} flags once skipped: its own flags, then the context-assembly rule
+         * on the gate's probability, as the job decides a skipped run ({@code Scorer.decideSkipped}).
+         */
+        int skippedFlags(int i, int gate) {
+            return ContextAssemblyRule.applyToMask(gate, present[i], lostByAssembly[i], refused[i],
+                    cheap[i][Stage.ASSEMBLE.ordinal()]);
         }
     }
 
@@ -186,6 +197,7 @@ final class TierGateSearch {
                 if (gate == TierGate.CHECK) {
                     continue;
                 }
+                gate = t.skippedFlags(i, gate);
                 int[] harm = harm(gate, t.defaultFlagged()[i], t.scored()[i], t.faulty()[i]);
                 if (harm[0] != 0 || harm[1] != 0) {
                     changed.add(i);
@@ -306,6 +318,7 @@ final class TierGateSearch {
             if (gate == TierGate.CHECK) {
                 flagged = t.defaultFlagged()[i];
             } else {
+                gate = t.skippedFlags(i, gate);
                 flagged = gate;
                 skipped++;
                 saved += t.calls()[i];
@@ -341,6 +354,8 @@ final class TierGateSearch {
         int[] calls = new int[n];
         long[] defaultCounts = new long[3];
         double[] thresholdLogit = new double[STAGES.length];
+        boolean[] lost = new boolean[n];
+        boolean[] refused = new boolean[n];
         for (Stage stage : STAGES) {
             Double t = thresholds.get(stage); // none for a stage the bundle does not score: never present here
             thresholdLogit[stage.ordinal()] = t == null ? 0 : logit(t);
@@ -367,13 +382,15 @@ final class TierGateSearch {
                 cheapP[i][stage.ordinal()] = p.get(stage);
             }
             calls[i] = run.input().features().llm() == null ? 0 : run.input().features().llm().calls();
+            lost[i] = ContextAssemblyRule.lostByAssembly(run.input().features());
+            refused[i] = ContextAssemblyRule.refused(run.input().features());
             int[] c = counts(defaultFlagged[i], scored[i], faulty[i]);
             for (int k = 0; k < 3; k++) {
                 defaultCounts[k] += c[k];
             }
         }
         return new Table(present, scored, faulty, defaultFlagged, sound, cheapP, calls, thresholdLogit,
-                defaultCounts);
+                defaultCounts, lost, refused);
     }
 
     /**

@@ -24,7 +24,8 @@ class ThresholdSearchTest {
      * The trap of coordinate ascent under a hard budget. Rewrite, tuned first, can catch its 10 faults only by also
      * flagging 5 sound runs, the whole 5 % budget; the generator's 40 faults cost the same 5 sound runs. Once the
      * rewriter has spent the budget, flagging the generator breaks it and unflagging the rewriter alone costs F1, so
-     * plain coordinate ascent stops at F1 0.31. Pricing the run-level rate lets the generator win the budget: 0.84.
+     * plain coordinate ascent stops at F1 0.31. Allocating the budget by what each stage buys with it lets the
+     * generator win it: 0.84.
      */
     @Test
     void shouldGiveTheBudgetToTheStageThatCatchesMostWhenAnEarlierStageSpentItFirst() {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.raglog.checks.FeatureList;
 import io.raglog.schemas.Json;
+import io.raglog.schemas.Label;
 import io.raglog.schemas.LlmUsage;
 import io.raglog.schemas.RunFeatures;
 import io.raglog.schemas.Stage;
@@ -82,7 +83,7 @@ class TrainerTest {
 
             // measured again from scratch on the validation runs, through the evaluation path
             List<LabeledRun> validation = runs.stream()
-                    .filter(r -> Trainer.split(r.runId(), oneSplit) == Trainer.Split.VALIDATION).toList();
+                    .filter(r -> Trainer.split(r.questionKey(), oneSplit) == Trainer.Split.VALIDATION).toList();
             EvaluationReport report = Evaluator.evaluate("validation split", new Scorer(b), validation);
             assertThat(report.tiered().skippedRuns()).isEqualTo(v.skippedRuns());
             assertThat(report.tiered().f1Loss()).isLessThanOrEqualTo(0.01 + 1e-9);
@@ -99,6 +100,52 @@ class TrainerTest {
         assertThat(names).doesNotContainAnyElementsOf(FeatureList.PIPELINE_SHAPE);
         assertThat(names).hasSize(FeatureList.names().size() - FeatureList.PIPELINE_SHAPE.size())
                 .contains(FeatureList.RETRIEVE_ANSWER_MATCH, FeatureList.RERANK_DROPPED_ANSWER_GAP);
+    }
+
+    @Test
+    void shouldKeepTheRunsOfOneQuestionInOneSplitAndOneFold() {
+        Trainer.Settings settings = Trainer.Settings.defaults("grouped");
+        java.util.Set<Trainer.Split> splitsSeen = java.util.EnumSet.noneOf(Trainer.Split.class);
+        for (LabeledRun run : SyntheticRuns.generate(200, 5)) {
+            // the same question asked again in another run, under another run id
+            LabeledRun again = withRunId(run, run.runId() + "-again");
+            assertThat(again.questionKey()).isEqualTo(run.questionKey());
+            String key = run.questionKey();
+            assertThat(Trainer.split(again.questionKey(), settings)).isEqualTo(Trainer.split(key, settings));
+            assertThat(Trainer.fold(again.questionKey(), settings)).isEqualTo(Trainer.fold(key, settings));
+            splitsSeen.add(Trainer.split(run.questionKey(), settings));
+        }
+        assertThat(splitsSeen).as("questions still spread over every split").hasSize(Trainer.Split.values().length);
+    }
+
+    @Test
+    void shouldKeyARunWithoutAQuestionIdByItsQuestionThenByItself() {
+        LabeledRun run = SyntheticRuns.generate(1, 5).get(0);
+        assertThat(run.questionKey()).isEqualTo("id:" + run.label().questionId());
+        Label l = run.label();
+        Label reviewed = new Label(l.schema(), l.runId(), l.pipeline(), l.profile(),
+                null, " " + l.question() + " ", l.runHint(), l.generatorEventId(), l.stages(), l.faultStage(),
+                l.faultType(), l.origin(), l.faultDetail(), l.answerCorrect(), l.isAnswerable(), l.expectedAnswer(),
+                l.answer(), l.evidenceChunkIds(), l.startedAt());
+        assertThat(new LabeledRun(run.input(), reviewed).questionKey()).isEqualTo("question:" + l.question());
+        Label bare = new Label(l.schema(), l.runId(), l.pipeline(), l.profile(),
+                null, null, l.runHint(), l.generatorEventId(), l.stages(), l.faultStage(), l.faultType(), l.origin(),
+                l.faultDetail(), l.answerCorrect(), l.isAnswerable(), l.expectedAnswer(), l.answer(),
+                l.evidenceChunkIds(), l.startedAt());
+        assertThat(new LabeledRun(run.input(), bare).questionKey()).isEqualTo("run:" + l.runId());
+    }
+
+    /** The run under another id, its label and features alike. */
+    private static LabeledRun withRunId(LabeledRun run, String runId) {
+        RunFeatures f = run.input().features();
+        RunFeatures renamed = new RunFeatures(f.schema(), runId, f.pipeline(), f.question(), f.featureListVersion(),
+                f.features(), f.llm(), f.evidenceFlow(), f.findings());
+        Label l = run.label();
+        Label relabeled = new Label(l.schema(), runId, l.pipeline(), l.profile(),
+                l.questionId(), l.question(), l.runHint(), l.generatorEventId(), l.stages(), l.faultStage(),
+                l.faultType(), l.origin(), l.faultDetail(), l.answerCorrect(), l.isAnswerable(), l.expectedAnswer(),
+                l.answer(), l.evidenceChunkIds(), l.startedAt());
+        return new LabeledRun(new ScoringInput(renamed, run.input().present(), run.input().answer()), relabeled);
     }
 
     @Test

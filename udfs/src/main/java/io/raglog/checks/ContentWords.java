@@ -9,15 +9,54 @@ import java.util.Set;
  * The content words a rewrite lost and the ones it added, each compared in any form ({@link Terms#sameWord}): a
  * keyword rewrite drops question words and fillers and nominalises verbs, which is no loss; a question word with no
  * form left is. A lost word next to an added one is a candidate substitution ("start" became "end").
+ *
+ * <p>A rewrite is compared by its {@link #restatement}: a hypothetical answer (HyDE) restates the question and then
+ * writes background around it, and the background repeats the question's words. Read whole, "the agents detected by
+ * the refer system … The immune system is …" lost nothing; its restatement lost "immune" for "refer".
  */
 public record ContentWords(List<String> lost, List<String> added) {
+
+    /** Content words a sentence needs to stand as a sentence of a passage, not a piece of an abbreviation ("U.S."). */
+    static final int SENTENCE_WORDS = 3;
 
     public static ContentWords of(String question, List<String> rewrites) {
         Set<String> asked = new LinkedHashSet<>();
         Terms.addContentWords(question, asked);
         Set<String> written = new LinkedHashSet<>();
-        rewrites.forEach(r -> Terms.addContentWords(r, written));
+        rewrites.forEach(r -> Terms.addContentWords(restatement(asked, r), written));
         return new ContentWords(missing(asked, written), missing(written, asked));
+    }
+
+    /**
+     * The part of a rewrite that says what the question asks: the rewrite itself, or, when it is a passage of several
+     * sentences, the one that carries most of the question's distinct content words (the first of equals: a
+     * background sentence that names the subject four times is not for that the restatement).
+     */
+    static String restatement(Set<String> asked, String rewrite) {
+        List<String> sentences = AnswerSentences.sentences(rewrite);
+        if (sentences.size() < 2) {
+            return rewrite;
+        }
+        String best = null;
+        int bestShared = -1;
+        int whole = 0;
+        for (String sentence : sentences) {
+            Set<String> words = new LinkedHashSet<>();
+            Terms.addContentWords(sentence, words);
+            if (words.size() < SENTENCE_WORDS) {
+                continue;
+            }
+            whole++;
+            int shared = 0;
+            for (String w : words) {
+                shared += asked.contains(w) ? 1 : 0;
+            }
+            if (shared > bestShared) {
+                bestShared = shared;
+                best = sentence;
+            }
+        }
+        return whole < 2 ? rewrite : best;
     }
 
     /** A question word the rewrite replaced by one that means something else. */

@@ -32,7 +32,7 @@ public final class ContextAssemblyRule {
     /** How much better the lost text must answer than the prompt's best. */
     static final double RULE_GAP = 0.05;
     /** The least probability of a fault assembly's model must give for the rule to flag it. */
-    static final double MODEL_FLOOR = 0.35;
+    public static final double MODEL_FLOOR = 0.35;
 
     private ContextAssemblyRule() {}
 
@@ -56,14 +56,35 @@ public final class ContextAssemblyRule {
         if (flagged.remove(Stage.RERANK)) {
             cleared.add(Stage.RERANK);
         }
-        Double refuses = f.feature(GENERATE_REFUSES);
-        if (refuses != null && refuses >= 1 && flagged.remove(Stage.GENERATE)) {
+        if (refused(f) && flagged.remove(Stage.GENERATE)) {
             cleared.add(Stage.GENERATE); // it said it did not know, and its prompt did not hold the answer
         }
         return new Outcome(flagged, cleared);
     }
 
-    static boolean lostByAssembly(RunFeatures f) {
+    /**
+     * The rule on a bit mask of flagged stages (by ordinal), for searches that run it millions of times: the same
+     * outcome as {@link #apply} on a run whose answer assembly lost ({@link #lostByAssembly}).
+     *
+     * @param refused whether the generator said it did not know
+     */
+    public static int applyToMask(int flagged, int presentMask, boolean lost, boolean refused,
+            double assemblyProbability) {
+        int assemble = 1 << Stage.ASSEMBLE.ordinal();
+        if ((presentMask & assemble) == 0 || !lost || assemblyProbability < MODEL_FLOOR) {
+            return flagged;
+        }
+        int out = (flagged | assemble) & ~(1 << Stage.RERANK.ordinal());
+        return refused ? out & ~(1 << Stage.GENERATE.ordinal()) : out;
+    }
+
+    /** Whether the generator said it did not know, as the rule reads it. */
+    public static boolean refused(RunFeatures f) {
+        Double refuses = f.feature(GENERATE_REFUSES);
+        return refuses != null && refuses >= 1;
+    }
+
+    public static boolean lostByAssembly(RunFeatures f) {
         Double lost = f.feature(ASSEMBLE_LOST_ANSWER_MATCH);
         Double gap = f.feature(ASSEMBLE_LOST_ANSWER_GAP);
         return lost != null && gap != null && lost >= LOST_MATCH && gap >= RULE_GAP;

@@ -22,8 +22,9 @@ import java.util.Set;
  * weighted mean, the stage's threshold; then the reassignment rule; then evidence and a repair hint for every
  * flagged stage. A stage the run did not have is not scored. A run the tier gate skipped (tiered mode: no LLM features)
  * is decided by the bundle's tier gate instead: its cheap-only models' probabilities against the gate's "clearly
- * faulty" bounds, exactly the decision the gate's bounds were validated on. Not thread-safe only in the sense that the bundle's
- * XGBoost models are tuned for one caller at a time (one scorer per Flink task).
+ * faulty" bounds, then the context-assembly rule, which needs no judge ({@link #decideSkipped}): exactly the decision
+ * the gate's bounds were validated on. Not thread-safe only in the sense that the bundle's XGBoost models are tuned
+ * for one caller at a time (one scorer per Flink task).
  */
 public final class Scorer {
 
@@ -72,10 +73,10 @@ public final class Scorer {
         Map<Stage, Double> probability = new EnumMap<>(Stage.class);
         parts.forEach((stage, p) -> probability.put(stage, Ensemble.combine(p)));
         Map<Stage, Double> thresholds = skipped ? gateThresholds() : chosen.thresholds();
-        // a skipped run has no evidence flow and no judge's checks, so neither rule can fire on it
         // the present stages the models scored: a bundle (or gate) trained before a stage existed leaves it unscored
         Set<Stage> scored = parts.isEmpty() ? EnumSet.noneOf(Stage.class) : EnumSet.copyOf(parts.keySet());
-        Decision decision = decide(probability, thresholds, scored, skipped ? null : features);
+        Decision decision = skipped ? decideSkipped(probability, thresholds, scored, features)
+                : decide(probability, thresholds, scored, features);
         EmbeddingMismatch mismatch = input.has(Stage.EMBED) ? input.embeddingMismatch() : null;
 
         Map<Stage, StageVerdict> stages = new EnumMap<>(Stage.class);
@@ -121,6 +122,15 @@ public final class Scorer {
                 bundle.id(), scoredAt, input.trace(), skipped ? bundleThresholds.used() : chosen.used());
     }
 
+    /**
+     * The stages a run is flagged with when the tier gate skips it ({@code gate.skip()}): what {@link #score} decides
+     * for a run that arrives skipped, for evaluations that replay tiered mode from default mode's runs.
+     */
+    public Set<Stage> flaggedIfSkipped(ScoringInput input, TierGate.Decision gate) {
+        return decideSkipped(gate.probability(), gateThresholds(), gate.probability().keySet(), input.features())
+                .flagged();
+    }
+
     /** A skipped run's thresholds: the gate's "clearly faulty" bounds. */
     private Map<Stage, Double> gateThresholds() {
         Map<Stage, Double> out = new EnumMap<>(Stage.class);
@@ -145,6 +155,24 @@ public final class Scorer {
      *
      * @param features the run's features, null when the rules cannot apply (a tier-skipped run)
      */
+    /**
+     * A run the tier gate skipped, decided by the gate's probabilities against its "clearly faulty" bounds. It has no
+     * evidence flow and no judge's checks, so neither the reassignment rule nor the knowledge-gap rule can fire on it;
+     * the context-assembly rule reads only the rule checks and assembly's probability, so it does, as in default
+     * mode. Without it a bundle whose assembly flags come from the rule alone (its model's threshold never reached)
+     * could skip no run that assembly might have lost an answer in, and the gate's search found almost none to skip.
+     */
+    public static Decision decideSkipped(Map<Stage, Double> probability, Map<Stage, Double> bounds, Set<Stage> present,
+            RunFeatures features) {
+        Decision byBounds = decide(probability, bounds, present, null);
+        if (features == null) {
+            return byBounds;
+        }
+        ContextAssemblyRule.Outcome assembly = ContextAssemblyRule.apply(byBounds.flagged(), present, features,
+                probability.getOrDefault(Stage.ASSEMBLE, 0.0));
+        return new Decision(assembly.flagged(), false, KnowledgeGap.undecided(), assembly.cleared());
+    }
+
     public static Decision decide(Map<Stage, Double> probability, Map<Stage, Double> thresholds, Set<Stage> present,
             RunFeatures features) {
         Set<Stage> flagged = EnumSet.noneOf(Stage.class);

@@ -99,4 +99,65 @@ class ContextAssemblyRuleTest {
         assertThat(ContextAssemblyRule.apply(EnumSet.of(Stage.RERANK), noAssembly, lost, ABOVE_FLOOR).flagged())
                 .containsExactly(Stage.RERANK);
     }
+
+    @Test
+    void decidesABitMaskAsItDecidesASetOfStages() {
+        // the tier gate's search runs the rule on masks; every combination must come out as the job's rule does
+        double[] probabilities = {0.1, ContextAssemblyRule.MODEL_FLOOR, 0.9};
+        for (int flaggedMask = 0; flaggedMask < 1 << Stage.values().length; flaggedMask++) {
+            for (Set<Stage> present : java.util.List.of(WITH_ASSEMBLY, EnumSet.of(Stage.RERANK, Stage.GENERATE))) {
+                for (boolean lost : new boolean[] {true, false}) {
+                    for (boolean refused : new boolean[] {true, false}) {
+                        for (double p : probabilities) {
+                            java.util.Map<String, Double> values = new java.util.HashMap<>();
+                            values.put(FeatureList.ASSEMBLE_LOST_ANSWER_MATCH, lost ? 0.6 : 0.2);
+                            values.put(FeatureList.ASSEMBLE_LOST_ANSWER_GAP, 0.3);
+                            values.put(FeatureList.GENERATE_REFUSES, refused ? 1.0 : 0.0);
+                            RunFeatures f = features(values);
+                            Set<Stage> flagged = EnumSet.noneOf(Stage.class);
+                            for (Stage stage : Stage.values()) {
+                                if ((flaggedMask & 1 << stage.ordinal()) != 0) {
+                                    flagged.add(stage);
+                                }
+                            }
+                            int expected = 0;
+                            for (Stage stage : ContextAssemblyRule.apply(flagged, present, f, p).flagged()) {
+                                expected |= 1 << stage.ordinal();
+                            }
+                            assertThat(ContextAssemblyRule.applyToMask(flaggedMask, mask(present),
+                                    ContextAssemblyRule.lostByAssembly(f), ContextAssemblyRule.refused(f), p))
+                                    .as("flagged %s, present %s, lost %s, refused %s, p %s", flagged, present, lost,
+                                            refused, p)
+                                    .isEqualTo(expected);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
+    void firesOnARunTheTierGateSkippedWhileTheJudgesRulesCannot() {
+        // a skipped run has rule checks but no evidence flow: the gate's probabilities against its "clearly faulty"
+        // bounds, then the assembly rule on the gate's assembly probability
+        RunFeatures f = features(Map.of(FeatureList.ASSEMBLE_LOST_ANSWER_MATCH, 0.6,
+                FeatureList.ASSEMBLE_LOST_ANSWER_GAP, 0.3, FeatureList.GENERATE_REFUSES, 1.0));
+        Map<Stage, Double> gate = Map.of(Stage.RERANK, 0.9, Stage.ASSEMBLE, ABOVE_FLOOR, Stage.GENERATE, 0.1);
+        Map<Stage, Double> faultyFrom = Map.of(Stage.RERANK, 0.75, Stage.ASSEMBLE, 0.75, Stage.GENERATE, 0.75);
+
+        Scorer.Decision skipped = Scorer.decideSkipped(gate, faultyFrom, gate.keySet(), f);
+        assertThat(skipped.flagged()).containsExactly(Stage.ASSEMBLE);
+        assertThat(skipped.clearedForAssembly()).containsExactly(Stage.RERANK);
+        assertThat(skipped.gap().flagged()).isFalse();
+        assertThat(Scorer.decideSkipped(gate, faultyFrom, gate.keySet(), null).flagged())
+                .as("no rule checks: the bounds alone").containsExactly(Stage.RERANK);
+    }
+
+    private static int mask(Set<Stage> stages) {
+        int out = 0;
+        for (Stage stage : stages) {
+            out |= 1 << stage.ordinal();
+        }
+        return out;
+    }
 }
