@@ -13,7 +13,7 @@
 #
 #   scripts/evaluate-default-bundle.sh [WORK_DIR]
 #
-# About 15-20 minutes on 2 cores. Reports (table on stdout, JSON in WORK_DIR/*.json).
+# About a minute and a half on 2 cores. Reports (table on stdout, JSON in WORK_DIR/*.json).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
