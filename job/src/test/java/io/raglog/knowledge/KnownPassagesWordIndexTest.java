@@ -25,11 +25,12 @@ class KnownPassagesWordIndexTest {
 
     /**
      * SHA-256 of the 1,250 second opinions below, one line each, written from the code that kept the word lists in
-     * state (before {@link WordIndex}); {@link WordIndex} gave the same until the simulator's prompts changed on
-     * 2026-12-05 (a run's context gets the room the rest of its prompt leaves), and this was written again from it.
+     * state (before {@link WordIndex}); {@link WordIndex} gave the same until the simulator's runs changed on
+     * 2026-12-05 (a run's context gets the room the rest of its prompt leaves; later, a planted meaning change replaces
+     * only the question's words), and this was written again from it each time.
      */
     private static final String OPINIONS_BEFORE_THE_WORD_INDEX =
-            "acef4f8977ba9691613c666a4a340368b6fb2f82a7893413b78a8f57e3a3d3af";
+            "ce3423a707bf426b20667893c6319ea92d5e30f4c1d2a8125cf2dd0e91beb677";
 
     private static final List<KnownPassagesBoundTest.Input> INPUTS =
             KnownPassagesBoundTest.inputs(SimulatorOptions.of("all", 1_500, 29).withIndexEvery(4));
