@@ -44,29 +44,25 @@ public final class ContextAssemblyRule {
         }
     }
 
-    /** @param assemblyProbability assembly's ensemble probability of a fault */
+    /**
+     * The rule on sets of stages: {@link #applyToMask}, the one body of the rule, on their bit masks.
+     *
+     * @param assemblyProbability assembly's ensemble probability of a fault
+     */
     public static Outcome apply(Set<Stage> flaggedBefore, Set<Stage> present, RunFeatures f,
             double assemblyProbability) {
-        Set<Stage> flagged = flaggedBefore.isEmpty() ? EnumSet.noneOf(Stage.class) : EnumSet.copyOf(flaggedBefore);
-        Set<Stage> cleared = EnumSet.noneOf(Stage.class);
-        if (!present.contains(Stage.ASSEMBLE) || !lostByAssembly(f) || assemblyProbability < MODEL_FLOOR) {
-            return new Outcome(flagged, cleared);
-        }
-        flagged.add(Stage.ASSEMBLE);
-        if (flagged.remove(Stage.RERANK)) {
-            cleared.add(Stage.RERANK);
-        }
-        if (refused(f) && flagged.remove(Stage.GENERATE)) {
-            cleared.add(Stage.GENERATE); // it said it did not know, and its prompt did not hold the answer
-        }
-        return new Outcome(flagged, cleared);
+        int before = mask(flaggedBefore);
+        int after = applyToMask(before, mask(present), lostByAssembly(f), refused(f), assemblyProbability);
+        // only the reranker's and an abstaining generator's flags are ever taken away, and only when assembly's is set
+        return new Outcome(stages(after), stages(before & ~after));
     }
 
     /**
-     * The rule on a bit mask of flagged stages (by ordinal), for searches that run it millions of times: the same
-     * outcome as {@link #apply} on a run whose answer assembly lost ({@link #lostByAssembly}).
+     * The rule on a bit mask of flagged stages (by ordinal), which the tier gate's search runs millions of times:
+     * assembly flagged where it lost the answer ({@link #lostByAssembly}) and its model gives at least
+     * {@link #MODEL_FLOOR}, taking over the reranker's flag, and an abstaining generator's.
      *
-     * @param refused whether the generator said it did not know
+     * @param refused whether the generator said it did not know (its prompt did not hold the answer)
      */
     public static int applyToMask(int flagged, int presentMask, boolean lost, boolean refused,
             double assemblyProbability) {
@@ -76,6 +72,24 @@ public final class ContextAssemblyRule {
         }
         int out = (flagged | assemble) & ~(1 << Stage.RERANK.ordinal());
         return refused ? out & ~(1 << Stage.GENERATE.ordinal()) : out;
+    }
+
+    private static int mask(Set<Stage> stages) {
+        int out = 0;
+        for (Stage stage : stages) {
+            out |= 1 << stage.ordinal();
+        }
+        return out;
+    }
+
+    private static Set<Stage> stages(int mask) {
+        Set<Stage> out = EnumSet.noneOf(Stage.class);
+        for (Stage stage : Stage.values()) {
+            if ((mask & 1 << stage.ordinal()) != 0) {
+                out.add(stage);
+            }
+        }
+        return out;
     }
 
     /** Whether the generator said it did not know, as the rule reads it. */

@@ -72,7 +72,8 @@ class FaultInjectionTest {
 
     @Test
     void shouldLoseOrChangeAKeyTermInARewriteFault() {
-        int[] changed = new int[2];
+        int[] meaningChanges = {0};
+        int[] inHydePassages = {0};
         eachRun(Stage.REWRITE, 150, run -> {
             if (run.injected().type() == FaultType.REWRITE_CHANGED_MEANING) {
                 // the word replaced is one the question asked with, never the rewriter's own (a HyDE opener, its
@@ -83,17 +84,17 @@ class FaultInjectionTest {
                         .as("%s -> %s (%s)", run.question().question(), run.rewrite(), run.injected())
                         .contains(Words.lower(m.group(1)));
                 assertThat(run.rewrite()).contains(m.group(2));
-                changed[0]++;
+                meaningChanges[0]++;
                 // a HyDE rewrite with its background sentence: two sentences, the rewriter's words beside the question's
-                changed[1] += run.rewrite().contains(". ") ? 1 : 0;
+                inHydePassages[0] += run.rewrite().contains(". ") ? 1 : 0;
             } else {
                 assertThat(KeyTerms.lost(run.question().question(), run.rewrite()))
                         .as("%s -> %s (%s)", run.question().question(), run.rewrite(), run.injected()).isNotEmpty();
             }
             assertThat(run.embedText()).isEqualTo(PipelineStyle.E5 + run.rewrite());
         });
-        assertThat(changed[0]).isGreaterThanOrEqualTo(20);
-        assertThat(changed[1]).as("meaning changes planted in HyDE rewrites with a background sentence").isPositive();
+        assertThat(meaningChanges[0]).isGreaterThanOrEqualTo(20);
+        assertThat(inHydePassages[0]).as("meaning changes planted in HyDE rewrites with a background sentence").isPositive();
     }
 
     @Test
