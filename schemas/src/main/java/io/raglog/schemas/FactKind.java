@@ -44,6 +44,8 @@ public enum FactKind {
     BURIED_IN_PROMPT,
     /** The answer declines to answer. */
     REFUSAL,
+    /** The answer is not the kind the question asks for: no time for a "when", no number for a "how many". */
+    WRONG_KIND,
     /** A statement of the answer that the context does not back. */
     UNSUPPORTED_STATEMENT,
     /** A statement of the answer that the context contradicts. */

@@ -9,6 +9,8 @@ import com.networknt.schema.JsonSchemaFactory;
 import com.networknt.schema.SpecVersion;
 import com.networknt.schema.ValidationMessage;
 import java.io.InputStream;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -117,5 +119,20 @@ class FeaturesSchemaTest {
         ObjectNode encoded = Json.MAPPER.valueToTree(withFacts());
         ((ObjectNode) encoded.get("findings").get(0).get("fact")).put("kind", "vibes");
         assertThat(schema().validate(encoded)).isNotEmpty();
+    }
+
+    @Test
+    void schemaNamesEveryFactKindAndStageTheCodeWrites() throws Exception {
+        JsonNode fact;
+        try (InputStream in = FeaturesSchemaTest.class.getResourceAsStream("/schemas/features.v1.json")) {
+            fact = Json.MAPPER.readTree(in).at("/$defs/fact");
+        }
+        assertThat(fact.isMissingNode()).as("the schema defines a fact").isFalse();
+        List<String> kinds = new ArrayList<>();
+        fact.at("/properties/kind/enum").forEach(k -> kinds.add(k.asText()));
+        List<String> stages = new ArrayList<>();
+        fact.at("/properties/stage/enum").forEach(k -> stages.add(k.asText()));
+        assertThat(kinds).containsExactlyElementsOf(Arrays.stream(FactKind.values()).map(FactKind::id).toList());
+        assertThat(stages).containsExactlyElementsOf(Arrays.stream(Stage.values()).map(Stage::id).toList());
     }
 }

@@ -13,15 +13,15 @@ import java.util.Map;
  */
 public final class FeatureList {
 
-    public static final String VERSION = "raglog.checks/v4";
+    public static final String VERSION = "raglog.checks/v5";
 
     /**
      * Lists that only add features to the one before (none redefined or removed), so a model trained on the earlier
      * list still reads the later one's vectors: v3 added the known-passages features to v2, v4 the context-assembly
-     * stage's features and the reranker's own cut.
+     * stage's features and the reranker's own cut, v5 whether the answer is the kind the question asks for.
      */
-    private static final Map<String, String> ADDS_TO = Map.of("raglog.checks/v4", "raglog.checks/v3",
-            "raglog.checks/v3", "raglog.checks/v2");
+    private static final Map<String, String> ADDS_TO = Map.of("raglog.checks/v5", "raglog.checks/v4",
+            "raglog.checks/v4", "raglog.checks/v3", "raglog.checks/v3", "raglog.checks/v2");
 
     /** Whether vectors of list {@code version} can be read by a model trained on list {@code trainedOn}. */
     public static boolean extendsList(String version, String trainedOn) {
@@ -78,6 +78,8 @@ public final class FeatureList {
     public static final String GENERATE_ANSWER_FOUND = "generate.answer_words_in_one_sentence";
     public static final String GENERATE_ANSWER_SOURCE_MATCH = "generate.answer_source_sentence_match";
     public static final String GENERATE_ANSWER_MISSING_WORDS = "generate.answer_words_missing_from_source";
+    // v5: the kind of answer the question asks for (AnswerType)
+    public static final String GENERATE_WRONG_KIND = "generate.answer_not_the_kind_asked";
     // v3: a second opinion from the passages the pipeline's other runs were handed (KnownPassages)
     public static final String RETRIEVE_WEIGHTED_MATCH = "retrieve.rarity_weighted_match";
     public static final String RETRIEVE_UNRETURNED_MATCH_GAIN = "retrieve.unreturned_match_gain";
@@ -223,6 +225,8 @@ public final class FeatureList {
                 "how well the context sentence the answer was taken from matches the question");
         rule(GENERATE_ANSWER_MISSING_WORDS, Stage.GENERATE,
                 "the answer's own words missing from the context sentence it was taken from");
+        rule(GENERATE_WRONG_KIND, Stage.GENERATE, "1 when the question asks when, how many or how long and the answer"
+                + " holds no number and no word of time, 0 when it does; absent for a refusal or another question");
 
         vector(REWRITE_SIM_QUESTION, Stage.REWRITE, "lowest cosine similarity of a rewritten query to the question");
         vector(EMBED_SIM_SOURCE, Stage.EMBED, "lowest similarity of an embedded text to the text it should embed");

@@ -11,7 +11,10 @@ import io.raglog.schemas.Run;
 import io.raglog.schemas.Stage;
 import java.util.List;
 
-/** Names and numbers in the answer that its context never mentions, and answers that decline to answer. */
+/**
+ * Names and numbers in the answer that its context never mentions, answers that decline to answer, and answers of
+ * another kind than the question asks for.
+ */
 final class GenerateRules {
 
     static final String CHECK = "generate.grounding";
@@ -57,6 +60,9 @@ final class GenerateRules {
                         "the answer's " + t + " appears nowhere in its context"));
             }
         }
+        if (question != null && !refuses) {
+            kindAsked(question, answer, v, findings);
+        }
         if (question != null) {
             AnswerSentences answers = AnswerSentences.forQuestion(question);
             List<Passage> passages = RunTexts.context(run);
@@ -71,5 +77,24 @@ final class GenerateRules {
         }
         v.put(GENERATE_UNSUPPORTED_NUMBERS, numbers).put(GENERATE_UNSUPPORTED_NAMES, names)
                 .put(GENERATE_UNSUPPORTED_SHARE, RewriteRules.share(unsupported, terms.size()));
+    }
+
+    /**
+     * An answer of another kind than the question asks for: "Watt's." to "About what year was it invented?". The
+     * context may hold it word for word, so grounding alone reads it as sound; only the kinds whose form words show
+     * (a time, a count, a duration) are read.
+     */
+    private static void kindAsked(String question, String answer, FeatureVector v, List<Finding> findings) {
+        AnswerType asked = AnswerType.asked(question);
+        Boolean shown = asked == null ? null : asked.shownBy(answer);
+        if (shown == null) {
+            return;
+        }
+        v.put(GENERATE_WRONG_KIND, !shown);
+        if (!shown) {
+            findings.add(Finding.of(CHECK, Fact.of(Stage.GENERATE, FactKind.WRONG_KIND, asked.id()),
+                    "the question asks for " + asked.describe() + "; the answer holds no number"
+                            + (asked == AnswerType.COUNT ? "" : " and no word of time")));
+        }
     }
 }

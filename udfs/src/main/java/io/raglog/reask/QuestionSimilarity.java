@@ -1,5 +1,6 @@
 package io.raglog.reask;
 
+import io.raglog.checks.AnswerType;
 import io.raglog.checks.Embedder;
 import io.raglog.checks.Terms;
 import java.util.ArrayList;

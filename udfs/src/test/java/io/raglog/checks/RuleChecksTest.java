@@ -154,6 +154,25 @@ class RuleChecksTest {
     }
 
     @Test
+    void shouldSayWhenTheAnswerIsNotTheKindTheQuestionAsksFor() {
+        FeatureVector when = check(healthy().question("In what year did Acme Corp report its cash flow?")
+                .answer("Acme Corp's treasurer.").build());
+        assertThat(when.get(GENERATE_WRONG_KIND)).isEqualTo(1.0);
+        assertThat(findingTexts(Stage.GENERATE))
+                .contains("the question asks for a time; the answer holds no number and no word of time");
+        findings.clear();
+        FeatureVector year = check(healthy().question("In what year did Acme Corp report its cash flow?")
+                .answer("In 2023.").build());
+        assertThat(year.get(GENERATE_WRONG_KIND)).isZero();
+        assertThat(findings).noneMatch(f -> f.fact().kind() == FactKind.WRONG_KIND);
+        // what the answer to a "what" question should look like, words cannot say: nothing is read
+        assertThat(check(healthy().answer("Acme Corp's treasurer.").build()).get(GENERATE_WRONG_KIND)).isNull();
+        // nor of a refusal, which says it has no answer of any kind
+        assertThat(check(healthy().question("How many units did Acme Corp sell?").answer("I don't know.").build())
+                .get(GENERATE_WRONG_KIND)).isNull();
+    }
+
+    @Test
     void shouldLeaveEveryFeatureOfAnAbsentStageMissing() {
         FeatureVector v = check(healthy().noRerank().noRewrite().build());
         for (FeatureList.Feature f : FeatureList.forStage(Stage.RERANK)) {

@@ -2,6 +2,7 @@ package io.raglog.reask;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.raglog.checks.AnswerType;
 import org.junit.jupiter.api.Test;
 
 class QuestionSimilarityTest {
