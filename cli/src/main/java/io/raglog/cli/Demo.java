@@ -168,8 +168,7 @@ public final class Demo {
                 out.printf("             hint: %s%n", cut(sv.repairHint(), 100));
             }
             if (v.knowledgeGap().flagged()) {
-                out.printf("    %-8s score=%.2f%s%n", "knowledge gap", v.knowledgeGap().score(),
-                        v.knowledgeGap().clearedRetrieve() ? "  [retrieval flag cleared]" : "");
+                out.printf("    %-8s score=%.2f%n", "knowledge gap", v.knowledgeGap().score());
                 for (String evidence : v.knowledgeGap().evidence().subList(0,
                         Math.min(3, v.knowledgeGap().evidence().size()))) {
                     out.printf("             - %s%n", cut(evidence, 100));

@@ -16,8 +16,7 @@ import java.util.Map;
  *     plus only those whose fault arose on its own ({@code natural}): the paper reports the two apart, and injected
  *     faults are the easier to see; null in reports written before it existed
  * @param tiered tiered mode on the same runs, when the bundle has a tier gate; else null
- * @param knowledgeGap the knowledge-gap decision against the labels, and raglog without its clearing of retrieval;
- *     null in reports written before it existed
+ * @param knowledgeGap the knowledge-gap decision against the labels; null in reports written before it existed
  * @param recallByFaultKind recall by the kind and origin of each faulty run's root fault, keyed {@code kind/origin};
  *     null in reports written before it existed
  */
@@ -82,23 +81,12 @@ public record EvaluationReport(String dataset, String modelBundle, String judge,
         }
         if (knowledgeGap != null) {
             StageMetrics g = knowledgeGap.decisions();
-            MethodReport.RunLevel before = knowledgeGap.withoutRule().runs();
-            MethodReport.RunLevel after = raglog.runs();
             out.append(System.lineSeparator()).append(String.format(Locale.ROOT,
                     "knowledge gap (the corpus lacks the answer; not a stage fault): %d labeled, precision %.3f, "
                             + "recall %.3f, F1 %.3f (%d decided)%n", g.faulty(), g.precision(), g.recall(), g.f1(),
                     g.truePositives() + g.falsePositives()));
-            out.append(String.format(Locale.ROOT,
-                    "  retrieval flags cleared on decided gaps: %d (%d on runs whose retrieval was faulty); runs whose"
-                            + " only trouble is a gap: %d, %d still flagged%n", knowledgeGap.retrievalFlagsCleared(),
-                    knowledgeGap.retrievalFlagsClearedWrongly(), knowledgeGap.gapOnlyRuns(),
-                    knowledgeGap.gapOnlyRunsFlagged()));
-            out.append(String.format(Locale.ROOT,
-                    "  run FPR without -> with the rule: %s -> %s; stage F1 %.3f -> %.3f; retrieve F1 %.3f -> %.3f%n",
-                    share(before.falsePositiveRate(), before.soundRunsFlagged(), before.soundRuns()),
-                    share(after.falsePositiveRate(), after.soundRunsFlagged(), after.soundRuns()),
-                    knowledgeGap.withoutRule().pooled().f1(), raglog.pooled().f1(),
-                    knowledgeGap.withoutRule().stage(Stage.RETRIEVE).f1(), raglog.stage(Stage.RETRIEVE).f1()));
+            out.append(String.format(Locale.ROOT, "  runs whose only trouble is a gap: %d, %d with a stage flagged%n",
+                    knowledgeGap.gapOnlyRuns(), knowledgeGap.gapOnlyRunsFlagged()));
         }
         out.append(System.lineSeparator()).append("how each method flags:").append(System.lineSeparator());
         for (MethodReport m : List.of(raglog, answerOnly, rulesOnly)) {

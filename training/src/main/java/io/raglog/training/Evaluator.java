@@ -18,8 +18,8 @@ import java.util.Set;
  * pooled over every present, labeled stage of every run; precision, recall and F1 per stage; the run-level
  * false-positive rate (a run whose only trouble is a knowledge gap is sound: no stage could have answered); the share
  * of faulty-but-correct-answer runs in which a faulty stage was flagged; the knowledge-gap decision's precision, recall
- * and F1 and the figures without its clearing of retrieval ({@link KnowledgeGapReport}). With a
- * bundle that has a tier gate, tiered mode too ({@link TieredReport}), from the same features.
+ * and F1 ({@link KnowledgeGapReport}). With a bundle that has a tier gate, tiered mode too ({@link TieredReport}), from
+ * the same features.
  */
 public final class Evaluator {
 

@@ -15,24 +15,30 @@ import java.util.regex.Pattern;
  * several sentences; the passage that answers it usually has a single sentence carrying most of them, plus the answer.
  *
  * <p>A sentence's match is the share of the question's content-word stems it contains, halved when it adds no content
- * word of its own (a sentence that only repeats the question answers nothing). Measured on simulated SQuAD runs, a
- * passage holding the reference answer has a sentence matching at least {@link #ANSWERS} about 85 % of the time,
- * a passage without it about 12 %: a strong signal, not an oracle.
+ * word of its own (a sentence that only repeats the question answers nothing), and cut below {@link #ANSWERS} when it
+ * is turned against the question (it lacks the question's "not", or holds the opposite of one of its words:
+ * {@link Contrasts}). Measured on simulated SQuAD runs, a passage holding the reference answer has a sentence matching
+ * at least {@link #ANSWERS} about 85 % of the time, a passage without it about 12 %: a strong signal, not an oracle.
  */
 public final class AnswerSentences {
 
     /** The match from which a sentence is taken to answer the question. */
     public static final double ANSWERS = 0.5;
+    /** What is left of a sentence's match when it is turned against the question: below {@link #ANSWERS} at most. */
+    static final double TURNED = 0.4;
 
     /** Where a sentence ends; {@link #sentenceBounds} finds its matches by a scan ({@code AnswerSentencesTest}). */
     static final Pattern SENTENCE_END = Pattern.compile("(?<=[.!?])\\s+(?=[\\p{Lu}0-9\"'“])");
 
     private final Set<String> questionStems;
+    /** The question's {@link Contrasts} marks: a sentence turned against them is read as answering less. */
+    private final long questionMarks;
     /** The same stems' {@link WordHash}es, ascending: what a passage's sentences, kept as hashes, are matched with. */
     private final long[] questionStemHashes;
 
-    private AnswerSentences(Set<String> questionStems) {
+    private AnswerSentences(Set<String> questionStems, long questionMarks) {
         this.questionStems = Collections.unmodifiableSet(questionStems);
+        this.questionMarks = questionMarks;
         this.questionStemHashes = WordHash.sortedOf(questionStems);
     }
 
@@ -45,9 +51,9 @@ public final class AnswerSentences {
 
     public static AnswerSentences forQuestion(String question) {
         if (question == null) {
-            return new AnswerSentences(stems(null));
+            return new AnswerSentences(stems(null), 0);
         }
-        return RECENT_QUESTIONS.get(question, q -> new AnswerSentences(stems(q)));
+        return RECENT_QUESTIONS.get(question, q -> new AnswerSentences(stems(q), Contrasts.of(q)));
     }
 
     public boolean hasQuestion() {
@@ -68,12 +74,20 @@ public final class AnswerSentences {
                 shared++;
             }
         }
-        return match(shared, stems.size());
+        return against(match(shared, stems.size()), Contrasts.of(sentence));
     }
 
     /** Match of sentence {@code i} of a passage, read by its {@link TextIndex}. */
     private double match(SentenceStems sentences, int i) {
-        return match(sentences.shared(i, questionStemHashes), sentences.size(i));
+        return against(match(sentences.shared(i, questionStemHashes), sentences.size(i)), sentences.marks(i));
+    }
+
+    /**
+     * A match cut to {@link #TURNED} of itself when the sentence is turned against the question ({@link Contrasts}):
+     * it only seems to answer, and however much of the question it shares it stays below {@link #ANSWERS}.
+     */
+    private double against(double match, long sentenceMarks) {
+        return questionMarks != 0 && Contrasts.against(questionMarks, sentenceMarks) ? match * TURNED : match;
     }
 
     /**

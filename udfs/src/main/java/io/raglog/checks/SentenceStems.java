@@ -14,10 +14,13 @@ final class SentenceStems {
     private final long[] stems;
     /** Where each sentence's stems end in {@link #stems}: sentence {@code i} is {@code [ends[i - 1], ends[i])}. */
     private final int[] ends;
+    /** Each sentence's {@link Contrasts} marks: its negation and the opposites it holds. */
+    private final long[] marks;
 
-    private SentenceStems(long[] stems, int[] ends) {
+    private SentenceStems(long[] stems, int[] ends, long[] marks) {
         this.stems = stems;
         this.ends = ends;
+        this.marks = marks;
     }
 
     int count() {
@@ -52,6 +55,11 @@ final class SentenceStems {
         return shared;
     }
 
+    /** Sentence {@code i}'s {@link Contrasts} marks. */
+    long marks(int i) {
+        return marks[i];
+    }
+
     /** Sentence {@code i}'s stems, ascending: for tests. */
     long[] stemsOf(int i) {
         return Arrays.copyOfRange(stems, start(i), end(i));
@@ -77,6 +85,7 @@ final class SentenceStems {
         private long[] stems = new long[CAPACITY];
         private int size;
         private int[] ends;
+        private long[] marks;
         private int count;
         private int sentenceStart;
 
@@ -91,6 +100,7 @@ final class SentenceStems {
             }
             size = 0;
             ends = new int[sentences];
+            marks = new long[sentences];
             count = 0;
             sentenceStart = 0;
         }
@@ -101,6 +111,13 @@ final class SentenceStems {
                 stems = Arrays.copyOf(stems, size * 2);
             }
             stems[size++] = stemHash;
+        }
+
+        /** Marks the sentence being read with a word's {@link Contrasts} mark (0 for most words). */
+        void mark(long mark) {
+            if (mark != 0 && count < marks.length) {
+                marks[count] |= mark;
+            }
         }
 
         /** Closes the sentence being read: its stems sorted, each kept once. */
@@ -118,7 +135,7 @@ final class SentenceStems {
         }
 
         SentenceStems build() {
-            return new SentenceStems(Arrays.copyOf(stems, size), ends);
+            return new SentenceStems(Arrays.copyOf(stems, size), ends, marks);
         }
     }
 }

@@ -97,6 +97,9 @@ public final class TextIndex {
         @Override
         public void word(int start, int end) {
             long plainHash = WordFacts.plainHash(text, start, end);
+            if (plainHash != 0) {
+                sentences.mark(Contrasts.markOf(plainHash));
+            }
             int known = plainHash == 0 ? -1 : facts.slotOf(plainHash);
             if (known >= 0) {
                 add(plainHash, facts.isContentWord(known), facts.stemHash(known));
@@ -128,6 +131,9 @@ public final class TextIndex {
         /** A word read as a String: one not met before, or joined, or not all ASCII. */
         private void read(String word, long plainHash) {
             long wordHash = WordHash.of(word);
+            if (plainHash == 0) { // a plain word was marked by its hash already
+                sentences.mark(Contrasts.markOf(word, wordHash));
+            }
             boolean firstTime = words.add(wordHash);
             boolean content = Terms.isContentWord(word);
             if (!firstTime && !content) {

@@ -39,11 +39,12 @@ import java.util.regex.Pattern;
  * it occurs there; the answer is found where one sentence answers the question ({@link AnswerSentences}), which is
  * how a reader tells the passage that holds the answer from one that is merely about the same subject. v2 reads the
  * reranker's cut from the generator's context, tells rewrite substitutions from variants by meaning, and locates the
- * answer by sentence.
+ * answer by sentence; v3 does not take a sentence turned against the question for its answer (the question's "not"
+ * missing, the opposite of one of its words: {@link io.raglog.checks.Contrasts}).
  */
 public final class OfflineJudge implements Judge {
 
-    public static final String ID = "offline-judge/v2";
+    public static final String ID = "offline-judge/v3";
 
     /** Share of a statement's words the context must contain to back it. */
     static final double TOPIC_COVERAGE = 0.6;

@@ -107,9 +107,6 @@ public final class Scorer {
                         + "assembly cut or dropped it");
             } else if (stage == Stage.RETRIEVE && decision.fired()) {
                 evidence = List.of(Evidence.clearedByReassignment(features));
-            } else if (stage == Stage.RETRIEVE && decision.gap().clearedRetrieve()) {
-                evidence = List.of("cleared: the run was decided a knowledge gap, and retrieval cannot return what the "
-                        + "knowledge base does not hold");
             }
             stages.put(stage, new StageVerdict(true, p, t, flagged, evidence, hint, parts.get(stage)));
         }
@@ -149,13 +146,6 @@ public final class Scorer {
     }
 
     /**
-     * The decision alone, shared with threshold selection so thresholds are tuned on exactly what the job does: a
-     * present stage is flagged when its probability reaches its threshold, then the reassignment rule applies, then
-     * the knowledge-gap rule (which may clear retrieval: nothing to retrieve when the knowledge base lacks it).
-     *
-     * @param features the run's features, null when the rules cannot apply (a tier-skipped run)
-     */
-    /**
      * A run the tier gate skipped, decided by the gate's probabilities against its "clearly faulty" bounds. It has no
      * evidence flow and no judge's checks, so neither the reassignment rule nor the knowledge-gap rule can fire on it;
      * the context-assembly rule reads only the rule checks and assembly's probability, so it does, as in default
@@ -173,6 +163,13 @@ public final class Scorer {
         return new Decision(assembly.flagged(), false, KnowledgeGap.undecided(), assembly.cleared());
     }
 
+    /**
+     * The decision alone, shared with threshold selection so thresholds are tuned on exactly what the job does: a
+     * present stage is flagged when its probability reaches its threshold, then the reassignment rule applies, then
+     * the context-assembly rule; the knowledge-gap rule then decides a gap beside those flags.
+     *
+     * @param features the run's features, null when the rules cannot apply (a tier-skipped run)
+     */
     public static Decision decide(Map<Stage, Double> probability, Map<Stage, Double> thresholds, Set<Stage> present,
             RunFeatures features) {
         Set<Stage> flagged = EnumSet.noneOf(Stage.class);
@@ -188,7 +185,7 @@ public final class Scorer {
         ReassignmentRule.Outcome reassigned = ReassignmentRule.apply(flagged, present, features.evidenceFlow());
         ContextAssemblyRule.Outcome assembly = ContextAssemblyRule.apply(reassigned.flagged(), present, features,
                 probability.getOrDefault(Stage.ASSEMBLE, 0.0));
-        KnowledgeGapRule.Outcome gap = KnowledgeGapRule.apply(assembly.flagged(), features);
-        return new Decision(gap.flagged(), reassigned.fired(), gap.gap(), assembly.cleared());
+        KnowledgeGap gap = KnowledgeGapRule.decide(assembly.flagged(), features);
+        return new Decision(assembly.flagged(), reassigned.fired(), gap, assembly.cleared());
     }
 }
