@@ -54,4 +54,21 @@ class ContrastsTest {
         assertThat(turned).isLessThan(AnswerSentences.ANSWERS);
         assertThat(negated.match("Kublai's government did compromise with the Confucian system of rule.")).isEqualTo(turned);
     }
+
+    @Test
+    void aPassageWithoutTheNumberOrOrdinalTheQuestionNamesAnswersItInNoSentence() {
+        AnswerSentences fourth = AnswerSentences.forQuestion("What did Genghis Khan's fourth son inherit?");
+        String third = "Genghis Khan's third son inherited the eastern lands of the empire.";
+        String named = "Genghis Khan's fourth son inherited the eastern lands of the empire.";
+        assertThat(fourth.bestIn(named)).isGreaterThanOrEqualTo(AnswerSentences.ANSWERS);
+        assertThat(fourth.bestIn(third)).isLessThan(AnswerSentences.ANSWERS);
+        AnswerSentences year = AnswerSentences.forQuestion("Which treaty did Warsaw sign in 1832?");
+        assertThat(year.bestIn("In 1831 Warsaw signed the treaty of Paris with its neighbours."))
+                .isLessThan(AnswerSentences.ANSWERS);
+        assertThat(year.bestIn("In 1832 Warsaw signed the treaty of Paris with its neighbours."))
+                .isGreaterThanOrEqualTo(AnswerSentences.ANSWERS);
+        // a name the passage spells otherwise still reads as the question's words do
+        assertThat(AnswerSentences.forQuestion("What did Kublai inherit from his father?")
+                .bestIn("Kublai inherited the throne from his father in 1260.")).isGreaterThanOrEqualTo(AnswerSentences.ANSWERS);
+    }
 }
