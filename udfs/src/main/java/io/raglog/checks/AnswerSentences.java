@@ -17,8 +17,9 @@ import java.util.regex.Pattern;
  * <p>A sentence's match is the share of the question's content-word stems it contains, halved when it adds no content
  * word of its own (a sentence that only repeats the question answers nothing), and cut below {@link #ANSWERS} when it
  * is turned against the question (it lacks the question's "not", or holds the opposite of one of its words:
- * {@link Contrasts}) or its passage lacks a number or an ordinal the question names. Measured on simulated SQuAD runs, a passage holding the reference answer has a sentence matching
- * at least {@link #ANSWERS} about 85 % of the time, a passage without it about 12 %: a strong signal, not an oracle.
+ * {@link Contrasts}) or its passage lacks a number or an ordinal the question names. Measured on simulated SQuAD runs
+ * before those cuts, a passage holding the reference answer had a sentence matching at least {@link #ANSWERS} about
+ * 85 % of the time, a passage without it about 12 %: a strong signal, not an oracle.
  */
 public final class AnswerSentences {
 
@@ -26,6 +27,9 @@ public final class AnswerSentences {
     public static final double ANSWERS = 0.5;
     /** What is left of a sentence's match when it is turned against the question: below {@link #ANSWERS} at most. */
     static final double TURNED = 0.4;
+    /** Ordinals a question may name ("the fourth son"); "first" is read as the opposite of "last" ({@link Contrasts}). */
+    private static final Set<String> ORDINALS = Set.of("second", "third", "fourth", "fifth", "sixth", "seventh",
+            "eighth", "ninth", "tenth", "eleventh", "twelfth");
 
     /** Where a sentence ends; {@link #sentenceBounds} finds its matches by a scan ({@code AnswerSentencesTest}). */
     static final Pattern SENTENCE_END = Pattern.compile("(?<=[.!?])\\s+(?=[\\p{Lu}0-9\"'“])");
@@ -140,9 +144,6 @@ public final class AnswerSentences {
         }
         return false;
     }
-
-    private static final Set<String> ORDINALS = Set.of("second", "third", "fourth", "fifth", "sixth", "seventh",
-            "eighth", "ninth", "tenth", "eleventh", "twelfth");
 
     private static List<KeyTerm> numbersNamed(String question) {
         if (question == null) {
