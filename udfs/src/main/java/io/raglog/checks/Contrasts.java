@@ -91,6 +91,11 @@ public final class Contrasts {
         return markOf(wordHash);
     }
 
+    /** Whether the text holds a negation ("not", "never", "…n't", …). */
+    public static boolean negated(String text) {
+        return (of(text) & NEGATION) != 0;
+    }
+
     /** The marks of a text's words together. */
     public static long of(String text) {
         long marks = 0;

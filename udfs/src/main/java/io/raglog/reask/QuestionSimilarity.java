@@ -1,6 +1,7 @@
 package io.raglog.reask;
 
 import io.raglog.checks.AnswerType;
+import io.raglog.checks.Contrasts;
 import io.raglog.checks.Embedder;
 import io.raglog.checks.Terms;
 import java.util.ArrayList;
@@ -68,7 +69,7 @@ public final class QuestionSimilarity {
         double covered = (double) xFound / x.size();
         double score = (dice + covered) / 2;
         int newNames = newNamesOrNumbers(question, y);
-        if (negated(question) != negated(earlier)) {
+        if (Contrasts.negated(question) != Contrasts.negated(earlier)) {
             score *= 1 - DIFFERENT_QUESTION_COST;
         }
         AnswerType asked = AnswerType.of(question);
@@ -85,18 +86,6 @@ public final class QuestionSimilarity {
     /** The share of the score a new name or number, or a negation only one side has, costs. */
     static final double DIFFERENT_QUESTION_COST = 0.3;
 
-    private static final Set<String> NEGATIONS = Set.of("not", "no", "never", "none", "nor", "neither", "without",
-            "isn't", "aren't", "wasn't", "weren't", "doesn't", "don't", "didn't", "can't", "cannot", "won't",
-            "hasn't", "haven't", "hadn't", "couldn't", "shouldn't", "wouldn't");
-
-    static boolean negated(String text) {
-        for (String w : Terms.words(text)) {
-            if (NEGATIONS.contains(w) || w.endsWith("n't") || w.endsWith("n’t")) {
-                return true;
-            }
-        }
-        return false;
-    }
 
     /**
      * Names (capitalised words past the first) and numbers of {@code question} that {@code earlierWords} lack in any

@@ -16,6 +16,14 @@ class AnswerTypeTest {
     }
 
     @Test
+    void theFirstQuestionWordAnywhereSaysTheKindAReAskAsksFor() {
+        assertThat(AnswerType.of("In what year was Harvard founded?")).isEqualTo(AnswerType.TIME);
+        assertThat(AnswerType.of("Which person founded Harvard?")).isEqualTo(AnswerType.PERSON);
+        assertThat(AnswerType.of("What number of students attend Harvard?")).isEqualTo(AnswerType.COUNT);
+        assertThat(AnswerType.of("What did Harvard found?")).isNull();
+    }
+
+    @Test
     void aQuestionWordInsideTheQuestionAsksNothingOfTheAnswer() {
         // "when" joins two clauses here; the question asks for a thing
         assertThat(AnswerType.asked("What experiences acceleration when a force is applied?")).isNull();
