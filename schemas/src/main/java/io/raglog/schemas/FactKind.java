@@ -38,6 +38,11 @@ public enum FactKind {
     LOST_COVERAGE,
     /** A passage the pipeline's knowledge base is known to hold matches the question better than any retrieved. */
     BETTER_PASSAGE_KNOWN,
+    /**
+     * The retrieved sentence most like the answer only seems to answer: it lacks the question's "not", says the
+     * opposite of one of its words, or its passage never names the number the question names.
+     */
+    SEEMING_ANSWER,
     /** Context assembly cut or dropped passages handed on to the prompt (the context budget, the template). */
     LOST_IN_ASSEMBLY,
     /** The passage that answers best reached the prompt whole, in the middle of a long one, where models read least. */

@@ -132,17 +132,71 @@ public final class AnswerSentences {
      * says otherwise (a surname, an alias), answerable or not.
      */
     private boolean lacksWhatIsNamed(TextIndex text) {
+        return lackedName(text) != null;
+    }
+
+    /** The first number or ordinal the question names that the text lacks, as the question writes it; else null. */
+    private String lackedName(TextIndex text) {
         for (int i = 0; i < questionNumbers.size(); i++) {
             if (!text.contains(questionNumbers.get(i))) {
-                return true;
+                return questionNumbers.get(i).surface();
             }
         }
         for (int i = 0; i < questionOrdinals.size(); i++) {
             if (!text.hasWord(questionOrdinals.get(i))) {
-                return true;
+                return questionOrdinals.get(i);
             }
         }
-        return false;
+        return null;
+    }
+
+    /**
+     * The sentence that shares most of the question's words, when it only seems to answer: turned against the
+     * question ({@link Contrasts}) or in a passage that lacks a number or an ordinal the question names. Null when it
+     * answers as far as words tell, or no sentence shares a word. A question asked against what the knowledge base
+     * says (a "not" its passage lacks, another year) finds one; a retrieval that missed the answer mostly finds
+     * passages merely about the subject. What a reader is shown of a knowledge gap.
+     */
+    public Seeming onlySeemsToAnswer(List<Passage> passages) {
+        double best = 0;
+        Seeming seeming = null;
+        for (Passage p : passages) {
+            TextIndex index = TextIndex.ofPassage(p.text());
+            SentenceStems sentences = index.sentenceStems();
+            String lacked = null;
+            boolean lackedRead = false;
+            for (int i = 0; i < sentences.count(); i++) {
+                double raw = match(sentences.shared(i, questionStemHashes), sentences.size(i));
+                if (raw <= best) {
+                    continue;
+                }
+                best = raw;
+                if (!lackedRead) {
+                    lacked = lackedName(index);
+                    lackedRead = true;
+                }
+                String why = lacked != null ? "its passage never names '" + lacked + "'"
+                        : questionMarks != 0 ? Contrasts.why(questionMarks, sentences.marks(i)) : null;
+                seeming = why == null ? null : new Seeming(p.id(), sentence(p.text(), i), why, lacked);
+            }
+        }
+        return seeming;
+    }
+
+    /**
+     * A sentence that only seems to answer the question.
+     *
+     * @param passageId the passage it is in
+     * @param sentence the sentence, as its passage writes it
+     * @param why what tells it does not answer, for a reader
+     * @param lackedName the number or ordinal its passage lacks, when that is why; else null
+     */
+    public record Seeming(String passageId, String sentence, String why, String lackedName) {}
+
+    /** Sentence {@code i} of a text, as {@link TextIndex} counts them. */
+    private static String sentence(String text, int i) {
+        int[] bounds = sentenceBounds(text);
+        return text.substring(bounds[2 * i], bounds[2 * i + 1]);
     }
 
     private static List<KeyTerm> numbersNamed(String question) {

@@ -32,6 +32,9 @@ public final class Contrasts {
         {"above", "below"}, {"success", "failure"}, {"legal", "illegal"}, {"accepted", "rejected"},
     };
 
+    /** The word each pair's bit stands for, by the bit's place: what a finding quotes. */
+    private static final String[] WORD_AT = new String[64];
+
     /** Every pair's lower bit (1, 3, 5, …): a pair's bits are {@code b} and {@code b << 1}. */
     private static final long LOWER_OF_PAIRS;
 
@@ -53,6 +56,8 @@ public final class Contrasts {
             lower |= bit;
             put(OPPOSITES[k][0], bit);
             put(OPPOSITES[k][1], bit << 1);
+            WORD_AT[2 * k + 1] = OPPOSITES[k][0];
+            WORD_AT[2 * k + 2] = OPPOSITES[k][1];
         }
         LOWER_OF_PAIRS = lower;
     }
@@ -123,6 +128,28 @@ public final class Contrasts {
         long alone = words & ~opposites(words); // the question's words whose opposite it does not also have
         // the opposite of a word the sentence does not have, in the sentence
         return (opposites(alone & ~sentence) & sentence) != 0;
+    }
+
+    /**
+     * What turns a sentence with marks {@code sentence} against a question with marks {@code question}, as a reader
+     * is told it ("it lacks the question's 'not'", "it says 'most' where the question says 'least'"); null when
+     * nothing does ({@link #against}).
+     */
+    public static String why(long question, long sentence) {
+        if ((question & NEGATION) != 0 && (sentence & NEGATION) == 0) {
+            return "it lacks the question's 'not'";
+        }
+        long words = question & ~NEGATION;
+        long alone = words & ~opposites(words);
+        long missing = alone & ~sentence;
+        for (int bit = 1; bit < 63; bit++) {
+            long mark = 1L << bit;
+            if ((missing & mark) != 0 && (opposites(mark) & sentence) != 0) {
+                return "it says '" + WORD_AT[Long.numberOfTrailingZeros(opposites(mark))] + "' where the question says '"
+                        + WORD_AT[bit] + "'";
+            }
+        }
+        return null;
     }
 
     /** Each marked word's opposite, for marks without {@link #NEGATION}. */

@@ -60,6 +60,15 @@ final class RetrieveRules {
         AnswerSentences answers = AnswerSentences.forQuestion(question);
         if (answers.hasQuestion()) {
             v.put(RETRIEVE_ANSWER_MATCH, answers.bestIn(passages));
+            AnswerSentences.Seeming seeming = answers.onlySeemsToAnswer(passages);
+            // a number no retrieved passage names is told once, as a missing term (above)
+            if (seeming != null && (seeming.lackedName() == null
+                    || missing.stream().noneMatch(t -> t.surface().equals(seeming.lackedName())))) {
+                findings.add(Finding.of(CHECK, Fact.of(Stage.RETRIEVE, FactKind.SEEMING_ANSWER, "")
+                        .withPassages(List.of(seeming.passageId())), "the retrieved sentence most like the answer, \""
+                        + quoted(seeming.sentence()) + "\" (passage " + seeming.passageId() + "), does not answer the"
+                        + " question as asked: " + seeming.why()));
+            }
         }
         KnownPassages known = run.knownPassages();
         if (known != null) {
@@ -83,6 +92,11 @@ final class RetrieveRules {
                     + " question better than any passage retrieved: " + percent(better.score())
                     + " of the question's words by weight, against " + percent(known.returnedMatch())));
         }
+    }
+
+    /** A sentence as a finding quotes it: whole up to 160 characters, else its start. */
+    private static String quoted(String sentence) {
+        return sentence.length() <= 160 ? sentence : sentence.substring(0, 157) + "...";
     }
 
     private static String percent(double share) {

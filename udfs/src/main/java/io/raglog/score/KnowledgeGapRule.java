@@ -9,11 +9,14 @@ import static io.raglog.checks.FeatureList.RETRIEVE_UNRETURNED_MATCH_GAIN;
 
 import io.raglog.schemas.EvidenceLocation;
 import io.raglog.schemas.EvidencePiece;
+import io.raglog.schemas.FactKind;
+import io.raglog.schemas.Finding;
 import io.raglog.schemas.KnowledgeGap;
 import io.raglog.schemas.RunFeatures;
 import io.raglog.schemas.Stage;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -78,6 +81,7 @@ public final class KnowledgeGapRule {
                 + Math.round(noAnswer) + "% confident; " + Math.round(100 * missing) + "% of the needed information"
                 + " is in no passage)");
         evidence.add("the answer refused");
+        seemingAnswer(features).ifPresent(evidence::add);
         if (betterKnown) {
             evidence.add("a passage the knowledge base holds matches the question better than any retrieved: the"
                     + " answer may exist, and retrieval missed it");
@@ -86,6 +90,20 @@ public final class KnowledgeGapRule {
         }
         String hint = "Add content about " + asks + " to the knowledge base, or tell users it is out of scope.";
         return new KnowledgeGap(true, score, evidence, hint, false);
+    }
+
+    /**
+     * The rule checks' finding that the retrieved sentence most like the answer does not answer the question as asked
+     * (the question says "not", another number, the opposite): what the content owner reads first, since it says what
+     * the knowledge base does say.
+     */
+    private static Optional<String> seemingAnswer(RunFeatures f) {
+        if (f.findings() == null) {
+            return Optional.empty();
+        }
+        return f.findings().stream()
+                .filter(x -> x.fact() != null && x.fact().kind() == FactKind.SEEMING_ANSWER)
+                .map(Finding::text).findFirst();
     }
 
     /** The needed pieces the evidence flow found in no passage, quoted. */

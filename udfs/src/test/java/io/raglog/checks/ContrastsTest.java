@@ -71,4 +71,15 @@ class ContrastsTest {
         assertThat(AnswerSentences.forQuestion("What did Kublai inherit from his father?")
                 .bestIn("Kublai inherited the throne from his father in 1260.")).isGreaterThanOrEqualTo(AnswerSentences.ANSWERS);
     }
+
+    @Test
+    void whatTurnsASentenceIsSaidForAReader() {
+        assertThat(Contrasts.why(Contrasts.of("Which district is not the most populated?"),
+                Contrasts.of("Wola is the most populated district."))).isEqualTo("it lacks the question's 'not'");
+        assertThat(Contrasts.why(Contrasts.of("Which is the least populated district?"),
+                Contrasts.of("Wola is the most populated district.")))
+                .isEqualTo("it says 'most' where the question says 'least'");
+        assertThat(Contrasts.why(Contrasts.of("Which is the least populated district?"),
+                Contrasts.of("Wola is the least populated district."))).isNull();
+    }
 }

@@ -173,6 +173,26 @@ class RuleChecksTest {
     }
 
     @Test
+    void shouldSayWhenTheRetrievedSentenceMostLikeTheAnswerDoesNotAnswerTheQuestionAsAsked() {
+        check(healthy().question("Which cash flow did Acme Corp not report for 2023?").build());
+        assertThat(findings).filteredOn(f -> f.fact() != null && f.fact().kind() == FactKind.SEEMING_ANSWER)
+                .singleElement().satisfies(f -> {
+                    assertThat(f.stage()).isEqualTo(Stage.RETRIEVE);
+                    assertThat(f.fact().passageIds()).containsExactly("doc-7#2");
+                    assertThat(f.text()).contains("Acme Corp reported operating cash flow of $4.1 billion in 2023")
+                            .endsWith("it lacks the question's 'not'");
+                });
+        findings.clear();
+        check(healthy().build());
+        assertThat(findings).as("the sentence that answers, as asked").noneMatch(f -> f.fact() != null
+                && f.fact().kind() == FactKind.SEEMING_ANSWER);
+        // a year no retrieved passage names is told once, as a term no passage mentions
+        check(healthy().question("What was the operating cash flow of Acme Corp in 2024?").build());
+        assertThat(findingTexts(Stage.RETRIEVE)).contains("no retrieved passage mentions the date '2024'")
+                .noneMatch(t -> t.contains("does not answer the question as asked"));
+    }
+
+    @Test
     void shouldLeaveEveryFeatureOfAnAbsentStageMissing() {
         FeatureVector v = check(healthy().noRerank().noRewrite().build());
         for (FeatureList.Feature f : FeatureList.forStage(Stage.RERANK)) {

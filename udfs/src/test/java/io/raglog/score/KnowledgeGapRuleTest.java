@@ -7,6 +7,9 @@ import io.raglog.schemas.AnswerUse;
 import io.raglog.schemas.EvidenceFlow;
 import io.raglog.schemas.EvidenceLocation;
 import io.raglog.schemas.EvidencePiece;
+import io.raglog.schemas.Fact;
+import io.raglog.schemas.FactKind;
+import io.raglog.schemas.Finding;
 import io.raglog.schemas.KnowledgeGap;
 import io.raglog.schemas.LlmUsage;
 import io.raglog.schemas.RunFeatures;
@@ -65,6 +68,18 @@ class KnowledgeGapRuleTest {
 
         assertThat(gap.flagged()).isTrue();
         assertThat(gap.evidence()).anySatisfy(e -> assertThat(e).contains("the answer may exist, and retrieval missed"));
+    }
+
+    @Test
+    void shouldQuoteTheSentenceThatOnlySeemsToAnswer() {
+        RunFeatures refused = run(90.0, 1.0, 1, 0.0, 5.0);
+        String seeming = "the retrieved sentence most like the answer, \"The Normans exported wool to England.\""
+                + " (passage p1), does not answer the question as asked: it lacks the question's 'not'";
+        RunFeatures withFinding = new RunFeatures(refused.schema(), refused.runId(), refused.pipeline(),
+                refused.question(), refused.featureListVersion(), refused.features(), refused.llm(),
+                refused.evidenceFlow(), List.of(Finding.of("retrieve.key_terms",
+                        Fact.of(Stage.RETRIEVE, FactKind.SEEMING_ANSWER, ""), seeming)));
+        assertThat(KnowledgeGapRule.decide(EnumSet.noneOf(Stage.class), withFinding).evidence()).contains(seeming);
     }
 
     @Test
