@@ -5,8 +5,8 @@ package io.raglog.checks;
  * not ("What system did Kublai's government not compromise with?" against "… compromised with the Confucian
  * system"), or the sentence has the opposite of one of the question's words and not the word ("the least" where the
  * question asks "the most"). A reader sees at once that such a sentence does not answer; a count of shared words
- * does not. They are the commonest ways an unanswerable question is written from a passage that seems to answer it
- * (SQuAD 2.0's negations and antonyms), and, measured on the simulator's training split, a negated question whose
+ * does not. They are two of the common ways an unanswerable question is written from a passage that seems to answer
+ * it (SQuAD 2.0's negations and antonyms), and, measured on the simulator's training split, a negated question whose
  * passage's best sentence has no negation was unanswerable 173 times in 196, a question whose opposite that sentence
  * held 46 times in 53.
  *
@@ -118,16 +118,7 @@ public final class Contrasts {
      * word (a question that has both words of a pair is turned by neither).
      */
     public static boolean against(long question, long sentence) {
-        if ((question & NEGATION) != 0 && (sentence & NEGATION) == 0) {
-            return true;
-        }
-        long words = question & ~NEGATION;
-        if (words == 0) {
-            return false;
-        }
-        long alone = words & ~opposites(words); // the question's words whose opposite it does not also have
-        // the opposite of a word the sentence does not have, in the sentence
-        return (opposites(alone & ~sentence) & sentence) != 0;
+        return turning(question, sentence) != 0;
     }
 
     /**
@@ -136,20 +127,30 @@ public final class Contrasts {
      * nothing does ({@link #against}).
      */
     public static String why(long question, long sentence) {
-        if ((question & NEGATION) != 0 && (sentence & NEGATION) == 0) {
+        long turning = turning(question, sentence);
+        if (turning == 0) {
+            return null;
+        }
+        if (turning == NEGATION) {
             return "it lacks the question's 'not'";
+        }
+        long word = Long.lowestOneBit(turning);
+        return "it says '" + WORD_AT[Long.numberOfTrailingZeros(opposites(word))] + "' where the question says '"
+                + WORD_AT[Long.numberOfTrailingZeros(word)] + "'";
+    }
+
+    /**
+     * {@link #NEGATION} when the question is negated and the sentence is not; else the marks of the question's words
+     * whose opposite the sentence has and they do not (a word whose opposite the question also has is left out); 0
+     * when nothing turns the sentence.
+     */
+    private static long turning(long question, long sentence) {
+        if ((question & NEGATION) != 0 && (sentence & NEGATION) == 0) {
+            return NEGATION;
         }
         long words = question & ~NEGATION;
         long alone = words & ~opposites(words);
-        long missing = alone & ~sentence;
-        for (int bit = 1; bit < 63; bit++) {
-            long mark = 1L << bit;
-            if ((missing & mark) != 0 && (opposites(mark) & sentence) != 0) {
-                return "it says '" + WORD_AT[Long.numberOfTrailingZeros(opposites(mark))] + "' where the question says '"
-                        + WORD_AT[bit] + "'";
-            }
-        }
-        return null;
+        return alone & ~sentence & opposites(sentence);
     }
 
     /** Each marked word's opposite, for marks without {@link #NEGATION}. */
