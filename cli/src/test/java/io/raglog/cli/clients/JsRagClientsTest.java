@@ -170,9 +170,10 @@ class JsRagClientsTest {
                 answerLostFlagged += flagged ? 1 : 0;
             }
         }
-        // here 2 of 52 runs that kept the answer are flagged, and 5 of 7 that lost it; at 300 questions over 150
-        // passages, 15 of 235 and 18 of 44 (the bundle trained before healthy budgets varied as tightly: 92 of 235,
-        // and 36 of 44)
+        // at 300 questions over 150 passages, with bundle 94f4cb19bd76: 4 of 237 runs that kept the answer flagged,
+        // and 12 to 16 of the 45 that lost it over two runs (the client's streaming makes each run a little
+        // different), so the third below is at its edge at that size; the bundle of 2026-12-05 flagged 15 of 235 and
+        // 18 of 44, the one trained before healthy budgets varied as tightly 92 of 235 and 36 of 44
         assertThat(answerKeptFlagged).as("assembly flagged in the %d runs whose prompt kept the answer", answerKept)
                 .isLessThanOrEqualTo(answerKept / 5);
         assertThat(answerLostFlagged * 3).as("assembly flagged in the %d runs the budget cut the answer from",
