@@ -159,7 +159,10 @@ public final class AnswerSentences {
      */
     public Seeming onlySeemsToAnswer(List<Passage> passages) {
         double best = 0;
-        Seeming seeming = null;
+        Passage bestPassage = null;
+        int bestSentence = -1;
+        long bestMarks = 0;
+        String bestLacked = null;
         for (Passage p : passages) {
             TextIndex index = TextIndex.ofPassage(p.text());
             SentenceStems sentences = index.sentenceStems();
@@ -170,17 +173,25 @@ public final class AnswerSentences {
                 if (raw <= best) {
                     continue;
                 }
-                best = raw;
                 if (!lackedRead) {
                     lacked = lackedName(index);
                     lackedRead = true;
                 }
-                String why = lacked != null ? "its passage never names '" + lacked + "'"
-                        : questionMarks != 0 ? Contrasts.why(questionMarks, sentences.marks(i)) : null;
-                seeming = why == null ? null : new Seeming(p.id(), sentence(p.text(), i), why, lacked);
+                best = raw;
+                bestPassage = p;
+                bestSentence = i;
+                bestMarks = sentences.marks(i);
+                bestLacked = lacked;
             }
         }
-        return seeming;
+        if (bestPassage == null) {
+            return null;
+        }
+        // the reason and the sentence's text only for the one sentence that is kept
+        String why = bestLacked != null ? "its passage never names '" + bestLacked + "'"
+                : questionMarks != 0 ? Contrasts.why(questionMarks, bestMarks) : null;
+        return why == null ? null
+                : new Seeming(bestPassage.id(), sentence(bestPassage.text(), bestSentence), why, bestLacked);
     }
 
     /**
