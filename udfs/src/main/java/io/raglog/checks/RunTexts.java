@@ -169,6 +169,31 @@ public final class RunTexts {
         return out;
     }
 
+    /**
+     * What was a candidate for the prompt and never reached it, as the evidence-flow check reads it: the passages
+     * {@link #dropped} whole and, under the id of each passage the context budget cut, the part it cut off. A piece
+     * of information in that part was retrieved and handed on, and lost before the generator: it is not in the
+     * context, which holds the passage's opening only, nor in a passage dropped whole, so without it the check
+     * would call it in no retrieved passage and blame retrieval for what the budget cut.
+     */
+    public static List<Passage> neverReached(Run run) {
+        List<Passage> dropped = dropped(run);
+        List<Passage> out = dropped;
+        for (HandedOn h : handedOn(run)) {
+            if (h.fate().fate() == PassageFate.Fate.CUT) {
+                String cutOff = h.lostText();
+                if (!cutOff.isBlank()) {
+                    if (out == dropped) {
+                        out = new ArrayList<>(dropped);
+                    }
+                    Passage whole = h.passage();
+                    out.add(new Passage(whole.id(), cutOff, whole.score(), whole.rank()));
+                }
+            }
+        }
+        return out;
+    }
+
     /** A passage handed on to the prompt and its fate there. */
     public record HandedOn(Passage passage, PassageFate fate) {
 

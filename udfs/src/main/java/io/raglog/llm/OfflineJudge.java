@@ -21,6 +21,7 @@ import io.raglog.schemas.Passage;
 import io.raglog.schemas.Run;
 import io.raglog.schemas.Stage;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -40,11 +41,12 @@ import java.util.regex.Pattern;
  * how a reader tells the passage that holds the answer from one that is merely about the same subject. v2 reads the
  * reranker's cut from the generator's context, tells rewrite substitutions from variants by meaning, and locates the
  * answer by sentence; v3 does not take a sentence turned against the question for its answer (the question's "not"
- * missing, the opposite of one of its words: {@link io.raglog.checks.Contrasts}).
+ * missing, the opposite of one of its words: {@link io.raglog.checks.Contrasts}); v4 traces information into the part
+ * of a passage the context budget cut off ({@link RunTexts#neverReached}), which v3 called in no retrieved passage.
  */
 public final class OfflineJudge implements Judge {
 
-    public static final String ID = "offline-judge/v3";
+    public static final String ID = "offline-judge/v4";
 
     /** Share of a statement's words the context must contain to back it. */
     static final double TOPIC_COVERAGE = 0.6;
@@ -252,7 +254,8 @@ public final class OfflineJudge implements Judge {
 
     private CheckAnswer evidenceFlow(Run run, String question) {
         List<Passage> context = RunTexts.context(run);
-        List<Passage> dropped = RunTexts.dropped(run);
+        List<Passage> dropped = RunTexts.neverReached(run);
+        Set<String> lostByAssembly = lostByAssembly(run);
         String answer = run.stages().generate().answer();
         boolean answers = answer != null && !statements(answer).isEmpty();
         TextIndex answerIndex = TextIndex.of(answer);
@@ -266,9 +269,12 @@ public final class OfflineJudge implements Judge {
             AnswerUse use = piece.useBy(answer, answers, answerIndex, context);
             out.add(new EvidencePiece(piece.text(), location, use,
                     location == EvidenceLocation.IN_CONTEXT ? inContext : inDropped, piece.subject()));
-            // each finding is about the stage that lost the piece: retrieval when no passage holds it, the reranker
-            // when only passages it dropped do
-            if (location == EvidenceLocation.ONLY_DROPPED) {
+            // each finding is about the stage that lost the piece: retrieval when no passage holds it, context
+            // assembly when only passages it was handed and cut or dropped do, else the reranker
+            if (location == EvidenceLocation.ONLY_DROPPED && lostByAssembly.containsAll(inDropped)) {
+                findings.add(piece.fact(Stage.ASSEMBLE, inDropped), piece.text() + " was handed on to the prompt ("
+                        + String.join(", ", inDropped) + ") and cut or dropped before the generator saw it");
+            } else if (location == EvidenceLocation.ONLY_DROPPED) {
                 findings.add(piece.fact(Stage.RERANK, inDropped), piece.text() + " was retrieved ("
                         + String.join(", ", inDropped) + ") but never reached the generator");
             } else if (location == EvidenceLocation.NOWHERE) {
@@ -281,6 +287,17 @@ public final class OfflineJudge implements Judge {
         }
         EvidenceFlow flow = new EvidenceFlow(out);
         return findings.answer(AnswerParser.flowFeatures(flow), flow);
+    }
+
+    /** The ids of the passages handed on to the prompt that context assembly cut or dropped. */
+    private static Set<String> lostByAssembly(Run run) {
+        Set<String> ids = new HashSet<>();
+        for (RunTexts.HandedOn h : RunTexts.handedOn(run)) {
+            if (h.lost()) {
+                ids.add(h.passage().id());
+            }
+        }
+        return ids;
     }
 
     /** A check's findings with the fact each states, up to a limit. */

@@ -130,7 +130,7 @@ public final class Prompts {
             }
             case EVIDENCE_FLOW -> {
                 passages(json, texts, "context", RunTexts.context(run));
-                passages(json, texts, "dropped", RunTexts.dropped(run));
+                passages(json, texts, "dropped", RunTexts.neverReached(run));
                 json.writeFieldName("answer");
                 texts.write(json, cut(run.stages().generate().answer(), MAX_TEXT_CHARS));
             }

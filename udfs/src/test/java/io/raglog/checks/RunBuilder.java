@@ -43,6 +43,7 @@ public final class RunBuilder {
     private List<Passage> context = null;
     private String answer = "Acme Corp's operating cash flow in 2023 was $4.1 billion.";
     private boolean assembledWhole;
+    private List<PassageFate> fates;
 
     public static RunBuilder healthy() {
         return new RunBuilder();
@@ -109,6 +110,12 @@ public final class RunBuilder {
         return this;
     }
 
+    /** Context assembly seen with these fates of the passages handed on; the context must hold what each kept. */
+    public RunBuilder assembled(PassageFate... handedOn) {
+        this.fates = List.of(handedOn);
+        return this;
+    }
+
     public RunBuilder answer(String a) {
         this.answer = a;
         return this;
@@ -133,7 +140,10 @@ public final class RunBuilder {
         List<String> texts = embedTexts != null ? embedTexts : (rewrite ? rewrites : List.of(question));
         Instant t0 = Instant.parse("2026-11-29T10:00:00Z");
         AssembleStage assemble = AssembleStage.absent();
-        if (assembledWhole) {
+        if (fates != null) {
+            assemble = new AssembleStage(true, rerank ? AssembleStage.BY_RERANK : AssembleStage.BY_RETRIEVE, fates,
+                    null, null);
+        } else if (assembledWhole) {
             List<PassageFate> fates = new ArrayList<>();
             for (int i = 0; i < ctx.size(); i++) {
                 int chars = ctx.get(i).text().length();
