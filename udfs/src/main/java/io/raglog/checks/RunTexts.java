@@ -171,7 +171,8 @@ public final class RunTexts {
 
     /**
      * What was a candidate for the prompt and never reached it, as the evidence-flow check reads it: the passages
-     * {@link #dropped} whole and, under the id of each passage the context budget cut, the part it cut off. A piece
+     * {@link #dropped} whole and, under the id of each passage the context budget cut, what of it did not reach the
+     * prompt whole ({@link HandedOn#lostSentences}: the sentence the cut falls in, and the rest). A piece
      * of information in that part was retrieved and handed on, and lost before the generator: it is not in the
      * context, which holds the passage's opening only, nor in a passage dropped whole, so without it the check
      * would call it in no retrieved passage and blame retrieval for what the budget cut.
@@ -181,7 +182,7 @@ public final class RunTexts {
         List<Passage> out = dropped;
         for (HandedOn h : handedOn(run)) {
             if (h.fate().fate() == PassageFate.Fate.CUT) {
-                String cutOff = h.lostText();
+                String cutOff = h.lostSentences();
                 if (!cutOff.isBlank()) {
                     if (out == dropped) {
                         out = new ArrayList<>(dropped);
@@ -207,6 +208,27 @@ public final class RunTexts {
          */
         public String lostText() {
             return fate.lostText(passage.text());
+        }
+
+        /**
+         * What did not reach the prompt whole, by sentence: all of a dropped passage; of a cut one, the sentence the
+         * cut falls in and every sentence after it. A budget cuts where its characters or tokens run out, mostly inside
+         * a sentence, and neither part of that sentence answers as the whole one does: "Algorithms that" reached the
+         * prompt, "use random bits are called randomized algorithms." did not.
+         */
+        public String lostSentences() {
+            if (fate.fate() != PassageFate.Fate.CUT) {
+                return lostText();
+            }
+            String text = passage.text() == null ? "" : passage.text();
+            int cutAt = keptText().length();
+            int[] bounds = AnswerSentences.sentenceBounds(text);
+            for (int i = 0; i < bounds.length; i += 2) {
+                if (bounds[i + 1] > cutAt) {
+                    return text.substring(Math.min(bounds[i], cutAt));
+                }
+            }
+            return lostText();
         }
 
         /** The text that reached the prompt. */

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.raglog.schemas.Passage;
+import io.raglog.schemas.PassageFate;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.LinkedList;
@@ -45,6 +46,29 @@ class RunTextsTest {
 
         assertThatThrownBy(() -> texts.set(0, "y")).isInstanceOf(UnsupportedOperationException.class);
         assertThatThrownBy(() -> texts.add("y")).isInstanceOf(UnsupportedOperationException.class);
+    }
+
+    @Test
+    void shouldCountTheSentenceACutFallsInAsLostWhole() {
+        String text = "A probabilistic Turing machine has random bits. Algorithms that use random bits are called"
+                + " randomized algorithms. They often run faster.";
+        Passage passage = new Passage("p1", text, null, 1);
+        int inside = text.indexOf("use random");
+        int between = text.indexOf("They");
+
+        RunTexts.HandedOn cutInside = new RunTexts.HandedOn(passage,
+                new PassageFate("p1", 1, PassageFate.Fate.CUT, 1, text.length(), inside));
+        RunTexts.HandedOn cutBetween = new RunTexts.HandedOn(passage,
+                new PassageFate("p1", 1, PassageFate.Fate.CUT, 1, text.length(), between));
+        RunTexts.HandedOn dropped = new RunTexts.HandedOn(passage,
+                new PassageFate("p1", 1, PassageFate.Fate.DROPPED, null, text.length(), 0));
+
+        assertThat(cutInside.lostText()).isEqualTo("use random bits are called randomized algorithms. They often run"
+                + " faster.");
+        assertThat(cutInside.lostSentences()).isEqualTo("Algorithms that use random bits are called randomized"
+                + " algorithms. They often run faster.");
+        assertThat(cutBetween.lostSentences()).isEqualTo("They often run faster.");
+        assertThat(dropped.lostSentences()).isEqualTo(text);
     }
 
     /** The former {@code texts}, kept here as the reference. */

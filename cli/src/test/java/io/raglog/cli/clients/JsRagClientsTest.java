@@ -170,7 +170,7 @@ class JsRagClientsTest {
                 answerLostFlagged += flagged ? 1 : 0;
             }
         }
-        // at 300 questions over 150 passages, with bundle c10a75463a8c: 4 of 237 runs that kept the answer flagged,
+        // at 300 questions over 150 passages, with bundle f91b2afd571d: 4 of 237 runs that kept the answer flagged,
         // and 13 of the 45 that lost it (94f4cb19bd76: 12 to 16 over three runs; the client's streaming makes each run
         // a little different), under the third below at that size; the bundle of 2026-12-05 flagged 15 of 235 and
         // 18 of 44, the one trained before healthy budgets varied as tightly 92 of 235 and 36 of 44
