@@ -15,7 +15,9 @@ import java.util.Set;
  * <p>"Only in dropped passages" is read strictly: at least one needed piece is {@code only_dropped} and none is
  * {@code nowhere}. A piece found nowhere means retrieval did miss something, so its flag stands. The rule needs a
  * reranker in the run (there is no one to blame otherwise) and an evidence flow (the check may have failed: then
- * the classifiers' decision stands).
+ * the classifiers' decision stands). A piece found only in passages that the reranker handed on and context assembly
+ * then cut or dropped is not the reranker's loss: at least one {@code only_dropped} piece must lie outside them (the
+ * assembly's losses are {@link ContextAssemblyRule}'s to weigh).
  */
 public final class ReassignmentRule {
 
@@ -24,9 +26,15 @@ public final class ReassignmentRule {
     /** The stages flagged after the rule, and whether it fired. */
     public record Outcome(Set<Stage> flagged, boolean fired) {}
 
-    public static Outcome apply(Set<Stage> flaggedByModels, Set<Stage> present, EvidenceFlow flow) {
+    /**
+     * @param assemblyLostShare the share of the flow's pieces found only in passages handed on to the prompt and then
+     *     cut or dropped by context assembly (feature {@code assemble.flow_lost_share}); null when the run shows no
+     *     context assembly
+     */
+    public static Outcome apply(Set<Stage> flaggedByModels, Set<Stage> present, EvidenceFlow flow,
+            Double assemblyLostShare) {
         Set<Stage> flagged = flaggedByModels.isEmpty() ? EnumSet.noneOf(Stage.class) : EnumSet.copyOf(flaggedByModels);
-        if (!fires(flagged, present, flow)) {
+        if (!fires(flagged, present, flow, assemblyLostShare)) {
             return new Outcome(flagged, false);
         }
         flagged.remove(Stage.RETRIEVE);
@@ -34,18 +42,19 @@ public final class ReassignmentRule {
         return new Outcome(flagged, true);
     }
 
-    static boolean fires(Set<Stage> flagged, Set<Stage> present, EvidenceFlow flow) {
+    static boolean fires(Set<Stage> flagged, Set<Stage> present, EvidenceFlow flow, Double assemblyLostShare) {
         if (!flagged.contains(Stage.RETRIEVE) || !present.contains(Stage.RERANK) || flow == null
                 || flow.pieces() == null) {
             return false;
         }
-        boolean anyOnlyDropped = false;
+        int onlyDropped = 0;
         for (EvidencePiece piece : flow.pieces()) {
             if (piece.location() == EvidenceLocation.NOWHERE) {
                 return false;
             }
-            anyOnlyDropped |= piece.location() == EvidenceLocation.ONLY_DROPPED;
+            onlyDropped += piece.location() == EvidenceLocation.ONLY_DROPPED ? 1 : 0;
         }
-        return anyOnlyDropped;
+        long lostByAssembly = assemblyLostShare == null ? 0 : Math.round(assemblyLostShare * flow.pieces().size());
+        return onlyDropped > lostByAssembly;
     }
 }

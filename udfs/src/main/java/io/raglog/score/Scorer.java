@@ -1,5 +1,6 @@
 package io.raglog.score;
 
+import io.raglog.checks.FeatureList;
 import io.raglog.schemas.EmbeddingMismatch;
 import io.raglog.schemas.KnowledgeGap;
 import io.raglog.schemas.LlmUsage;
@@ -182,7 +183,8 @@ public final class Scorer {
         if (features == null) {
             return new Decision(flagged, false, KnowledgeGap.undecided());
         }
-        ReassignmentRule.Outcome reassigned = ReassignmentRule.apply(flagged, present, features.evidenceFlow());
+        ReassignmentRule.Outcome reassigned = ReassignmentRule.apply(flagged, present, features.evidenceFlow(),
+                features.feature(FeatureList.ASSEMBLE_FLOW_LOST));
         ContextAssemblyRule.Outcome assembly = ContextAssemblyRule.apply(reassigned.flagged(), present, features,
                 probability.getOrDefault(Stage.ASSEMBLE, 0.0));
         KnowledgeGap gap = KnowledgeGapRule.decide(assembly.flagged(), features);

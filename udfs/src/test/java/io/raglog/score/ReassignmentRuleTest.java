@@ -30,9 +30,23 @@ class ReassignmentRuleTest {
     @Test
     void shouldMoveTheRetrievalFlagToTheRerankerWhenTheNeededPieceWasOnlyInDroppedPassages() {
         ReassignmentRule.Outcome outcome = ReassignmentRule.apply(EnumSet.of(Stage.RETRIEVE, Stage.GENERATE), ALL,
-                ONLY_DROPPED);
+                ONLY_DROPPED, null);
         assertThat(outcome.fired()).isTrue();
         assertThat(outcome.flagged()).containsExactlyInAnyOrder(Stage.RERANK, Stage.GENERATE);
+    }
+
+    @Test
+    void shouldNotBlameTheRerankerForWhatContextAssemblyCutAfterItHandedItOn() {
+        // one piece of the two is only in dropped passages, and it is the one assembly lost (a share of 1/2)
+        ReassignmentRule.Outcome lostByAssembly = ReassignmentRule.apply(EnumSet.of(Stage.RETRIEVE), ALL,
+                ONLY_DROPPED, 0.5);
+        assertThat(lostByAssembly.fired()).isFalse();
+        assertThat(lostByAssembly.flagged()).containsExactly(Stage.RETRIEVE);
+
+        ReassignmentRule.Outcome assemblyLostNone = ReassignmentRule.apply(EnumSet.of(Stage.RETRIEVE), ALL,
+                ONLY_DROPPED, 0.0);
+        assertThat(assemblyLostNone.fired()).isTrue();
+        assertThat(assemblyLostNone.flagged()).containsExactly(Stage.RERANK);
     }
 
     @Test
@@ -40,7 +54,7 @@ class ReassignmentRuleTest {
         EvidenceFlow mixed = new EvidenceFlow(List.of(
                 piece("operating cash flow in 2023", EvidenceLocation.ONLY_DROPPED, "doc-7#2"),
                 piece("2022 figure", EvidenceLocation.NOWHERE)));
-        ReassignmentRule.Outcome outcome = ReassignmentRule.apply(EnumSet.of(Stage.RETRIEVE), ALL, mixed);
+        ReassignmentRule.Outcome outcome = ReassignmentRule.apply(EnumSet.of(Stage.RETRIEVE), ALL, mixed, null);
         assertThat(outcome.fired()).isFalse();
         assertThat(outcome.flagged()).containsExactly(Stage.RETRIEVE);
     }
@@ -48,13 +62,13 @@ class ReassignmentRuleTest {
     @Test
     void shouldNotFireWithoutARerankerWithoutAnEvidenceFlowOrWithoutARetrievalFlag() {
         Set<Stage> noReranker = EnumSet.of(Stage.EMBED, Stage.RETRIEVE, Stage.GENERATE);
-        assertThat(ReassignmentRule.apply(EnumSet.of(Stage.RETRIEVE), noReranker, ONLY_DROPPED).fired()).isFalse();
-        assertThat(ReassignmentRule.apply(EnumSet.of(Stage.RETRIEVE), ALL, null).fired()).isFalse();
-        ReassignmentRule.Outcome generateOnly = ReassignmentRule.apply(EnumSet.of(Stage.GENERATE), ALL, ONLY_DROPPED);
+        assertThat(ReassignmentRule.apply(EnumSet.of(Stage.RETRIEVE), noReranker, ONLY_DROPPED, null).fired()).isFalse();
+        assertThat(ReassignmentRule.apply(EnumSet.of(Stage.RETRIEVE), ALL, null, null).fired()).isFalse();
+        ReassignmentRule.Outcome generateOnly = ReassignmentRule.apply(EnumSet.of(Stage.GENERATE), ALL, ONLY_DROPPED, null);
         assertThat(generateOnly.fired()).isFalse();
         assertThat(generateOnly.flagged()).containsExactly(Stage.GENERATE);
         EvidenceFlow allInContext = new EvidenceFlow(List.of(piece("x", EvidenceLocation.IN_CONTEXT, "doc-1#0")));
-        assertThat(ReassignmentRule.apply(EnumSet.of(Stage.RETRIEVE), ALL, allInContext).fired()).isFalse();
+        assertThat(ReassignmentRule.apply(EnumSet.of(Stage.RETRIEVE), ALL, allInContext, null).fired()).isFalse();
     }
 
     @Test
