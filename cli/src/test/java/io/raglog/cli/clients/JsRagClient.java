@@ -14,6 +14,7 @@ import io.raglog.proxy.Route;
 import io.raglog.proxy.SinkSpec;
 import io.raglog.schemas.Json;
 import io.raglog.schemas.Run;
+import io.raglog.schemas.RunFeatures;
 import io.raglog.schemas.Verdict;
 import io.raglog.simulator.corpus.ArticleSplits;
 import io.raglog.simulator.corpus.Corpus;
@@ -265,7 +266,9 @@ final class JsRagClient {
     }
 
     /** The recording replayed through the job's topology: its summary, its runs by question, its verdicts. */
-    record Replayed(ReplayCommand.Summary summary, Map<String, Run> runs, List<Verdict> verdicts) {}
+    /** @param features each run's features and findings, by run id */
+    record Replayed(ReplayCommand.Summary summary, Map<String, Run> runs, List<Verdict> verdicts,
+            Map<String, RunFeatures> features) {}
 
     static Replayed replay(Path calls, Path dir) throws Exception {
         return replay(List.of(calls), List.of(), dir);
@@ -278,8 +281,9 @@ final class JsRagClient {
     private static Replayed replay(List<Path> calls, List<Path> traces, Path dir) throws Exception {
         Path runsFile = dir.resolve("runs.jsonl");
         Path verdictsFile = dir.resolve("verdicts.jsonl");
+        Path featuresFile = dir.resolve("features.jsonl");
         ReplayCommand.Summary summary = ReplayCommand.replay(calls, traces,
-                new ReplayCommand.Outputs(runsFile, dir.resolve("dlq.jsonl"), null, verdictsFile,
+                new ReplayCommand.Outputs(runsFile, dir.resolve("dlq.jsonl"), featuresFile, verdictsFile,
                         JobSettings.defaults()),
                 2, TopologySettings.DEFAULTS);
         Map<String, Run> runs = new HashMap<>();
@@ -289,7 +293,12 @@ final class JsRagClient {
         }
         List<Verdict> verdicts = Files.readAllLines(verdictsFile).stream().map(l -> Json.read(l, Verdict.class))
                 .toList();
-        return new Replayed(summary, runs, verdicts);
+        Map<String, RunFeatures> features = new HashMap<>();
+        for (String line : Files.readAllLines(featuresFile)) {
+            RunFeatures f = Json.read(line, RunFeatures.class);
+            features.put(f.runId(), f);
+        }
+        return new Replayed(summary, runs, verdicts, features);
     }
 
     private static boolean onPath(String command) {

@@ -3,6 +3,8 @@ package io.raglog.cli.clients;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.raglog.llm.LlmCheck;
+import io.raglog.schemas.Finding;
 import io.raglog.schemas.Run;
 import io.raglog.schemas.Stage;
 import io.raglog.schemas.Verdict;
@@ -45,6 +47,8 @@ class JsRagClientsTest {
 
     private static final int PASSAGES = Integer.getInteger("js.passages", 40);
     private static final int QUESTIONS = Integer.getInteger("js.questions", 20);
+    /** How the evidence-flow check's findings are named ({@code LlmChecks}). */
+    private static final String EVIDENCE_FLOW = "llm." + LlmCheck.EVIDENCE_FLOW.id();
     /** LlamaIndex's embedBatchSize: the index's documents go ten to a call. */
     private static final int LLAMAINDEX_BATCH = 10;
 
@@ -156,6 +160,8 @@ class JsRagClientsTest {
         int answerKeptFlagged = 0;
         int answerLost = 0;
         int answerLostFlagged = 0;
+        int lostTracedToAssembly = 0;
+        int lostCalledUnretrieved = 0;
         for (Verdict v : replayed.verdicts()) {
             Run run = replayed.runs().get(v.question());
             List<String> answers = plan.questionOf(v.question()).acceptableAnswers();
@@ -168,6 +174,10 @@ class JsRagClientsTest {
             } else if (handedOn) {
                 answerLost++;
                 answerLostFlagged += flagged ? 1 : 0;
+                List<Finding> flow = replayed.features().get(v.runId()).findings().stream()
+                        .filter(f -> f.check().equals(EVIDENCE_FLOW) && f.fact() != null).toList();
+                lostTracedToAssembly += flow.stream().anyMatch(f -> f.fact().stage() == Stage.ASSEMBLE) ? 1 : 0;
+                lostCalledUnretrieved += flow.stream().anyMatch(f -> f.fact().stage() == Stage.RETRIEVE) ? 1 : 0;
             }
         }
         // at 300 questions over 150 passages, with bundle f91b2afd571d: 4 of 237 runs that kept the answer flagged,
@@ -178,6 +188,14 @@ class JsRagClientsTest {
                 .isLessThanOrEqualTo(answerKept / 5);
         assertThat(answerLostFlagged * 3).as("assembly flagged in the %d runs the budget cut the answer from",
                 answerLost).isGreaterThanOrEqualTo(answerLost);
+        // the evidence flow finds what the budget cut in the part of the passage that never reached the prompt, and
+        // says so as assembly's finding, not as information "in no retrieved passage", a retrieval finding: at 300
+        // questions 29 of the 45 runs carried one and none an assembly one before the judges were shown that part,
+        // 10 and 21 after (a lexical judge misses the answer's sentence in the rest)
+        assertThat(lostTracedToAssembly * 3).as("runs of the %d that lost the answer to the budget traced to assembly",
+                answerLost).isGreaterThanOrEqualTo(answerLost);
+        assertThat(lostCalledUnretrieved).as("runs of the %d that lost the answer to the budget with information said"
+                + " to be in no retrieved passage", answerLost).isLessThan(lostTracedToAssembly);
     }
 
     /**
