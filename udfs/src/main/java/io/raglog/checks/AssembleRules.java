@@ -145,8 +145,8 @@ final class AssembleRules {
 
     /**
      * The judge's evidence flow read against the assembly: the share of needed pieces it found only in passages that
-     * were handed on and then cut or dropped (the judge is shown a cut passage's cut-off part under its id:
-     * {@link RunTexts#neverReached}).
+     * were handed on and then cut or dropped (the judge is shown what of a cut passage did not reach the prompt
+     * whole, under its id: {@link RunTexts#neverReached}).
      */
     static void fromEvidenceFlow(Run run, EvidenceFlow flow, FeatureVector v) {
         if (!run.has(Stage.ASSEMBLE) || flow == null || flow.pieces() == null || flow.pieces().isEmpty()) {

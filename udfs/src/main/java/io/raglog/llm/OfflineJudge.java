@@ -270,10 +270,13 @@ public final class OfflineJudge implements Judge {
             out.add(new EvidencePiece(piece.text(), location, use,
                     location == EvidenceLocation.IN_CONTEXT ? inContext : inDropped, piece.subject()));
             // each finding is about the stage that lost the piece: retrieval when no passage holds it, context
-            // assembly when only passages it was handed and cut or dropped do, else the reranker
-            if (location == EvidenceLocation.ONLY_DROPPED && lostByAssembly.containsAll(inDropped)) {
-                findings.add(piece.fact(Stage.ASSEMBLE, inDropped), piece.text() + " was handed on to the prompt ("
-                        + String.join(", ", inDropped) + ") and cut or dropped before the generator saw it");
+            // assembly when a passage it was handed holds it (the reranker handed it on, whatever else it cut), else
+            // the reranker; ReassignmentRule reads the evidence flow the same way
+            List<String> lostInAssembly = location == EvidenceLocation.ONLY_DROPPED
+                    ? inDropped.stream().filter(lostByAssembly::contains).toList() : List.of();
+            if (!lostInAssembly.isEmpty()) {
+                findings.add(piece.fact(Stage.ASSEMBLE, lostInAssembly), piece.text() + " was handed on to the prompt"
+                        + " (" + String.join(", ", lostInAssembly) + ") and cut or dropped before the generator saw it");
             } else if (location == EvidenceLocation.ONLY_DROPPED) {
                 findings.add(piece.fact(Stage.RERANK, inDropped), piece.text() + " was retrieved ("
                         + String.join(", ", inDropped) + ") but never reached the generator");
