@@ -11,22 +11,27 @@ import java.util.List;
  */
 public enum LlmCheck {
     /** The rewriter's typical faults: dropped constraints, a changed meaning, added content. */
-    REWRITE("rewrite", Stage.REWRITE),
+    REWRITE("rewrite", Stage.REWRITE, 1),
     /** Retrieval: no passage answers the question, or the passages cover only part of it. */
-    RETRIEVAL("retrieval", Stage.RETRIEVE),
+    RETRIEVAL("retrieval", Stage.RETRIEVE, 1),
     /** The reranker: a needed passage dropped, a bad order. */
-    RERANK("rerank", Stage.RERANK),
+    RERANK("rerank", Stage.RERANK, 1),
     /** Statement-by-statement support of the answer by its context. */
-    SUPPORT("support", Stage.GENERATE),
-    /** Needed information from the question alone, where it was found, what the answer did with it. */
-    EVIDENCE_FLOW("evidence_flow", Stage.GENERATE);
+    SUPPORT("support", Stage.GENERATE, 1),
+    /**
+     * Needed information from the question alone, where it was found, what the answer did with it. Prompt v2: a
+     * "dropped" entry may be the part of a passage the context budget cut off, under that passage's id.
+     */
+    EVIDENCE_FLOW("evidence_flow", Stage.GENERATE, 2);
 
     private final String id;
     private final Stage stage;
+    private final int promptVersion;
 
-    LlmCheck(String id, Stage stage) {
+    LlmCheck(String id, Stage stage, int promptVersion) {
         this.id = id;
         this.stage = stage;
+        this.promptVersion = promptVersion;
     }
 
     public String id() {
@@ -38,9 +43,9 @@ public enum LlmCheck {
         return stage;
     }
 
-    /** The versioned prompt file under {@code prompts/}. */
+    /** The versioned prompt file under {@code prompts/}: a prompt whose meaning changes gets a new version. */
     public String promptFile() {
-        return id.replace('_', '-') + ".v1.txt";
+        return id.replace('_', '-') + ".v" + promptVersion + ".txt";
     }
 
     public boolean appliesTo(Run run) {
