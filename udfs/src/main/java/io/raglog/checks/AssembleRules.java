@@ -104,10 +104,9 @@ final class AssembleRules {
                     : "dropped it";
             findings.add(Finding.of(CHECK, Fact.of(Stage.ASSEMBLE, FactKind.MISSING_ANSWER, Fact.ANSWER)
                             .withPassages(List.of(f.passageId())),
-                    "passage " + f.handedRank() + " of " + handed.size() + " handed on by "
-                            + (stage.handedOnBy() == null ? "the stage before" : "the " + stage.handedOnBy()
-                                    .toLowerCase(Locale.ROOT)) + " (" + f.passageId() + ") holds the answer; context"
-                            + " assembly " + what + promptSize(stage)));
+                    "passage " + f.handedRank() + " of " + handed.size() + " handed on by " + handedOnBy(stage)
+                            + " (" + f.passageId() + ") holds the answer; context assembly " + what
+                            + promptSize(stage)));
         } else if (cut + dropped > 0) {
             List<String> lost = handed.stream().filter(HandedOn::lost).map(h -> h.passage().id()).toList();
             findings.add(Finding.of(CHECK, Fact.of(Stage.ASSEMBLE, FactKind.LOST_IN_ASSEMBLY, "").withPassages(lost),
@@ -162,6 +161,18 @@ final class AssembleRules {
             }
         }
         v.put(ASSEMBLE_FLOW_LOST, (double) inLost / flow.pieces().size());
+    }
+
+    /** Who handed the passages on, as a reader names it: "the reranker", not the stage's id "rerank". */
+    private static String handedOnBy(AssembleStage stage) {
+        if (stage.handedOnBy() == null) {
+            return "the stage before";
+        }
+        return switch (stage.handedOnBy()) {
+            case AssembleStage.BY_RERANK -> "the reranker";
+            case AssembleStage.BY_RETRIEVE -> "retrieval";
+            default -> "the " + stage.handedOnBy().toLowerCase(Locale.ROOT);
+        };
     }
 
     private static String promptSize(AssembleStage stage) {

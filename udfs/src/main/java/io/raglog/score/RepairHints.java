@@ -122,7 +122,9 @@ public final class RepairHints {
         int cut = Evidence.count(f, ASSEMBLE_CUT);
         int dropped = Evidence.count(f, ASSEMBLE_DROPPED);
         Double window = f.feature(ASSEMBLE_WINDOW_SHARE);
+        // a budget in the pipeline's own code may leave most of the window unused: "0%" would read as nothing sent
         String filled = window == null ? ""
+                : window < 0.01 ? " (the prompt filled under 1% of the model's context window)"
                 : String.format(Locale.ROOT, " (the prompt filled %.0f%% of the model's context window)", 100 * window);
         Double depth = f.feature(ASSEMBLE_ANSWER_DEPTH);
         int inPrompt = handed - dropped;

@@ -35,6 +35,19 @@ class AssembleRepairHintTest {
     }
 
     @Test
+    void aBudgetThatLeftMostOfTheWindowUnusedSaysSoWithoutReadingAsNothingSent() {
+        String tiny = RepairHints.forStage(Stage.ASSEMBLE, features(Map.of(FeatureList.ASSEMBLE_HANDED_ON, 3.0,
+                FeatureList.ASSEMBLE_CUT, 1.0, FeatureList.ASSEMBLE_DROPPED, 2.0,
+                FeatureList.ASSEMBLE_WINDOW_SHARE, 143 / 128_000.0)), false);
+        String half = RepairHints.forStage(Stage.ASSEMBLE, features(Map.of(FeatureList.ASSEMBLE_HANDED_ON, 3.0,
+                FeatureList.ASSEMBLE_CUT, 1.0, FeatureList.ASSEMBLE_DROPPED, 2.0,
+                FeatureList.ASSEMBLE_WINDOW_SHARE, 0.46)), false);
+
+        assertThat(tiny).contains("(the prompt filled under 1% of the model's context window)");
+        assertThat(half).contains("(the prompt filled 46% of the model's context window)");
+    }
+
+    @Test
     void aShortPromptHasNoMiddleToBlame() {
         String hint = RepairHints.forStage(Stage.ASSEMBLE, features(Map.of(FeatureList.ASSEMBLE_HANDED_ON, 3.0,
                 FeatureList.ASSEMBLE_CUT, 0.0, FeatureList.ASSEMBLE_DROPPED, 0.0,
