@@ -9,7 +9,6 @@ import io.raglog.schemas.FactKind;
 import io.raglog.schemas.Finding;
 import io.raglog.schemas.KnownPassages;
 import io.raglog.schemas.Passage;
-import io.raglog.schemas.PassageFate;
 import io.raglog.schemas.Run;
 import io.raglog.schemas.Stage;
 import java.util.ArrayList;
@@ -311,21 +310,10 @@ class RuleChecksTest {
 
     @Test
     void shouldSayWhichPassageTheBudgetCutBeforeItsAnsweringSentenceAndWhoHandedItOn() {
-        String opening = "Acme Corp makes industrial pumps at plants in Ohio and Texas.";
-        Passage handedOn = new Passage("doc-7#1", opening + " Acme Corp reported operating cash flow of $4.1 billion"
-                + " in 2023.", 0.83, 1);
-        int kept = opening.length() + 1;
-        Run run = healthy().retrieved(handedOn, REVENUE_2022, WEATHER).reranked(handedOn, REVENUE_2022)
-                .context(new Passage(handedOn.id(), handedOn.text().substring(0, kept), 0.83, 1), REVENUE_2022)
-                .assembled(new PassageFate(handedOn.id(), 1, PassageFate.Fate.CUT, 1, handedOn.text().length(), kept),
-                        new PassageFate(REVENUE_2022.id(), 2, PassageFate.Fate.WHOLE, 2, REVENUE_2022.text().length(),
-                                REVENUE_2022.text().length()))
-                .answer("I don't know.").build();
-
-        check(run);
+        check(healthy().budgetCutBeforeTheAnswer().build());
 
         assertThat(findingTexts(Stage.ASSEMBLE)).containsExactly("passage 1 of 2 handed on by the reranker (doc-7#1)"
-                + " holds the answer; context assembly cut it after " + kept + " of its " + handedOn.text().length()
-                + " characters, before the sentence that answers the question");
+                + " holds the answer; context assembly cut it after " + BUDGET_KEPT_CHARS + " of its "
+                + CASH_AFTER_PUMPS.text().length() + " characters, before the sentence that answers the question");
     }
 }

@@ -28,6 +28,13 @@ public final class RunBuilder {
     public static final Passage CAPEX_2023 = new Passage("doc-7#3",
             "Capital expenditure at Acme Corp reached $1.3 billion in 2023.", 0.80, 4);
 
+    /** The opening sentence of {@link #CASH_AFTER_PUMPS}: about the company, not its cash flow. */
+    public static final String PUMPS = "Acme Corp makes industrial pumps at plants in Ohio and Texas.";
+    public static final Passage CASH_AFTER_PUMPS = new Passage("doc-7#1",
+            PUMPS + " Acme Corp reported operating cash flow of $4.1 billion in 2023.", 0.83, 1);
+    /** Characters of {@link #CASH_AFTER_PUMPS} the budget of {@link #budgetCutBeforeTheAnswer} keeps. */
+    public static final int BUDGET_KEPT_CHARS = PUMPS.length() + 1;
+
     private String runId = "run-test-1";
     private String question = "What was the operating cash flow of Acme Corp in 2023?";
     private boolean rewrite = true;
@@ -114,6 +121,22 @@ public final class RunBuilder {
     public RunBuilder assembled(PassageFate... handedOn) {
         this.fates = List.of(handedOn);
         return this;
+    }
+
+    /**
+     * The reranker hands on {@link #CASH_AFTER_PUMPS} and {@link #REVENUE_2022}; the context budget keeps the first
+     * one's opening sentence only, cutting the one that answers, and the generator says it does not know.
+     */
+    public RunBuilder budgetCutBeforeTheAnswer() {
+        Passage cut = new Passage(CASH_AFTER_PUMPS.id(), CASH_AFTER_PUMPS.text().substring(0, BUDGET_KEPT_CHARS),
+                CASH_AFTER_PUMPS.score(), 1);
+        int revenue = REVENUE_2022.text().length();
+        return retrieved(CASH_AFTER_PUMPS, REVENUE_2022, WEATHER).reranked(CASH_AFTER_PUMPS, REVENUE_2022)
+                .context(cut, REVENUE_2022)
+                .assembled(new PassageFate(CASH_AFTER_PUMPS.id(), 1, PassageFate.Fate.CUT, 1,
+                                CASH_AFTER_PUMPS.text().length(), BUDGET_KEPT_CHARS),
+                        new PassageFate(REVENUE_2022.id(), 2, PassageFate.Fate.WHOLE, 2, revenue, revenue))
+                .answer("I don't know.");
     }
 
     public RunBuilder answer(String a) {

@@ -9,8 +9,6 @@ import io.raglog.checks.MiniLmEmbedder;
 import io.raglog.schemas.AnswerUse;
 import io.raglog.schemas.EvidenceLocation;
 import io.raglog.schemas.EvidencePiece;
-import io.raglog.schemas.Passage;
-import io.raglog.schemas.PassageFate;
 import io.raglog.schemas.Run;
 import io.raglog.schemas.Stage;
 import java.util.concurrent.TimeUnit;
@@ -111,24 +109,13 @@ class OfflineJudgeTest {
 
     @Test
     void shouldTraceTheYearIntoThePartOfAPassageTheContextBudgetCutOff() throws Exception {
-        String opening = "Acme Corp makes industrial pumps at plants in Ohio and Texas.";
-        Passage handedOn = new Passage("doc-7#1", opening + " It reported operating cash flow of $4.1 billion in 2023.",
-                0.83, 1);
-        int kept = opening.length() + 1;
-        Run run = healthy().retrieved(handedOn, REVENUE_2022, WEATHER).reranked(handedOn, REVENUE_2022)
-                .context(new Passage(handedOn.id(), handedOn.text().substring(0, kept), 0.83, 1), REVENUE_2022)
-                .assembled(new PassageFate(handedOn.id(), 1, PassageFate.Fate.CUT, 1, handedOn.text().length(), kept),
-                        new PassageFate(REVENUE_2022.id(), 2, PassageFate.Fate.WHOLE, 2, REVENUE_2022.text().length(),
-                                REVENUE_2022.text().length()))
-                .answer("I don't know.").build();
-
-        LlmResult r = judge(run);
+        LlmResult r = judge(healthy().budgetCutBeforeTheAnswer().build());
 
         // retrieved, handed on, and cut before the prompt: not "in no retrieved passage", and assembly's to answer for
         EvidencePiece year = r.evidenceFlow().pieces().stream().filter(p -> p.piece().contains("2023"))
                 .findFirst().orElseThrow();
         assertThat(year.location()).isEqualTo(EvidenceLocation.ONLY_DROPPED);
-        assertThat(year.passageIds()).containsExactly(handedOn.id());
+        assertThat(year.passageIds()).containsExactly(CASH_AFTER_PUMPS.id());
         assertThat(r.evidenceFlow().pieces()).noneMatch(p -> p.location() == EvidenceLocation.NOWHERE);
         assertThat(r.findings()).anySatisfy(f -> {
             assertThat(f.fact().stage()).isEqualTo(Stage.ASSEMBLE);
