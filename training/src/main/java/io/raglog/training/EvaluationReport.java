@@ -19,11 +19,13 @@ import java.util.Map;
  * @param knowledgeGap the knowledge-gap decision against the labels; null in reports written before it existed
  * @param recallByFaultKind recall by the kind and origin of each faulty run's root fault, keyed {@code kind/origin};
  *     null in reports written before it existed
+ * @param raglogF1Interval how far raglog's pooled stage F1 moves with the sample alone (a bootstrap over runs); null
+ *     in reports written before it existed
  */
 public record EvaluationReport(String dataset, String modelBundle, String judge, int runs, int stageInstances,
         MethodReport raglog, MethodReport answerOnly, MethodReport rulesOnly, List<String> notes,
         Map<String, MethodReport> raglogByOrigin, TieredReport tiered, KnowledgeGapReport knowledgeGap,
-        Map<String, FaultKindRecall> recallByFaultKind) {
+        Map<String, FaultKindRecall> recallByFaultKind, F1Interval raglogF1Interval) {
 
     public String toTable() {
         StringBuilder out = new StringBuilder();
@@ -56,6 +58,11 @@ public record EvaluationReport(String dataset, String modelBundle, String judge,
                     t.pooled().f1(), raglog.pooled().f1(), tiered.f1Loss(), tiered.callsPerRunTiered(),
                     tiered.callsPerRunDefault(), 100 * tiered.callsSavedShare(), 100 * tiered.skipShare(),
                     tiered.skippedRuns(), runs, tiered.inputTokensPerRunTiered(), tiered.inputTokensPerRunDefault()));
+        }
+        if (raglogF1Interval != null) {
+            out.append(String.format(Locale.ROOT, "raglog stage F1, 95%% interval over these runs: %.3f-%.3f (bootstrap,"
+                            + " %,d resamples of the runs): a difference smaller than its width is the sample's%n",
+                    raglogF1Interval.low(), raglogF1Interval.high(), raglogF1Interval.replicates()));
         }
         out.append(System.lineSeparator());
         out.append(String.format(Locale.ROOT, "%-9s %8s %9s %9s %9s %13s %12s%n", "stage", "faulty", "present",
