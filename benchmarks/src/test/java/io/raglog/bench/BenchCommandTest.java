@@ -102,8 +102,12 @@ class BenchCommandTest {
         assertThat(results.number("latency_runs_measured")).isPositive();
         // the tasks after the assembly (known passages, checks, scoring, the sinks) wrote the verdicts the window is
         // taken on, so they worked in it. The assembly itself may not have: with 80 runs it can link the whole input
-        // before the window opens (CpuAccountTest holds its thread's name to its group)
-        assertThat(results.number("no_vector_cpu_ms_per_run_other_tasks")).isPositive();
+        // before the window opens (CpuAccountTest holds its thread's name to its group). A window inside one CPU
+        // sampling period (the condition that leaves the own-CPU keys out) measures no thread's work reliably:
+        // CI saw other_tasks at 0 on a loaded machine
+        if (!ownCpuLeftOut) {
+            assertThat(results.number("no_vector_cpu_ms_per_run_other_tasks")).isPositive();
+        }
         // the local LLM endpoint answers before the verdicts are written, so in a window this short its work may all
         // fall before the window opens: shouldStopOnceTheOwnCpuIsMeasured holds it positive over enough runs
         assertThat(results.number("no_vector_cpu_ms_per_run_llm_endpoint")).isNotNegative();

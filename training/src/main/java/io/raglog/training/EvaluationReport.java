@@ -60,8 +60,9 @@ public record EvaluationReport(String dataset, String modelBundle, String judge,
                     tiered.skippedRuns(), runs, tiered.inputTokensPerRunTiered(), tiered.inputTokensPerRunDefault()));
         }
         if (raglogF1Interval != null) {
-            out.append(String.format(Locale.ROOT, "raglog stage F1, 95%% interval over these runs: %.3f-%.3f (bootstrap,"
-                            + " %,d resamples of the runs): a difference smaller than its width is the sample's%n",
+            out.append(String.format(Locale.ROOT, "raglog stage F1, 95%% interval over these runs: %.3f-%.3f"
+                            + " (bootstrap, %,d resamples of the runs): a difference smaller than its width is the"
+                            + " sample's%n",
                     raglogF1Interval.low(), raglogF1Interval.high(), raglogF1Interval.replicates()));
         }
         out.append(System.lineSeparator());

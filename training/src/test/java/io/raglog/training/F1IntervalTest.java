@@ -32,7 +32,8 @@ class F1IntervalTest {
 
     @Test
     void shouldHoldTheSamplesOwnF1AndNarrowAsTheSampleGrows() {
-        double f1 = MethodReport.of("raglog", "", runs(400)).pooled().f1(); // 0.5: one of two faults caught, one false flag
+        // one of every two faults caught, and one false flag for each caught: F1 0.5
+        double f1 = MethodReport.of("raglog", "", runs(400)).pooled().f1();
 
         F1Interval small = F1Interval.of(runs(100));
         F1Interval large = F1Interval.of(runs(4000));

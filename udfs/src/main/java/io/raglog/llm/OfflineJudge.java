@@ -275,8 +275,8 @@ public final class OfflineJudge implements Judge {
             List<String> lostInAssembly = location == EvidenceLocation.ONLY_DROPPED
                     ? inDropped.stream().filter(lostByAssembly::contains).toList() : List.of();
             if (!lostInAssembly.isEmpty()) {
-                findings.add(piece.fact(Stage.ASSEMBLE, lostInAssembly), piece.text() + " was handed on to the prompt"
-                        + " (" + String.join(", ", lostInAssembly) + ") and cut or dropped before the generator saw it");
+                findings.add(piece.fact(Stage.ASSEMBLE, lostInAssembly), piece.text() + " was handed on to the prompt ("
+                        + String.join(", ", lostInAssembly) + ") and cut or dropped before the generator saw it");
             } else if (location == EvidenceLocation.ONLY_DROPPED) {
                 findings.add(piece.fact(Stage.RERANK, inDropped), piece.text() + " was retrieved ("
                         + String.join(", ", inDropped) + ") but never reached the generator");

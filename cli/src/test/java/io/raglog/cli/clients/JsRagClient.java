@@ -265,8 +265,10 @@ final class JsRagClient {
         return StandInApis.start(new HashedEmbedder(CorpusModel.shipped().stats(), HashedEmbedder.DEFAULT_DIMENSIONS));
     }
 
-    /** The recording replayed through the job's topology: its summary, its runs by question, its verdicts. */
-    /** @param features each run's features and findings, by run id */
+    /**
+     * The recording replayed through the job's topology: its summary, its runs by question, its verdicts, and each
+     * run's features and findings by run id.
+     */
     record Replayed(ReplayCommand.Summary summary, Map<String, Run> runs, List<Verdict> verdicts,
             Map<String, RunFeatures> features) {}
 
