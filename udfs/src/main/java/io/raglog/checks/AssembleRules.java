@@ -151,8 +151,7 @@ final class AssembleRules {
         if (!run.has(Stage.ASSEMBLE) || flow == null || flow.pieces() == null || flow.pieces().isEmpty()) {
             return;
         }
-        Set<String> lost = new HashSet<>();
-        RunTexts.handedOn(run).stream().filter(HandedOn::lost).forEach(h -> lost.add(h.passage().id()));
+        Set<String> lost = RunTexts.lostInAssembly(run);
         long inLost = 0;
         for (EvidencePiece piece : flow.pieces()) {
             if (piece.location() == EvidenceLocation.ONLY_DROPPED && piece.passageIds() != null

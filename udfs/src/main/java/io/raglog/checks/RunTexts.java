@@ -9,6 +9,7 @@ import java.util.AbstractList;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -193,6 +194,17 @@ public final class RunTexts {
             }
         }
         return out;
+    }
+
+    /** The ids of the passages handed on to the prompt that context assembly cut or dropped. */
+    public static Set<String> lostInAssembly(Run run) {
+        Set<String> ids = new HashSet<>();
+        for (HandedOn h : handedOn(run)) {
+            if (h.lost()) {
+                ids.add(h.passage().id());
+            }
+        }
+        return ids;
     }
 
     /** A passage handed on to the prompt and its fate there. */

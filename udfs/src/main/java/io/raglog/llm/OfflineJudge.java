@@ -21,7 +21,6 @@ import io.raglog.schemas.Passage;
 import io.raglog.schemas.Run;
 import io.raglog.schemas.Stage;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -255,7 +254,7 @@ public final class OfflineJudge implements Judge {
     private CheckAnswer evidenceFlow(Run run, String question) {
         List<Passage> context = RunTexts.context(run);
         List<Passage> dropped = RunTexts.neverReached(run);
-        Set<String> lostByAssembly = lostByAssembly(run);
+        Set<String> lostByAssembly = RunTexts.lostInAssembly(run);
         String answer = run.stages().generate().answer();
         boolean answers = answer != null && !statements(answer).isEmpty();
         TextIndex answerIndex = TextIndex.of(answer);
@@ -290,17 +289,6 @@ public final class OfflineJudge implements Judge {
         }
         EvidenceFlow flow = new EvidenceFlow(out);
         return findings.answer(AnswerParser.flowFeatures(flow), flow);
-    }
-
-    /** The ids of the passages handed on to the prompt that context assembly cut or dropped. */
-    private static Set<String> lostByAssembly(Run run) {
-        Set<String> ids = new HashSet<>();
-        for (RunTexts.HandedOn h : RunTexts.handedOn(run)) {
-            if (h.lost()) {
-                ids.add(h.passage().id());
-            }
-        }
-        return ids;
     }
 
     /** A check's findings with the fact each states, up to a limit. */

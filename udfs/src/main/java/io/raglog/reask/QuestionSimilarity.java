@@ -86,7 +86,6 @@ public final class QuestionSimilarity {
     /** The share of the score a new name or number, or a negation only one side has, costs. */
     static final double DIFFERENT_QUESTION_COST = 0.3;
 
-
     /**
      * Names (capitalised words past the first) and numbers of {@code question} that {@code earlierWords} lack in any
      * form. A question typed in lower case has none to compare, which only makes it lean on the shared words.
