@@ -35,6 +35,10 @@ import java.util.stream.IntStream;
  */
 final class StandInApis implements AutoCloseable {
 
+    /** What the stand-in model answers when no sentence of its context shares a word with the question. */
+    static final String REFUSAL = "The context provided does not say.";
+
+
     private static final Set<String> STOP_WORDS = Set.of("a", "an", "the", "of", "in", "on", "at", "to", "for",
             "by", "with", "from", "and", "or", "is", "are", "was", "were", "be", "been", "did", "does", "do", "what",
             "which", "who", "whom", "whose", "when", "where", "why", "how", "that", "this", "these", "those", "it",
@@ -243,7 +247,7 @@ final class StandInApis implements AutoCloseable {
                 bestOverlap = overlap;
             }
         }
-        return best == null ? "The context provided does not say." : best;
+        return best == null ? REFUSAL : best;
     }
 
     /** The share of the query's content words the text holds. */
