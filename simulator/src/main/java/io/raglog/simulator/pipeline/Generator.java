@@ -28,6 +28,8 @@ public final class Generator {
             "\\b(?:[A-Z][\\p{L}'’-]+(?:\\s+(?:of\\s+|the\\s+|de\\s+)*[A-Z][\\p{L}'’-]+)*"
                     + "|\\d[\\d,.]*(?:\\s+(?:million|billion|percent|years|km|miles|people))?)");
     private static final Pattern NUMBER = Pattern.compile("\\d+(?:[,.]\\d+)*");
+    /** The longest sentence a model gives whole as its answer; past it, the span. */
+    private static final int MAX_SENTENCE_ANSWER = 400;
     private static final Pattern PARTS = Pattern.compile("\\s*,\\s*(?:and\\s+|or\\s+)?|\\s+(?:and|or)\\s+");
 
     private final TermStats stats;
@@ -55,7 +57,7 @@ public final class Generator {
                                 + " did not know"));
             }
             if (roll < skill.falseAbstention() + skill.wrongSpan()) {
-                String wrong = guess(q, context, rng);
+                String wrong = guess(q, context, skill, rng);
                 if (wrong != null) {
                     return new Answer(wrong, false, new Fault(FaultType.GENERATE_WRONG_ANSWER,
                             "the evidence (" + evidenceInContext.chunkId() + ") was in the context, yet the model"
@@ -72,7 +74,7 @@ public final class Generator {
                         "the answer \"" + remembered + "\" is not supported by any passage in the context"));
             }
             if (roll < skill.parametricAnswer() + skill.guessWithoutEvidence()) {
-                String wrong = guess(q, context, rng);
+                String wrong = guess(q, context, skill, rng);
                 if (wrong != null) {
                     return new Answer(wrong, false, new Fault(FaultType.GENERATE_UNSUPPORTED_CLAIM,
                             "no passage in the context answers the question, yet the model answered \"" + wrong
@@ -85,7 +87,7 @@ public final class Generator {
         double p = tempted ? skill.answersUnanswerable() : skill.guessWithoutEvidence() / 2;
         if (Rand.chance(rng, p)) {
             String wrong = tempted && !q.plausibleAnswers().isEmpty()
-                    ? sentenceCase(Rand.pick(rng, q.plausibleAnswers())) : guess(q, context, rng);
+                    ? inStyle(Rand.pick(rng, q.plausibleAnswers()), context, skill, rng) : guess(q, context, skill, rng);
             if (wrong != null) {
                 return new Answer(wrong, false, new Fault(FaultType.GENERATE_ANSWERED_UNANSWERABLE,
                         "the context cannot answer the question, yet the model answered \"" + wrong + "\""));
@@ -143,7 +145,7 @@ public final class Generator {
         }
         if (Rand.chance(rng, skill.sentenceAnswers())) {
             for (String sentence : Sentences.of(evidence.text())) {
-                if (AnswerMatch.contains(sentence, List.of(span)) && sentence.length() <= 400) {
+                if (AnswerMatch.contains(sentence, List.of(span)) && sentence.length() <= MAX_SENTENCE_ANSWER) {
                     return sentence;
                 }
             }
@@ -151,8 +153,30 @@ public final class Generator {
         return sentenceCase(span);
     }
 
-    /** An answer taken from the passage sentence that best matches the question but does not hold the answer. */
-    private String guess(Question q, List<Chunk> context, SplittableRandom rng) {
+    /**
+     * A span the model settled on, said as it says its answers: the context's sentence that holds it as often as it
+     * answers in whole sentences (when one does), else the span.
+     */
+    private static String inStyle(String span, List<Chunk> context, GeneratorSkill skill, SplittableRandom rng) {
+        if (Rand.chance(rng, skill.sentenceAnswers())) {
+            for (Chunk c : context) {
+                for (String sentence : Sentences.of(c.text())) {
+                    if (AnswerMatch.contains(sentence, List.of(span)) && sentence.length() <= MAX_SENTENCE_ANSWER) {
+                        return sentence;
+                    }
+                }
+            }
+        }
+        return sentenceCase(span);
+    }
+
+    /**
+     * An answer taken from the passage sentence that best matches the question but does not hold the answer: a span
+     * of it, or the sentence whole as often as this model answers in whole sentences when it is right. A model's
+     * style is its own, not its mistakes': were wrong answers always bare spans, a whole sentence would tell a right
+     * answer by its form.
+     */
+    private String guess(Question q, List<Chunk> context, GeneratorSkill skill, SplittableRandom rng) {
         Set<String> questionStems = new HashSet<>(Words.contentStems(q.question()));
         String best = null;
         double bestScore = -1;
@@ -175,6 +199,9 @@ public final class Generator {
         }
         if (best == null) {
             return null;
+        }
+        if (Rand.chance(rng, skill.sentenceAnswers()) && best.length() <= MAX_SENTENCE_ANSWER) {
+            return best;
         }
         String lowerQuestion = q.question().toLowerCase(Locale.ROOT);
         List<String> spans = new ArrayList<>();
