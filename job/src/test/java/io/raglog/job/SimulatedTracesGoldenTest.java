@@ -26,8 +26,8 @@ import org.junit.jupiter.api.Test;
  * decoder's speed work (issue #27: its trees held compactly, locations built only on error, attributes read in place),
  * and written again on 2026-12-05 from the decoder as it stood, when the simulator's prompts changed (a run's context
  * gets the room the rest of its prompt leaves), and again when a planted meaning change came to replace only the
- * question's own words, and again when a wrong answer came to be said in the model's style (a whole sentence as often as
-a right one): each time the sample changed, not the reading. A change meant to change what traces read as
+ * question's own words, and again when a wrong answer came to be said in the model's style (a whole sentence as
+ * often as a right one): each time the sample changed, not the reading. A change meant to change what traces read as
  * must say so and write the new digest.
  */
 class SimulatedTracesGoldenTest {

@@ -38,7 +38,6 @@ final class StandInApis implements AutoCloseable {
     /** What the stand-in model answers when no sentence of its context shares a word with the question. */
     static final String REFUSAL = "The context provided does not say.";
 
-
     private static final Set<String> STOP_WORDS = Set.of("a", "an", "the", "of", "in", "on", "at", "to", "for",
             "by", "with", "from", "and", "or", "is", "are", "was", "were", "be", "been", "did", "does", "do", "what",
             "which", "who", "whom", "whose", "when", "where", "why", "how", "that", "this", "these", "those", "it",

@@ -87,7 +87,8 @@ public final class Generator {
         double p = tempted ? skill.answersUnanswerable() : skill.guessWithoutEvidence() / 2;
         if (Rand.chance(rng, p)) {
             String wrong = tempted && !q.plausibleAnswers().isEmpty()
-                    ? inStyle(Rand.pick(rng, q.plausibleAnswers()), context, skill, rng) : guess(q, context, skill, rng);
+                    ? inStyle(Rand.pick(rng, q.plausibleAnswers()), context, skill, rng)
+                    : guess(q, context, skill, rng);
             if (wrong != null) {
                 return new Answer(wrong, false, new Fault(FaultType.GENERATE_ANSWERED_UNANSWERABLE,
                         "the context cannot answer the question, yet the model answered \"" + wrong + "\""));
@@ -143,23 +144,16 @@ public final class Generator {
         if (span == null) {
             span = q.expectedAnswer();
         }
-        if (Rand.chance(rng, skill.sentenceAnswers())) {
-            for (String sentence : Sentences.of(evidence.text())) {
-                if (AnswerMatch.contains(sentence, List.of(span)) && sentence.length() <= MAX_SENTENCE_ANSWER) {
-                    return sentence;
-                }
-            }
-        }
-        return sentenceCase(span);
+        return inStyle(span, List.of(evidence), skill, rng);
     }
 
     /**
-     * A span the model settled on, said as it says its answers: the context's sentence that holds it as often as it
-     * answers in whole sentences (when one does), else the span.
+     * A span the model settled on, said as it says its answers, right or wrong: the sentence of {@code chunks} that
+     * holds it as often as it answers in whole sentences (when one does), else the span.
      */
-    private static String inStyle(String span, List<Chunk> context, GeneratorSkill skill, SplittableRandom rng) {
+    private static String inStyle(String span, List<Chunk> chunks, GeneratorSkill skill, SplittableRandom rng) {
         if (Rand.chance(rng, skill.sentenceAnswers())) {
-            for (Chunk c : context) {
+            for (Chunk c : chunks) {
                 for (String sentence : Sentences.of(c.text())) {
                     if (AnswerMatch.contains(sentence, List.of(span)) && sentence.length() <= MAX_SENTENCE_ANSWER) {
                         return sentence;
