@@ -67,6 +67,10 @@ class ThresholdSuggesterTest {
         // about 100 - 1.28 standard deviations of a 5 % rate over 2,000 runs
         assertThat(ThresholdSuggester.confidentBudget(0.05, 2000, 0.9) * 2000).isBetween(84.0, 90.0);
         assertThat(ThresholdSuggester.confidentBudget(0.05, 30, 0.9)).as("not even none of 30 shows 5 %").isZero();
+        // what the README tells a team: 1 of 100 reviewed sound runs, 5 of 200, 18 of 500
+        assertThat(ThresholdSuggester.confidentBudget(0.05, 100, 0.9) * 100).isCloseTo(1.0, within(1e-9));
+        assertThat(ThresholdSuggester.confidentBudget(0.05, 200, 0.9) * 200).isCloseTo(5.0, within(1e-9));
+        assertThat(ThresholdSuggester.confidentBudget(0.05, 500, 0.9) * 500).isCloseTo(18.0, within(1e-9));
     }
 
     @Test
