@@ -22,7 +22,6 @@ import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -40,10 +39,7 @@ import org.junit.jupiter.api.io.TempDir;
 class BudgetedClientReviewsTest {
 
     @RegisterExtension
-    static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
-            .setNumberTaskManagers(1)
-            .setNumberSlotsPerTaskManager(2)
-            .build());
+    static final MiniClusterExtension FLINK = JsRagClient.miniCluster();
 
     private static final int PASSAGES = Integer.getInteger("js.reviews.passages", 150);
     private static final int QUESTIONS = Integer.getInteger("js.reviews.questions", 300);

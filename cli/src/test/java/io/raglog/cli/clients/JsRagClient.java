@@ -38,6 +38,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.test.junit5.MiniClusterExtension;
 
 /**
  * Runs one of the JavaScript RAG clients of {@code src/test/js-clients} (the npm packages teams install, pinned in its
@@ -60,6 +62,14 @@ final class JsRagClient {
     private static boolean installed;
 
     private JsRagClient() {}
+
+    /** The Flink cluster a test class replays its recordings on: one task manager, two slots. */
+    static MiniClusterExtension miniCluster() {
+        return new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
+                .setNumberTaskManagers(1)
+                .setNumberSlotsPerTaskManager(2)
+                .build());
+    }
 
     /**
      * The clients' packages, installed once from the lock file into the build directory by {@code npm ci}; Node.js

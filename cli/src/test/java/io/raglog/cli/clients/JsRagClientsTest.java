@@ -14,7 +14,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.Function;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -40,10 +39,7 @@ import org.junit.jupiter.api.io.TempDir;
 class JsRagClientsTest {
 
     @RegisterExtension
-    static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
-            .setNumberTaskManagers(1)
-            .setNumberSlotsPerTaskManager(2)
-            .build());
+    static final MiniClusterExtension FLINK = JsRagClient.miniCluster();
 
     private static final int PASSAGES = Integer.getInteger("js.passages", 40);
     private static final int QUESTIONS = Integer.getInteger("js.questions", 20);
