@@ -27,11 +27,12 @@ class KnownPassagesWordIndexTest {
      * SHA-256 of the 1,250 second opinions below, one line each, written from the code that kept the word lists in
      * state (before {@link WordIndex}); {@link WordIndex} gave the same until the simulator's runs changed on
      * 2026-12-05 (a run's context gets the room the rest of its prompt leaves; later, a planted meaning change replaces
-     * only the question's words; on 2026-12-06, a wrong answer said in the model's style), and this was written again
+     * only the question's words; on 2026-12-06, a wrong answer said in the model's style, then a planted assembly loss
+     * kept to rooms the pipeline's runs get), and this was written again
      * from it each time, after candidates matched from their texts gave the same.
      */
     private static final String OPINIONS_BEFORE_THE_WORD_INDEX =
-            "a917a262129ae3e7f1528e627526e741c89b2edd79139f0aeb63b13901724c15";
+            "cfbe0e8f8bc444433c0c44640f86893857231c49faaafcdc62fe97a274d6f8c8";
 
     private static final List<KnownPassagesBoundTest.Input> INPUTS =
             KnownPassagesBoundTest.inputs(SimulatorOptions.of("all", 1_500, 29).withIndexEvery(4));

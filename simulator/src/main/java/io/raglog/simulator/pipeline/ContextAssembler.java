@@ -25,8 +25,12 @@ final class ContextAssembler {
      */
     static final int MIN_PASSAGES_TO_BURY = 4;
 
-    /** The least of a cut passage an injected budget leaves in the prompt, in word pieces (about 60 characters). */
-    static final int MIN_KEPT_PIECES = 16;
+    /**
+     * How many rooms (drawn as any run of the pipeline gets one) a planted loss tries before it gives up: enough to
+     * find the tight rooms a long conversation leaves, few enough that a budget which seldom loses the answer is
+     * seldom made to.
+     */
+    static final int ROOM_DRAWS = 8;
 
     private ContextAssembler() {}
 
@@ -35,13 +39,17 @@ final class ContextAssembler {
     }
 
     /**
-     * The assembly losing the answer: null when no passage handed on holds it (nothing to lose). Either a budget
-     * tighter than the pipeline's usual one (the chat history or a longer template took its share) cuts the passage
-     * that holds the answer before the answer's sentence, or the pipeline's ordering put that passage past the budget
-     * and it was dropped whole.
+     * The assembly losing the answer the way a pipeline's own code loses it: in a room drawn as any of the pipeline's
+     * runs gets one ({@link ContextBudget#forRun}: what the chat history or a longer template left of its budget), the
+     * passage that holds the answer ends up cut before its answer or dropped, either in the order it was handed on
+     * (it sat past the room) or moved last by the prompt's ordering (a sort on a stale score, the store's order
+     * restored). Null when no passage handed on holds the answer, when a second one would still answer, or when none
+     * of the rooms drawn loses it (a pipeline without a budget loses nothing; a short context fits the least room).
+     * A loss the pipeline's budget could not have made, a room tighter than any of its runs gets or a passage dropped
+     * from a prompt with room to spare, would tell itself by how much of the context went, and teach nothing.
      */
     static Injection<List<Chunk>> loseAnswer(Question q, List<Chunk> handedOn, Set<Chunk> evidence,
-            ContextBudget budget, SplittableRandom rng) {
+            ContextBudget pipeline, SplittableRandom rng) {
         int at = -1;
         for (int i = 0; i < handedOn.size(); i++) {
             if (evidence.contains(handedOn.get(i)) && AnswerMatch.contains(handedOn.get(i).text(),
@@ -50,34 +58,36 @@ final class ContextAssembler {
                 break;
             }
         }
-        if (at < 0 || handedOn.stream().filter(c -> AnswerMatch.contains(c.text(), q.acceptableAnswers())).count() > 1) {
-            return null; // nothing to lose, or a second passage would still answer
+        if (at < 0 || pipeline.tokens() == null
+                || handedOn.stream().filter(c -> AnswerMatch.contains(c.text(), q.acceptableAnswers())).count() > 1) {
+            return null; // nothing to lose, nothing that runs out, or a second passage would still answer
         }
         Chunk holder = handedOn.get(at);
-        int before = 0;
-        for (int i = 0; i < at; i++) {
-            before += WordPieces.count(handedOn.get(i).text());
+        List<Chunk> movedLast = new ArrayList<>(handedOn);
+        movedLast.remove(at);
+        movedLast.add(holder);
+        boolean orderFirst = at < handedOn.size() - 1 && rng.nextBoolean();
+        for (List<Chunk> bestFirst : orderFirst ? List.of(movedLast, handedOn) : List.of(handedOn, movedLast)) {
+            for (int draw = 0; draw < ROOM_DRAWS; draw++) {
+                ContextBudget room = pipeline.forRun(rng);
+                List<Chunk> kept = order(fit(bestFirst, room.tokens(), room.cuts()), room.order());
+                if (kept.stream().noneMatch(c -> AnswerMatch.contains(c.text(), q.acceptableAnswers()))) {
+                    return new Injection<>(kept, lost(holder, at, handedOn.size(), bestFirst != handedOn, room, kept));
+                }
+            }
         }
-        int answerAt = answerStart(q, holder.text());
-        int keptPieces = answerAt <= 0 ? 0 : WordPieces.count(holder.text().substring(0, answerAt));
-        boolean canCut = budget.cuts() && keptPieces >= MIN_KEPT_PIECES + 4 && rng.nextDouble() < 0.6;
-        if (canCut) {
-            // the budget ends somewhere before the answer: in an earlier sentence, or in the answer's own; what is
-            // left of the passage is at least a phrase, as a budget that fits one passage in part leaves
-            int tokens = before + MIN_KEPT_PIECES + rng.nextInt(keptPieces - MIN_KEPT_PIECES);
-            List<Chunk> kept = order(fit(handedOn, tokens, true), budget.order());
-            return new Injection<>(kept, new Fault(FaultType.ASSEMBLE_EVIDENCE_CUT, "the context budget ("
-                    + tokens + " tokens) cut passage " + (at + 1) + " of " + handedOn.size() + " ("
-                    + holder.chunkId() + ") before the answer"));
+        return null;
+    }
+
+    private static Fault lost(Chunk holder, int at, int handed, boolean moved, ContextBudget room, List<Chunk> kept) {
+        String passage = "passage " + (at + 1) + " of " + handed + " (" + holder.chunkId() + ")";
+        String ordering = moved ? ", moved to the end by the prompt's ordering," : "";
+        if (kept.stream().anyMatch(c -> c.chunkId().equals(holder.chunkId()))) {
+            return new Fault(FaultType.ASSEMBLE_EVIDENCE_CUT, "the context budget (" + room.tokens()
+                    + " tokens of room this run) cut " + passage + ordering + " before the answer");
         }
-        // moved last (a sort on a stale score, the store's order restored) and the budget dropped it whole
-        List<Chunk> reordered = new ArrayList<>(handedOn);
-        reordered.remove(at);
-        List<Chunk> kept = order(fit(reordered, budget.tokens(), budget.cuts()), budget.order());
-        String why = at == handedOn.size() - 1 ? "was past the context budget and dropped"
-                : "was moved to the end by the prompt's ordering and dropped by the context budget";
-        return new Injection<>(kept, new Fault(FaultType.ASSEMBLE_EVIDENCE_DROPPED, "passage " + (at + 1) + " of "
-                + handedOn.size() + " (" + holder.chunkId() + "), which holds the answer, " + why));
+        return new Fault(FaultType.ASSEMBLE_EVIDENCE_DROPPED, passage + ", which holds the answer," + ordering
+                + " was past the context budget (" + room.tokens() + " tokens of room this run) and dropped");
     }
 
     /**
@@ -169,18 +179,5 @@ final class ContextAssembler {
             }
         }
         return out;
-    }
-
-    /** Where the first accepted answer starts in {@code text} (ignoring case); -1 when none is there. */
-    static int answerStart(Question q, String text) {
-        String lower = text.toLowerCase(java.util.Locale.ROOT);
-        int first = -1;
-        for (String answer : q.acceptableAnswers()) {
-            int at = answer.isBlank() ? -1 : lower.indexOf(answer.toLowerCase(java.util.Locale.ROOT));
-            if (at >= 0 && (first < 0 || at < first)) {
-                first = at;
-            }
-        }
-        return first;
     }
 }

@@ -147,7 +147,7 @@ public final class RagEngine {
             Injection<List<Chunk>> i = rng.nextDouble() < BURIED_SHARE
                     ? ContextAssembler.buryAnswer(q, prompt, evidence) : null;
             if (i == null) {
-                i = ContextAssembler.loseAnswer(q, handedOn, evidence, budget, rng);
+                i = ContextAssembler.loseAnswer(q, handedOn, evidence, style.contextBudget(), rng);
             }
             if (i == null) {
                 skipped = true;

@@ -56,16 +56,36 @@ class ContextAssemblerTest {
     }
 
     @Test
-    void losingTheAnswerLeavesNoPromptPassageThatHoldsIt() {
-        ContextBudget generous = new ContextBudget(1000, true, ContextBudget.Order.AS_HANDED);
+    void losingTheAnswerLeavesNoPromptPassageThatHoldsItInARoomThePipelineGivesItsRuns() {
+        int handed = WordPieces.count(FIRST.text() + " " + SECOND.text() + " " + THIRD.text());
+        ContextBudget tight = new ContextBudget(handed - 10, true, ContextBudget.Order.AS_HANDED);
         for (int seed = 0; seed < 40; seed++) {
             Injection<List<Chunk>> lost = ContextAssembler.loseAnswer(WHO, List.of(FIRST, SECOND, THIRD),
-                    Set.of(SECOND), generous, new SplittableRandom(seed));
+                    Set.of(SECOND), tight, new SplittableRandom(seed));
 
             assertThat(lost).isNotNull();
             assertThat(lost.fault().type().stage().id()).isEqualTo("assemble");
             assertThat(lost.output()).noneSatisfy(c -> assertThat(c.text()).contains("Rollo"));
-            assertThat(lost.output()).contains(FIRST);
+            assertThat(lost.output()).extracting(Chunk::chunkId).as("the best passage reaches it, whole or cut")
+                    .contains(FIRST.chunkId());
+            int room = WordPieces.count(String.join(" ", lost.output().stream().map(Chunk::text).toList()));
+            assertThat(room).as("what reached the prompt fits the budget").isLessThanOrEqualTo(tight.tokens());
+            assertThat(room).as("and no less than the least room the pipeline's runs get")
+                    .isGreaterThanOrEqualTo((int) (tight.tokens() * ContextBudget.LEAST_ROOM) - 1);
+        }
+    }
+
+    @Test
+    void aBudgetTheContextNeverOverrunsLosesNothing() {
+        int handed = WordPieces.count(FIRST.text() + " " + SECOND.text() + " " + THIRD.text());
+        // the least room a run gets (a quarter) still holds every passage: no run of this pipeline loses the answer
+        ContextBudget generous = new ContextBudget(handed * 5, true, ContextBudget.Order.AS_HANDED);
+
+        for (int seed = 0; seed < 20; seed++) {
+            assertThat(ContextAssembler.loseAnswer(WHO, List.of(FIRST, SECOND, THIRD), Set.of(SECOND), generous,
+                    new SplittableRandom(seed))).isNull();
+            assertThat(ContextAssembler.loseAnswer(WHO, List.of(FIRST, SECOND, THIRD), Set.of(SECOND),
+                    ContextBudget.NONE, new SplittableRandom(seed))).isNull();
         }
     }
 
