@@ -90,8 +90,12 @@ final class RerankRules {
                 double droppedBest = answers.bestIn(neverUsed);
                 double keptBest = answers.bestIn(run.has(Stage.GENERATE) ? RunTexts.context(run) : output);
                 v.put(RERANK_DROPPED_ANSWER_GAP, droppedBest - keptBest);
-                if (droppedBest >= AnswerSentences.ANSWERS && keptBest < AnswerSentences.ANSWERS) {
-                    List<String> answering = answers.answering(neverUsed);
+                // the finding names only what the reranker itself cut: a passage it kept that the budget then
+                // dropped is assembly's to report (AssembleRules), with the knob that lost it
+                List<String> answering = droppedBest >= AnswerSentences.ANSWERS && keptBest < AnswerSentences.ANSWERS
+                        ? answers.answering(neverUsed).stream().filter(id -> !outIds.contains(id)).toList()
+                        : List.of();
+                if (!answering.isEmpty()) {
                     findings.add(Finding.of(CHECK,
                             Fact.of(Stage.RERANK, FactKind.MISSING_ANSWER, Fact.ANSWER).withPassages(answering),
                             "the passage whose sentence answers the question (" + String.join(", ", answering)

@@ -74,9 +74,11 @@ public final class RunTexts {
     }
 
     /**
-     * What the reranker's cut let through, in its order. A reranker asked without a top-n (Voyage, some self-hosted
-     * ones) scores every passage and the pipeline keeps its own number: then the generator's context, not the
-     * reranker's reply, says what was kept. With no generator in the run, the pipeline's top-n of the reply.
+     * What the reranker's cut let through, in its order. A reranker asked for its top n replies with what it kept,
+     * and what the context budget dropped after it is assembly's loss, not the reranker's cut. A reranker asked
+     * without a top-n (Voyage, some self-hosted ones) scores every passage and the pipeline keeps its own number: then
+     * the generator's context, not the reranker's reply, says what was kept. With no generator in the run, the
+     * pipeline's top-n of the reply.
      */
     public static List<Passage> kept(Run run) {
         RunStages s = run.stages();
@@ -84,6 +86,9 @@ public final class RunTexts {
             return List.of();
         }
         List<Passage> output = nonNull(s.rerank().output());
+        if (output.size() < nonNull(s.rerank().input()).size()) {
+            return output;
+        }
         if (s.generate().present() && !context(run).isEmpty()) {
             Set<String> inContext = ids(context(run));
             List<Passage> kept = new ArrayList<>(output.size());

@@ -41,11 +41,12 @@ import java.util.regex.Pattern;
  * reranker's cut from the generator's context, tells rewrite substitutions from variants by meaning, and locates the
  * answer by sentence; v3 does not take a sentence turned against the question for its answer (the question's "not"
  * missing, the opposite of one of its words: {@link io.raglog.checks.Contrasts}); v4 traces information into the part
- * of a passage the context budget cut off ({@link RunTexts#neverReached}), which v3 called in no retrieved passage.
+ * of a passage the context budget cut off ({@link RunTexts#neverReached}), which v3 called in no retrieved passage;
+ * v5 reads a top-n reranker's cut from its reply, not from the context the budget then cut ({@link RunTexts#kept}).
  */
 public final class OfflineJudge implements Judge {
 
-    public static final String ID = "offline-judge/v4";
+    public static final String ID = "offline-judge/v5";
 
     /** Share of a statement's words the context must contain to back it. */
     static final double TOPIC_COVERAGE = 0.6;

@@ -219,6 +219,18 @@ class RuleChecksTest {
     }
 
     @Test
+    void shouldReadTheRerankersCutFromItsReplyWhenItKeptItsTopN() {
+        // a top-3 reranker kept the answering passage; the context budget dropped it after: assembly's loss
+        Run run = healthy().reranked(CASH_2023, REVENUE_2022, WEATHER).context(REVENUE_2022, WEATHER).build();
+        assertThat(RunTexts.kept(run)).extracting(p -> p.id())
+                .containsExactly(CASH_2023.id(), REVENUE_2022.id(), WEATHER.id());
+        FeatureVector v = check(run);
+        assertThat(v.get(RERANK_OUTPUT_COUNT)).isEqualTo(3.0);
+        assertThat(v.get(RERANK_DROPPED_COUNT)).isEqualTo(1.0);
+        assertThat(findingTexts(Stage.RERANK)).noneMatch(t -> t.contains(CASH_2023.id()));
+    }
+
+    @Test
     void shouldMatchAHyphenatedNameTheRewriteWroteApart() {
         FeatureVector v = check(healthy().question("Which languages used the Phags-pa script?")
                 .rewrites("languages used Phags pa script").build());
