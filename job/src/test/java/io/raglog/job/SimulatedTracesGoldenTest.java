@@ -27,12 +27,13 @@ import org.junit.jupiter.api.Test;
  * and written again on 2026-12-05 from the decoder as it stood, when the simulator's prompts changed (a run's context
  * gets the room the rest of its prompt leaves), and again when a planted meaning change came to replace only the
  * question's own words, and again when a wrong answer came to be said in the model's style (a whole sentence as
- * often as a right one): each time the sample changed, not the reading. A change meant to change what traces read as
+ * often as a right one), and again when planted off-topic retrieval came to return the passages nearest the query
+ * in a store of other subjects rather than passages picked at random: each time the sample changed, not the reading. A change meant to change what traces read as
  * must say so and write the new digest.
  */
 class SimulatedTracesGoldenTest {
 
-    private static final String GOLDEN = "894092d9781d57b6d2b23773b3a76167525aecb162bffc15d87c50f8b86974a3";
+    private static final String GOLDEN = "1b9bf83313332a80ec97669419e9f3ee2bc41fd39f41d4de763be2035ca523f8";
 
     @Test
     void shouldReadTheSimulatedTracesAsBefore() throws Exception {

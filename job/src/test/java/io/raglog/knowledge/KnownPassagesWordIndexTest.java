@@ -28,11 +28,12 @@ class KnownPassagesWordIndexTest {
      * state (before {@link WordIndex}); {@link WordIndex} gave the same until the simulator's runs changed on
      * 2026-12-05 (a run's context gets the room the rest of its prompt leaves; later, a planted meaning change replaces
      * only the question's words; on 2026-12-06, a wrong answer said in the model's style, then a planted assembly loss
-     * kept to rooms the pipeline's runs get), and this was written again
+     * kept to rooms the pipeline's runs get, then planted off-topic retrieval nearest the query in a store of other
+     * subjects), and this was written again
      * from it each time, after candidates matched from their texts gave the same.
      */
     private static final String OPINIONS_BEFORE_THE_WORD_INDEX =
-            "cfbe0e8f8bc444433c0c44640f86893857231c49faaafcdc62fe97a274d6f8c8";
+            "403028ae5e1e5d1637b5a7b28ac5bf9aebaa72904f6cd06d8d9e8a4868fc022d";
 
     private static final List<KnownPassagesBoundTest.Input> INPUTS =
             KnownPassagesBoundTest.inputs(SimulatorOptions.of("all", 1_500, 29).withIndexEvery(4));

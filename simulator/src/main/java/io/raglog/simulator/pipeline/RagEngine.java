@@ -133,7 +133,7 @@ public final class RagEngine {
                     injected = i.fault();
                 }
             }
-            for (int i = 0; i < shape.topN(); i++) {
+            for (int i = 0; i < Math.min(shape.topN(), reranked.size()); i++) {
                 context.add(reranked.get(i).chunk());
             }
         } else {
@@ -275,20 +275,40 @@ public final class RagEngine {
             return new Injection<>(out, new Fault(FaultType.RETRIEVE_MISSING_EVIDENCE,
                     "the store's results lost the evidence (" + String.join(", ", lost) + ")"));
         }
-        // Off-topic: the query went to the wrong place (another namespace, a stale index) and came back with
-        // passages about other subjects, ranked by their real similarity.
+        // Off-topic: the query went to the wrong place (another team's namespace, a stale index of other documents)
+        // and the store did its job there: the passages nearest the query among the subjects it holds, none of them
+        // this one. Not passages picked at random, which share no word with the question and tell themselves.
+        Set<String> held = otherSubjects(index, title, rng);
         List<ChunkIndex.Hit> out = new ArrayList<>();
-        Set<Chunk> used = new HashSet<>();
-        List<Chunk> all = index.chunks();
-        for (int attempts = 0; out.size() < topK && attempts < topK * 50; attempts++) {
-            Chunk c = Rand.pick(rng, all);
-            if (!c.title().equals(title) && !evidence.contains(c) && used.add(c)) {
-                out.add(new ChunkIndex.Hit(c, index.similarity(vector, c)));
+        List<ChunkIndex.Hit> elsewhere = new ArrayList<>();
+        for (Chunk c : index.chunks()) {
+            if (!c.title().equals(title) && !evidence.contains(c)) {
+                (held.contains(c.title()) ? out : elsewhere).add(new ChunkIndex.Hit(c, index.similarity(vector, c)));
             }
         }
+        if (out.size() < topK) {
+            out.addAll(elsewhere); // a small corpus: the wrong place holds every other subject
+        }
         out.sort((a, b) -> Double.compare(b.score(), a.score()));
-        return new Injection<>(out, new Fault(FaultType.RETRIEVE_OFF_TOPIC,
-                "the store returned passages about other subjects, none about " + title));
+        return new Injection<>(List.copyOf(out.subList(0, Math.min(topK, out.size()))),
+                new Fault(FaultType.RETRIEVE_OFF_TOPIC,
+                        "the store returned passages about other subjects, none about " + title));
+    }
+
+    /** The subjects the wrong place holds: each of the corpus's others with even odds, at least one. */
+    private static Set<String> otherSubjects(ChunkIndex index, String title, SplittableRandom rng) {
+        List<String> others = index.chunks().stream().map(Chunk::title).filter(t -> !t.equals(title)).distinct()
+                .toList();
+        Set<String> held = new HashSet<>();
+        for (String t : others) {
+            if (rng.nextBoolean()) {
+                held.add(t);
+            }
+        }
+        if (held.isEmpty() && !others.isEmpty()) {
+            held.add(Rand.pick(rng, others));
+        }
+        return held;
     }
 
     private Verdict label(Question q, String title, StackShape shape, String query, String rewrite, Fault embedNatural,
