@@ -28,8 +28,8 @@ import org.junit.jupiter.api.Test;
  * gets the room the rest of its prompt leaves), and again when a planted meaning change came to replace only the
  * question's own words, and again when a wrong answer came to be said in the model's style (a whole sentence as
  * often as a right one), and again when planted off-topic retrieval came to return the passages nearest the query
- * in a store of other subjects rather than passages picked at random: each time the sample changed, not the reading. A change meant to change what traces read as
- * must say so and write the new digest.
+ * in a store of other subjects rather than passages picked at random: each time the sample changed, not the
+ * reading. A change meant to change what traces read as must say so and write the new digest.
  */
 class SimulatedTracesGoldenTest {
 

@@ -29,8 +29,8 @@ class KnownPassagesWordIndexTest {
      * 2026-12-05 (a run's context gets the room the rest of its prompt leaves; later, a planted meaning change replaces
      * only the question's words; on 2026-12-06, a wrong answer said in the model's style, then a planted assembly loss
      * kept to rooms the pipeline's runs get, then planted off-topic retrieval nearest the query in a store of other
-     * subjects), and this was written again
-     * from it each time, after candidates matched from their texts gave the same.
+     * subjects), and this was written again from it each time, after candidates matched from their texts gave the
+     * same.
      */
     private static final String OPINIONS_BEFORE_THE_WORD_INDEX =
             "403028ae5e1e5d1637b5a7b28ac5bf9aebaa72904f6cd06d8d9e8a4868fc022d";
