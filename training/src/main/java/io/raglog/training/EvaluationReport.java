@@ -21,11 +21,14 @@ import java.util.Map;
  *     null in reports written before it existed
  * @param raglogF1Interval how far raglog's pooled stage F1 moves with the sample alone (a bootstrap over runs); null
  *     in reports written before it existed
+ * @param plantingTells per fault kind seen both planted and natural, how far the fault stage's features tell the two
+ *     apart ({@link PlantingTell}); empty when the labels carry no origins, null in reports written before it existed
  */
 public record EvaluationReport(String dataset, String modelBundle, String judge, int runs, int stageInstances,
         MethodReport raglog, MethodReport answerOnly, MethodReport rulesOnly, List<String> notes,
         Map<String, MethodReport> raglogByOrigin, TieredReport tiered, KnowledgeGapReport knowledgeGap,
-        Map<String, FaultKindRecall> recallByFaultKind, F1Interval raglogF1Interval) {
+        Map<String, FaultKindRecall> recallByFaultKind, F1Interval raglogF1Interval,
+        Map<String, PlantingTell> plantingTells) {
 
     public String toTable() {
         StringBuilder out = new StringBuilder();
@@ -86,6 +89,14 @@ public record EvaluationReport(String dataset, String modelBundle, String judge,
                     .append(System.lineSeparator());
             recallByFaultKind.values().forEach(k -> out.append(String.format(Locale.ROOT,
                     "  %-36s %-9s %6.3f (%d/%d)%n", k.faultType(), k.origin(), k.recall(), k.caught(), k.runs())));
+        }
+        if (plantingTells != null && !plantingTells.isEmpty()) {
+            out.append(System.lineSeparator()).append("planted and natural faults of one kind, told apart by their"
+                    + " stage's features (two-sample KS: 0 alike, 1 always apart; kinds with at least "
+                    + PlantingTell.MIN_RUNS + " of each):").append(System.lineSeparator());
+            plantingTells.values().forEach(t -> out.append(String.format(Locale.ROOT,
+                    "  %-36s %4d planted %4d natural: KS %.2f on %s (medians %.2f and %.2f)%n", t.faultType(),
+                    t.injected(), t.natural(), t.ks(), t.feature(), t.injectedMedian(), t.naturalMedian())));
         }
         if (knowledgeGap != null) {
             StageMetrics g = knowledgeGap.decisions();

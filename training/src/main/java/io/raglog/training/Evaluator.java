@@ -122,7 +122,8 @@ public final class Evaluator {
                         + "1/6 extra-trees) against per-stage thresholds, then the reranker-reassignment rule", raglog),
                 MethodReport.of(Baselines.ANSWER_ONLY.name(), Baselines.ANSWER_ONLY.definition(), answerOnly),
                 MethodReport.of(Baselines.RULES_ONLY.name(), Baselines.RULES_ONLY.definition(), rulesOnly),
-                List.copyOf(notes), byOrigin, tieredReport, gaps.report(), byKind.report(), F1Interval.of(raglog));
+                List.copyOf(notes), byOrigin, tieredReport, gaps.report(), byKind.report(), F1Interval.of(raglog),
+                PlantingTell.of(runs));
     }
 
     /** The run's LLM calls, input and output tokens, as its features recorded them. */

@@ -1,0 +1,115 @@
+package io.raglog.training;
+
+import io.raglog.checks.FeatureList;
+import io.raglog.schemas.Label;
+import io.raglog.schemas.Stage;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * How far a planted fault can be told from the same kind of fault arising on its own, by the features of the stage it
+ * is in: per fault kind seen both planted and natural ({@code Label.origin}), the stage's feature whose values differ
+ * most between the two, by the two-sample Kolmogorov-Smirnov statistic (0 when they fall alike, 1 when every planted
+ * value lies apart from every natural one). A simulator whose planted faults are told by how they were planted (a
+ * budget tighter than any run gets, passages that share no word with the question) teaches the classifiers the
+ * planting and flatters every figure measured on its runs; this is where it shows. Labels from reviews carry no
+ * origin, and then there is nothing to compare.
+ *
+ * @param faultType the root fault's kind, e.g. {@code assemble.evidence_cut}
+ * @param injected runs whose root fault of this kind was planted
+ * @param natural runs whose root fault of this kind arose on its own
+ * @param feature the feature of the fault's stage whose planted and natural values differ most
+ * @param ks that feature's two-sample KS statistic
+ * @param injectedMedian the feature's median over the planted runs
+ * @param naturalMedian its median over the natural ones
+ */
+public record PlantingTell(String faultType, int injected, int natural, String feature, double ks,
+        double injectedMedian, double naturalMedian) {
+
+    /** The fewest runs of each origin a kind needs to be compared: with fewer, KS is mostly the sample's. */
+    static final int MIN_RUNS = 8;
+
+    /** Each kind with at least {@link #MIN_RUNS} planted and natural runs, by kind. */
+    static Map<String, PlantingTell> of(List<LabeledRun> runs) {
+        Map<String, List<LabeledRun>[]> byKind = new TreeMap<>();
+        for (LabeledRun run : runs) {
+            Label label = run.label();
+            if (label.faultType() == null || label.faultStage() == null || label.origin() == null) {
+                continue;
+            }
+            boolean planted = Label.ORIGIN_INJECTED.equals(label.origin());
+            if (!planted && !Label.ORIGIN_NATURAL.equals(label.origin())) {
+                continue;
+            }
+            @SuppressWarnings("unchecked")
+            List<LabeledRun>[] sides = byKind.computeIfAbsent(label.faultType(),
+                    k -> new List[] {new ArrayList<>(), new ArrayList<>()});
+            sides[planted ? 0 : 1].add(run);
+        }
+        Map<String, PlantingTell> out = new TreeMap<>();
+        byKind.forEach((kind, sides) -> {
+            if (sides[0].size() < MIN_RUNS || sides[1].size() < MIN_RUNS) {
+                return;
+            }
+            Stage stage = Stage.of(sides[0].get(0).label().faultStage());
+            PlantingTell most = null;
+            for (FeatureList.Feature f : FeatureList.forStage(stage)) {
+                double[] planted = values(sides[0], f.name());
+                double[] natural = values(sides[1], f.name());
+                if (planted.length < MIN_RUNS || natural.length < MIN_RUNS) {
+                    continue;
+                }
+                double ks = ks(planted, natural);
+                if (most == null || ks > most.ks()) {
+                    most = new PlantingTell(kind, sides[0].size(), sides[1].size(), f.name(), ks, median(planted),
+                            median(natural));
+                }
+            }
+            if (most != null) {
+                out.put(kind, most);
+            }
+        });
+        return out;
+    }
+
+    /** The feature's values over the runs that have it, sorted. */
+    private static double[] values(List<LabeledRun> runs, String feature) {
+        double[] out = new double[runs.size()];
+        int n = 0;
+        for (LabeledRun run : runs) {
+            Double v = run.input().features().feature(feature);
+            if (v != null && !v.isNaN()) {
+                out[n++] = v;
+            }
+        }
+        double[] present = Arrays.copyOf(out, n);
+        Arrays.sort(present);
+        return present;
+    }
+
+    /** The largest gap between the two samples' empirical distribution functions; both sorted. */
+    static double ks(double[] a, double[] b) {
+        int i = 0;
+        int j = 0;
+        double most = 0;
+        while (i < a.length && j < b.length) {
+            double x = Math.min(a[i], b[j]);
+            while (i < a.length && a[i] <= x) {
+                i++;
+            }
+            while (j < b.length && b[j] <= x) {
+                j++;
+            }
+            most = Math.max(most, Math.abs((double) i / a.length - (double) j / b.length));
+        }
+        return most;
+    }
+
+    private static double median(double[] sorted) {
+        int n = sorted.length;
+        return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+    }
+}
