@@ -32,40 +32,42 @@ public record PlantingTell(String faultType, int injected, int natural, String f
     /** The fewest runs of each origin a kind needs to be compared: with fewer, KS is mostly the sample's. */
     static final int MIN_RUNS = 8;
 
+    /** A kind's runs by origin. */
+    private record Origins(List<LabeledRun> planted, List<LabeledRun> natural) {}
+
     /** Each kind with at least {@link #MIN_RUNS} planted and natural runs, by kind. */
     static Map<String, PlantingTell> of(List<LabeledRun> runs) {
-        Map<String, List<LabeledRun>[]> byKind = new TreeMap<>();
+        Map<String, Origins> byKind = new TreeMap<>();
         for (LabeledRun run : runs) {
             Label label = run.label();
             if (label.faultType() == null || label.faultStage() == null || label.origin() == null) {
                 continue;
             }
-            boolean planted = Label.ORIGIN_INJECTED.equals(label.origin());
-            if (!planted && !Label.ORIGIN_NATURAL.equals(label.origin())) {
-                continue;
+            Origins origins = byKind.computeIfAbsent(label.faultType(),
+                    k -> new Origins(new ArrayList<>(), new ArrayList<>()));
+            if (Label.ORIGIN_INJECTED.equals(label.origin())) {
+                origins.planted().add(run);
+            } else if (Label.ORIGIN_NATURAL.equals(label.origin())) {
+                origins.natural().add(run);
             }
-            @SuppressWarnings("unchecked")
-            List<LabeledRun>[] sides = byKind.computeIfAbsent(label.faultType(),
-                    k -> new List[] {new ArrayList<>(), new ArrayList<>()});
-            sides[planted ? 0 : 1].add(run);
         }
         Map<String, PlantingTell> out = new TreeMap<>();
-        byKind.forEach((kind, sides) -> {
-            if (sides[0].size() < MIN_RUNS || sides[1].size() < MIN_RUNS) {
+        byKind.forEach((kind, origins) -> {
+            if (origins.planted().size() < MIN_RUNS || origins.natural().size() < MIN_RUNS) {
                 return;
             }
-            Stage stage = Stage.of(sides[0].get(0).label().faultStage());
+            Stage stage = Stage.of(origins.planted().get(0).label().faultStage());
             PlantingTell most = null;
             for (FeatureList.Feature f : FeatureList.forStage(stage)) {
-                double[] planted = values(sides[0], f.name());
-                double[] natural = values(sides[1], f.name());
+                double[] planted = values(origins.planted(), f.name());
+                double[] natural = values(origins.natural(), f.name());
                 if (planted.length < MIN_RUNS || natural.length < MIN_RUNS) {
                     continue;
                 }
                 double ks = ks(planted, natural);
                 if (most == null || ks > most.ks()) {
-                    most = new PlantingTell(kind, sides[0].size(), sides[1].size(), f.name(), ks, median(planted),
-                            median(natural));
+                    most = new PlantingTell(kind, origins.planted().size(), origins.natural().size(), f.name(), ks,
+                            median(planted), median(natural));
                 }
             }
             if (most != null) {
