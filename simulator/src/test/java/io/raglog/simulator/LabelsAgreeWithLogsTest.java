@@ -55,6 +55,11 @@ class LabelsAgreeWithLogsTest {
         return out;
     }
 
+    private static List<String> acceptableAnswers(Label label) {
+        return simulator.corpus().questions().stream().filter(q -> q.questionId().equals(label.questionId()))
+                .findFirst().orElseThrow().acceptableAnswers();
+    }
+
     private static boolean tracing(Label label) {
         return label.profile().equals("otel-llamaindex");
     }
@@ -118,8 +123,10 @@ class LabelsAgreeWithLogsTest {
                 String prompt = generatorPrompt(label);
                 // whole, or cut by the context budget after the answer
                 assertThat(evidenceTexts(label)).anySatisfy(e -> assertThat(prompt).contains(opening(e)));
-                assertThat(prompt.toLowerCase(java.util.Locale.ROOT))
-                        .contains(label.expectedAnswer().toLowerCase(java.util.Locale.ROOT));
+                // the expected answer or another the reference accepts: each of two evidence passages may hold one
+                String lower = prompt.toLowerCase(java.util.Locale.ROOT);
+                assertThat(acceptableAnswers(label)).anySatisfy(a -> assertThat(lower)
+                        .contains(a.toLowerCase(java.util.Locale.ROOT)));
                 assertThat(label.answerCorrect()).isTrue();
                 checked++;
             }

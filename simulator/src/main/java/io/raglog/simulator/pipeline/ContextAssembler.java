@@ -10,8 +10,9 @@ import java.util.Set;
 import java.util.SplittableRandom;
 
 /**
- * The pipeline's own code between the passages handed on and the prompt: the budget is spent best first, the passage
- * that overflows is cut (or dropped), the rest dropped, and what is kept is put in the pipeline's order. A cut passage
+ * The pipeline's own code between the passages handed on and the prompt: the budget is spent in the pipeline's fill
+ * order (best first, or the documents' own order), the passage that overflows is cut (or dropped), the rest dropped,
+ * and what is kept is put in the pipeline's order. A cut passage
  * is a {@link Chunk} of the same id whose text is the prefix that fit, exactly what a prompt built from it holds.
  */
 final class ContextAssembler {
@@ -35,18 +36,19 @@ final class ContextAssembler {
     private ContextAssembler() {}
 
     static Assembly assemble(List<Chunk> handedOn, ContextBudget budget) {
-        return new Assembly(order(fit(handedOn, budget.tokens(), budget.cuts()), budget.order()), null);
+        return new Assembly(order(fit(budget.fill().arrange(handedOn), budget.tokens(), budget.cuts()), budget.order()),
+                null);
     }
 
     /**
      * The assembly losing the answer the way a pipeline's own code loses it: in a room drawn as any of the pipeline's
      * runs gets one ({@link ContextBudget#forRun}: what the chat history or a longer template left of its budget), the
-     * passage that holds the answer ends up cut before its answer or dropped, either in the order it was handed on
-     * (it sat past the room) or moved last by the prompt's ordering (a sort on a stale score, the store's order
-     * restored). Null when no passage handed on holds the answer, when a second one would still answer, or when none
-     * of the rooms drawn loses it (a pipeline without a budget loses nothing; a short context fits the least room).
-     * A loss the pipeline's budget could not have made, a room tighter than any of its runs gets or a passage dropped
-     * from a prompt with room to spare, would tell itself by how much of the context went, and teach nothing.
+     * budget spent in the pipeline's own fill order runs out before the passage that holds the answer, which ends up
+     * cut before its answer or dropped. Null when no passage handed on holds the answer, when a second one would
+     * still answer, or when none of the rooms drawn loses it (a pipeline without a budget loses nothing; a short
+     * context fits the least room; a pipeline that spends its budget best first keeps a best passage that holds it).
+     * A loss the pipeline's code could not have made (a room tighter than any of its runs gets, a passage moved out of
+     * the order every other run of the pipeline fills in) would tell itself by what it lost, and teach nothing.
      */
     static Injection<List<Chunk>> loseAnswer(Question q, List<Chunk> handedOn, Set<Chunk> evidence,
             ContextBudget pipeline, SplittableRandom rng) {
@@ -63,25 +65,22 @@ final class ContextAssembler {
             return null; // nothing to lose, nothing that runs out, or a second passage would still answer
         }
         Chunk holder = handedOn.get(at);
-        List<Chunk> movedLast = new ArrayList<>(handedOn);
-        movedLast.remove(at);
-        movedLast.add(holder);
-        boolean orderFirst = at < handedOn.size() - 1 && rng.nextBoolean();
-        for (List<Chunk> bestFirst : orderFirst ? List.of(movedLast, handedOn) : List.of(handedOn, movedLast)) {
-            for (int draw = 0; draw < ROOM_DRAWS; draw++) {
-                ContextBudget room = pipeline.forRun(rng);
-                List<Chunk> kept = order(fit(bestFirst, room.tokens(), room.cuts()), room.order());
-                if (kept.stream().noneMatch(c -> AnswerMatch.contains(c.text(), q.acceptableAnswers()))) {
-                    return new Injection<>(kept, lost(holder, at, handedOn.size(), bestFirst != handedOn, room, kept));
-                }
+        List<Chunk> filled = pipeline.fill().arrange(handedOn);
+        for (int draw = 0; draw < ROOM_DRAWS; draw++) {
+            ContextBudget room = pipeline.forRun(rng);
+            List<Chunk> kept = order(fit(filled, room.tokens(), room.cuts()), room.order());
+            if (kept.stream().noneMatch(c -> AnswerMatch.contains(c.text(), q.acceptableAnswers()))) {
+                return new Injection<>(kept, lost(holder, at, handedOn.size(), filled.indexOf(holder) != at, room,
+                        kept));
             }
         }
         return null;
     }
 
-    private static Fault lost(Chunk holder, int at, int handed, boolean moved, ContextBudget room, List<Chunk> kept) {
+    private static Fault lost(Chunk holder, int at, int handed, boolean refilled, ContextBudget room,
+            List<Chunk> kept) {
         String passage = "passage " + (at + 1) + " of " + handed + " (" + holder.chunkId() + ")";
-        String ordering = moved ? ", moved to the end by the prompt's ordering," : "";
+        String ordering = refilled ? ", which the budget reached late in the documents' order," : "";
         if (kept.stream().anyMatch(c -> c.chunkId().equals(holder.chunkId()))) {
             return new Fault(FaultType.ASSEMBLE_EVIDENCE_CUT, "the context budget (" + room.tokens()
                     + " tokens of room this run) cut " + passage + ordering + " before the answer");
@@ -124,17 +123,17 @@ final class ContextAssembler {
     }
 
     /**
-     * Spends the budget best first; null tokens keep everything. A pipeline that drops whole passages still sends its
-     * best one when even that overflows the room its prompt left (no framework sends a prompt with no context; the
-     * model's window, not the budget, is the hard limit).
+     * Spends the budget in the order given; null tokens keep everything. A pipeline that drops whole passages still
+     * sends its first one when even that overflows the room its prompt left (no framework sends a prompt with no
+     * context; the model's window, not the budget, is the hard limit).
      */
-    static List<Chunk> fit(List<Chunk> handedOn, Integer tokens, boolean cuts) {
+    static List<Chunk> fit(List<Chunk> inFillOrder, Integer tokens, boolean cuts) {
         if (tokens == null) {
-            return List.copyOf(handedOn);
+            return List.copyOf(inFillOrder);
         }
         List<Chunk> out = new ArrayList<>();
         int left = tokens;
-        for (Chunk c : handedOn) {
+        for (Chunk c : inFillOrder) {
             int pieces = WordPieces.count(c.text());
             if (pieces <= left) {
                 out.add(c);
@@ -154,6 +153,7 @@ final class ContextAssembler {
         return out;
     }
 
+    /** {@code bestFirst}: the kept passages in the order the budget was spent in. */
     static List<Chunk> order(List<Chunk> bestFirst, ContextBudget.Order order) {
         List<Chunk> out = new ArrayList<>();
         switch (order) {

@@ -3,6 +3,7 @@ package io.raglog.simulator.pipeline;
 import io.raglog.simulator.corpus.Chunk;
 import io.raglog.simulator.corpus.ChunkIndex;
 import io.raglog.simulator.text.Bm25;
+import io.raglog.simulator.text.WordPieces;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -37,6 +38,12 @@ public final class Reranker {
         for (ChunkIndex.Hit hit : input) {
             texts.add(hit.chunk().text());
         }
+        return rerank(query, input, texts, noise, rng);
+    }
+
+    /** {@code input}'s passages scored on {@code texts} (what the model reads of each), best first. */
+    private List<RankedPassage> rerank(String query, List<ChunkIndex.Hit> input, List<String> texts, double noise,
+            SplittableRandom rng) {
         double[] raw = bm25.scores(query, texts);
         double max = 0;
         for (double r : raw) {
@@ -63,28 +70,33 @@ public final class Reranker {
     /** Noise bursts a misbehaving reranker shows: a cold replica, a quantised model, the wrong model version. */
     static final double[] NOISE_BURSTS = {1.5, 2.5, 4.0};
     private static final int BURST_ATTEMPTS = 6;
+    /**
+     * The windows, in word pieces, of a replica that serves the reranker with a short {@code max_length} (a fallback
+     * deployment, a default the serving framework chose): each passage is scored on its opening words alone.
+     */
+    static final int[] SHORT_WINDOWS = {24, 40, 64};
+    /** The share of planted reranker faults that are a short-window replica; the others are noise bursts. */
+    static final double SHORT_WINDOW_SHARE = 0.3;
 
     /**
-     * A reranker gone wrong on this batch: its scores drowned in noise (several burst sizes), or inverted (a sign slip
-     * in a conversion: the least relevant passage scores highest). Labeled only for what it did: null when the evidence was not kept
-     * to begin with, or when the disorder still kept it (then there is no fault to speak of).
+     * A reranker gone wrong on this batch: its scores drowned in noise (several burst sizes), or scored by a replica
+     * that reads only each passage's opening words, so an answer further in counts for nothing. Both are what a
+     * request meets on a bad replica, not a pipeline's constant habit (which every run, sound ones too, would show).
+     * Labeled only for what it did: null when the evidence was not kept to begin with, or when the disorder still
+     * kept it (then there is no fault to speak of).
      */
     public Injection<List<RankedPassage>> disorder(String query, List<ChunkIndex.Hit> input,
             List<RankedPassage> sound, Set<Chunk> evidence, int topN, SplittableRandom rng) {
         if (!keeps(sound, evidence, topN)) {
             return null;
         }
-        if (rng.nextDouble() < 0.3) {
-            // The model's relevance comes out negated (a sign slip in a conversion): 1 - s, then sorted as usual.
-            List<RankedPassage> inverted = new ArrayList<>();
-            for (int i = sound.size() - 1; i >= 0; i--) {
-                RankedPassage p = sound.get(i);
-                inverted.add(new RankedPassage(p.chunk(), p.inputIndex(), round(1 - p.score())));
-            }
-            if (!keeps(inverted, evidence, topN)) {
-                return new Injection<>(inverted, new Fault(FaultType.RERANK_EVIDENCE_BELOW_CUTOFF,
-                        "the reranker's scores came out inverted and cut the evidence ("
-                                + ids(sound, evidence) + ") below its top " + topN));
+        if (rng.nextDouble() < SHORT_WINDOW_SHARE) {
+            int window = SHORT_WINDOWS[rng.nextInt(SHORT_WINDOWS.length)];
+            List<RankedPassage> shortSighted = rerank(query, input, openings(input, window), NOISE, rng);
+            if (!keeps(shortSighted, evidence, topN)) {
+                return new Injection<>(shortSighted, new Fault(FaultType.RERANK_EVIDENCE_BELOW_CUTOFF,
+                        "a reranker replica that reads only the first " + window + " word pieces of each passage"
+                                + " cut the evidence (" + ids(sound, evidence) + ") below its top " + topN));
             }
         }
         double burst = NOISE_BURSTS[rng.nextInt(NOISE_BURSTS.length)];
@@ -97,6 +109,15 @@ public final class Reranker {
             }
         }
         return null;
+    }
+
+    /** What a short-window replica reads of each passage: its first {@code window} word pieces. */
+    private static List<String> openings(List<ChunkIndex.Hit> input, int window) {
+        List<String> out = new ArrayList<>();
+        for (ChunkIndex.Hit hit : input) {
+            out.add(WordPieces.cut(hit.chunk().text(), window));
+        }
+        return out;
     }
 
     private static boolean keeps(List<RankedPassage> ranked, Set<Chunk> evidence, int topN) {

@@ -59,7 +59,9 @@ final class Styles {
 
     /**
      * Ollama's nomic-embed-text wants {@code search_query: }; the service's sentence-transformers-style client caps
-     * what it embeds at 48 word pieces, which a long hypothetical answer overruns.
+     * what it embeds at 48 word pieces, which a long hypothetical answer overruns. Its prompt builder puts the
+     * passages back in the documents' order before it fills the budget, so the budget runs out on whatever comes
+     * last in the documents.
      */
     static final PipelineStyle OLLAMA_JINA_VLLM = new PipelineStyle(
             Mix.of(RewriteStyle.KEYWORDS, 0.35, RewriteStyle.PARAPHRASE, 0.2, RewriteStyle.EXPANSION, 0.15,
@@ -68,7 +70,8 @@ final class Styles {
             Mix.of(AnswerStyle.PLAIN, 0.45, AnswerStyle.PARAPHRASED, 0.15, AnswerStyle.VERBOSE, 0.15,
                     AnswerStyle.HEDGED, 0.15, AnswerStyle.LIST, 0.1),
             LLAMA_REFUSALS, 0.02)
-            .withContextBudget(new ContextBudget(320, true, ContextBudget.Order.AS_HANDED));
+            .withContextBudget(new ContextBudget(320, true, ContextBudget.Order.AS_HANDED,
+                    ContextBudget.Fill.DOCUMENT_ORDER));
 
     static final PipelineStyle ELASTIC_VOYAGE_RESPONSES = new PipelineStyle(
             Mix.of(RewriteStyle.KEYWORDS, 0.3, RewriteStyle.PARAPHRASE, 0.3, RewriteStyle.EXPANSION, 0.3,
@@ -89,7 +92,11 @@ final class Styles {
             OPENAI_REFUSALS, 0.015)
             .withContextBudget(new ContextBudget(290, true, ContextBudget.Order.BEST_LAST));
 
-    /** LlamaIndex with OpenAI: its condense step writes fluent questions more than keywords. */
+    /**
+     * LlamaIndex with OpenAI: its condense step writes fluent questions more than keywords; a node postprocessor
+     * restores the documents' order before the prompt is packed, so whole nodes past the budget are dropped in that
+     * order.
+     */
     static final PipelineStyle OTEL_LLAMAINDEX = new PipelineStyle(
             Mix.of(RewriteStyle.KEYWORDS, 0.25, RewriteStyle.PARAPHRASE, 0.5, RewriteStyle.EXPANSION, 0.1,
                     RewriteStyle.HYDE, 0.15),
@@ -97,5 +104,6 @@ final class Styles {
             Mix.of(AnswerStyle.PLAIN, 0.35, AnswerStyle.PARAPHRASED, 0.25, AnswerStyle.VERBOSE, 0.2,
                     AnswerStyle.HEDGED, 0.1, AnswerStyle.LIST, 0.1),
             OPENAI_REFUSALS, 0.01)
-            .withContextBudget(new ContextBudget(380, false, ContextBudget.Order.AS_HANDED));
+            .withContextBudget(new ContextBudget(520, false, ContextBudget.Order.AS_HANDED,
+                    ContextBudget.Fill.DOCUMENT_ORDER));
 }

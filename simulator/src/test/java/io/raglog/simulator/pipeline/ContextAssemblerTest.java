@@ -57,8 +57,8 @@ class ContextAssemblerTest {
 
     @Test
     void losingTheAnswerLeavesNoPromptPassageThatHoldsItInARoomThePipelineGivesItsRuns() {
-        int handed = WordPieces.count(FIRST.text() + " " + SECOND.text() + " " + THIRD.text());
-        ContextBudget tight = new ContextBudget(handed - 10, true, ContextBudget.Order.AS_HANDED);
+        // even the whole room cuts the second passage before its answer
+        ContextBudget tight = new ContextBudget(WordPieces.count(FIRST.text()) + 10, true, ContextBudget.Order.AS_HANDED);
         for (int seed = 0; seed < 40; seed++) {
             Injection<List<Chunk>> lost = ContextAssembler.loseAnswer(WHO, List.of(FIRST, SECOND, THIRD),
                     Set.of(SECOND), tight, new SplittableRandom(seed));
@@ -72,6 +72,30 @@ class ContextAssemblerTest {
             assertThat(room).as("what reached the prompt fits the budget").isLessThanOrEqualTo(tight.tokens());
             assertThat(room).as("and no less than the least room the pipeline's runs get")
                     .isGreaterThanOrEqualTo((int) (tight.tokens() * ContextBudget.LEAST_ROOM) - 1);
+        }
+    }
+
+    @Test
+    void aPipelineThatFillsInTheDocumentsOrderLosesItsBestPassageWhenItComesLastInThem() {
+        Chunk answerLate = new Chunk("d#1", 1, "doc", "Normans", 1, 900, SECOND.text());
+        Chunk early = new Chunk("d#0", 0, "doc", "Normans", 0, 0, FIRST.text());
+        List<Chunk> rankedFirst = List.of(answerLate, early);
+        int room = WordPieces.count(FIRST.text()) + 3;
+        ContextBudget documents = new ContextBudget(room, false, ContextBudget.Order.AS_HANDED,
+                ContextBudget.Fill.DOCUMENT_ORDER);
+        ContextBudget bestFirst = new ContextBudget(room, false, ContextBudget.Order.AS_HANDED);
+
+        assertThat(ContextAssembler.assemble(rankedFirst, documents).prompt()).containsExactly(early);
+        assertThat(ContextAssembler.assemble(rankedFirst, bestFirst).prompt()).containsExactly(answerLate);
+        for (int seed = 0; seed < 20; seed++) {
+            Injection<List<Chunk>> lost = ContextAssembler.loseAnswer(WHO, rankedFirst, Set.of(answerLate),
+                    documents, new SplittableRandom(seed));
+            assertThat(lost).isNotNull();
+            assertThat(lost.output()).containsExactly(early);
+            assertThat(lost.fault().type()).isEqualTo(FaultType.ASSEMBLE_EVIDENCE_DROPPED);
+            assertThat(lost.fault().detail()).contains("passage 1 of 2", "late in the documents' order");
+            assertThat(ContextAssembler.loseAnswer(WHO, rankedFirst, Set.of(answerLate), bestFirst,
+                    new SplittableRandom(seed))).as("spent best first, the budget keeps the best passage").isNull();
         }
     }
 

@@ -226,9 +226,9 @@ class FaultInjectionTest {
     }
 
     @Test
-    void shouldCutTheEvidenceByNoisyOrInvertedRerankScores() {
+    void shouldCutTheEvidenceByNoisyOrShortSightedRerankScores() {
         int noisy = 0;
-        int inverted = 0;
+        int shortSighted = 0;
         List<RunOutcome> runs = new java.util.ArrayList<>();
         eachRun(Stage.RERANK, 100, runs::add);
         for (RunOutcome run : runs) {
@@ -240,14 +240,14 @@ class FaultInjectionTest {
             for (int i = 1; i < ranked.size(); i++) {
                 assertThat(ranked.get(i).score()).isLessThanOrEqualTo(ranked.get(i - 1).score());
             }
-            if (run.injected().detail().contains("inverted")) {
-                inverted++;
+            if (run.injected().detail().contains("reads only the first")) {
+                shortSighted++;
             } else {
                 noisy++;
             }
         }
         assertThat(noisy).isPositive();
-        assertThat(inverted).isPositive();
+        assertThat(shortSighted).isPositive();
     }
 
     @Test
