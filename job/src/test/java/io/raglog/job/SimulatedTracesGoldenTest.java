@@ -33,7 +33,7 @@ import org.junit.jupiter.api.Test;
  */
 class SimulatedTracesGoldenTest {
 
-    private static final String GOLDEN = "1b9bf83313332a80ec97669419e9f3ee2bc41fd39f41d4de763be2035ca523f8";
+    private static final String GOLDEN = "a06cd2c3253b14af7743c81b13ab5f6466d1e118b06e42d9f7c14738f85c92a2";
 
     @Test
     void shouldReadTheSimulatedTracesAsBefore() throws Exception {

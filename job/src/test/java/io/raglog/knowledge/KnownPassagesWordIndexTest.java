@@ -33,7 +33,7 @@ class KnownPassagesWordIndexTest {
      * same.
      */
     private static final String OPINIONS_BEFORE_THE_WORD_INDEX =
-            "403028ae5e1e5d1637b5a7b28ac5bf9aebaa72904f6cd06d8d9e8a4868fc022d";
+            "ba83bc3b85c65da50d383e348748bc524d01f441feb24535b41d0342d84b5150";
 
     private static final List<KnownPassagesBoundTest.Input> INPUTS =
             KnownPassagesBoundTest.inputs(SimulatorOptions.of("all", 1_500, 29).withIndexEvery(4));

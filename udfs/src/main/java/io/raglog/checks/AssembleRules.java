@@ -41,12 +41,20 @@ final class AssembleRules {
         long dropped = handed.stream().filter(h -> h.fate().fate() == PassageFate.Fate.DROPPED).count();
         long chars = 0;
         long lostChars = 0;
+        double rankWeight = 0;
         for (HandedOn h : handed) {
-            chars += h.fate().chars();
-            lostChars += h.fate().chars() - h.fate().keptChars();
+            PassageFate f = h.fate();
+            chars += f.chars();
+            lostChars += f.chars() - f.keptChars();
+            if (h.lost() && f.chars() > 0 && f.handedRank() > 0) {
+                // a pipeline that spends its budget best first loses its last passages; losing the first is losing
+                // what the stage before judged most likely to answer
+                rankWeight = Math.max(rankWeight, (double) (f.chars() - f.keptChars()) / f.chars() / f.handedRank());
+            }
         }
         v.put(ASSEMBLE_HANDED_ON, handed.size()).put(ASSEMBLE_CUT, cut).put(ASSEMBLE_DROPPED, dropped)
-                .put(ASSEMBLE_LOST_SHARE, chars == 0 ? 0 : (double) lostChars / chars);
+                .put(ASSEMBLE_LOST_SHARE, chars == 0 ? 0 : (double) lostChars / chars)
+                .put(ASSEMBLE_LOST_RANK_WEIGHT, rankWeight);
         if (stage.promptTokens() != null && stage.contextWindow() != null) {
             v.put(ASSEMBLE_WINDOW_SHARE, (double) stage.promptTokens() / stage.contextWindow());
         }

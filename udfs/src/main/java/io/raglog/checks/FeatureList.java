@@ -13,14 +13,16 @@ import java.util.Map;
  */
 public final class FeatureList {
 
-    public static final String VERSION = "raglog.checks/v5";
+    public static final String VERSION = "raglog.checks/v6";
 
     /**
      * Lists that only add features to the one before (none redefined or removed), so a model trained on the earlier
      * list still reads the later one's vectors: v3 added the known-passages features to v2, v4 the context-assembly
-     * stage's features and the reranker's own cut, v5 whether the answer is the kind the question asks for.
+     * stage's features and the reranker's own cut, v5 whether the answer is the kind the question asks for, v6 how
+     * high the passages assembly lost were ranked.
      */
-    private static final Map<String, String> ADDS_TO = Map.of("raglog.checks/v5", "raglog.checks/v4",
+    private static final Map<String, String> ADDS_TO = Map.of("raglog.checks/v6", "raglog.checks/v5",
+            "raglog.checks/v5", "raglog.checks/v4",
             "raglog.checks/v4", "raglog.checks/v3", "raglog.checks/v3", "raglog.checks/v2");
 
     /** Whether vectors of list {@code version} can be read by a model trained on list {@code trainedOn}. */
@@ -96,6 +98,8 @@ public final class FeatureList {
     public static final String RERANK_CUT_ANSWER_GAP = "rerank.own_cut_answer_sentence_gap";
     public static final String ASSEMBLE_LOST_SIM_GAP = "assemble.lost_similarity_gap";
     public static final String ASSEMBLE_FLOW_LOST = "assemble.flow_lost_share";
+    // v6: how high the stage before ranked what assembly lost
+    public static final String ASSEMBLE_LOST_RANK_WEIGHT = "assemble.lost_rank_weight";
 
     // Vector checks
     public static final String REWRITE_SIM_QUESTION = "rewrite.min_similarity_to_question";
@@ -214,6 +218,8 @@ public final class FeatureList {
                 + " 0 first or last, 1 in the very middle (absent below three passages)");
         rule(ASSEMBLE_WINDOW_SHARE, Stage.ASSEMBLE,
                 "the prompt's tokens over the generator model's context window, where both are known");
+        rule(ASSEMBLE_LOST_RANK_WEIGHT, Stage.ASSEMBLE, "the largest share of a handed-on passage that did not reach the"
+                + " prompt, over the rank it was handed on at: 1 when the first was dropped, 0 when nothing was lost");
         rule(RERANK_CUT_ANSWER_GAP, Stage.RERANK, "best sentence match among the passages the reranker itself cut"
                 + " minus the best among those it handed on (context assembly's losses not counted)");
         rule(RERANK_DROPPED_ANSWER_GAP, Stage.RERANK,

@@ -9,6 +9,7 @@ import io.raglog.schemas.FactKind;
 import io.raglog.schemas.Finding;
 import io.raglog.schemas.KnownPassages;
 import io.raglog.schemas.Passage;
+import io.raglog.schemas.PassageFate;
 import io.raglog.schemas.Run;
 import io.raglog.schemas.Stage;
 import java.util.ArrayList;
@@ -327,5 +328,24 @@ class RuleChecksTest {
         assertThat(findingTexts(Stage.ASSEMBLE)).containsExactly("passage 1 of 2 handed on by the reranker (doc-7#1)"
                 + " holds the answer; context assembly cut it after " + BUDGET_KEPT_CHARS + " of its "
                 + CASH_AFTER_PUMPS.text().length() + " characters, before the sentence that answers the question");
+    }
+
+    @Test
+    void shouldWeighWhatAssemblyLostByTheRankItWasHandedOnAt() {
+        int revenue = REVENUE_2022.text().length();
+        int cash = CASH_2023.text().length();
+        Run lastDropped = healthy().reranked(CASH_2023, REVENUE_2022).context(CASH_2023).assembled(
+                new PassageFate(CASH_2023.id(), 1, PassageFate.Fate.WHOLE, 1, cash, cash),
+                new PassageFate(REVENUE_2022.id(), 2, PassageFate.Fate.DROPPED, null, revenue, 0)).build();
+        Run firstHalfCut = healthy().reranked(CASH_2023, REVENUE_2022).context(new Passage(CASH_2023.id(), CASH_2023.text().substring(0, cash / 2),
+                CASH_2023.score(), 1), REVENUE_2022).assembled(
+                new PassageFate(CASH_2023.id(), 1, PassageFate.Fate.CUT, 2, cash, cash / 2),
+                new PassageFate(REVENUE_2022.id(), 2, PassageFate.Fate.WHOLE, 1, revenue, revenue)).build();
+
+        assertThat(check(lastDropped).get(ASSEMBLE_LOST_RANK_WEIGHT)).isEqualTo(0.5);
+        assertThat(check(firstHalfCut).get(ASSEMBLE_LOST_RANK_WEIGHT)).isCloseTo(0.5, within(0.01));
+        assertThat(check(healthy().budgetCutBeforeTheAnswer().build()).get(ASSEMBLE_LOST_RANK_WEIGHT))
+                .as("the first passage handed on lost most of its text").isGreaterThan(0.5);
+        assertThat(check(healthy().assembledWhole().build()).get(ASSEMBLE_LOST_RANK_WEIGHT)).isZero();
     }
 }
