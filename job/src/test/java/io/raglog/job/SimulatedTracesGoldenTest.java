@@ -33,7 +33,7 @@ import org.junit.jupiter.api.Test;
  */
 class SimulatedTracesGoldenTest {
 
-    private static final String GOLDEN = "a06cd2c3253b14af7743c81b13ab5f6466d1e118b06e42d9f7c14738f85c92a2";
+    private static final String GOLDEN = "7e39cf44a810657f9cd3cc54960e424bd4d8a090b854672942a3b061a59cb828";
 
     @Test
     void shouldReadTheSimulatedTracesAsBefore() throws Exception {

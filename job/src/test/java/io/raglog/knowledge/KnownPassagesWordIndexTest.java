@@ -33,7 +33,7 @@ class KnownPassagesWordIndexTest {
      * same.
      */
     private static final String OPINIONS_BEFORE_THE_WORD_INDEX =
-            "ba83bc3b85c65da50d383e348748bc524d01f441feb24535b41d0342d84b5150";
+            "c3ce32ed8776f2ce3da0680899b4e092ec6e1396cfd0a644f023a38c759a3fe1";
 
     private static final List<KnownPassagesBoundTest.Input> INPUTS =
             KnownPassagesBoundTest.inputs(SimulatorOptions.of("all", 1_500, 29).withIndexEvery(4));

@@ -12,8 +12,8 @@ import java.util.SplittableRandom;
 /**
  * The pipeline's own code between the passages handed on and the prompt: the budget is spent in the pipeline's fill
  * order (best first, or the documents' own order), the passage that overflows is cut (or dropped), the rest dropped,
- * and what is kept is put in the pipeline's order. A cut passage
- * is a {@link Chunk} of the same id whose text is the prefix that fit, exactly what a prompt built from it holds.
+ * and what is kept is put in the pipeline's order. A cut passage is a {@link Chunk} of the same id whose text is the
+ * prefix that fit, exactly what a prompt built from it holds.
  */
 final class ContextAssembler {
 
@@ -70,17 +70,18 @@ final class ContextAssembler {
             ContextBudget room = pipeline.forRun(rng);
             List<Chunk> kept = order(fit(filled, room.tokens(), room.cuts()), room.order());
             if (kept.stream().noneMatch(c -> AnswerMatch.contains(c.text(), q.acceptableAnswers()))) {
-                return new Injection<>(kept, lost(holder, at, handedOn.size(), filled.indexOf(holder) != at, room,
-                        kept));
+                boolean reordered = filled.indexOf(holder) != at;
+                return new Injection<>(kept, lost(holder, at, handedOn.size(), reordered, room, kept));
             }
         }
         return null;
     }
 
-    private static Fault lost(Chunk holder, int at, int handed, boolean refilled, ContextBudget room,
+    /** @param reordered the fill order put the answer's passage elsewhere than where it was handed on */
+    private static Fault lost(Chunk holder, int at, int handed, boolean reordered, ContextBudget room,
             List<Chunk> kept) {
         String passage = "passage " + (at + 1) + " of " + handed + " (" + holder.chunkId() + ")";
-        String ordering = refilled ? ", which the budget reached late in the documents' order," : "";
+        String ordering = reordered ? ", which the budget reached late in the documents' order," : "";
         if (kept.stream().anyMatch(c -> c.chunkId().equals(holder.chunkId()))) {
             return new Fault(FaultType.ASSEMBLE_EVIDENCE_CUT, "the context budget (" + room.tokens()
                     + " tokens of room this run) cut " + passage + ordering + " before the answer");

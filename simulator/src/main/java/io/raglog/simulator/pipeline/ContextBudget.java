@@ -32,7 +32,7 @@ public record ContextBudget(Integer tokens, boolean cuts, Order order, Fill fill
     public enum Order {
         /** In the order the budget was spent in (as handed on, best first, unless the fill says otherwise). */
         AS_HANDED,
-        /** Best last, next to the question (the budget is still spent best first). */
+        /** Best last, next to the question (the budget is still spent in the fill order). */
         BEST_LAST,
         /** Best at both ends, weakest in the middle (LongContextReorder). */
         ENDS_FIRST

@@ -16,8 +16,13 @@ import java.util.SplittableRandom;
  */
 public final class EmbedFaults {
 
-    /** Client-side token budgets seen in pipelines' code: a word-piece cap set far too low for queries. */
-    static final int[] TOKEN_BUDGETS = {6, 8, 10, 12, 16, 20, 24, 32};
+    /**
+     * Client-side caps on what is embedded, in word pieces: an encoder's {@code max_seq_length} or a context size set
+     * for the short queries a pipeline usually sends. A cap cuts the tail of a long text (a hypothetical answer, an
+     * expansion, a question sent with its context) and leaves a short one whole: a cap of six pieces, which no
+     * pipeline sets, would cut keyword queries the way no real client does, and tell its fault by what it cut.
+     */
+    static final int[] TOKEN_BUDGETS = {24, 32, 48, 64};
     /** Per content word, how likely a slip is: careless typists, OCR'd queries, a mobile keyboard. */
     static final double[] TYPO_RATES = {0.15, 0.3, 0.5};
 
@@ -106,7 +111,7 @@ public final class EmbedFaults {
                 100.0 * hit.size() / candidates.size())));
     }
 
-    /** A budget too small for the text, drawn among those that cut off at least one content word of the query. */
+    /** A cap too small for the text, drawn among those that cut off at least one content word of the query. */
     private static Injection<String> truncate(String query, String prefix, SplittableRandom rng) {
         int prefixPieces = WordPieces.count(prefix);
         List<String> cuts = new ArrayList<>();
