@@ -68,8 +68,8 @@ public final class JobOptions {
     public static final RaglogOption<Boolean> FEEDBACK_RE_ASKS = RaglogOption.of(
             ConfigOptions.key("feedback.re_asks").booleanType().defaultValue(true)
                     .withDescription("Find re-asks (a user asking a paraphrase of a question just answered) and join "
-                            + "each as negative feedback on the run re-asked; needs feedback.enabled. Loads the "
-                            + "embedding model in the re-ask operator."));
+                            + "each as negative feedback on the run re-asked; needs feedback.enabled. Compares"
+                            + " the questions' words (no embedding model by default)."));
     public static final RaglogOption<Duration> FEEDBACK_RE_ASK_WINDOW = RaglogOption.of(
             ConfigOptions.key("feedback.re_ask_window").durationType()
                     .defaultValue(ReAskSettings.DEFAULT_SESSION_WINDOW)
