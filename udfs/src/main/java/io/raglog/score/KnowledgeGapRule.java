@@ -74,9 +74,9 @@ public final class KnowledgeGapRule {
         Double gain = features.feature(RETRIEVE_UNRETURNED_MATCH_GAIN);
         boolean betterKnown = gain != null && gain >= BETTER_PASSAGE_KNOWN;
         List<String> needed = nowhere(features);
-        String asks = needed.isEmpty() ? shortQuestion(features.question()) : String.join(", ", needed);
+        String asks = needed.isEmpty() ? shortQuestion(features.question()) : listed(needed);
         List<String> evidence = new ArrayList<>();
-        evidence.add("the question asks for " + asks);
+        evidence.add(needed.isEmpty() ? "the question asks " + asks : "the question asks for " + asks);
         evidence.add("no retrieved or reranked passage holds it (the judge is "
                 + Math.round(noAnswer) + "% confident; " + Math.round(100 * missing) + "% of the needed information"
                 + " is in no passage)");
@@ -106,17 +106,28 @@ public final class KnowledgeGapRule {
                 .map(Finding::text).findFirst();
     }
 
-    /** The needed pieces the evidence flow found in no passage, quoted. */
+    /**
+     * The needed pieces the evidence flow found in no passage, each quoted unless it quotes already ("the name
+     * 'Kublai'" reads as it is; quoted again it would read "'the name 'Kublai''").
+     */
     private static List<String> nowhere(RunFeatures f) {
         List<String> out = new ArrayList<>();
         if (f.evidenceFlow() != null && f.evidenceFlow().pieces() != null) {
             for (EvidencePiece p : f.evidenceFlow().pieces()) {
-                if (p.location() == EvidenceLocation.NOWHERE) {
-                    out.add("'" + p.piece() + "'");
+                if (p.location() == EvidenceLocation.NOWHERE && p.piece() != null && !p.piece().isBlank()) {
+                    out.add(p.piece().indexOf('\'') >= 0 ? p.piece() : "'" + p.piece() + "'");
                 }
             }
         }
         return out;
+    }
+
+    /** "a", "a and b", "a, b and c": as a reader lists them. */
+    static String listed(List<String> items) {
+        if (items.size() == 1) {
+            return items.get(0);
+        }
+        return String.join(", ", items.subList(0, items.size() - 1)) + " and " + items.get(items.size() - 1);
     }
 
     /** The larger of the judge's unsupported-statement share and the rule check's unsupported-term share. */

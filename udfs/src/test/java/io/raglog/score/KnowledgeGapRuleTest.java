@@ -83,6 +83,26 @@ class KnowledgeGapRuleTest {
     }
 
     @Test
+    void shouldListWhatIsMissingAsAReaderWouldWithoutQuotingAQuoteAgain() {
+        RunFeatures base = run(90.0, 1.0, 1, 0.0, 5.0);
+        EvidenceFlow twoPieces = new EvidenceFlow(List.of(
+                new EvidencePiece("the name 'Kublai'", EvidenceLocation.NOWHERE, AnswerUse.OMITTED, List.of()),
+                new EvidencePiece("the answer to 'expediate famines'", EvidenceLocation.NOWHERE, AnswerUse.OMITTED,
+                        List.of()),
+                new EvidencePiece("the year", EvidenceLocation.IN_CONTEXT, AnswerUse.INCLUDED, List.of("p1"))));
+        RunFeatures withPieces = new RunFeatures(base.schema(), base.runId(), base.pipeline(), base.question(),
+                base.featureListVersion(), base.features(), base.llm(), twoPieces, base.findings());
+
+        KnowledgeGap gap = KnowledgeGapRule.decide(EnumSet.noneOf(Stage.class), withPieces);
+
+        assertThat(gap.evidence()).contains(
+                "the question asks for the name 'Kublai' and the answer to 'expediate famines'");
+        assertThat(gap.repairHint()).startsWith(
+                "Add content about the name 'Kublai' and the answer to 'expediate famines' to the knowledge base");
+        assertThat(KnowledgeGapRule.listed(List.of("a", "b", "c"))).isEqualTo("a, b and c");
+    }
+
+    @Test
     void shouldNotDecideAGapWhenTheAnswerDidNotRefuse() {
         // an answer made up without any passage is the generator's fault to flag; no refusal, no gap decided
         KnowledgeGap gap = KnowledgeGapRule.decide(EnumSet.of(Stage.RETRIEVE, Stage.GENERATE),
