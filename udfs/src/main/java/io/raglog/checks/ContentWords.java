@@ -1,8 +1,10 @@
 package io.raglog.checks;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -59,8 +61,25 @@ public record ContentWords(List<String> lost, List<String> added) {
         return whole < 2 ? rewrite : best;
     }
 
-    /** A question word the rewrite replaced by one that means something else. */
-    public record Substitution(String asked, String written) {}
+    /**
+     * A question word the rewrite replaced by one that means something else.
+     *
+     * @param similarity the two words' cosine: the nearer, the likelier the one was written for the other
+     */
+    public record Substitution(String asked, String written, double similarity) {}
+
+    /**
+     * What a reader is told: for each lost word the written word nearest it, in the order found. Several added words
+     * are often paired with one lost word ("exactly" and "t'ien-tse" both for "shi"), and only one of them can have
+     * been written for it; the count the checks report keeps every pair.
+     */
+    public static List<Substitution> nearestPerAskedWord(List<Substitution> found) {
+        Map<String, Substitution> nearest = new LinkedHashMap<>();
+        for (Substitution sub : found) {
+            nearest.merge(sub.asked(), sub, (kept, other) -> other.similarity() > kept.similarity() ? other : kept);
+        }
+        return List.copyOf(nearest.values());
+    }
 
     /** Word similarity from which an added word is a form of a lost one rather than a substitute. */
     public static final double VARIANT = 0.6;
@@ -90,7 +109,7 @@ public record ContentWords(List<String> lost, List<String> added) {
                 }
             }
             if (best < VARIANT) {
-                out.add(new Substitution(lost.get(closest), added.get(i)));
+                out.add(new Substitution(lost.get(closest), added.get(i), best));
             }
         }
         return out;

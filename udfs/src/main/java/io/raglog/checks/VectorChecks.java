@@ -131,7 +131,7 @@ public final class VectorChecks {
 
     private int substituted(String question, List<String> rewrites, List<Finding> findings) {
         List<ContentWords.Substitution> found = ContentWords.of(question, rewrites).substitutions(embedder);
-        for (ContentWords.Substitution sub : found) {
+        for (ContentWords.Substitution sub : ContentWords.nearestPerAskedWord(found)) {
             Fact changed = Fact.of(Stage.REWRITE, FactKind.CHANGED_WORD, Fact.changed(sub.asked(), sub.written()));
             findings.add(Finding.of(CHECK, changed,
                     "the rewrite says '" + sub.written() + "' where the question said '" + sub.asked() + "'"));

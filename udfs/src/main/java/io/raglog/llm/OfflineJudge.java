@@ -109,7 +109,7 @@ public final class OfflineJudge implements Judge {
         Found findings = new Found(AnswerParser.MAX_FINDINGS);
         lost.forEach(t -> findings.add(Fact.of(Stage.REWRITE, FactKind.MISSING_TERM, t.subject()),
                 "the rewrite lost the " + t));
-        substitutions.forEach(sub -> findings.add(
+        ContentWords.nearestPerAskedWord(substitutions).forEach(sub -> findings.add(
                 Fact.of(Stage.REWRITE, FactKind.CHANGED_WORD, Fact.changed(sub.asked(), sub.written())),
                 "the rewrite says '" + sub.written() + "' where the question said '" + sub.asked() + "'"));
         if (substitutions.isEmpty() && !words.added().isEmpty()) {

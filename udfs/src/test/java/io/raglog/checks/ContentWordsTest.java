@@ -54,4 +54,14 @@ class ContentWordsTest {
         // another rewrite that keeps "immune" means the question's word survived somewhere
         assertThat(ContentWords.of(QUESTION, List.of(swapped, other)).lost()).isEmpty();
     }
+
+    @Test
+    void shouldTellEachLostWordOnceByTheWordWrittenNearestIt() {
+        List<ContentWords.Substitution> found = List.of(new ContentWords.Substitution("shi", "exactly", 0.12),
+                new ContentWords.Substitution("shi", "t'ien-tse", 0.31),
+                new ContentWords.Substitution("began", "ended", 0.40));
+
+        assertThat(ContentWords.nearestPerAskedWord(found)).extracting(ContentWords.Substitution::written)
+                .containsExactly("t'ien-tse", "ended");
+    }
 }
