@@ -8,6 +8,8 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.apache.commons.math3.stat.descriptive.rank.Median;
+import org.apache.commons.math3.stat.inference.KolmogorovSmirnovTest;
 
 /**
  * How far a planted fault can be told from the same kind of fault arising on its own, by the features of the stage it
@@ -77,7 +79,7 @@ public record PlantingTell(String faultType, int injected, int natural, String f
         return out;
     }
 
-    /** The feature's values over the runs that have it, sorted. */
+    /** The feature's values over the runs that have it. */
     private static double[] values(List<LabeledRun> runs, String feature) {
         double[] out = new double[runs.size()];
         int n = 0;
@@ -87,31 +89,17 @@ public record PlantingTell(String faultType, int injected, int natural, String f
                 out[n++] = v;
             }
         }
-        double[] present = Arrays.copyOf(out, n);
-        Arrays.sort(present);
-        return present;
+        return Arrays.copyOf(out, n);
     }
 
-    /** The largest gap between the two samples' empirical distribution functions; both sorted. */
+    /** The largest gap between the two samples' empirical distribution functions (commons-math3's statistic). */
     static double ks(double[] a, double[] b) {
-        int i = 0;
-        int j = 0;
-        double most = 0;
-        while (i < a.length && j < b.length) {
-            double x = Math.min(a[i], b[j]);
-            while (i < a.length && a[i] <= x) {
-                i++;
-            }
-            while (j < b.length && b[j] <= x) {
-                j++;
-            }
-            most = Math.max(most, Math.abs((double) i / a.length - (double) j / b.length));
-        }
-        return most;
+        return KS.kolmogorovSmirnovStatistic(a, b);
     }
 
-    private static double median(double[] sorted) {
-        int n = sorted.length;
-        return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+    private static final KolmogorovSmirnovTest KS = new KolmogorovSmirnovTest();
+
+    private static double median(double[] values) {
+        return new Median().evaluate(values);
     }
 }
