@@ -74,7 +74,7 @@ public final class KnowledgeGapRule {
         Double gain = features.feature(RETRIEVE_UNRETURNED_MATCH_GAIN);
         boolean betterKnown = gain != null && gain >= BETTER_PASSAGE_KNOWN;
         List<String> needed = nowhere(features);
-        String asks = needed.isEmpty() ? shortQuestion(features.question()) : listed(needed);
+        String asks = needed.isEmpty() ? shortQuestion(features.question()) : StatedFacts.listed(needed);
         List<String> evidence = new ArrayList<>();
         evidence.add(needed.isEmpty() ? "the question asks " + asks : "the question asks for " + asks);
         evidence.add("no retrieved or reranked passage holds it (the judge is "
@@ -122,13 +122,6 @@ public final class KnowledgeGapRule {
         return out;
     }
 
-    /** "a", "a and b", "a, b and c": as a reader lists them. */
-    static String listed(List<String> items) {
-        if (items.size() == 1) {
-            return items.get(0);
-        }
-        return String.join(", ", items.subList(0, items.size() - 1)) + " and " + items.get(items.size() - 1);
-    }
 
     /** The larger of the judge's unsupported-statement share and the rule check's unsupported-term share. */
     private static double invented(RunFeatures f) {

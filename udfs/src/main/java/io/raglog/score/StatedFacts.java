@@ -103,10 +103,17 @@ final class StatedFacts {
             names.add(source == Source.LLM && s.confidence != null
                     ? String.format(Locale.ROOT, "LLM judge %s: %d/100", judge, s.confidence) : source.label);
         }
-        String who = names.size() == 1 ? names.get(0)
-                : String.join(", ", names.subList(0, names.size() - 1)) + " and " + names.get(names.size() - 1);
+        String who = listed(names);
         String where = unnamed.isEmpty() ? "" : (unnamed.size() == 1 ? "passage " : "passages ")
                 + String.join(", ", unnamed) + "; ";
         return s.text + " (" + where + who + ")";
+    }
+
+    /** "a", "a and b", "a, b and c": as a reader lists them. */
+    static String listed(List<String> items) {
+        if (items.size() == 1) {
+            return items.get(0);
+        }
+        return String.join(", ", items.subList(0, items.size() - 1)) + " and " + items.get(items.size() - 1);
     }
 }

@@ -99,7 +99,7 @@ class KnowledgeGapRuleTest {
                 "the question asks for the name 'Kublai' and the answer to 'expediate famines'");
         assertThat(gap.repairHint()).startsWith(
                 "Add content about the name 'Kublai' and the answer to 'expediate famines' to the knowledge base");
-        assertThat(KnowledgeGapRule.listed(List.of("a", "b", "c"))).isEqualTo("a, b and c");
+        assertThat(StatedFacts.listed(List.of("a", "b", "c"))).isEqualTo("a, b and c");
     }
 
     @Test
