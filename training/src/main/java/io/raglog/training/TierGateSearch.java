@@ -1,6 +1,7 @@
 package io.raglog.training;
 
 import io.raglog.schemas.Stage;
+import io.raglog.score.AnswerKindRule;
 import io.raglog.score.ContextAssemblyRule;
 import io.raglog.score.Scorer;
 import io.raglog.score.TierGate;
@@ -63,7 +64,7 @@ final class TierGateSearch {
      */
     private record Table(int[] present, int[] scored, int[] faulty, int[] defaultFlagged, boolean[] sound,
             double[][] cheap, int[] calls, double[] thresholdLogit, long[] defaultCounts, boolean[] lostByAssembly,
-            boolean[] refused) {
+            boolean[] refused, boolean[] wrongKind) {
 
         int size() {
             return calls.length;
@@ -71,11 +72,13 @@ final class TierGateSearch {
 
         /**
          * What the gate's verdict on run {@code i} flags once skipped: its own flags, then the context-assembly rule
-         * on the gate's probability, as the job decides a skipped run ({@code Scorer.decideSkipped}).
+         * on the gate's probability and the answer-kind rule, as the job decides a skipped run
+         * ({@code Scorer.decideSkipped}).
          */
         int skippedFlags(int i, int gate) {
-            return ContextAssemblyRule.applyToMask(gate, present[i], lostByAssembly[i], refused[i],
+            int assembly = ContextAssemblyRule.applyToMask(gate, present[i], lostByAssembly[i], refused[i],
                     cheap[i][Stage.ASSEMBLE.ordinal()]);
+            return AnswerKindRule.applyToMask(assembly, present[i], wrongKind[i]);
         }
     }
 
@@ -356,6 +359,7 @@ final class TierGateSearch {
         double[] thresholdLogit = new double[STAGES.length];
         boolean[] lost = new boolean[n];
         boolean[] refused = new boolean[n];
+        boolean[] wrongKind = new boolean[n];
         for (Stage stage : STAGES) {
             Double t = thresholds.get(stage); // none for a stage the bundle does not score: never present here
             thresholdLogit[stage.ordinal()] = t == null ? 0 : logit(t);
@@ -384,13 +388,14 @@ final class TierGateSearch {
             calls[i] = run.input().features().llm() == null ? 0 : run.input().features().llm().calls();
             lost[i] = ContextAssemblyRule.lostByAssembly(run.input().features());
             refused[i] = ContextAssemblyRule.refused(run.input().features());
+            wrongKind[i] = AnswerKindRule.wrongKind(run.input().features());
             int[] c = counts(defaultFlagged[i], scored[i], faulty[i]);
             for (int k = 0; k < 3; k++) {
                 defaultCounts[k] += c[k];
             }
         }
         return new Table(present, scored, faulty, defaultFlagged, sound, cheapP, calls, thresholdLogit,
-                defaultCounts, lost, refused);
+                defaultCounts, lost, refused, wrongKind);
     }
 
     /**

@@ -42,6 +42,9 @@ public enum AnswerType {
             "yearly", "daily", "weekly", "monthly", "bc", "ad", "bce", "ce", "when", "while", "beginning", "end",
             "start", "soon", "immediately", "later", "earlier", "previously", "recently", "always", "never");
 
+    /** Question words that may open a clause setting the scene rather than ask: "When X happens, what …?". */
+    private static final Set<String> SCENE_SETTING = Set.of("when", "where");
+
     /** Words that may come before the question word that opens a question: "in what year", "roughly how many". */
     private static final Set<String> LEADING = Set.of("in", "at", "on", "by", "about", "around", "during", "for",
             "from", "to", "until", "since", "of", "roughly", "approximately", "and", "so");
@@ -57,11 +60,25 @@ public enum AnswerType {
         return null;
     }
 
-    /** The kind the question word opening the question asks for; null when it opens with none or it does not say. */
+    /**
+     * The kind the question word opening the question asks for; null when it opens with none or it does not say. A
+     * "when" or "where" that opens a clause the question then asks about ("When forces act on a body, what must you
+     * account for?", "When sorting takes long, this is what case?") sets the scene: the question word after the
+     * clause's comma asks.
+     */
     public static AnswerType asked(String question) {
         List<String> w = Terms.words(question);
         for (int i = 0; i < w.size() && i < 3; i++) {
             if (isQuestionWord(w.get(i))) {
+                int comma = question.indexOf(',');
+                if (SCENE_SETTING.contains(w.get(i)) && comma >= 0) {
+                    List<String> asked = Terms.words(question.substring(comma + 1));
+                    for (int j = 0; j < asked.size(); j++) {
+                        if (isQuestionWord(asked.get(j))) {
+                            return at(asked, j);
+                        }
+                    }
+                }
                 return at(w, i);
             }
             if (!LEADING.contains(w.get(i))) {

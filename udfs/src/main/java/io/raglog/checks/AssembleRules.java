@@ -70,14 +70,14 @@ final class AssembleRules {
             rerankOwnCut(run, handed, answers, v);
         }
         List<Passage> context = RunTexts.context(run);
-        double keptBest = answers.bestIn(context);
+        double keptBest = keptBest(context, handed, answers);
         HandedOn bestLost = null;
         double lostBest = 0;
         for (HandedOn h : handed) {
             if (!h.lost()) {
                 continue;
             }
-            double m = answers.bestIn(h.lostText());
+            double m = answers.bestIn(h.lostSentences());
             if (m > lostBest) {
                 lostBest = m;
                 bestLost = h;
@@ -106,9 +106,11 @@ final class AssembleRules {
         }
         if (bestLost != null && lostBest >= AnswerSentences.ANSWERS && keptBest < AnswerSentences.ANSWERS) {
             PassageFate f = bestLost.fate();
+            // a budget mostly cuts inside a sentence; the reader looks for the answer where the cut fell
+            String where = answers.bestIn(bestLost.cutSentence()) >= lostBest ? "inside" : "before";
             String what = f.fate() == PassageFate.Fate.CUT
-                    ? "cut it after " + f.keptChars() + " of its " + f.chars() + " characters, before the sentence that"
-                            + " answers the question"
+                    ? "cut it after " + f.keptChars() + " of its " + f.chars() + " characters, " + where
+                            + " the sentence that answers the question"
                     : "dropped it";
             findings.add(Finding.of(CHECK, Fact.of(Stage.ASSEMBLE, FactKind.MISSING_ANSWER, Fact.ANSWER)
                             .withPassages(List.of(f.passageId())),
@@ -121,6 +123,28 @@ final class AssembleRules {
                     "context assembly cut " + cut + " and dropped " + dropped + " of the " + handed.size()
                             + " passages handed on" + promptSize(stage)));
         }
+    }
+
+    /**
+     * How well the prompt answers, by whole sentences: a passage the budget cut counts only the sentences before the
+     * one the cut falls in, which is read as lost ({@link HandedOn#lostSentences}). Its kept half restates the
+     * question's words as well as the whole sentence does, and would hide that the answer went with the other half.
+     */
+    private static double keptBest(List<Passage> context, List<HandedOn> handed, AnswerSentences answers) {
+        Set<String> cut = new HashSet<>();
+        double best = 0;
+        for (HandedOn h : handed) {
+            if (h.fate().fate() == PassageFate.Fate.CUT) {
+                cut.add(h.passage().id());
+                best = Math.max(best, answers.bestIn(h.keptSentences()));
+            }
+        }
+        for (Passage p : context) {
+            if (!cut.contains(p.id())) {
+                best = Math.max(best, answers.bestIn(p.text()));
+            }
+        }
+        return best;
     }
 
     /**

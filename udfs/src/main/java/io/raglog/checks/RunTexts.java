@@ -248,9 +248,38 @@ public final class RunTexts {
             return lostText();
         }
 
+        /** The sentence a cut falls in, whole; empty when the passage was not cut or the cut fell between sentences. */
+        public String cutSentence() {
+            if (fate.fate() != PassageFate.Fate.CUT) {
+                return "";
+            }
+            String text = passage.text() == null ? "" : passage.text();
+            int cutAt = keptText().length();
+            int[] bounds = AnswerSentences.sentenceBounds(text);
+            for (int i = 0; i < bounds.length; i += 2) {
+                if (bounds[i + 1] > cutAt) {
+                    return bounds[i] < cutAt ? text.substring(bounds[i], bounds[i + 1]) : "";
+                }
+            }
+            return "";
+        }
+
         /** The text that reached the prompt. */
         public String keptText() {
             return fate.keptText(passage.text());
+        }
+
+        /**
+         * What reached the prompt whole, by sentence: the counterpart of {@link #lostSentences}. All of a whole
+         * passage, none of a dropped one; of a cut one, the sentences before the one the cut falls in.
+         */
+        public String keptSentences() {
+            if (fate.fate() != PassageFate.Fate.CUT) {
+                return keptText();
+            }
+            String text = passage.text() == null ? "" : passage.text();
+            String lost = lostSentences();
+            return text.substring(0, Math.max(0, text.length() - lost.length()));
         }
     }
 

@@ -161,13 +161,15 @@ public final class Scorer {
         }
         ContextAssemblyRule.Outcome assembly = ContextAssemblyRule.apply(byBounds.flagged(), present, features,
                 probability.getOrDefault(Stage.ASSEMBLE, 0.0));
-        return new Decision(assembly.flagged(), false, KnowledgeGap.undecided(), assembly.cleared());
+        return new Decision(AnswerKindRule.apply(assembly.flagged(), present, features), false,
+                KnowledgeGap.undecided(), assembly.cleared());
     }
 
     /**
      * The decision alone, shared with threshold selection so thresholds are tuned on exactly what the job does: a
      * present stage is flagged when its probability reaches its threshold, then the reassignment rule applies, then
-     * the context-assembly rule; the knowledge-gap rule then decides a gap beside those flags.
+     * the context-assembly rule, then the answer-kind rule; the knowledge-gap rule then decides a gap beside those
+     * flags.
      *
      * @param features the run's features, null when the rules cannot apply (a tier-skipped run)
      */
@@ -187,7 +189,8 @@ public final class Scorer {
                 features.feature(FeatureList.ASSEMBLE_FLOW_LOST));
         ContextAssemblyRule.Outcome assembly = ContextAssemblyRule.apply(reassigned.flagged(), present, features,
                 probability.getOrDefault(Stage.ASSEMBLE, 0.0));
-        KnowledgeGap gap = KnowledgeGapRule.decide(assembly.flagged(), features);
-        return new Decision(assembly.flagged(), reassigned.fired(), gap, assembly.cleared());
+        Set<Stage> ruled = AnswerKindRule.apply(assembly.flagged(), present, features);
+        KnowledgeGap gap = KnowledgeGapRule.decide(ruled, features);
+        return new Decision(ruled, reassigned.fired(), gap, assembly.cleared());
     }
 }

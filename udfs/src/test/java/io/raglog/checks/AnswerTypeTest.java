@@ -28,6 +28,14 @@ class AnswerTypeTest {
         // "when" joins two clauses here; the question asks for a thing
         assertThat(AnswerType.asked("What experiences acceleration when a force is applied?")).isNull();
         assertThat(AnswerType.asked("Harvard was founded when?")).isNull();
+        // an opening "when" clause sets the scene; what follows its comma asks
+        assertThat(AnswerType.asked("When forces act on an extended body, what do you need to account for?"))
+                .isNull();
+        assertThat(AnswerType.asked("When steam is scarce, how many engines run?")).isEqualTo(AnswerType.COUNT);
+        assertThat(AnswerType.asked("When extensive time is required to sort integers, this represents what case?"))
+                .isNull();
+        // with no question word after the comma, the opening word still asks
+        assertThat(AnswerType.asked("When, after the war, was Warsaw rebuilt?")).isEqualTo(AnswerType.TIME);
         // the re-ask reading still takes it: people type "founded when" into a search box
         assertThat(AnswerType.of("harvard was founded when")).isEqualTo(AnswerType.TIME);
     }

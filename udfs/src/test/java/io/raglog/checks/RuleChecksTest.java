@@ -331,6 +331,26 @@ class RuleChecksTest {
     }
 
     @Test
+    void shouldReadASentenceTheBudgetCutInsideAsLostWholeNotAsAnsweredByItsKeptHalf() {
+        int cash = CASH_2023.text().length();
+        int revenue = REVENUE_2022.text().length();
+        int keep = "Acme Corp reported operating cash flow".length();
+        Run cutInside = healthy().reranked(CASH_2023, REVENUE_2022).context(new Passage(CASH_2023.id(),
+                CASH_2023.text().substring(0, keep), CASH_2023.score(), 1), REVENUE_2022).assembled(
+                new PassageFate(CASH_2023.id(), 1, PassageFate.Fate.CUT, 1, cash, keep),
+                new PassageFate(REVENUE_2022.id(), 2, PassageFate.Fate.WHOLE, 2, revenue, revenue))
+                .answer("I don't know.").build();
+
+        FeatureVector v = check(cutInside);
+
+        // the kept half restates the question's words; the answer went with the other half
+        assertThat(v.get(ASSEMBLE_LOST_ANSWER_MATCH)).isCloseTo(1.0, within(1e-9));
+        assertThat(v.get(ASSEMBLE_LOST_ANSWER_GAP)).isGreaterThanOrEqualTo(0.5);
+        assertThat(findingTexts(Stage.ASSEMBLE)).anyMatch(t -> t.contains("cut it after " + keep + " of its " + cash
+                + " characters, inside the sentence that answers the question"));
+    }
+
+    @Test
     void shouldWeighWhatAssemblyLostByTheRankItWasHandedOnAt() {
         int revenue = REVENUE_2022.text().length();
         int cash = CASH_2023.text().length();

@@ -81,13 +81,15 @@ final class ContextAssembler {
     private static Fault lost(Chunk holder, int at, int handed, boolean reordered, ContextBudget room,
             List<Chunk> kept) {
         String passage = "passage " + (at + 1) + " of " + handed + " (" + holder.chunkId() + ")";
-        String ordering = reordered ? ", which the budget reached late in the documents' order," : "";
+        String lateInOrder = "which the budget reached late in the documents' order";
         if (kept.stream().anyMatch(c -> c.chunkId().equals(holder.chunkId()))) {
             return new Fault(FaultType.ASSEMBLE_EVIDENCE_CUT, "the context budget (" + room.tokens()
-                    + " tokens of room this run) cut " + passage + ordering + " before the answer");
+                    + " tokens of room this run) cut " + passage + (reordered ? ", " + lateInOrder + "," : "")
+                    + " before the answer");
         }
-        return new Fault(FaultType.ASSEMBLE_EVIDENCE_DROPPED, passage + ", which holds the answer," + ordering
-                + " was past the context budget (" + room.tokens() + " tokens of room this run) and dropped");
+        return new Fault(FaultType.ASSEMBLE_EVIDENCE_DROPPED, passage + ", which holds the answer"
+                + (reordered ? " and " + lateInOrder : "") + ", was past the context budget (" + room.tokens()
+                + " tokens of room this run) and dropped");
     }
 
     /**
