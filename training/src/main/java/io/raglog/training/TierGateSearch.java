@@ -78,7 +78,8 @@ final class TierGateSearch {
         int skippedFlags(int i, int gate) {
             int assembly = ContextAssemblyRule.applyToMask(gate, present[i], lostByAssembly[i], refused[i],
                     cheap[i][Stage.ASSEMBLE.ordinal()]);
-            return AnswerKindRule.applyToMask(assembly, present[i], wrongKind[i]);
+            return AnswerKindRule.applyToMask(assembly, present[i], wrongKind[i],
+                    cheap[i][Stage.GENERATE.ordinal()]);
         }
     }
 

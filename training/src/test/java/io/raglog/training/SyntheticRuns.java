@@ -39,7 +39,7 @@ final class SyntheticRuns {
             FeatureList.REWRITE_LOST_NUMBERS, FeatureList.REWRITE_LOST_DATES, FeatureList.EMBED_LOST_KEY_TERMS,
             FeatureList.EMBED_NEAR_MISS_WORDS, FeatureList.RETRIEVE_KEY_TERMS_MISSING,
             FeatureList.RERANK_KEY_TERMS_LOST, FeatureList.GENERATE_UNSUPPORTED_NUMBERS,
-            FeatureList.GENERATE_UNSUPPORTED_NAMES);
+            FeatureList.GENERATE_UNSUPPORTED_NAMES, FeatureList.GENERATE_WRONG_KIND);
 
     private final Random random;
     private final long seed;

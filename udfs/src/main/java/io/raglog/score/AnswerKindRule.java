@@ -17,15 +17,26 @@ import java.util.Set;
  *
  * <p>Measured before it was made a rule, on the offline judge's features: every run the feature marked had a faulty
  * generator, in the training split (37 of 37) and in the held-out and unseen-profile samples (17 of 17, 1 of 1), while
- * the shipped models left 4 of those 17 below generation's threshold.
+ * the shipped models left 4 of those 17 below generation's threshold. Like the context-assembly rule it settles what
+ * generation's model leans towards ({@link #MODEL_FLOOR}) rather than overrule it: on another team's traffic, or with
+ * another judge, a word list may mark sound answers, and a bundle trained there must be able to say so.
  */
 public final class AnswerKindRule {
 
+    /** The least probability of a fault generation's model must give for the rule to flag it: the assembly rule's. */
+    public static final double MODEL_FLOOR = ContextAssemblyRule.MODEL_FLOOR;
+
     private AnswerKindRule() {}
 
-    /** The stages flagged, with generation added when its answer is not the kind its question asks for. */
-    public static Set<Stage> apply(Set<Stage> flagged, Set<Stage> present, RunFeatures features) {
-        if (!wrongKind(features) || !present.contains(Stage.GENERATE) || flagged.contains(Stage.GENERATE)) {
+    /**
+     * The stages flagged, with generation added when its answer is not the kind its question asks for.
+     *
+     * @param generateProbability generation's ensemble probability of a fault
+     */
+    public static Set<Stage> apply(Set<Stage> flagged, Set<Stage> present, RunFeatures features,
+            double generateProbability) {
+        if (!wrongKind(features) || !present.contains(Stage.GENERATE) || flagged.contains(Stage.GENERATE)
+                || generateProbability < MODEL_FLOOR) {
             return flagged;
         }
         Set<Stage> out = flagged.isEmpty() ? EnumSet.noneOf(Stage.class) : EnumSet.copyOf(flagged);
@@ -34,9 +45,10 @@ public final class AnswerKindRule {
     }
 
     /** The rule on a bit mask of flagged stages (by ordinal), as the tier gate's search runs it. */
-    public static int applyToMask(int flagged, int presentMask, boolean wrongKind) {
+    public static int applyToMask(int flagged, int presentMask, boolean wrongKind, double generateProbability) {
         int generate = 1 << Stage.GENERATE.ordinal();
-        return wrongKind && (presentMask & generate) != 0 ? flagged | generate : flagged;
+        return wrongKind && (presentMask & generate) != 0 && generateProbability >= MODEL_FLOOR ? flagged | generate
+                : flagged;
     }
 
     /** Whether the answer is not the kind its question asks for, as the rule reads it. */

@@ -161,8 +161,8 @@ public final class Scorer {
         }
         ContextAssemblyRule.Outcome assembly = ContextAssemblyRule.apply(byBounds.flagged(), present, features,
                 probability.getOrDefault(Stage.ASSEMBLE, 0.0));
-        return new Decision(AnswerKindRule.apply(assembly.flagged(), present, features), false,
-                KnowledgeGap.undecided(), assembly.cleared());
+        return new Decision(AnswerKindRule.apply(assembly.flagged(), present, features,
+                probability.getOrDefault(Stage.GENERATE, 0.0)), false, KnowledgeGap.undecided(), assembly.cleared());
     }
 
     /**
@@ -189,7 +189,8 @@ public final class Scorer {
                 features.feature(FeatureList.ASSEMBLE_FLOW_LOST));
         ContextAssemblyRule.Outcome assembly = ContextAssemblyRule.apply(reassigned.flagged(), present, features,
                 probability.getOrDefault(Stage.ASSEMBLE, 0.0));
-        Set<Stage> ruled = AnswerKindRule.apply(assembly.flagged(), present, features);
+        Set<Stage> ruled = AnswerKindRule.apply(assembly.flagged(), present, features,
+                probability.getOrDefault(Stage.GENERATE, 0.0));
         KnowledgeGap gap = KnowledgeGapRule.decide(ruled, features);
         return new Decision(ruled, reassigned.fired(), gap, assembly.cleared());
     }
