@@ -113,6 +113,35 @@ class ThresholdSearchTest {
         assertThat(result.f1()).isLessThan(0.80);
     }
 
+    /**
+     * A team's reviews already over the budget by what no threshold controls (here a rewriter that may not be tuned):
+     * 10 of 100 sound runs flagged. Lowering the generator's threshold to 0.60 would catch 20 more faults and flag
+     * only those same 10 sound runs, so the rate on the reviewed runs stays where it is; on the runs that follow,
+     * those are new false flags. The search lowers it only as far as catches faults without a false flag (0.80).
+     */
+    @Test
+    void shouldNotSpendFalseFlagsOnSoundRunsAlreadyFlaggedWhileOverTheBudget() {
+        List<ThresholdSearch.ScoredRun> runs = new ArrayList<>();
+        for (int i = 0; i < 40; i++) {
+            runs.add(run("generate-fault-" + i, Stage.GENERATE, 0.05, i < 20 ? 0.80 : 0.60));
+        }
+        for (int i = 0; i < 100; i++) {
+            boolean spoilt = i < 10;
+            runs.add(run("sound-" + i, null, spoilt ? 0.95 : 0.05, spoilt ? 0.65 : 0.05));
+        }
+        Map<Stage, Double> start = new EnumMap<>(Stage.class);
+        start.put(Stage.REWRITE, 0.5);
+        start.put(Stage.GENERATE, 0.9);
+
+        ThresholdSearch.Result result = ThresholdSearch.search(runs, 0.05, start, EnumSet.of(Stage.GENERATE));
+        MethodReport report = ThresholdSearch.measure(runs, result.thresholds());
+
+        assertThat(result.runFpr()).isEqualTo(0.10);
+        assertThat(result.thresholds().get(Stage.GENERATE)).isGreaterThan(0.65).isLessThanOrEqualTo(0.80);
+        assertThat(report.stage(Stage.GENERATE).recall()).isEqualTo(0.5);
+        assertThat(report.stage(Stage.GENERATE).falsePositives()).isZero();
+    }
+
     /** A run with a rewriter and a generator only; {@code faulty} is its one faulty stage, or null when sound. */
     private static ThresholdSearch.ScoredRun run(String id, Stage faulty, double rewrite, double generate) {
         EnumSet<Stage> present = EnumSet.of(Stage.REWRITE, Stage.GENERATE);
