@@ -397,10 +397,21 @@ public final class OfflineJudge implements Judge {
         }
         AnswerSentences answers = AnswerSentences.forQuestion(question);
         if (!topicWords.isEmpty() && answers.hasQuestion()) {
-            out.add(new Piece(null, answers, "the answer to '" + String.join(" ", topicWords) + "'"));
+            // named by the question as asked: a reader of the queue, or the content owner a gap goes to, reads "the
+            // answer to 'What type of math was advanced during the Yuan?'", not its stems "type math advanced"
+            out.add(new Piece(null, answers, "the answer to '" + asAsked(question) + "'"));
         }
         return out;
     }
+
+    /** The question as a piece names it: its own words, a long one shortened. */
+    private static String asAsked(String question) {
+        String q = question.strip();
+        return q.length() > MAX_QUESTION_IN_PIECE ? q.substring(0, MAX_QUESTION_IN_PIECE - 1).strip() + "…" : q;
+    }
+
+    /** Characters of the question a piece quotes; a longer one is cut with an ellipsis. */
+    static final int MAX_QUESTION_IN_PIECE = 100;
 
     /** Share of the pieces found in at least one of the passages (1 when nothing is needed). */
     private static double coverage(List<Piece> pieces, List<Passage> passages) {

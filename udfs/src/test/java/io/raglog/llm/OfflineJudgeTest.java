@@ -100,6 +100,8 @@ class OfflineJudgeTest {
         LlmResult r = judge(healthy().reranked(REVENUE_2022, WEATHER).answer("I don't know.").build());
         EvidencePiece answer = r.evidenceFlow().pieces().stream().filter(p -> p.piece().startsWith("the answer to"))
                 .findFirst().orElseThrow();
+        assertThat(answer.piece()).as("named by the question as asked, not by its stems")
+                .isEqualTo("the answer to 'What was the operating cash flow of Acme Corp in 2023?'");
         assertThat(answer.location()).isEqualTo(EvidenceLocation.ONLY_DROPPED);
         // a lexical proxy: the capital-expenditure sentence names Acme Corp and 2023 too, so it counts as well
         assertThat(answer.passageIds()).contains(CASH_2023.id()).doesNotContain(REVENUE_2022.id(), WEATHER.id());

@@ -138,10 +138,12 @@ class EvidenceTest {
         List<String> retrieve = Evidence.forStage(Stage.RETRIEVE, f, 0.9, 0.5);
         List<String> generate = Evidence.forStage(Stage.GENERATE, f, 0.9, 0.5);
 
-        assertThat(retrieve).filteredOn(s -> s.contains("Acme Corp")).singleElement().asString()
+        assertThat(retrieve).filteredOn(s -> s.contains("the name 'Acme Corp'")).singleElement().asString()
                 .endsWith("(rules and LLM judge)");
-        assertThat(retrieve).filteredOn(s -> s.contains("'2023'")).singleElement().asString()
+        assertThat(retrieve).filteredOn(s -> s.contains("the date '2023'")).singleElement().asString()
                 .endsWith("(rules and LLM judge)");
+        assertThat(retrieve).filteredOn(s -> s.contains("the answer to")).singleElement().asString()
+                .contains("the answer to 'What was the operating cash flow of Acme Corp in 2023?'");
         assertThat(retrieve).noneMatch(s -> s.contains("''") || s.contains("'the "));
         assertThat(generate).as("what retrieval missed is retrieval's evidence, not the generator's")
                 .noneMatch(s -> s.contains("in no retrieved passage"));
