@@ -52,6 +52,8 @@ public final class OfflineJudge implements Judge {
     static final double TOPIC_COVERAGE = 0.6;
     /** Similarity below which a sentence is unrelated to a passage. */
     static final double SIMILAR = 0.55;
+    /** Characters of the question the answer's piece quotes; a longer one is cut with an ellipsis. */
+    static final int MAX_QUESTION_IN_PIECE = 100;
 
     private static final Pattern SENTENCE_END = Pattern.compile("(?<=[.!?])\\s+(?=[A-Z0-9\"'])");
 
@@ -409,9 +411,6 @@ public final class OfflineJudge implements Judge {
         String q = question.strip();
         return q.length() > MAX_QUESTION_IN_PIECE ? q.substring(0, MAX_QUESTION_IN_PIECE - 1).strip() + "…" : q;
     }
-
-    /** Characters of the question a piece quotes; a longer one is cut with an ellipsis. */
-    static final int MAX_QUESTION_IN_PIECE = 100;
 
     /** Share of the pieces found in at least one of the passages (1 when nothing is needed). */
     private static double coverage(List<Piece> pieces, List<Passage> passages) {
