@@ -4,6 +4,7 @@ import io.raglog.schemas.Stage;
 import io.raglog.score.AnswerKindRule;
 import io.raglog.score.ContextAssemblyRule;
 import io.raglog.score.Scorer;
+import io.raglog.score.StageMasks;
 import io.raglog.score.TierGate;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -375,12 +376,12 @@ final class TierGateSearch {
             // a stage the models do not score (no training run showed it) is not present to the gate either
             java.util.Set<Stage> scoredPresent = java.util.EnumSet.noneOf(Stage.class);
             run.input().present().stream().filter(p::containsKey).forEach(scoredPresent::add);
-            present[i] = mask(scoredPresent);
-            scored[i] = mask(run.scoredStages());
+            present[i] = StageMasks.of(scoredPresent);
+            scored[i] = StageMasks.of(run.scoredStages());
             for (Stage stage : run.scoredStages()) {
                 faulty[i] |= run.faulty(stage) ? 1 << stage.ordinal() : 0;
             }
-            defaultFlagged[i] = mask(Scorer.decide(r.probability(), thresholds, run.input().present(),
+            defaultFlagged[i] = StageMasks.of(Scorer.decide(r.probability(), thresholds, run.input().present(),
                     run.input().features()).flagged());
             sound[i] = run.label().stages() == null || !run.label().stages().anyFaulty();
             for (Stage stage : scoredPresent) {
@@ -422,14 +423,6 @@ final class TierGateSearch {
         out.addAll(ThresholdSearch.thin(cuts, MAX_CANDIDATES));
         out.add(Double.POSITIVE_INFINITY);
         return out;
-    }
-
-    static int mask(Iterable<Stage> stages) {
-        int m = 0;
-        for (Stage stage : stages) {
-            m |= 1 << stage.ordinal();
-        }
-        return m;
     }
 
     private static double share(double part, double whole) {

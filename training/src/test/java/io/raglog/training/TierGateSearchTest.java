@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import io.raglog.schemas.Stage;
+import io.raglog.score.StageMasks;
 import io.raglog.score.TierGate;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -86,7 +87,7 @@ class TierGateSearchTest {
         for (LabeledRun run : faintRerankFaults) {
             double[] c = new double[Stage.values().length];
             cheap.get(run.runId()).forEach((stage, v) -> c[stage.ordinal()] = v);
-            int gate = TierGate.flaggedIfSkipped(c, TierGateSearch.mask(run.input().present()), healthyBelow,
+            int gate = TierGate.flaggedIfSkipped(c, StageMasks.of(run.input().present()), healthyBelow,
                     faultyFrom);
             assertThat(gate == TierGate.CHECK || (gate & 1 << Stage.RERANK.ordinal()) != 0)
                     .as("%s: a reranker fault default mode flags is checked or flagged by the gate", run.runId())

@@ -234,34 +234,37 @@ public final class RunTexts {
          * prompt, "use random bits are called randomized algorithms." did not.
          */
         public String lostSentences() {
-            if (fate.fate() != PassageFate.Fate.CUT) {
-                return lostText();
-            }
-            String text = passage.text() == null ? "" : passage.text();
-            int cutAt = keptText().length();
-            int[] bounds = AnswerSentences.sentenceBounds(text);
-            for (int i = 0; i < bounds.length; i += 2) {
-                if (bounds[i + 1] > cutAt) {
-                    return text.substring(Math.min(bounds[i], cutAt));
-                }
-            }
-            return lostText();
+            int[] span = cutSentenceSpan();
+            return span == null ? lostText() : text().substring(span[0]);
         }
 
         /** The sentence a cut falls in, whole; empty when the passage was not cut or the cut fell between sentences. */
         public String cutSentence() {
+            int[] span = cutSentenceSpan();
+            return span == null || span[0] >= keptText().length() ? "" : text().substring(span[0], span[1]);
+        }
+
+        /**
+         * Where a cut passage's lost sentences start and the first of them ends: the sentence the cut falls in (its
+         * start the cut itself when the cut falls between sentences); null when the passage was not cut or no sentence
+         * ends after the cut.
+         */
+        private int[] cutSentenceSpan() {
             if (fate.fate() != PassageFate.Fate.CUT) {
-                return "";
+                return null;
             }
-            String text = passage.text() == null ? "" : passage.text();
             int cutAt = keptText().length();
-            int[] bounds = AnswerSentences.sentenceBounds(text);
+            int[] bounds = AnswerSentences.sentenceBounds(text());
             for (int i = 0; i < bounds.length; i += 2) {
                 if (bounds[i + 1] > cutAt) {
-                    return bounds[i] < cutAt ? text.substring(bounds[i], bounds[i + 1]) : "";
+                    return new int[] {Math.min(bounds[i], cutAt), bounds[i + 1]};
                 }
             }
-            return "";
+            return null;
+        }
+
+        private String text() {
+            return passage.text() == null ? "" : passage.text();
         }
 
         /** The text that reached the prompt. */
@@ -274,12 +277,8 @@ public final class RunTexts {
          * passage, none of a dropped one; of a cut one, the sentences before the one the cut falls in.
          */
         public String keptSentences() {
-            if (fate.fate() != PassageFate.Fate.CUT) {
-                return keptText();
-            }
-            String text = passage.text() == null ? "" : passage.text();
-            String lost = lostSentences();
-            return text.substring(0, Math.max(0, text.length() - lost.length()));
+            int[] span = cutSentenceSpan();
+            return span == null ? keptText() : text().substring(0, span[0]);
         }
     }
 

@@ -4,7 +4,6 @@ import static io.raglog.checks.FeatureList.GENERATE_WRONG_KIND;
 
 import io.raglog.schemas.RunFeatures;
 import io.raglog.schemas.Stage;
-import java.util.EnumSet;
 import java.util.Set;
 
 /**
@@ -29,19 +28,16 @@ public final class AnswerKindRule {
     private AnswerKindRule() {}
 
     /**
-     * The stages flagged, with generation added when its answer is not the kind its question asks for.
+     * The rule on sets of stages: {@link #applyToMask}, the one body of the rule, on their bit masks. The stages
+     * flagged, with generation added when its answer is not the kind its question asks for.
      *
      * @param generateProbability generation's ensemble probability of a fault
      */
     public static Set<Stage> apply(Set<Stage> flagged, Set<Stage> present, RunFeatures features,
             double generateProbability) {
-        if (!wrongKind(features) || !present.contains(Stage.GENERATE) || flagged.contains(Stage.GENERATE)
-                || generateProbability < MODEL_FLOOR) {
-            return flagged;
-        }
-        Set<Stage> out = flagged.isEmpty() ? EnumSet.noneOf(Stage.class) : EnumSet.copyOf(flagged);
-        out.add(Stage.GENERATE);
-        return out;
+        int before = StageMasks.of(flagged);
+        int after = applyToMask(before, StageMasks.of(present), wrongKind(features), generateProbability);
+        return after == before ? flagged : StageMasks.stages(after);
     }
 
     /** The rule on a bit mask of flagged stages (by ordinal), as the tier gate's search runs it. */

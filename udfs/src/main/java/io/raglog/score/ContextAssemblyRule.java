@@ -6,7 +6,6 @@ import static io.raglog.checks.FeatureList.GENERATE_REFUSES;
 
 import io.raglog.schemas.RunFeatures;
 import io.raglog.schemas.Stage;
-import java.util.EnumSet;
 import java.util.Set;
 
 /**
@@ -51,10 +50,10 @@ public final class ContextAssemblyRule {
      */
     public static Outcome apply(Set<Stage> flaggedBefore, Set<Stage> present, RunFeatures f,
             double assemblyProbability) {
-        int before = mask(flaggedBefore);
-        int after = applyToMask(before, mask(present), lostByAssembly(f), refused(f), assemblyProbability);
+        int before = StageMasks.of(flaggedBefore);
+        int after = applyToMask(before, StageMasks.of(present), lostByAssembly(f), refused(f), assemblyProbability);
         // only the reranker's and an abstaining generator's flags are ever taken away, and only when assembly's is set
-        return new Outcome(stages(after), stages(before & ~after));
+        return new Outcome(StageMasks.stages(after), StageMasks.stages(before & ~after));
     }
 
     /**
@@ -72,24 +71,6 @@ public final class ContextAssemblyRule {
         }
         int out = (flagged | assemble) & ~(1 << Stage.RERANK.ordinal());
         return refused ? out & ~(1 << Stage.GENERATE.ordinal()) : out;
-    }
-
-    private static int mask(Set<Stage> stages) {
-        int out = 0;
-        for (Stage stage : stages) {
-            out |= 1 << stage.ordinal();
-        }
-        return out;
-    }
-
-    private static Set<Stage> stages(int mask) {
-        Set<Stage> out = EnumSet.noneOf(Stage.class);
-        for (Stage stage : Stage.values()) {
-            if ((mask & 1 << stage.ordinal()) != 0) {
-                out.add(stage);
-            }
-        }
-        return out;
     }
 
     /** Whether the generator said it did not know, as the rule reads it. */
