@@ -31,6 +31,31 @@ class RefusalsTest {
         "The excerpts lack any detail about his uncle.",
         "That detail is not present in the retrieved passages.",
         "Based on these excerpts, it is not possible to say.",
+        // as hosted chat models word them when their RAG prompt lacks the answer
+        "I don't have information on that.",
+        "I don't have access to that information.",
+        "I have no way of knowing from these documents.",
+        "Unfortunately, the answer is not in the provided documents.",
+        "That information isn't in the context.",
+        "Answer: Not found in context.",
+        "The information needed to answer this question is missing from the context.",
+        "Sorry, I can't help with that based on the documents.",
+        "Based on the context, I cannot provide an answer.",
+        "I cannot provide that information.",
+        "No answer can be found in the context.",
+        "It's unclear from the context when the engine was built.",
+        "The context is unclear about who led the uprising.",
+        "The provided documents are silent on this point.",
+        "There's nothing about that in the provided context.",
+        "There is no indication in the documents of when it was built.",
+        "The passages make no reference to the ranking.",
+        "The given context doesn't offer any details on the treaty.",
+        "The passages don't indicate how many students enrolled.",
+        "The context does not explain why the dynasty fell.",
+        "The sources provided do not identify the architect.",
+        "The text doesn't name the winner.",
+        "The context doesn't go into that.",
+        "That's not something the context covers.",
     })
     void shouldRecogniseARefusal(String answer) {
         assertThat(Refusals.refuses(answer)).isTrue();
@@ -47,6 +72,16 @@ class RefusalsTest {
         "None of the passengers survived the crash.",
         "No documents from the period survive, so historians rely on the chronicle.",
         "Neither army gave ground until the evening.",
+        // the new forms' words in answers: a subject that is no source, a source word in a name
+        "Scientists are not sure whether the comet will return.",
+        "It is unclear whether the king survived; the chronicle says he fled.",
+        "He had no access to the archives until 1920.",
+        "The report does not identify the cause of the fire, but the city rebuilt within a year.",
+        "He couldn't help noticing the difference.",
+        "There was nothing about the plan that pleased him.",
+        "The law offers no protection to tenants.",
+        "The treaty makes no reference to the navy.",
+        "The missing piece was found in the attic.",
     })
     void shouldNotTakeAnAnswerForARefusal(String answer) {
         assertThat(Refusals.refuses(answer)).isFalse();
