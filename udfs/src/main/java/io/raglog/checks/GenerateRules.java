@@ -27,7 +27,7 @@ final class GenerateRules {
         }
         GenerateStage gen = run.stages().generate();
         v.put(GENERATE_CONTEXT_COUNT, RunTexts.context(run).size());
-        String answer = gen.answer();
+        String answer = AnswerMarkup.stripped(gen.answer());
         if (answer == null) {
             return;
         }

@@ -2,6 +2,7 @@ package io.raglog.llm;
 
 import static io.raglog.checks.FeatureList.*;
 
+import io.raglog.checks.AnswerMarkup;
 import io.raglog.checks.AnswerSentences;
 import io.raglog.checks.ContentWords;
 import io.raglog.checks.Embedder;
@@ -193,7 +194,7 @@ public final class OfflineJudge implements Judge {
     }
 
     private CheckAnswer support(Run run) {
-        String answer = run.stages().generate().answer();
+        String answer = AnswerMarkup.stripped(run.stages().generate().answer());
         List<Passage> context = RunTexts.context(run);
         TextIndex contextIndex = TextIndex.ofPassages(RunTexts.texts(context));
         List<String> statements = answer == null ? List.of() : statements(answer);
@@ -258,7 +259,7 @@ public final class OfflineJudge implements Judge {
         List<Passage> context = RunTexts.context(run);
         List<Passage> dropped = RunTexts.neverReached(run);
         Set<String> lostByAssembly = RunTexts.lostInAssembly(run);
-        String answer = run.stages().generate().answer();
+        String answer = AnswerMarkup.stripped(run.stages().generate().answer());
         boolean answers = answer != null && !statements(answer).isEmpty();
         TextIndex answerIndex = TextIndex.of(answer);
         List<EvidencePiece> out = new ArrayList<>();

@@ -149,6 +149,21 @@ class RuleChecksTest {
     }
 
     @Test
+    void shouldReadACitedOrListedAnswerByWhatItClaimsNotByItsMarkers() {
+        FeatureVector cited = check(healthy().answer("Acme Corp reported $4.1 billion [3].").build());
+        assertThat(cited.get(GENERATE_UNSUPPORTED_NUMBERS)).isZero();
+        assertThat(cited.get(GENERATE_UNSUPPORTED_SHARE)).isZero();
+        assertThat(findings).noneMatch(f -> f.fact().kind() == FactKind.UNSUPPORTED_TERM);
+        // the markers no longer pass for the number a "when" question asks for
+        FeatureVector when = check(healthy().question("In what year did Acme Corp report its cash flow?")
+                .answer("1. Acme Corp's treasurer [2]\n2. Its auditors").build());
+        assertThat(when.get(GENERATE_WRONG_KIND)).isEqualTo(1.0);
+        // what a listed answer claims is still read
+        assertThat(check(healthy().answer("- Acme Corp\n- $5.7 billion").build()).get(GENERATE_UNSUPPORTED_NUMBERS))
+                .isEqualTo(1.0);
+    }
+
+    @Test
     void shouldRecogniseAnAnswerThatDeclines() {
         FeatureVector v = check(healthy().answer("The context does not mention Acme's 2023 cash flow.").build());
         assertThat(v.get(GENERATE_REFUSES)).isEqualTo(1.0);
