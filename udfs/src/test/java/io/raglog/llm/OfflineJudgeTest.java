@@ -11,6 +11,7 @@ import io.raglog.schemas.EvidenceLocation;
 import io.raglog.schemas.EvidencePiece;
 import io.raglog.schemas.Run;
 import io.raglog.schemas.Stage;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -88,6 +89,19 @@ class OfflineJudgeTest {
         assertThat(r.features().get(LLM_SUPPORT_STATEMENTS)).isEqualTo(1.0);
         assertThat(r.features().get(LLM_SUPPORT_CONTRADICTED)).isEqualTo(1.0);
         assertThat(r.features().get(LLM_SUPPORT_FAULT)).isEqualTo(100.0);
+    }
+
+    @Test
+    void shouldJudgeACitedListedOrEmphasisedAnswerAsItJudgesThePlainOne() throws Exception {
+        LlmResult plain = judge(healthy().build());
+        for (String dressed : List.of(
+                "Acme Corp's operating cash flow in 2023 was $4.1 billion [1].",
+                "Acme Corp's operating cash flow in 2023 was $4.1 billion [Doc 2][Doc 3].",
+                "Acme Corp's operating cash flow in 2023 was $4.1 billion (source: Acme Corp 10-K).",
+                "- Acme Corp's operating cash flow in 2023 was $4.1 billion.",
+                "**Acme Corp's operating cash flow in 2023 was $4.1 billion.**")) {
+            assertThat(judge(healthy().answer(dressed).build()).features()).as(dressed).isEqualTo(plain.features());
+        }
     }
 
     @Test
