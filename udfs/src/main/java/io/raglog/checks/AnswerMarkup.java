@@ -17,14 +17,14 @@ import java.util.regex.Pattern;
 public final class AnswerMarkup {
 
     /** "[1]", "[1, 3]", "[2-4]", "[^1]", "[Doc 2]", "[source 3]", "[Warsaw-43#0]": a short bracket with a number. */
-    private static final Pattern BRACKET_CITATION = Pattern.compile("[ \\t]*\\[\\^?[\\p{L}_ #:.-]{0,24}?\\d[\\w#:.-]{0,16}"
-            + "(?:[ \\t]*[,;\u2013-][ \\t]*[\\p{L}_ #:.-]{0,24}?\\d[\\w#:.-]{0,16})*\\]");
+    private static final Pattern BRACKET_CITATION = Pattern.compile("[ \\t]*\\[\\^?[\\p{L}_ #:.-]{0,24}?\\d"
+            + "[\\w#:.-]{0,16}(?:[ \\t]*[,;\u2013-][ \\t]*[\\p{L}_ #:.-]{0,24}?\\d[\\w#:.-]{0,16})*\\]");
     /** OpenAI's file-search citations: "【4:0†source】". */
     private static final Pattern LENTICULAR_CITATION = Pattern.compile("[ \\t]*\u3010[^\u3011\\n]{0,60}\u3011");
     /** "(source: Steam engine)", "(Sources: doc 1, doc 2)", "(see passage 2)". */
     private static final Pattern SOURCE_NOTE = Pattern.compile("(?i)[ \\t]*\\((?:(?:sources?|references?|citations?|"
-            + "cited|ref)\\b[ \\t]*:?[^()\\n]{0,80}|see (?:the )?(?:passages?|documents?|docs?|sources?|excerpts?|context)"
-            + "\\b[^()\\n]{0,40})\\)");
+            + "cited|ref)\\b[ \\t]*:?[^()\\n]{0,80}"
+            + "|see (?:the )?(?:passages?|documents?|docs?|sources?|excerpts?|context)\\b[^()\\n]{0,40})\\)");
     /** A closing "Sources: [1], [2]" or "References:" line. */
     private static final Pattern SOURCES_LINE = Pattern.compile("(?im)^[ \\t]*(?:sources?|references?|citations?)"
             + "[ \\t]*:.*$");
@@ -37,7 +37,8 @@ public final class AnswerMarkup {
     private static final Pattern LIST_INTRO = Pattern.compile("(?m)^[^\\n.!?]{0,60}:[ \\t]*$\\n?");
     private static final Pattern EMPHASIS = Pattern.compile("(?m)\\*\\*|__|^#{1,6}[ \\t]+");
     /** A line that ends without a sentence's end: a list item, joined to the next as a sentence of its own. */
-    private static final Pattern UNENDED_LINE = Pattern.compile("(?<=[\\p{L}\\p{N})\"'\u2019])[ \\t]*\\n+[ \\t]*(?=\\S)");
+    private static final Pattern UNENDED_LINE =
+            Pattern.compile("(?<=[\\p{L}\\p{N})\"'\u2019])[ \\t]*\\n+[ \\t]*(?=\\S)");
 
     private AnswerMarkup() {}
 

@@ -9,19 +9,20 @@ import java.util.regex.Pattern;
  * <p>Written from how instruction-tuned models word a refusal in a RAG prompt, not from any one generator's pool: the
  * first person failing to find or know ("I couldn't find that", "I don't have enough information"), the context or
  * sources not holding it ("the provided documents do not answer this", "the context doesn't mention …", "none of the
- * retrieved documents address …", "nothing in the passages says …", "the excerpts lack …", "the documents are silent
- * on this", "the passages make no reference to …", "it isn't in the context", "missing from the context"), declining
- * to give one ("I can't provide an answer", "I don't have access to that information"), and the impersonal forms
- * ("this cannot be determined", "is not mentioned", "no relevant information", "it is not possible to say", "no answer
- * can be found", "unclear from the context"). Contractions with straight or curly apostrophes count alike. A source is
- * required as the subject or the place ("does not contain …", "no indication in the documents"), so an answer that
- * says "the treaty did not provide funding" or "the treaty makes no reference to the navy" is not taken for a
- * refusal. A hedge ("I'm not sure, but …") is not a refusal: it goes on to answer.
+ * retrieved documents address …", "nothing in the passages says …", "the excerpts lack …", "the documents are silent on
+ * this", "the passages make no reference to …", "it isn't in the context", "missing from the context"), declining to
+ * give one ("I can't provide an answer", "I don't have access to that information"), and the impersonal forms ("this
+ * cannot be determined", "is not mentioned", "no relevant information", "it is not possible to say", "no answer can be
+ * found", "unclear from the context"). Contractions with straight or curly apostrophes count alike. A source is
+ * required as the subject or the place ("does not contain …", "no indication in the documents"), so an answer that says
+ * "the treaty did not provide funding" or "the treaty makes no reference to the navy" is not taken for a refusal. A
+ * hedge ("I'm not sure, but …") is not a refusal: it goes on to answer.
  *
  * <p>Hosted chat models word a refusal in more ways than the simulator does. Of 45 refusals written as they word them
- * (2026-12-06; those the old forms missed are in the test), 18 were recognised before the declining forms and the source as a place were
- * added, 43 after (left: "I'm not sure based on the given context", and "the context only discusses X, not Y"); the
- * simulated runs' features came out the same to the bit (their refusals were all recognised already).
+ * (2026-12-06; those the old forms missed are in the test), 18 were recognised before the declining forms and the
+ * source as a place were added, 43 after (left: "I'm not sure based on the given context", and "the context only
+ * discusses X, not Y"); the simulated runs' features came out the same to the bit (their refusals were all recognised
+ * already).
  */
 public final class Refusals {
 
@@ -33,7 +34,8 @@ public final class Refusals {
             + "address|give|hold|refer|talk|describe|offer|reference|indicate|explain|identify|name|detail|tell|list|"
             + "clarify|note|show|reveal|go into|touch on)";
     /** "the provided context", "these retrieved documents", "context": a source with a few words before it. */
-    private static final String A_SOURCE = "(?:(?:the|these|this|those|any|my|our|your) )?(?:\\w+ ){0,2}" + SOURCE + "\\b";
+    private static final String A_SOURCE = "(?:(?:the|these|this|those|any|my|our|your) )?(?:\\w+ ){0,2}" + SOURCE
+            + "\\b";
     private static final Pattern REFUSAL = Pattern.compile("(?i)\\b(?:"
             // I don't know / I couldn't find / I'm unable to determine
             + "i(?: do| did| can| could)?" + NOT + " (?:know|find|answer|say|determine|tell|locate|see)"
@@ -42,11 +44,12 @@ public final class Refusals {
             + "|unable to (?:answer|find|determine)"
             // I don't have enough information / I don't have access to that / I have no way of knowing
             + "|(?:do|does)" + NOT + " have (?:enough|sufficient|any|the) (?:information|context|details)"
-            + "|\\b(?:i|we)(?: do| did)?" + NOT + " have (?:access to )?(?:that |this |the |any |such )?(?:information|details|data)"
+            + "|\\b(?:i|we)(?: do| did)?" + NOT + " have (?:access to )?(?:that |this |the |any |such )?"
+            + "(?:information|details|data)"
             + "|\\b(?:i|we) have no (?:access|data|details|knowledge|(?:way|means) (?:of|to))\\b"
             // I can't provide an answer / I cannot provide that information / I can't help with that
-            + "|(?:cannot|can['\u2019]t|can not|unable to) (?:provide|give|offer) (?:an? |the |any )?(?:answer|response)"
-            + "|(?:cannot|can['\u2019]t|can not|unable to) (?:provide|give|offer) (?:that|this|such|the|any) information"
+            + "|(?:cannot|can['\u2019]t|can not|unable to) (?:provide|give|offer) "
+            + "(?:(?:an? |the |any )?(?:answer|response)|(?:that|this|such|the|any) information)"
             + "|\\bi (?:cannot|can['\u2019]t|can not) help with"
             + "|\\bno answer (?:(?:can|could) be |was |is )?(?:found|given|provided|available)"
             + "|(?:not|insufficient|isn['\u2019]t) (?:enough|sufficient) (?:information|context|details)"
@@ -61,10 +64,11 @@ public final class Refusals {
             + "|nothing in the (?:\\w+ ){0,2}" + SOURCE
             // the context lacks it / is silent on it / makes no mention of it / is unclear about it
             + "|" + SOURCE + "\\b[^.!?]{0,40}?\\b(?:lacks?|(?:is|are) (?:silent|unclear))\\b"
-            + "|" + SOURCE + "\\b[^.!?]{0,40}?\\b(?:makes?|gives?|offers?|contains?|provides?|includes?|has|have) no\\b"
+            + "|" + SOURCE + "\\b[^.!?]{0,40}?\\b(?:makes?|gives?|offers?|contains?|provides?|includes?|has|have)"
+            + " no\\b"
             // it is not present in the passages / it isn't in the context / not found in context / missing from it
-            + "|(?:not|(?:is|are|was|were)n['\u2019]t) (?:(?:found|present|contained|included|available) )?(?:anywhere )?"
-            + "(?:in|among|within) "
+            + "|(?:not|(?:is|are|was|were)n['\u2019]t) (?:(?:found|present|contained|included|available) )?"
+            + "(?:anywhere )?(?:in|among|within) "
             + A_SOURCE
             + "|\\bmissing (?:from|in) " + A_SOURCE
             // nothing about that in the context / no indication in the documents / unclear from the passages
