@@ -6,13 +6,20 @@ import java.util.regex.Pattern;
 
 /**
  * Splits a rewriter's reply into the queries it wrote. Multi-query rewriters answer one query per line, often
- * numbered or bulleted; a single-query rewriter answers one line, sometimes quoted.
+ * numbered or bulleted; a single-query rewriter answers one line, sometimes quoted or labelled ("Rewritten query:").
+ * Hosted chat models often open a list with a line of their own ("Here are three alternative versions of the
+ * question:"): that line introduces the queries and is none of them. Read as one, it lost every key term of the
+ * question ({@code rewrite.worst_output_lost_share} 1), as a rewrite that dropped the question would.
  */
 final class RewriteQueries {
 
     private static final Pattern LINE_BREAK = Pattern.compile("\\R");
-    private static final Pattern LIST_MARKER = Pattern.compile("^\\s*(?:\\d+[.)]|[-*\u2022]|Query\\s*\\d*:)\\s*",
-            Pattern.CASE_INSENSITIVE);
+    private static final Pattern LIST_MARKER = Pattern.compile("^\\s*(?:\\d+[.)]|[-*\u2022]|(?:(?:rewritten|"
+            + "reformulated|optimi[sz]ed|improved|standalone|search|alternative|new)\\s+)?(?:query|question)\\s*\\d*:)"
+            + "\\s*", Pattern.CASE_INSENSITIVE);
+    private static final Pattern EMPHASIS = Pattern.compile("\\*\\*|__");
+    /** A line that only introduces what follows: it ends with a colon and holds no sentence's end before it. */
+    private static final Pattern INTRODUCTION = Pattern.compile("^[^.!?]{0,120}:$");
 
     private RewriteQueries() {}
 
@@ -22,10 +29,13 @@ final class RewriteQueries {
             return queries;
         }
         for (String line : LINE_BREAK.split(output)) {
-            String q = unquote(LIST_MARKER.matcher(line).replaceFirst("").strip());
+            String q = unquote(LIST_MARKER.matcher(EMPHASIS.matcher(line).replaceAll("")).replaceFirst("").strip());
             if (!q.isEmpty()) {
                 queries.add(q);
             }
+        }
+        if (queries.size() > 1 && INTRODUCTION.matcher(queries.get(0)).matches()) {
+            queries.remove(0);
         }
         return queries;
     }
