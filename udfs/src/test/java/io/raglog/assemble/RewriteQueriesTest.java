@@ -31,6 +31,19 @@ class RewriteQueriesTest {
     }
 
     @Test
+    void shouldReadTheQueriesAStructuredOutputRewriterWroteInItsJson() {
+        assertThat(RewriteQueries.split("{\"queries\":[\"Acme cash flow 2023\",\"Acme operating cash 2023\"]}"))
+                .containsExactly("Acme cash flow 2023", "Acme operating cash 2023");
+        assertThat(RewriteQueries.split("{\"search_query\": \"Yuan capital Marco Polo\", \"year\": null}"))
+                .containsExactly("Yuan capital Marco Polo");
+        assertThat(RewriteQueries.split("[\"Warsaw rebuilt\", \"Old Town reconstruction\"]"))
+                .containsExactly("Warsaw rebuilt", "Old Town reconstruction");
+        // JSON with no query in it, or text that only starts like JSON, is read as lines
+        assertThat(RewriteQueries.split("{\"reasoning\": \"short\"}")).containsExactly("{\"reasoning\": \"short\"}");
+        assertThat(RewriteQueries.split("[1] Warsaw rebuilt")).containsExactly("[1] Warsaw rebuilt");
+    }
+
+    @Test
     void shouldKeepAQueryThatEndsWithAColonWhenItIsTheOnlyOne() {
         assertThat(RewriteQueries.split("Warsaw Old Town reconstruction:")).containsExactly(
                 "Warsaw Old Town reconstruction:");
