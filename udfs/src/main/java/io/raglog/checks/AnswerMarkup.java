@@ -1,5 +1,10 @@
 package io.raglog.checks;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import io.raglog.schemas.Json;
+import java.util.List;
+import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -11,6 +16,9 @@ import java.util.regex.Pattern;
  * could not be told from it: on the held-out sample the generator's faults in cited, listed and sourced answers were
  * caught 4 times in 14 against two in three of the rest. Hosted models cite and list far more often than the
  * simulator's generators do.
+ *
+ * <p>A generator that answers through structured output or a tool call ({@code {"answer": "…", "citations": [0,
+ * 2]}}, LangChain's cited-answer pattern) claims what its answer field says; the citations' indexes are no claim.
  *
  * <p>The verdict's answer stays what the generator said; only what the rules and the offline judge read is cleaned.
  */
@@ -44,7 +52,11 @@ public final class AnswerMarkup {
 
     /** The answer's claims as text; the answer itself when it has no markup, null for null. */
     public static String stripped(String answer) {
-        if (answer == null || !mayHaveMarkup(answer)) {
+        if (answer == null) {
+            return null;
+        }
+        answer = answerField(answer);
+        if (!mayHaveMarkup(answer)) {
             return answer;
         }
         String s = LENTICULAR_CITATION.matcher(answer).replaceAll("");
@@ -60,6 +72,33 @@ public final class AnswerMarkup {
             s = UNENDED_LINE.matcher(s).replaceAll(". ");
         }
         return s.strip();
+    }
+
+    /** Field names a structured answer puts its text under, in the order they are looked for. */
+    private static final List<String> ANSWER_FIELDS = List.of("answer", "final_answer", "response", "output", "text",
+            "content");
+
+    /** The text of a structured answer's answer field; the answer as it is when it is no JSON object or has none. */
+    private static String answerField(String answer) {
+        String text = answer.strip();
+        if (text.length() < 2 || text.charAt(0) != '{' || text.charAt(text.length() - 1) != '}') {
+            return answer;
+        }
+        JsonNode node;
+        try {
+            node = Json.MAPPER.readTree(text);
+        } catch (JsonProcessingException e) {
+            return answer;
+        }
+        for (String name : ANSWER_FIELDS) {
+            for (var it = node.fields(); it.hasNext(); ) {
+                var field = it.next();
+                if (field.getKey().toLowerCase(Locale.ROOT).equals(name) && field.getValue().isTextual()) {
+                    return field.getValue().textValue();
+                }
+            }
+        }
+        return answer;
     }
 
     /** Cheap test first: most answers have none of the characters any markup starts with. */

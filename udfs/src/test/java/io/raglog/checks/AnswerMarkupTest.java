@@ -38,6 +38,16 @@ class AnswerMarkupTest {
                 .doesNotContain(KeyTerm.Kind.NUMBER);
     }
 
+    @Test
+    void shouldReadAStructuredAnswerByItsAnswerField() {
+        assertThat(AnswerMarkup.stripped("{\"answer\": \"Warsaw was rebuilt in the 1950s.\", \"citations\": [0, 2]}"))
+                .isEqualTo("Warsaw was rebuilt in the 1950s.");
+        assertThat(AnswerMarkup.stripped("{\"Answer\": \"Warsaw [1].\"}")).isEqualTo("Warsaw.");
+        // a JSON object with no answer field, and braces that are no JSON, stay as they are
+        assertThat(AnswerMarkup.stripped("{\"city\": \"Warsaw\"}")).isEqualTo("{\"city\": \"Warsaw\"}");
+        assertThat(AnswerMarkup.stripped("{not json}")).isEqualTo("{not json}");
+    }
+
     @ParameterizedTest
     @CsvSource(delimiter = '|', textBlock = """
         Warsaw is the capital of Poland.
