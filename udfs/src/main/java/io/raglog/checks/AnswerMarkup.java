@@ -55,11 +55,11 @@ public final class AnswerMarkup {
         if (answer == null) {
             return null;
         }
-        answer = answerField(answer);
-        if (!mayHaveMarkup(answer)) {
-            return answer;
+        String claimed = answerField(answer);
+        if (!mayHaveMarkup(claimed)) {
+            return claimed;
         }
-        String s = LENTICULAR_CITATION.matcher(answer).replaceAll("");
+        String s = LENTICULAR_CITATION.matcher(claimed).replaceAll("");
         s = BRACKET_CITATION.matcher(s).replaceAll("");
         s = SOURCE_NOTE.matcher(s).replaceAll("");
         s = SOURCES_LINE.matcher(s).replaceAll("");
@@ -90,15 +90,17 @@ public final class AnswerMarkup {
         } catch (JsonProcessingException e) {
             return answer;
         }
-        for (String name : ANSWER_FIELDS) {
-            for (var it = node.fields(); it.hasNext(); ) {
-                var field = it.next();
-                if (field.getKey().toLowerCase(Locale.ROOT).equals(name) && field.getValue().isTextual()) {
-                    return field.getValue().textValue();
-                }
+        String found = null;
+        int rank = ANSWER_FIELDS.size();
+        for (var it = node.fields(); it.hasNext(); ) {
+            var field = it.next();
+            int at = ANSWER_FIELDS.indexOf(field.getKey().toLowerCase(Locale.ROOT));
+            if (at >= 0 && at < rank && field.getValue().isTextual()) {
+                found = field.getValue().textValue();
+                rank = at;
             }
         }
-        return answer;
+        return found != null ? found : answer;
     }
 
     /** Cheap test first: most answers have none of the characters any markup starts with. */
