@@ -114,6 +114,21 @@ class AdapterEdgeCasesTest {
         }
 
         @Test
+        void shouldReadAnAnthropicReplyThatCitesItsDocumentsAsOneText() {
+            ChatDetail d = (ChatDetail) classified(post("https://api.anthropic.com/v1/messages",
+                    "{'model':'claude-3-5-haiku-latest','max_tokens':300,'messages':[{'role':'user','content':["
+                            + "{'type':'document','source':{'type':'text','media_type':'text/plain','data':'Cash flow was "
+                            + "4.2 billion.'},'title':'10-K','citations':{'enabled':true}},"
+                            + "{'type':'text','text':'What was the cash flow?'}]}]}",
+                    200, "{'model':'claude-3-5-haiku-20241022','content':[{'type':'text','text':'According to the "
+                            + "10-K, '},{'type':'text','text':'cash flow was 4.2 billion','citations':[{'type':"
+                            + "'char_location','cited_text':'Cash flow was 4.2 billion.','document_index':0}]},"
+                            + "{'type':'text','text':'.'}],'usage':{'input_tokens':40,'output_tokens':12}}")).detail();
+
+            assertThat(d.output()).isEqualTo("According to the 10-K, cash flow was 4.2 billion.");
+        }
+
+        @Test
         void shouldCallAnOllamaGenerateWithoutPromptAModelLoad() {
             assertThat(classified(post("http://ollama:11434/api/generate", "{'model':'llama3.1:8b'}", 200,
                     "{'model':'llama3.1:8b','response':'','done':true}")).detail()).isInstanceOf(NotARunCall.class);
