@@ -5,6 +5,7 @@ import io.raglog.calls.CallClassifier;
 import io.raglog.calls.adapters.AdminCallsAdapter;
 import io.raglog.calls.adapters.AnthropicMessagesAdapter;
 import io.raglog.calls.adapters.ChromaAdapter;
+import io.raglog.calls.adapters.CohereChatAdapter;
 import io.raglog.calls.adapters.CohereEmbedAdapter;
 import io.raglog.calls.adapters.CohereRerankAdapter;
 import io.raglog.calls.adapters.ElasticsearchAdapter;
@@ -55,6 +56,7 @@ public final class BuiltInAdapters {
                 new OpenAiEmbeddingsAdapter(),
                 new OpenAiResponsesAdapter(),
                 new AnthropicMessagesAdapter(),
+                new CohereChatAdapter(),
                 new TeiEmbedAdapter(),
                 new CohereEmbedAdapter(),
                 new JinaRerankAdapter(),

@@ -1,0 +1,200 @@
+package io.raglog.calls.adapters;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.raglog.calls.AdapterException;
+import io.raglog.calls.ApiAdapter;
+import io.raglog.calls.CallDetail;
+import io.raglog.calls.ChatDetails;
+import io.raglog.calls.ChatMessage;
+import io.raglog.schemas.CallEvent;
+import io.raglog.schemas.Json;
+import io.raglog.schemas.TokenUsage;
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Cohere's Chat API, the grounded generation of a Cohere RAG pipeline: the passages go in the request's
+ * {@code documents}, beside the messages, not inside a prompt. {@code /v2/chat} takes {@code messages} and documents
+ * as strings or {@code {id, data: {title, snippet | text, …}}}; {@code /v1/chat} takes {@code message},
+ * {@code preamble}, {@code chat_history} and documents as flat objects. The documents are written into the last user
+ * message as {@code <document>} elements before its text, as Claude's document blocks are, so that the prompt rules
+ * read them as the generator's passages and the message as its question. Replies: v2 {@code message.content} text
+ * parts, v1 {@code text}; streamed, v2's server-sent {@code content-delta} events and v1's newline-delimited
+ * {@code text-generation} events, their usage in the last event.
+ */
+public final class CohereChatAdapter implements ApiAdapter, Serializable {
+
+    private static final long serialVersionUID = 1L;
+
+    /** A document's fields that hold its text, in the order they are read; the rest (ids, urls, dates) are not. */
+    private static final List<String> TEXT_FIELDS = List.of("text", "snippet", "content", "body");
+
+    @Override
+    public String name() {
+        return "cohere.chat";
+    }
+
+    @Override
+    public boolean accepts(CallEvent call) {
+        Endpoint e = Endpoint.of(call);
+        return e.isPost() && (e.pathEndsWith("/v2/chat") || e.pathEndsWith("/v1/chat"));
+    }
+
+    @Override
+    public CallDetail read(CallEvent call) throws AdapterException {
+        JsonNode request = Bodies.requestObject(call);
+        List<ChatMessage> messages = request.has("messages") ? v2Messages(request) : v1Messages(request);
+        withDocuments(messages, Bodies.array(request, "documents"));
+        String model = Bodies.label(request, "model");
+        boolean streamed = Bodies.flag(request, "stream");
+        if (!Bodies.succeeded(call)) {
+            return ChatDetails.of(name(), model, messages, null, TokenUsage.UNKNOWN, streamed);
+        }
+        JsonNode reply = Bodies.response(call);
+        if (Sse.isStream(reply)) {
+            return fromEvents(messages, model, reply);
+        }
+        if (reply != null && reply.isTextual() && reply.textValue().strip().startsWith("{")) {
+            return fromLines(messages, model, reply); // v1's default stream: one JSON object a line
+        }
+        if (reply == null || !reply.isObject()) {
+            throw new AdapterException("response body is " + Bodies.describe(reply) + ", expected a chat reply");
+        }
+        JsonNode message = Bodies.object(reply, "message");
+        String output = message != null ? replyText(message.get("content")) : Bodies.text(reply, "text");
+        JsonNode usage = reply.has("usage") ? reply.get("usage") : reply.get("meta");
+        return ChatDetails.of(name(), Bodies.label(reply, "model") != null ? Bodies.label(reply, "model") : model,
+                messages, output == null ? "" : output, usage(usage), streamed);
+    }
+
+    /** A v2 reply's text parts joined as they are, as its stream's deltas are. */
+    private static String replyText(JsonNode content) throws AdapterException {
+        if (content == null || content.isNull()) {
+            return "";
+        }
+        if (content.isTextual()) {
+            return content.textValue();
+        }
+        StringBuilder sb = new StringBuilder();
+        for (JsonNode part : Bodies.asArray(content, "message.content")) {
+            if ("text".equals(part.path("type").asText("text")) && part.path("text").isTextual()) {
+                sb.append(part.get("text").textValue());
+            }
+        }
+        return sb.toString();
+    }
+
+    private static List<ChatMessage> v2Messages(JsonNode request) throws AdapterException {
+        List<ChatMessage> out = new ArrayList<>();
+        JsonNode messages = Bodies.requireArray(request, "messages");
+        for (int i = 0; i < messages.size(); i++) {
+            JsonNode m = messages.get(i);
+            String role = Bodies.label(m, "role");
+            out.add(new ChatMessage(role == null ? "user" : role.toLowerCase(Locale.ROOT),
+                    Bodies.contentText(m.get("content"), "messages[" + i + "].content")));
+        }
+        return out;
+    }
+
+    private static List<ChatMessage> v1Messages(JsonNode request) throws AdapterException {
+        List<ChatMessage> out = new ArrayList<>();
+        String preamble = Bodies.text(request, "preamble");
+        if (preamble != null && !preamble.isBlank()) {
+            out.add(new ChatMessage("system", preamble));
+        }
+        JsonNode history = Bodies.array(request, "chat_history");
+        if (history != null) {
+            for (JsonNode turn : history) {
+                String role = turn.path("role").asText("USER").toUpperCase(Locale.ROOT);
+                String text = turn.path("message").asText("");
+                out.add(new ChatMessage(switch (role) {
+                    case "CHATBOT" -> "assistant";
+                    case "SYSTEM" -> "system";
+                    default -> "user";
+                }, text));
+            }
+        }
+        out.add(new ChatMessage("user", Bodies.requireText(request, "message")));
+        return out;
+    }
+
+    /** The request's documents, written before the text of its last user message. */
+    private static void withDocuments(List<ChatMessage> messages, JsonNode documents) {
+        if (documents == null || documents.isEmpty()) {
+            return;
+        }
+        StringBuilder sb = new StringBuilder();
+        for (JsonNode document : documents) {
+            JsonNode data = document.has("data") ? document.get("data") : document;
+            String text = data.isTextual() ? data.textValue() : documentText(data);
+            if (text == null || text.isBlank()) {
+                continue;
+            }
+            String title = data.path("title").asText("");
+            sb.append("<document").append(title.isEmpty() ? "" : " title=\"" + title + "\"").append(">\n")
+                    .append(text.strip()).append("\n</document>\n");
+        }
+        for (int i = messages.size() - 1; i >= 0; i--) {
+            if (messages.get(i).role().equals("user")) {
+                messages.set(i, new ChatMessage("user", sb + messages.get(i).content()));
+                return;
+            }
+        }
+        messages.add(new ChatMessage("user", sb.toString()));
+    }
+
+    private static String documentText(JsonNode data) {
+        for (String field : TEXT_FIELDS) {
+            if (data.path(field).isTextual()) {
+                return data.get(field).textValue();
+            }
+        }
+        return null;
+    }
+
+    /** v2's server-sent events: the text of {@code content-delta}, the usage of {@code message-end}. */
+    private CallDetail fromEvents(List<ChatMessage> messages, String model, JsonNode reply)
+            throws AdapterException {
+        StringBuilder output = new StringBuilder();
+        TokenUsage[] usage = {TokenUsage.UNKNOWN};
+        Sse.readChunks(reply, (chunk, event) -> {
+            JsonNode node = Json.MAPPER.readTree(chunk);
+            String type = node.path("type").asText(event == null ? "" : event);
+            if ("content-delta".equals(type)) {
+                JsonNode text = node.path("delta").path("message").path("content").path("text");
+                if (text.isTextual()) {
+                    output.append(text.textValue());
+                }
+            } else if ("message-end".equals(type)) {
+                usage[0] = usage(node.path("delta").get("usage"));
+            }
+        });
+        return ChatDetails.of(name(), model, messages, output.toString(), usage[0], true);
+    }
+
+    /** v1's newline-delimited events: the text of {@code text-generation}, the usage of {@code stream-end}. */
+    private CallDetail fromLines(List<ChatMessage> messages, String model, JsonNode reply) throws AdapterException {
+        StringBuilder output = new StringBuilder();
+        TokenUsage usage = TokenUsage.UNKNOWN;
+        for (JsonNode line : Ndjson.objects(reply)) {
+            String type = line.path("event_type").asText("");
+            if ("text-generation".equals(type) && line.path("text").isTextual()) {
+                output.append(line.get("text").textValue());
+            } else if ("stream-end".equals(type)) {
+                usage = usage(line.path("response").get("meta"));
+            }
+        }
+        return ChatDetails.of(name(), model, messages, output.toString(), usage, true);
+    }
+
+    /** The tokens the model read and wrote ({@code tokens}), else those billed ({@code billed_units}). */
+    private static TokenUsage usage(JsonNode usage) throws AdapterException {
+        if (usage == null || !usage.isObject()) {
+            return TokenUsage.UNKNOWN;
+        }
+        JsonNode counts = usage.has("tokens") ? usage.get("tokens") : usage.get("billed_units");
+        return counts == null ? TokenUsage.UNKNOWN : Usage.of(counts, "input_tokens", "output_tokens");
+    }
+}
