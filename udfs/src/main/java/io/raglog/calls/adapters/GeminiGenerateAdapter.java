@@ -1,0 +1,121 @@
+package io.raglog.calls.adapters;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.raglog.calls.AdapterException;
+import io.raglog.calls.ApiAdapter;
+import io.raglog.calls.CallDetail;
+import io.raglog.calls.ChatDetails;
+import io.raglog.calls.ChatMessage;
+import io.raglog.schemas.CallEvent;
+import io.raglog.schemas.Json;
+import io.raglog.schemas.TokenUsage;
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Google's Gemini {@code generateContent} and {@code streamGenerateContent}, as the Gemini API
+ * ({@code /v1beta/models/gemini-2.0-flash:generateContent}) and Vertex AI
+ * ({@code …/publishers/google/models/…:generateContent}) serve them, and as LangChain's and LlamaIndex's Google
+ * integrations call them. The model is named in the path; the request's {@code contents} are turns of {@code parts}
+ * (role {@code user} or {@code model}) and {@code systemInstruction} the system prompt. A reply is a
+ * {@code candidates[0].content.parts} text with {@code usageMetadata}; streamed, a sequence of such replies, as
+ * server-sent events ({@code alt=sse}) or as one JSON array, each carrying the next piece of text.
+ */
+public final class GeminiGenerateAdapter implements ApiAdapter, Serializable {
+
+    private static final long serialVersionUID = 1L;
+
+    @Override
+    public String name() {
+        return "gemini.generate";
+    }
+
+    @Override
+    public boolean accepts(CallEvent call) {
+        Endpoint e = Endpoint.of(call);
+        return e.isPost() && (e.pathEndsWith(":generateContent") || e.pathEndsWith(":streamGenerateContent"));
+    }
+
+    @Override
+    public CallDetail read(CallEvent call) throws AdapterException {
+        JsonNode request = Bodies.requestObject(call);
+        List<ChatMessage> messages = new ArrayList<>();
+        JsonNode system = request.has("systemInstruction") ? request.get("systemInstruction")
+                : request.get("system_instruction");
+        if (system != null && system.isObject()) {
+            String text = parts(system.get("parts"), "systemInstruction.parts", "\n");
+            if (!text.isBlank()) {
+                messages.add(new ChatMessage("system", text));
+            }
+        }
+        JsonNode contents = Bodies.requireArray(request, "contents");
+        for (int i = 0; i < contents.size(); i++) {
+            JsonNode turn = contents.get(i);
+            String role = "model".equals(turn.path("role").asText("user")) ? "assistant" : "user";
+            messages.add(new ChatMessage(role, parts(turn.get("parts"), "contents[" + i + "].parts", "\n")));
+        }
+        String model = model(Endpoint.of(call));
+        boolean streamed = Endpoint.of(call).pathEndsWith(":streamGenerateContent");
+        if (!Bodies.succeeded(call)) {
+            return ChatDetails.of(name(), model, messages, null, TokenUsage.UNKNOWN, streamed);
+        }
+        JsonNode reply = Bodies.response(call);
+        StringBuilder output = new StringBuilder();
+        TokenUsage[] usage = {TokenUsage.UNKNOWN};
+        String[] version = {null};
+        if (Sse.isStream(reply) || reply != null && reply.isArray()) {
+            Sse.readChunks(reply, (chunk, event) -> {
+                JsonNode piece = Json.MAPPER.readTree(chunk);
+                readReply(piece, output, usage, version);
+            });
+        } else if (reply != null && reply.isObject()) {
+            readReply(reply, output, usage, version);
+        } else {
+            throw new AdapterException("response body is " + Bodies.describe(reply) + ", expected candidates");
+        }
+        return ChatDetails.of(name(), version[0] != null ? version[0] : model, messages, output.toString(), usage[0],
+                streamed);
+    }
+
+    /** One reply, or one piece of a stream: its first candidate's text appended, its usage and model kept. */
+    private static void readReply(JsonNode reply, StringBuilder output, TokenUsage[] usage, String[] version)
+            throws AdapterException {
+        JsonNode candidates = Bodies.array(reply, "candidates");
+        if (candidates != null && candidates.size() > 0) {
+            output.append(parts(candidates.get(0).path("content").get("parts"), "candidates[0].content.parts", ""));
+        }
+        JsonNode metadata = reply.get("usageMetadata");
+        if (metadata != null && metadata.isObject()) {
+            usage[0] = Usage.of(metadata, "promptTokenCount", "candidatesTokenCount");
+        }
+        if (reply.path("modelVersion").isTextual()) {
+            version[0] = reply.get("modelVersion").textValue();
+        }
+    }
+
+    /** The text parts of a turn, joined by {@code separator}; a thought, an image or a function call is not text. */
+    private static String parts(JsonNode parts, String field, String separator) throws AdapterException {
+        if (parts == null || parts.isNull() || parts.isMissingNode()) {
+            return "";
+        }
+        StringBuilder sb = new StringBuilder();
+        for (JsonNode part : Bodies.asArray(parts, field)) {
+            if (part.path("text").isTextual() && !part.path("thought").asBoolean(false)) {
+                if (sb.length() > 0) {
+                    sb.append(separator);
+                }
+                sb.append(part.get("text").textValue());
+            }
+        }
+        return sb.toString();
+    }
+
+    /** "gemini-2.0-flash" from {@code …/models/gemini-2.0-flash:generateContent}. */
+    private static String model(Endpoint endpoint) {
+        String path = endpoint.path();
+        int models = path.lastIndexOf("/models/");
+        int colon = path.lastIndexOf(':');
+        return models >= 0 && colon > models ? path.substring(models + "/models/".length(), colon) : null;
+    }
+}
