@@ -5,14 +5,16 @@ import io.raglog.calls.AdapterException;
 import io.raglog.calls.ClassifiedCall;
 import io.raglog.calls.NotARunCall;
 import io.raglog.calls.adapters.Bodies;
+import io.raglog.calls.adapters.Endpoint;
 import io.raglog.calls.adapters.Vectors;
 import io.raglog.schemas.CallEvent;
 
 /**
- * Reads the model and dimension of an index-building embedding call (OpenAI-compatible {@code data[].embedding},
- * array or base64; Cohere {@code embeddings} or {@code embeddings.float}; Ollama {@code embeddings}; TEI's bare array
- * of vectors). Calls the adapters classified as index building only; anything else, or a call that names neither a
- * model nor a dimension, is null. Vector-store writes (upserts) are not read: they name a collection but no model.
+ * Reads the model and dimension of an index-building embedding call (OpenAI-compatible {@code data[].embedding}, array
+ * or base64; Cohere {@code embeddings} or {@code embeddings.float}; Ollama {@code embeddings}; TEI's bare array of
+ * vectors; Gemini's {@code embedding.values} or {@code embeddings[].values}, its model in the path). Calls the adapters
+ * classified as index building only; anything else, or a call that names neither a model nor a dimension, is null.
+ * Vector-store writes (upserts) are not read: they name a collection but no model.
  */
 public final class IndexEmbeddings {
 
@@ -27,7 +29,11 @@ public final class IndexEmbeddings {
         CallEvent e = call.event();
         JsonNode request = Bodies.request(e);
         JsonNode reply = Bodies.response(e);
-        String model = Bodies.label(request, "model");
+        // Gemini names the model in the path, and a batch's requests name it as "models/…": the path's, as the query's
+        String model = Endpoint.of(e).modelBeforeMethod();
+        if (model == null) {
+            model = Bodies.label(request, "model");
+        }
         if (model == null) {
             model = Bodies.label(reply, "model");
         }
@@ -50,7 +56,11 @@ public final class IndexEmbeddings {
             return null;
         }
         JsonNode first = null;
-        if (reply.path("data").isArray() && reply.get("data").size() > 0) {
+        if (reply.path("embeddings").path(0).path("values").isArray()) {
+            first = reply.get("embeddings").get(0).get("values"); // Gemini's batchEmbedContents
+        } else if (reply.path("embedding").path("values").isArray()) {
+            first = reply.get("embedding").get("values"); // Gemini's embedContent
+        } else if (reply.path("data").isArray() && reply.get("data").size() > 0) {
             first = reply.get("data").get(0).get("embedding");
         } else if (reply.path("embeddings").isArray() && reply.get("embeddings").size() > 0) {
             first = reply.get("embeddings").get(0);

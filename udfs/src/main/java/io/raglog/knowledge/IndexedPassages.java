@@ -13,7 +13,8 @@ import java.util.List;
  * The documents an index-building embedding call embedded: what the pipeline's knowledge base holds, seen as it is
  * built rather than only as runs are handed it. Read from the request's texts ({@code input} of OpenAI-compatible,
  * Ollama, Voyage and Jina APIs, as a string, a list of strings or Jina's {@code {"text": ...}} objects; Cohere's
- * {@code texts}; TEI's {@code inputs}). Token-id inputs carry no text and are skipped.
+ * {@code texts}; TEI's {@code inputs}; Gemini's {@code content.parts}, or each of its {@code requests}' in a batch).
+ * Token-id inputs carry no text and are skipped.
  *
  * @param at the call's end (event time)
  */
@@ -36,6 +37,16 @@ public record IndexedPassages(String pipeline, List<String> texts, Instant at) {
             collect(request.get(field), texts);
             if (!texts.isEmpty()) {
                 break;
+            }
+        }
+        if (texts.isEmpty()) {
+            JsonNode items = request.path("requests").isArray() ? request.get("requests") : null;
+            for (JsonNode item : items != null ? items : List.of(request)) {
+                for (JsonNode part : item.path("content").path("parts")) {
+                    if (part.path("text").isTextual()) {
+                        add(part.get("text").asText(), texts); // a content's parts one passage each, as Gemini's
+                    }
+                }
             }
         }
         return texts.isEmpty() ? null : new IndexedPassages(e.pipeline(), texts, e.endedAt());

@@ -127,6 +127,17 @@ public record Endpoint(String method, String host, String port, String path, Str
         return null;
     }
 
+    /**
+     * The model a Google-style path names before its method: "gemini-2.0-flash" from
+     * {@code /v1beta/models/gemini-2.0-flash:generateContent} (Vertex AI's {@code …/publishers/google/models/…} too);
+     * null for any other path.
+     */
+    public String modelBeforeMethod() {
+        String model = segmentAfter("models");
+        int colon = model == null ? -1 : model.lastIndexOf(':');
+        return colon > 0 ? model.substring(0, colon) : null;
+    }
+
     /** The segment right before the last occurrence of {@code segment}, e.g. the index before "_search". */
     public String segmentBefore(String segment) {
         List<String> segs = segments();

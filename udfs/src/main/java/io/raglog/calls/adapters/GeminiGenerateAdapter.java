@@ -55,7 +55,7 @@ public final class GeminiGenerateAdapter implements ApiAdapter, Serializable {
             String role = "model".equals(turn.path("role").asText("user")) ? "assistant" : "user";
             messages.add(new ChatMessage(role, parts(turn.get("parts"), "contents[" + i + "].parts", "\n")));
         }
-        String model = model(Endpoint.of(call));
+        String model = Endpoint.of(call).modelBeforeMethod();
         boolean streamed = Endpoint.of(call).pathEndsWith(":streamGenerateContent");
         if (!Bodies.succeeded(call)) {
             return ChatDetails.of(name(), model, messages, null, TokenUsage.UNKNOWN, streamed);
@@ -109,13 +109,5 @@ public final class GeminiGenerateAdapter implements ApiAdapter, Serializable {
             }
         }
         return sb.toString();
-    }
-
-    /** "gemini-2.0-flash" from {@code …/models/gemini-2.0-flash:generateContent}. */
-    private static String model(Endpoint endpoint) {
-        String path = endpoint.path();
-        int models = path.lastIndexOf("/models/");
-        int colon = path.lastIndexOf(':');
-        return models >= 0 && colon > models ? path.substring(models + "/models/".length(), colon) : null;
     }
 }

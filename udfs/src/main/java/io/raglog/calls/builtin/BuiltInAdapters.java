@@ -9,6 +9,7 @@ import io.raglog.calls.adapters.CohereChatAdapter;
 import io.raglog.calls.adapters.CohereEmbedAdapter;
 import io.raglog.calls.adapters.CohereRerankAdapter;
 import io.raglog.calls.adapters.ElasticsearchAdapter;
+import io.raglog.calls.adapters.GeminiEmbedAdapter;
 import io.raglog.calls.adapters.GeminiGenerateAdapter;
 import io.raglog.calls.adapters.JinaRerankAdapter;
 import io.raglog.calls.adapters.OllamaChatAdapter;
@@ -59,6 +60,7 @@ public final class BuiltInAdapters {
                 new AnthropicMessagesAdapter(),
                 new CohereChatAdapter(),
                 new GeminiGenerateAdapter(),
+                new GeminiEmbedAdapter(),
                 new TeiEmbedAdapter(),
                 new CohereEmbedAdapter(),
                 new JinaRerankAdapter(),
