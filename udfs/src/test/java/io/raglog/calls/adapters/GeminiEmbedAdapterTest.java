@@ -21,7 +21,8 @@ class GeminiEmbedAdapterTest {
     @Test
     void shouldReadAQueryEmbeddingAsTheEmbedStage() {
         ClassifiedCall call = classified(post(BASE + ":embedContent", "{'content':{'parts':[{'text':'Acme operating "
-                + "cash flow 2023'}]},'taskType':'RETRIEVAL_QUERY'}", 200, "{'embedding':{'values':[0.25,-0.5,0.75]}}"));
+                + "cash flow 2023'}]},'taskType':'RETRIEVAL_QUERY'}", 200,
+                "{'embedding':{'values':[0.25,-0.5,0.75]}}"));
         assertThat(call.stage()).isEqualTo(Stage.EMBED);
         EmbedDetail d = (EmbedDetail) call.detail();
         assertThat(d.adapter()).isEqualTo("gemini.embed");
