@@ -65,10 +65,10 @@ public final class GeminiEmbedAdapter implements ApiAdapter, Serializable {
         JsonNode embeddings = Bodies.array(reply, "embeddings");
         if (embeddings != null) {
             for (JsonNode embedding : embeddings) {
-                vectors.add(Vectors.fromArray(embedding.get("values"), "embeddings[].values"));
+                vectors.add(Vectors.decode(embedding.get("values"), "embeddings[].values"));
             }
         } else {
-            vectors.add(Vectors.fromArray(reply.path("embedding").get("values"), "embedding.values"));
+            vectors.add(Vectors.decode(reply.path("embedding").get("values"), "embedding.values"));
         }
         if (vectors.size() != texts.size()) {
             throw new AdapterException(vectors.size() + " vectors for " + texts.size() + " texts");

@@ -4,6 +4,7 @@ import static io.raglog.calls.Calls.classified;
 import static io.raglog.calls.Calls.post;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.raglog.calls.Calls;
 import io.raglog.calls.ClassifiedCall;
 import io.raglog.calls.EmbedDetail;
 import io.raglog.calls.NotARunCall;
@@ -29,6 +30,13 @@ class GeminiEmbedAdapterTest {
         assertThat(d.model()).isEqualTo("text-embedding-004");
         assertThat(d.texts()).containsExactly("Acme operating cash flow 2023");
         assertThat(d.vectors()).singleElement().satisfies(v -> assertThat(v).containsExactly(0.25f, -0.5f, 0.75f));
+    }
+
+    @Test
+    void shouldRefuseAReplyWithoutItsVectorWithAReason() {
+        assertThat(Calls.unreadableReason(post(BASE + ":embedContent", "{'content':{'parts':[{'text':'Acme cash "
+                + "flow'}]},'taskType':'RETRIEVAL_QUERY'}", 200, "{'embedding':{}}")))
+                .contains("embedding.values is missing");
     }
 
     @Test
