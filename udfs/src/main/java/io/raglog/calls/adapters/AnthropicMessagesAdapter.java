@@ -53,7 +53,7 @@ public final class AnthropicMessagesAdapter implements ApiAdapter, Serializable 
         if (!reply.isObject()) {
             throw new AdapterException("response body is " + Bodies.describe(reply) + ", expected a message");
         }
-        String output = replyText(Bodies.array(reply, "content"));
+        String output = Bodies.replyText(reply.get("content"), "content");
         String replyModel = Bodies.label(reply, "model");
         return ChatDetails.of(name(), replyModel != null ? replyModel : model, messages, output,
                 usage(reply.get("usage"), null), false);
@@ -95,27 +95,6 @@ public final class AnthropicMessagesAdapter implements ApiAdapter, Serializable 
      * document blocks (the citations feature) become {@code <document>} elements so the prompt reader finds them
      * as the context block.
      */
-    /**
-     * The reply's text: its text blocks joined as they are, as a stream's text deltas are. A reply that cites its
-     * documents comes as a text block per cited span and per stretch between them ("According to the report, ",
-     * "operating cash flow was $4.1 billion", "."): one text, not lines.
-     */
-    private static String replyText(JsonNode blocks) throws AdapterException {
-        if (blocks == null || blocks.isNull()) {
-            return "";
-        }
-        if (!blocks.isArray()) {
-            throw new AdapterException("'content' is " + Bodies.describe(blocks) + ", expected blocks");
-        }
-        StringBuilder sb = new StringBuilder();
-        for (JsonNode block : blocks) {
-            if ("text".equals(block.path("type").asText("text")) && block.path("text").isTextual()) {
-                sb.append(block.get("text").textValue());
-            }
-        }
-        return sb.toString();
-    }
-
     private static String textBlocks(JsonNode blocks, String field) throws AdapterException {
         if (blocks == null || blocks.isNull()) {
             return "";

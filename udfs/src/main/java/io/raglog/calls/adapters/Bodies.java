@@ -216,6 +216,30 @@ public final class Bodies {
         throw new AdapterException("'" + field + "' is " + describe(content) + ", expected a string or parts");
     }
 
+    /**
+     * A reply's content as one text: a string as is; text parts ({@code type} "text" or none) joined as they are, as a
+     * stream's deltas are. A reply that cites its sources comes as a part per cited span and per stretch between them
+     * (Claude's, Cohere's), so the parts are one text, not lines as a request's parts are ({@link #contentText}).
+     */
+    public static String replyText(JsonNode content, String field) throws AdapterException {
+        if (content == null || content.isNull() || content.isMissingNode()) {
+            return "";
+        }
+        if (content.isTextual()) {
+            return content.textValue();
+        }
+        if (!content.isArray()) {
+            throw new AdapterException("'" + field + "' is " + describe(content) + ", expected text or parts");
+        }
+        StringBuilder sb = new StringBuilder();
+        for (JsonNode part : content) {
+            if ("text".equals(part.path("type").asText("text")) && part.path("text").isTextual()) {
+                sb.append(part.get("text").textValue());
+            }
+        }
+        return sb.toString();
+    }
+
     /** Names a JSON value's type for error messages, with a short excerpt of text so the DLQ reader sees it. */
     public static String describe(JsonNode v) {
         if (v == null || v.isMissingNode()) {

@@ -63,27 +63,12 @@ public final class CohereChatAdapter implements ApiAdapter, Serializable {
             throw new AdapterException("response body is " + Bodies.describe(reply) + ", expected a chat reply");
         }
         JsonNode message = Bodies.object(reply, "message");
-        String output = message != null ? replyText(message.get("content")) : Bodies.text(reply, "text");
+        String output = message != null ? Bodies.replyText(message.get("content"), "message.content")
+                : Bodies.text(reply, "text");
         JsonNode usage = reply.has("usage") ? reply.get("usage") : reply.get("meta");
-        return ChatDetails.of(name(), Bodies.label(reply, "model") != null ? Bodies.label(reply, "model") : model,
-                messages, output == null ? "" : output, usage(usage), streamed);
-    }
-
-    /** A v2 reply's text parts joined as they are, as its stream's deltas are. */
-    private static String replyText(JsonNode content) throws AdapterException {
-        if (content == null || content.isNull()) {
-            return "";
-        }
-        if (content.isTextual()) {
-            return content.textValue();
-        }
-        StringBuilder sb = new StringBuilder();
-        for (JsonNode part : Bodies.asArray(content, "message.content")) {
-            if ("text".equals(part.path("type").asText("text")) && part.path("text").isTextual()) {
-                sb.append(part.get("text").textValue());
-            }
-        }
-        return sb.toString();
+        String replyModel = Bodies.label(reply, "model");
+        return ChatDetails.of(name(), replyModel != null ? replyModel : model, messages, output == null ? "" : output,
+                usage(usage), streamed);
     }
 
     private static List<ChatMessage> v2Messages(JsonNode request) throws AdapterException {
