@@ -12,8 +12,9 @@ import io.raglog.schemas.CallEvent;
 /**
  * Reads the model and dimension of an index-building embedding call (OpenAI-compatible {@code data[].embedding}, array
  * or base64; Cohere {@code embeddings} or {@code embeddings.float}; Ollama {@code embeddings}; TEI's bare array of
- * vectors; Gemini's {@code embedding.values} or {@code embeddings[].values}, its model in the path). Calls the adapters
- * classified as index building only; anything else, or a call that names neither a model nor a dimension, is null.
+ * vectors; Gemini's {@code embedding.values} or {@code embeddings[].values}, its model in the path; Bedrock's Titan
+ * {@code embedding}, its model in the path too). Calls the adapters classified as index building only; anything
+ * else, or a call that names neither a model nor a dimension, is null.
  * Vector-store writes (upserts) are not read: they name a collection but no model.
  */
 public final class IndexEmbeddings {
@@ -31,6 +32,9 @@ public final class IndexEmbeddings {
         JsonNode reply = Bodies.response(e);
         // Gemini names the model in the path, and a batch's requests name it as "models/…": the path's, as the query's
         String model = Endpoint.of(e).modelBeforeMethod();
+        if (model == null) {
+            model = Endpoint.of(e).bedrockModel(); // Bedrock's invoke names it in the path too, and the body none
+        }
         if (model == null) {
             model = Bodies.label(request, "model");
         }
@@ -60,6 +64,8 @@ public final class IndexEmbeddings {
             first = reply.get("embeddings").get(0).get("values"); // Gemini's batchEmbedContents
         } else if (reply.path("embedding").path("values").isArray()) {
             first = reply.get("embedding").get("values"); // Gemini's embedContent
+        } else if (reply.path("embedding").isArray()) {
+            first = reply.get("embedding"); // Amazon Titan's, on Bedrock
         } else if (reply.path("data").isArray() && reply.get("data").size() > 0) {
             first = reply.get("data").get(0).get("embedding");
         } else if (reply.path("embeddings").isArray() && reply.get("embeddings").size() > 0) {

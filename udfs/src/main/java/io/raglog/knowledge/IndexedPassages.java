@@ -13,14 +13,14 @@ import java.util.List;
  * The documents an index-building embedding call embedded: what the pipeline's knowledge base holds, seen as it is
  * built rather than only as runs are handed it. Read from the request's texts ({@code input} of OpenAI-compatible,
  * Ollama, Voyage and Jina APIs, as a string, a list of strings or Jina's {@code {"text": ...}} objects; Cohere's
- * {@code texts}; TEI's {@code inputs}; Gemini's {@code content.parts}, or each of its {@code requests}' in a batch).
- * Token-id inputs carry no text and are skipped.
+ * {@code texts}, on Bedrock too; Titan's {@code inputText}; TEI's {@code inputs}; Gemini's {@code content.parts}, or
+ * each of its {@code requests}' in a batch). Token-id inputs carry no text and are skipped.
  *
  * @param at the call's end (event time)
  */
 public record IndexedPassages(String pipeline, List<String> texts, Instant at) {
 
-    private static final String[] TEXT_FIELDS = {"input", "texts", "inputs"};
+    private static final String[] TEXT_FIELDS = {"input", "texts", "inputs", "inputText"};
 
     /** The texts of a successful index-building embedding call; null for any other call or one with no text. */
     public static IndexedPassages read(ClassifiedCall call) {

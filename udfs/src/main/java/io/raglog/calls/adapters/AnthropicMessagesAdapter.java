@@ -16,7 +16,9 @@ import java.util.List;
  * Anthropic Messages ({@code /v1/messages}). {@code system} is a string or text blocks; message content is a
  * string or blocks ({@code text}, {@code tool_result}, {@code document}). Streamed replies are SSE: usage's input
  * side in {@code message_start}, text in {@code content_block_delta} / {@code text_delta}, the final output token
- * count in {@code message_delta}.
+ * count in {@code message_delta}. Claude on Amazon Bedrock takes the same body through
+ * {@code /model/{modelId}/invoke} (the model in the path, {@code anthropic_version} in the body), streamed as the
+ * same events inside the AWS event stream's chunks ({@link BedrockChunks}).
  */
 public final class AnthropicMessagesAdapter implements ApiAdapter, Serializable {
 
@@ -33,6 +35,9 @@ public final class AnthropicMessagesAdapter implements ApiAdapter, Serializable 
         if (!e.isPost() || e.pathContains("/threads/")) {
             return false; // OpenAI Assistants' /threads/{id}/messages is not a model call
         }
+        if (BedrockChunks.isInvoke(e) && e.bedrockModel() != null) {
+            return Bodies.request(call).has("anthropic_version"); // Claude on Bedrock: its Messages body, invoked
+        }
         return e.pathEndsWith("/v1/messages")
                 || (e.pathEndsWith("/messages") && call.request().header("anthropic-version") != null);
     }
@@ -41,14 +46,19 @@ public final class AnthropicMessagesAdapter implements ApiAdapter, Serializable 
     public CallDetail read(CallEvent call) throws AdapterException {
         JsonNode request = Bodies.requestObject(call);
         List<ChatMessage> messages = messages(request);
+        Endpoint e = Endpoint.of(call);
         String model = Bodies.label(request, "model");
+        boolean bedrock = model == null && e.bedrockModel() != null;
+        if (bedrock) {
+            model = e.bedrockModel(); // Bedrock names the model in the path, and the body names none
+        }
         JsonNode reply = Bodies.response(call);
-        boolean streamed = Bodies.flag(request, "stream") || Sse.isStream(reply);
+        boolean streamed = Bodies.flag(request, "stream") || Sse.isStream(reply) || e.pathEndsWith("-stream");
         if (!Bodies.succeeded(call) || "error".equals(Bodies.label(reply, "type"))) {
             return ChatDetails.of(name(), model, messages, null, TokenUsage.UNKNOWN, streamed);
         }
         if (Sse.isStream(reply) || (streamed && reply.isArray())) {
-            return fromStream(messages, model, reply);
+            return fromStream(messages, model, reply, bedrock);
         }
         if (!reply.isObject()) {
             throw new AdapterException("response body is " + Bodies.describe(reply) + ", expected a message");
@@ -59,10 +69,10 @@ public final class AnthropicMessagesAdapter implements ApiAdapter, Serializable 
                 usage(reply.get("usage"), null), false);
     }
 
-    private CallDetail fromStream(List<ChatMessage> messages, String model, JsonNode reply)
+    private CallDetail fromStream(List<ChatMessage> messages, String model, JsonNode reply, boolean bedrock)
             throws AdapterException {
         AnthropicStream stream = new AnthropicStream(model);
-        Sse.readChunks(reply, stream);
+        Sse.readChunks(reply, bedrock ? BedrockChunks.unwrapping(stream) : stream);
         return ChatDetails.of(name(), stream.model(), messages, stream.text(), stream.usage(), true);
     }
 

@@ -138,6 +138,43 @@ public record Endpoint(String method, String host, String port, String path, Str
         return colon > 0 ? model.substring(0, colon) : null;
     }
 
+    /**
+     * The model an Amazon Bedrock runtime path names before its operation ({@code /model/{modelId}/converse},
+     * {@code …/converse-stream}, {@code …/invoke}, {@code …/invoke-with-response-stream}): SDKs escape the id's colon
+     * ({@code anthropic.claude-3-5-haiku-20241022-v1%3A0}), and an inference profile named by its ARN is read as the
+     * profile ({@code us.anthropic.claude-…}), escaped or not. Null for any other path.
+     */
+    public String bedrockModel() {
+        List<String> segs = segments();
+        int model = -1;
+        for (int i = segs.size() - 3; i >= 0; i--) {
+            if (segs.get(i).equals("model")) {
+                model = i;
+                break;
+            }
+        }
+        if (model < 0) {
+            return null;
+        }
+        String id = unescaped(String.join("/", segs.subList(model + 1, segs.size() - 1)));
+        if (id.startsWith("arn:")) {
+            id = id.substring(id.lastIndexOf('/') + 1);
+        }
+        return id.isEmpty() ? null : id;
+    }
+
+    /** Percent-escapes undone; a plus stays a plus (it is not a space in a path), and a malformed escape stays. */
+    private static String unescaped(String segment) {
+        if (segment.indexOf('%') < 0) {
+            return segment;
+        }
+        try {
+            return java.net.URLDecoder.decode(segment.replace("+", "%2B"), java.nio.charset.StandardCharsets.UTF_8);
+        } catch (IllegalArgumentException malformed) {
+            return segment;
+        }
+    }
+
     /** The segment right before the last occurrence of {@code segment}, e.g. the index before "_search". */
     public String segmentBefore(String segment) {
         List<String> segs = segments();

@@ -4,6 +4,10 @@ import io.raglog.calls.ApiAdapter;
 import io.raglog.calls.CallClassifier;
 import io.raglog.calls.adapters.AdminCallsAdapter;
 import io.raglog.calls.adapters.AnthropicMessagesAdapter;
+import io.raglog.calls.adapters.BedrockConverseAdapter;
+import io.raglog.calls.adapters.BedrockEmbedAdapter;
+import io.raglog.calls.adapters.BedrockKnowledgeBaseAdapter;
+import io.raglog.calls.adapters.BedrockRerankAdapter;
 import io.raglog.calls.adapters.ChromaAdapter;
 import io.raglog.calls.adapters.CohereChatAdapter;
 import io.raglog.calls.adapters.CohereEmbedAdapter;
@@ -44,7 +48,8 @@ public final class BuiltInAdapters {
     /**
      * Where two adapters could claim the same path, the more specific one comes first: Ollama's native
      * {@code /api/embeddings} before the OpenAI-compatible {@code /embeddings}; Jina, Voyage and TEI before Cohere
-     * on {@code /rerank}, since Cohere's shape is the one the others resemble; the vector stores by their own
+     * on {@code /rerank}, since Cohere's shape is the one the others resemble (Bedrock's by its {@code sources}); the
+     * Bedrock runtime's {@code /model/{id}/invoke} by the body the model takes; the vector stores by their own
      * path words; the generic admin probes last.
      */
     public static List<ApiAdapter> all() {
@@ -61,6 +66,10 @@ public final class BuiltInAdapters {
                 new CohereChatAdapter(),
                 new GeminiGenerateAdapter(),
                 new GeminiEmbedAdapter(),
+                new BedrockConverseAdapter(),
+                new BedrockEmbedAdapter(),
+                new BedrockRerankAdapter(),
+                new BedrockKnowledgeBaseAdapter(),
                 new TeiEmbedAdapter(),
                 new CohereEmbedAdapter(),
                 new JinaRerankAdapter(),

@@ -100,6 +100,28 @@ class HelpersTest {
             assertThat(e.query()).isEqualTo("x=1");
             assertThat(e.pathEndsWith("/v1/embeddings")).isTrue();
         }
+
+        @Test
+        void shouldReadTheModelABedrockPathNamesEscapedOrNotAndAnInferenceProfileByItsArn() {
+            String runtime = "https://bedrock-runtime.us-east-1.amazonaws.com/model/";
+            String arn = "arn:aws:bedrock:us-east-1:123456789012:inference-profile/us.anthropic.claude-3-5-haiku"
+                    + "-20241022-v1:0";
+
+            assertThat(bedrockModel(runtime + "anthropic.claude-3-5-haiku-20241022-v1%3A0/converse"))
+                    .isEqualTo("anthropic.claude-3-5-haiku-20241022-v1:0");
+            assertThat(bedrockModel(runtime + "cohere.embed-english-v3/invoke")).isEqualTo("cohere.embed-english-v3");
+            assertThat(bedrockModel(runtime + arn.replace(":", "%3A").replace("/", "%2F") + "/converse-stream"))
+                    .isEqualTo("us.anthropic.claude-3-5-haiku-20241022-v1:0");
+            assertThat(bedrockModel("http://proxy:8080/bedrock/model/" + arn + "/invoke"))
+                    .isEqualTo("us.anthropic.claude-3-5-haiku-20241022-v1:0");
+            assertThat(bedrockModel(runtime + "a%ZZb/invoke")).isEqualTo("a%ZZb");
+            assertThat(bedrockModel("https://api.openai.com/v1/models/gpt-4o")).isNull();
+            assertThat(bedrockModel(runtime + "converse")).isNull();
+        }
+
+        private static String bedrockModel(String url) {
+            return Endpoint.of(Calls.post(url, "{}", 200, "{}")).bedrockModel();
+        }
     }
 
     @Nested
