@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.raglog.proxy.FakeUpstream.Reply;
 import io.raglog.proxy.record.CallEventFactory;
+import io.raglog.proxy.record.EventStreamFrames;
 import io.raglog.schemas.CallEvent;
 import io.raglog.schemas.Json;
 import java.io.ByteArrayOutputStream;
@@ -54,6 +55,16 @@ class ProxyPassThroughTest {
     static volatile CountDownLatch streamGate;
     static int closedPort;
 
+    static final String BEDROCK_DELTA = "{\"contentBlockIndex\":0,\"delta\":{\"text\":\"Acme\"},\"p\":\"abcd\"}";
+    static final String BEDROCK_METADATA = "{\"usage\":{\"inputTokens\":12,\"outputTokens\":3,\"totalTokens\":15},"
+            + "\"metrics\":{\"latencyMs\":400}}";
+    /** A Converse stream as Bedrock frames it, each message flushed on its own as Bedrock sends them. */
+    static final List<byte[]> BEDROCK_FRAMES = List.of(
+            EventStreamFrames.event("messageStart", "{\"role\":\"assistant\"}"),
+            EventStreamFrames.event("contentBlockDelta", BEDROCK_DELTA),
+            EventStreamFrames.event("messageStop", "{\"stopReason\":\"end_turn\"}"),
+            EventStreamFrames.event("metadata", BEDROCK_METADATA));
+
     @BeforeAll
     static void start() throws IOException {
         upstream = new FakeUpstream()
@@ -68,7 +79,11 @@ class ProxyPassThroughTest {
                 .on("/collections/reports/points/search", Reply.json(200, Wire.qdrantSearchResponse()))
                 .on("/collections/reports/points", r -> Reply.json(200,
                         "{\"result\":{\"operation_id\":7,\"status\":\"completed\"},\"received\":" + r.body().length + "}"))
-                .on("/v2/rerank", Reply.json(200, Wire.cohereRerankResponse()));
+                .on("/v2/rerank", Reply.json(200, Wire.cohereRerankResponse()))
+                .on("/model/amazon.nova-lite-v1%3A0/converse-stream", new Reply(200,
+                        List.<String[]>of(new String[] {"Content-Type", "application/vnd.amazon.eventstream"},
+                                new String[] {"x-amzn-RequestId", "req_bedrock"}),
+                        BEDROCK_FRAMES, true, null));
         try (ServerSocket s = new ServerSocket(0)) {
             closedPort = s.getLocalPort();
         }
@@ -79,6 +94,7 @@ class ProxyPassThroughTest {
                 .route(Route.prefix("/openai", base))
                 .route(Route.prefix("/qdrant", base))
                 .route(Route.prefix("/cohere", base).withPipeline("rerank-service"))
+                .route(Route.prefix("/bedrock", base))
                 .route(Route.prefix("/down", "http://127.0.0.1:" + closedPort))
                 .defaultPipeline("support-assistant")
                 .sink(SinkSpec.file(dir.resolve("calls.jsonl")))
@@ -206,6 +222,29 @@ class ProxyPassThroughTest {
         assertThat(call.response().body().textValue()).as("the raw event stream, whole").isEqualTo(stream);
         assertThat(call.request().body().path("stream").asBoolean()).isTrue();
         assertThat(call.request().headers()).containsEntry("authorization", "REDACTED");
+    }
+
+    @Test
+    void shouldPassABedrockEventStreamThroughAsSentAndRecordItAsServerSentEvents() throws Exception {
+        HttpResponse<byte[]> response = jdk.send(HttpRequest.newBuilder(
+                viaProxy("/bedrock/model/amazon.nova-lite-v1%3A0/converse-stream"))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(
+                        "{\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"q\"}]}]}")).build(),
+                HttpResponse.BodyHandlers.ofByteArray());
+
+        assertThat(response.statusCode()).isEqualTo(200);
+        assertThat(response.headers().firstValue("content-type")).contains("application/vnd.amazon.eventstream");
+        assertThat(response.body()).as("the frames, byte for byte")
+                .isEqualTo(EventStreamFrames.stream(BEDROCK_FRAMES.toArray(byte[][]::new)));
+
+        CallEvent call = recordedCallTo("/converse-stream");
+        assertThat(call.response().body().textValue()).isEqualTo(
+                "event: messageStart\ndata: {\"role\":\"assistant\"}\n\n"
+                + "event: contentBlockDelta\ndata: " + BEDROCK_DELTA + "\n\n"
+                + "event: messageStop\ndata: {\"stopReason\":\"end_turn\"}\n\n"
+                + "event: metadata\ndata: " + BEDROCK_METADATA + "\n\n");
+        assertThat(call.response().headers()).doesNotContainKey(CallEventFactory.TRUNCATED_HEADER);
     }
 
     @Test

@@ -93,7 +93,7 @@ public final class CallEventFactory {
 
     private JsonNode body(CapturedBody captured, Map<String, String> rawHeaders, Map<String, String> recordedHeaders) {
         RecordedBody.Decoded decoded = RecordedBody.decode(captured, rawHeaders.get("content-encoding"),
-                maxDecodedBytes);
+                rawHeaders.get("content-type"), maxDecodedBytes);
         if (captured.truncated() || decoded.partial()) {
             recordedHeaders.put(TRUNCATED_HEADER, Long.toString(captured.totalBytes()));
         }

@@ -20,7 +20,8 @@ import java.util.zip.InflaterInputStream;
 
 /**
  * Turns captured body bytes into the CallEvent's body value: the JSON value when the whole body is one JSON document,
- * else the text (a streamed reply's raw {@code text/event-stream}, NDJSON, a form). Content encodings the proxy lets
+ * else the text (a streamed reply's raw {@code text/event-stream}, NDJSON, a form); an AWS event stream (Bedrock's
+ * streamed replies) as the SSE text of its messages ({@link AwsEventStream}). Content encodings the proxy lets
  * upstreams use (gzip, deflate) are undone first, so what is recorded is what the client's SDK read.
  */
 public final class RecordedBody {
@@ -44,9 +45,11 @@ public final class RecordedBody {
 
     /**
      * @param contentEncoding the body's {@code content-encoding}, null when none
+     * @param contentType the body's {@code content-type}, null when none
      * @param maxDecodedBytes an inflated body is kept up to this many bytes too
      */
-    public static Decoded decode(CapturedBody body, String contentEncoding, int maxDecodedBytes) {
+    public static Decoded decode(CapturedBody body, String contentEncoding, String contentType,
+            int maxDecodedBytes) {
         if (body.isEmpty()) {
             return new Decoded(null, false);
         }
@@ -60,6 +63,17 @@ public final class RecordedBody {
             Inflated inflated = inflate(bytes, contentEncoding.strip().toLowerCase(Locale.ROOT), maxDecodedBytes);
             bytes = inflated.bytes();
             partial = partial || inflated.partial();
+        }
+        if (AwsEventStream.is(contentType)) {
+            try {
+                AwsEventStream.Sse sse = AwsEventStream.toSse(bytes);
+                if (sse != null) {
+                    return new Decoded(TextNode.valueOf(sse.text()), partial || sse.partial());
+                }
+            } catch (CharacterCodingException binaryPayload) {
+                return new Decoded(TextNode.valueOf(binaryPlaceholder(bytes)), partial);
+            }
+            // not one message decoded: recorded as any other body
         }
         if (!partial) {
             try {
@@ -86,8 +100,12 @@ public final class RecordedBody {
                 // A cut can fall inside a multi-byte character; the text before it is still worth keeping.
                 return new String(bytes, StandardCharsets.UTF_8);
             }
-            return "<" + bytes.length + " bytes of binary content, not recorded>";
+            return binaryPlaceholder(bytes);
         }
+    }
+
+    private static String binaryPlaceholder(byte[] bytes) {
+        return "<" + bytes.length + " bytes of binary content, not recorded>";
     }
 
     private record Inflated(byte[] bytes, boolean partial) {}

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.raglog.schemas.CallEvent;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -64,6 +65,39 @@ class CallEventFactoryTest {
                 .containsEntry(CallEventFactory.INCOMPLETE_HEADER,
                         "client closed the connection before the response ended");
         assertThat(event.response().body().textValue()).isEqualTo("data: {\"choices\":[");
+    }
+
+    @Test
+    void shouldRecordABedrockEventStreamReplyAsServerSentEvents() {
+        String delta = "{\"contentBlockIndex\":0,\"delta\":{\"text\":\"Acme\"},\"p\":\"abcd\"}";
+        String metadata = "{\"usage\":{\"inputTokens\":12,\"outputTokens\":3,\"totalTokens\":15},"
+                + "\"metrics\":{\"latencyMs\":400}}";
+        byte[] reply = EventStreamFrames.stream(EventStreamFrames.event("contentBlockDelta", delta),
+                EventStreamFrames.event("metadata", metadata));
+
+        CallEvent whole = factory.build(bedrockCall(new CapturedBody(reply, reply.length)));
+        assertThat(whole.response().body().textValue()).isEqualTo("event: contentBlockDelta\ndata: " + delta + "\n\n"
+                + "event: metadata\ndata: " + metadata + "\n\n");
+        assertThat(whole.response().headers()).doesNotContainKey(CallEventFactory.TRUNCATED_HEADER);
+
+        byte[] cut = Arrays.copyOf(reply, reply.length - 1);
+        CallEvent endedEarly = factory.build(bedrockCall(new CapturedBody(cut, cut.length)));
+        assertThat(endedEarly.response().body().textValue())
+                .isEqualTo("event: contentBlockDelta\ndata: " + delta + "\n\n");
+        assertThat(endedEarly.response().headers()).as("the last message was cut short")
+                .containsEntry(CallEventFactory.TRUNCATED_HEADER, Integer.toString(cut.length));
+    }
+
+    private static CapturedCall bedrockCall(CapturedBody reply) {
+        byte[] request = "{\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"q\"}]}]}"
+                .getBytes(StandardCharsets.UTF_8);
+        return new CapturedCall(Instant.parse("2026-01-01T10:00:00.100Z"), Instant.parse("2026-01-01T10:00:00.500Z"),
+                null, "POST",
+                "https://bedrock-runtime.us-east-1.amazonaws.com/model/amazon.nova-lite-v1%3A0/converse-stream",
+                List.of(Map.entry("Content-Type", "application/json")), new CapturedBody(request, request.length), 200,
+                List.of(Map.entry("Content-Type", "application/vnd.amazon.eventstream"),
+                        Map.entry("x-amzn-RequestId", "req-1")),
+                reply, null);
     }
 
     @Test

@@ -19,7 +19,7 @@ class RecordedBodyTest {
     }
 
     private static JsonNode decode(CapturedBody body, String encoding) {
-        return RecordedBody.decode(body, encoding, 1 << 20).value();
+        return RecordedBody.decode(body, encoding, null, 1 << 20).value();
     }
 
     @Test
@@ -75,7 +75,8 @@ class RecordedBodyTest {
     void shouldRecordTheStartOfACutBodyAsTextAndSaySo() {
         byte[] full = "{\"input\":[\"ünïcödé passage\"]}".getBytes(StandardCharsets.UTF_8);
         byte[] cut = Arrays.copyOf(full, 13); // cuts inside a two-byte character
-        RecordedBody.Decoded decoded = RecordedBody.decode(new CapturedBody(cut, full.length), null, 1 << 20);
+        RecordedBody.Decoded decoded = RecordedBody.decode(new CapturedBody(cut, full.length), null, null,
+                1 << 20);
         assertThat(decoded.partial()).isTrue();
         assertThat(decoded.value().textValue()).startsWith("{\"input\":[\"");
     }
