@@ -1,0 +1,80 @@
+package io.raglog.assemble;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.raglog.calls.Classification;
+import io.raglog.calls.ClassifiedCall;
+import io.raglog.calls.builtin.BuiltInAdapters;
+import io.raglog.schemas.CallEvent;
+import io.raglog.schemas.Json;
+import io.raglog.schemas.Passage;
+import io.raglog.schemas.PassageFate;
+import io.raglog.schemas.Run;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.List;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
+import org.apache.flink.streaming.util.ProcessFunctionTestHarnesses;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A run on Amazon Bedrock as its recorded calls show it (a knowledge base's retrieval, Bedrock's rerank, a Converse
+ * generator; no embedding call, as the knowledge base embeds the question itself), sent without its run hint:
+ * content alone must link the three into one run whose passages keep their identity from retrieval to the prompt.
+ */
+class AssembleRecordedBedrockRunTest {
+
+    private static final String QUESTION = "What was Acme Corp's operating cash flow in 2023?";
+
+    @Test
+    void shouldAssembleAnUnhintedBedrockRunFromItsRecordedCalls() throws Exception {
+        KeyedOneInputStreamOperatorTestHarness<String, ClassifiedCall, Run> harness =
+                ProcessFunctionTestHarnesses.forKeyedProcessFunction(
+                        new AssembleRunsFunction(AssemblySettings.DEFAULTS), ClassifiedCall::runKey, Types.STRING);
+        try {
+            for (String file : List.of("knowledge-base-retrieve", "rerank", "converse-generate")) {
+                ClassifiedCall call = unhinted(file);
+                harness.processElement(call, call.event().endedAt().toEpochMilli());
+            }
+            harness.processWatermark(Long.MAX_VALUE - 1);
+
+            List<Run> runs = harness.extractOutputValues();
+            assertThat(runs).hasSize(1);
+            Run run = runs.get(0);
+            assertThat(run.incomplete()).isFalse();
+            assertThat(run.question()).isEqualTo(QUESTION);
+            assertThat(run.callIds()).containsExactlyInAnyOrder("acme-ir-bedrock-0003", "acme-ir-bedrock-0004",
+                    "acme-ir-bedrock-0005");
+            assertThat(run.stages().embed().present()).isFalse();
+            assertThat(run.stages().retrieve().query()).isEqualTo(QUESTION);
+            List<String> retrieved = run.stages().retrieve().passages().stream().map(Passage::id).toList();
+            assertThat(retrieved).containsExactly("1%3A0%3Ac0ffee00", "1%3A0%3Ac0ffee01", "1%3A0%3Ac0ffee02",
+                    "1%3A0%3Ac0ffee03");
+            // the reranker kept the first, third and second retrieved passages, and all three reached the prompt whole
+            List<String> kept = List.of(retrieved.get(0), retrieved.get(2), retrieved.get(1));
+            assertThat(run.stages().rerank().output()).extracting(Passage::id).containsExactlyElementsOf(kept);
+            assertThat(run.stages().generate().context()).extracting(Passage::id).containsExactlyElementsOf(kept);
+            assertThat(run.stages().assemble().passages()).extracting(PassageFate::fate)
+                    .containsOnly(PassageFate.Fate.WHOLE);
+            assertThat(run.stages().generate().answer()).startsWith("Acme Corp's operating cash flow in 2023");
+            assertThat(harness.numKeyedStateEntries()).isZero();
+            assertThat(harness.numEventTimeTimers()).isZero();
+        } finally {
+            harness.close();
+        }
+    }
+
+    private static ClassifiedCall unhinted(String file) throws IOException {
+        CallEvent recorded;
+        try (InputStream in = AssembleRecordedBedrockRunTest.class.getResourceAsStream("/wire/bedrock/" + file
+                + ".json")) {
+            recorded = Json.MAPPER.readValue(in, CallEvent.class);
+        }
+        CallEvent call = new CallEvent(recorded.schema(), recorded.eventId(), recorded.pipeline(), null,
+                recorded.startedAt(), recorded.endedAt(), recorded.request(), recorded.response(), recorded.source());
+        Classification c = BuiltInAdapters.classifier().classify(call);
+        assertThat(c).as(file).isInstanceOf(Classification.Classified.class);
+        return ((Classification.Classified) c).call();
+    }
+}
