@@ -22,7 +22,8 @@ import java.util.Locale;
  * message as {@code <document>} elements before its text, as Claude's document blocks are, so that the prompt rules
  * read them as the generator's passages and the message as its question. Replies: v2 {@code message.content} text
  * parts, v1 {@code text}; streamed, v2's server-sent {@code content-delta} events and v1's newline-delimited
- * {@code text-generation} events, their usage in the last event.
+ * {@code text-generation} events, their usage in the last event. Command R on Amazon Bedrock takes v1's body through
+ * {@code /model/{modelId}/invoke}, the model in the path, its stream's events each in one of Bedrock's chunks.
  */
 public final class CohereChatAdapter implements ApiAdapter, Serializable {
 
@@ -39,6 +40,9 @@ public final class CohereChatAdapter implements ApiAdapter, Serializable {
     @Override
     public boolean accepts(CallEvent call) {
         Endpoint e = Endpoint.of(call);
+        if (e.isPost() && BedrockChunks.isInvoke(e) && e.bedrockModel() != null) {
+            return Bodies.request(call).has("message"); // Command R on Bedrock: v1's body, invoked
+        }
         return e.isPost() && (e.pathEndsWith("/v2/chat") || e.pathEndsWith("/v1/chat"));
     }
 
@@ -47,17 +51,27 @@ public final class CohereChatAdapter implements ApiAdapter, Serializable {
         JsonNode request = Bodies.requestObject(call);
         List<ChatMessage> messages = request.has("messages") ? v2Messages(request) : v1Messages(request);
         withDocuments(messages, Bodies.array(request, "documents"));
+        Endpoint e = Endpoint.of(call);
         String model = Bodies.label(request, "model");
-        boolean streamed = Bodies.flag(request, "stream");
+        boolean bedrock = model == null && e.bedrockModel() != null;
+        if (bedrock) {
+            model = e.bedrockModel(); // Bedrock names the model in the path, and the body none
+        }
+        boolean streamed = Bodies.flag(request, "stream") || e.pathEndsWith("-stream");
         if (!Bodies.succeeded(call)) {
             return ChatDetails.of(name(), model, messages, null, TokenUsage.UNKNOWN, streamed);
         }
         JsonNode reply = Bodies.response(call);
+        if (bedrock && Sse.isStream(reply)) {
+            List<JsonNode> lines = new ArrayList<>(); // v1's stream events, each in one of Bedrock's chunks
+            Sse.readChunks(reply, BedrockChunks.unwrapping((chunk, event) -> lines.add(ChunkFields.tree(chunk))));
+            return fromLines(messages, model, lines);
+        }
         if (Sse.isStream(reply)) {
             return fromEvents(messages, model, reply);
         }
         if (reply != null && reply.isTextual() && reply.textValue().strip().startsWith("{")) {
-            return fromLines(messages, model, reply); // v1's default stream: one JSON object a line
+            return fromLines(messages, model, Ndjson.objects(reply)); // v1's default stream: one JSON object a line
         }
         if (reply == null || !reply.isObject()) {
             throw new AdapterException("response body is " + Bodies.describe(reply) + ", expected a chat reply");
@@ -160,10 +174,11 @@ public final class CohereChatAdapter implements ApiAdapter, Serializable {
     }
 
     /** v1's newline-delimited events: the text of {@code text-generation}, the usage of {@code stream-end}. */
-    private CallDetail fromLines(List<ChatMessage> messages, String model, JsonNode reply) throws AdapterException {
+    private CallDetail fromLines(List<ChatMessage> messages, String model, Iterable<JsonNode> lines)
+            throws AdapterException {
         StringBuilder output = new StringBuilder();
         TokenUsage usage = TokenUsage.UNKNOWN;
-        for (JsonNode line : Ndjson.objects(reply)) {
+        for (JsonNode line : lines) {
             String type = line.path("event_type").asText("");
             if ("text-generation".equals(type) && line.path("text").isTextual()) {
                 output.append(line.get("text").textValue());

@@ -8,6 +8,7 @@ import io.raglog.calls.adapters.BedrockConverseAdapter;
 import io.raglog.calls.adapters.BedrockEmbedAdapter;
 import io.raglog.calls.adapters.BedrockKnowledgeBaseAdapter;
 import io.raglog.calls.adapters.BedrockRerankAdapter;
+import io.raglog.calls.adapters.BedrockTextAdapter;
 import io.raglog.calls.adapters.ChromaAdapter;
 import io.raglog.calls.adapters.CohereChatAdapter;
 import io.raglog.calls.adapters.CohereEmbedAdapter;
@@ -70,6 +71,7 @@ public final class BuiltInAdapters {
                 new BedrockEmbedAdapter(),
                 new BedrockRerankAdapter(),
                 new BedrockKnowledgeBaseAdapter(),
+                new BedrockTextAdapter(),
                 new TeiEmbedAdapter(),
                 new CohereEmbedAdapter(),
                 new JinaRerankAdapter(),
