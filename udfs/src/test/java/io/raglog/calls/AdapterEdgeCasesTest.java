@@ -13,6 +13,7 @@ import java.io.ObjectOutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.util.List;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import static io.raglog.calls.Calls.classified;
@@ -126,6 +127,28 @@ class AdapterEdgeCasesTest {
                             + "{'type':'text','text':'.'}],'usage':{'input_tokens':40,'output_tokens':12}}")).detail();
 
             assertThat(d.output()).isEqualTo("According to the 10-K, cash flow was 4.2 billion.");
+        }
+
+        @Test
+        void shouldReadTheTurnsAClientsChatTemplateWroteIntoARawPrompt() {
+            String prompt = "<|begin_of_text|><|start_header_id|>system<|end_header_id|>\\n\\nAnswer from the "
+                    + "context. What is asked must be answered briefly.<|eot_id|><|start_header_id|>user"
+                    + "<|end_header_id|>\\n\\nContext:\\n[1] Cash flow was $4.2 billion in 2023.\\n\\n[2] Revenue grew 12%"
+                    + " in 2022.\\n\\nQuestion: "
+                    + "What was Acme cash flow?<|eot_id|><|start_header_id|>assistant<|end_header_id|>\\n\\n";
+            ChatDetail vllm = (ChatDetail) classified(post("http://vllm:8000/v1/completions", "{'model':"
+                    + "'meta-llama/Llama-3.1-8B-Instruct','prompt':'" + prompt + "'}", 200,
+                    "{'choices':[{'text':'$4.2 billion.'}]}")).detail();
+            ChatDetail ollama = (ChatDetail) classified(post("http://ollama:11434/api/generate", "{'model':"
+                    + "'llama3.1:8b','raw':true,'stream':false,'prompt':'" + prompt + "'}", 200,
+                    "{'model':'llama3.1:8b','response':'$4.2 billion.','done':true}")).detail();
+
+            for (ChatDetail d : List.of(vllm, ollama)) {
+                assertThat(d.messages()).extracting(ChatMessage::role).containsExactly("system", "user");
+                assertThat(d.question()).isEqualTo("What was Acme cash flow?");
+                assertThat(d.contextPassages()).containsExactly("Cash flow was $4.2 billion in 2023.",
+                        "Revenue grew 12% in 2022.");
+            }
         }
 
         @Test

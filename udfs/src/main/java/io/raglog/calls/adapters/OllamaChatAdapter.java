@@ -76,7 +76,9 @@ public final class OllamaChatAdapter implements ApiAdapter, Serializable {
         }
         String prompt = Bodies.text(request, "prompt");
         if (prompt != null && !prompt.isEmpty()) {
-            out.add(new ChatMessage("user", prompt));
+            // with raw: true the client writes the model's template itself; the turns it wrote are the messages
+            out.addAll(Bodies.flag(request, "raw") ? PromptTemplates.messages(prompt)
+                    : List.of(new ChatMessage("user", prompt)));
         }
         return out;
     }

@@ -15,7 +15,8 @@ import java.util.List;
 /**
  * The legacy OpenAI-compatible {@code /completions} (still served by vLLM, LiteLLM, Azure and OpenAI for
  * {@code gpt-3.5-turbo-instruct}). The whole prompt, context included, is one {@code prompt} string (or an array
- * holding one); it becomes a single user message so prompt reading works as for chat.
+ * holding one); it becomes a single user message so prompt reading works as for chat, or the messages a chat template
+ * wrote into it when the client applied its model's template itself ({@link PromptTemplates}).
  */
 public final class OpenAiCompletionsAdapter implements ApiAdapter, Serializable {
 
@@ -35,7 +36,7 @@ public final class OpenAiCompletionsAdapter implements ApiAdapter, Serializable 
     @Override
     public CallDetail read(CallEvent call) throws AdapterException {
         JsonNode request = Bodies.requestObject(call);
-        List<ChatMessage> messages = List.of(new ChatMessage("user", prompt(request.get("prompt"))));
+        List<ChatMessage> messages = PromptTemplates.messages(prompt(request.get("prompt")));
         String model = OpenAiModels.requested(call, request);
         JsonNode reply = Bodies.response(call);
         boolean streamed = Bodies.flag(request, "stream") || Sse.isStream(reply);
