@@ -290,7 +290,9 @@ final class ReferenceContextBlocks {
         while (m.find()) {
             spans.add(new int[] {m.start(), m.end()});
         }
-        if (spans.size() < 2) {
+        // the one change in meaning since the copy: a single marker opening the block is a passage's (the reader's
+        // own comment says why)
+        if (spans.isEmpty() || spans.size() == 1 && !block.substring(0, spans.get(0)[0]).isBlank()) {
             return List.of();
         }
         List<String> out = new ArrayList<>();

@@ -263,7 +263,9 @@ final class ContextBlocks {
         while (m.find()) {
             spans.add(new int[] {m.start(), m.end()});
         }
-        if (spans.size() < 2) {
+        // One marker is a passage's only where it opens the block (a context of one numbered passage: "[1] ..."); a
+        // marker-like line inside a passage's text is the text's own
+        if (spans.isEmpty() || spans.size() == 1 && !block.substring(0, spans.get(0)[0]).isBlank()) {
             return List.of();
         }
         List<String> out = new ArrayList<>();

@@ -154,6 +154,17 @@ class ChatRoleRulesTest {
         }
 
         @Test
+        void shouldReadTheOnePassageARerankerLeftWithoutItsNumber() {
+            ChatDetail d = read(Prompts.user("Context:\n[1] " + CASH_FLOW + "\n\nQuestion: " + QUESTION),
+                    "$4.2 billion [1].");
+            ChatDetail marked = read(Prompts.user("Context:\n" + CASH_FLOW + " See [1] above.\n\nQuestion: "
+                    + QUESTION), "$4.2 billion.");
+
+            assertThat(d.contextPassages()).containsExactly(CASH_FLOW);
+            assertThat(marked.contextPassages()).containsExactly(CASH_FLOW + " See [1] above.");
+        }
+
+        @Test
         void shouldReadDocumentNumberedPassagesFollowedByAnUnlabelledQuestion() {
             ChatDetail d = read(Prompts.user("Document 1: " + CASH_FLOW + "\nDocument 2: " + CAPEX
                     + "\n\nBased on the documents, " + QUESTION.substring(0, 1).toLowerCase() + QUESTION.substring(1)),
