@@ -131,17 +131,10 @@ public final class CohereChatAdapter implements ApiAdapter, Serializable {
             if (text == null || text.isBlank()) {
                 continue;
             }
-            String title = data.path("title").asText("");
-            sb.append("<document").append(title.isEmpty() ? "" : " title=\"" + title + "\"").append(">\n")
-                    .append(text.strip()).append("\n</document>\n");
+            sb.append(sb.length() > 0 ? "\n" : "").append(GroundingDocuments.element(data.path("title").asText(""),
+                    text.strip()));
         }
-        for (int i = messages.size() - 1; i >= 0; i--) {
-            if (messages.get(i).role().equals("user")) {
-                messages.set(i, new ChatMessage("user", sb + messages.get(i).content()));
-                return;
-            }
-        }
-        messages.add(new ChatMessage("user", sb.toString()));
+        GroundingDocuments.intoLastUserMessage(messages, sb.toString());
     }
 
     private static String documentText(JsonNode data) {

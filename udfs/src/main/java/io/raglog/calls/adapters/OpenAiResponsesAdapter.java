@@ -16,7 +16,9 @@ import java.util.List;
  * OpenAI's Responses API ({@code /v1/responses}). {@code instructions} is the system prompt; {@code input} is a
  * string or a list of items (messages whose content is a string or {@code input_text} parts, tool outputs). The
  * reply's text is in {@code output[].content[]} parts of type {@code output_text}; streamed replies send
- * {@code response.output_text.delta} events and a final {@code response.completed} carrying usage.
+ * {@code response.output_text.delta} events and a final {@code response.completed} carrying usage. The passages a
+ * {@code file_search} tool call handed the model (OpenAI's hosted retrieval) are read as the prompt's, when the
+ * response includes them.
  */
 public final class OpenAiResponsesAdapter implements ApiAdapter, Serializable {
 
@@ -49,6 +51,7 @@ public final class OpenAiResponsesAdapter implements ApiAdapter, Serializable {
         if (!reply.isObject()) {
             throw new AdapterException("response body is " + Bodies.describe(reply) + ", expected a response object");
         }
+        withFileSearchResults(messages, reply);
         return ChatDetails.of(name(), firstNonNull(Bodies.label(reply, "model"), model), messages, outputText(reply),
                 usage(reply.get("usage")), false);
     }
@@ -64,6 +67,7 @@ public final class OpenAiResponsesAdapter implements ApiAdapter, Serializable {
         if (completed != null && completed.isObject()) {
             model = firstNonNull(Bodies.label(completed, "model"), model);
             usage = usage(completed.get("usage"));
+            withFileSearchResults(messages, completed);
             if (output.isEmpty()) {
                 output = outputText(completed);
             }
@@ -102,6 +106,28 @@ public final class OpenAiResponsesAdapter implements ApiAdapter, Serializable {
             i++;
         }
         return out;
+    }
+
+    /**
+     * The passages a {@code file_search} tool call found and handed the model, when the request asked for them
+     * ({@code include: ["file_search_call.results"]}): the generator's context, though no message holds it. Without
+     * them the run's prompt shows no passages, as it shows none to the client.
+     */
+    private static void withFileSearchResults(List<ChatMessage> messages, JsonNode response) {
+        StringBuilder sb = new StringBuilder();
+        for (JsonNode item : response.path("output")) {
+            if (!"file_search_call".equals(item.path("type").asText())) {
+                continue;
+            }
+            for (JsonNode result : item.path("results")) {
+                JsonNode text = result.path("text");
+                if (text.isTextual() && !text.textValue().isBlank()) {
+                    sb.append(sb.length() > 0 ? "\n" : "").append(GroundingDocuments.element(
+                            result.path("filename").asText(""), text.textValue().strip()));
+                }
+            }
+        }
+        GroundingDocuments.intoLastUserMessage(messages, sb.toString());
     }
 
     private static String outputText(JsonNode response) {

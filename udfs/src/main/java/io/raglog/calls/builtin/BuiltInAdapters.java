@@ -23,6 +23,7 @@ import io.raglog.calls.adapters.OpenAiChatAdapter;
 import io.raglog.calls.adapters.OpenAiCompletionsAdapter;
 import io.raglog.calls.adapters.OpenAiEmbeddingsAdapter;
 import io.raglog.calls.adapters.OpenAiResponsesAdapter;
+import io.raglog.calls.adapters.OpenAiVectorStoreAdapter;
 import io.raglog.calls.adapters.PineconeAdapter;
 import io.raglog.calls.adapters.QdrantAdapter;
 import io.raglog.calls.adapters.TeiEmbedAdapter;
@@ -63,6 +64,7 @@ public final class BuiltInAdapters {
                 new OpenAiCompletionsAdapter(),
                 new OpenAiEmbeddingsAdapter(),
                 new OpenAiResponsesAdapter(),
+                new OpenAiVectorStoreAdapter(),
                 new AnthropicMessagesAdapter(),
                 new CohereChatAdapter(),
                 new GeminiGenerateAdapter(),

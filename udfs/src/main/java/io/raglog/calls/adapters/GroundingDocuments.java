@@ -1,0 +1,35 @@
+package io.raglog.calls.adapters;
+
+import io.raglog.calls.ChatMessage;
+import java.util.List;
+
+/**
+ * Passages an API hands its model beside the messages rather than in them (Claude's and Converse's document blocks,
+ * Cohere's {@code documents}, the Responses API's file-search results), written into the prompt raglog reads as
+ * {@code <document>} elements: where the prompt rules find a generator's passages, as they would had the client
+ * written them into the message itself.
+ */
+final class GroundingDocuments {
+
+    private GroundingDocuments() {}
+
+    /** One passage as an element, its title (a file name, a document's name) kept as the element's. */
+    static String element(String title, String text) {
+        return "<document" + (title == null || title.isEmpty() ? "" : " title=\"" + title + "\"") + ">\n" + text
+                + "\n</document>";
+    }
+
+    /** The elements put before the last user message's text (the question follows its passages), or as one. */
+    static void intoLastUserMessage(List<ChatMessage> messages, String elements) {
+        if (elements.isEmpty()) {
+            return;
+        }
+        for (int i = messages.size() - 1; i >= 0; i--) {
+            if (messages.get(i).role().equals("user")) {
+                messages.set(i, new ChatMessage("user", elements + "\n" + messages.get(i).content()));
+                return;
+            }
+        }
+        messages.add(new ChatMessage("user", elements));
+    }
+}
