@@ -21,8 +21,8 @@ class OpenAiHostedRetrievalTest {
 
     @Test
     void shouldSearchWithTheQueriesAsSentUnlessTheServiceRewroteThem() {
-        String reply = "{'search_query':['acme cash flow 2023'],'data':[{'file_id':'f1','filename':'10k.pdf','score':0.8,"
-                + "'content':[{'type':'text','text':'" + CASH + "'}]},{'file_id':'f1','filename':'10k.pdf','score':0.5,"
+        String reply = "{'search_query':['acme cash flow 2023'],'data':[{'file_id':'f1','filename':'10k.pdf',"
+                + "'score':0.8,'content':[{'type':'text','text':'" + CASH + "'}]},{'file_id':'f1','filename':'10k.pdf','score':0.5,"
                 + "'content':'" + REVENUE + "'}]}";
         var call = classified(post(STORE + "/search", "{'query':['Acme cash flow?','Acme 2023'],"
                 + "'max_num_results':2}", 200, reply));
