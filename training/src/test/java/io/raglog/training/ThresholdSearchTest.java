@@ -142,6 +142,56 @@ class ThresholdSearchTest {
         assertThat(report.stage(Stage.GENERATE).falsePositives()).isZero();
     }
 
+    /**
+     * Over the budget as above, lowering assembly's threshold from 0.43 to below 0.30 would catch 10 more faults and
+     * flag, by the model, 5 sound runs the context-assembly rule already flags (their lost text answers the question
+     * and the model gives 0.40, above the rule's floor): on the reviewed runs no flag is added, on the runs that follow
+     * the model's new flags need no rule. The search keeps assembly's threshold above those 5.
+     */
+    @Test
+    void shouldNotLowerAThresholdWhereOnlyARuleHidesTheModelsNewFalseFlagsWhileOverTheBudget() {
+        List<ThresholdSearch.ScoredRun> runs = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            runs.add(assemblyRun("assembly-fault-" + i, true, i < 10 ? 0.30 : 0.60, 0.05, false));
+        }
+        for (int i = 0; i < 100; i++) {
+            runs.add(assemblyRun("sound-" + i, false, i >= 10 && i < 15 ? 0.40 : 0.05, i < 10 ? 0.95 : 0.05,
+                    i >= 10 && i < 15));
+        }
+        Map<Stage, Double> start = new EnumMap<>(Stage.class);
+        start.put(Stage.REWRITE, 0.5);
+        start.put(Stage.ASSEMBLE, 0.43);
+        start.put(Stage.GENERATE, 0.9);
+
+        ThresholdSearch.Result result = ThresholdSearch.search(runs, 0.05, start, EnumSet.of(Stage.ASSEMBLE));
+
+        assertThat(result.runFpr()).isEqualTo(0.15);
+        assertThat(result.thresholds().get(Stage.ASSEMBLE)).isGreaterThan(0.40);
+        assertThat(ThresholdSearch.soundFlagged(runs, Stage.ASSEMBLE, result.thresholds().get(Stage.ASSEMBLE)))
+                .isZero();
+    }
+
+    /** A run with a rewriter, a context assembly and a generator; assembly faulty or every stage sound. */
+    private static ThresholdSearch.ScoredRun assemblyRun(String id, boolean assemblyFaulty, double assemble,
+            double rewrite, boolean lostTextAnswers) {
+        EnumSet<Stage> present = EnumSet.of(Stage.REWRITE, Stage.ASSEMBLE, Stage.GENERATE);
+        Map<String, Double> lost = lostTextAnswers
+                ? Map.of(FeatureList.ASSEMBLE_LOST_ANSWER_MATCH, 0.6, FeatureList.ASSEMBLE_LOST_ANSWER_GAP, 0.2)
+                : Map.of(FeatureList.ASSEMBLE_LOST_ANSWER_MATCH, 0.1, FeatureList.ASSEMBLE_LOST_ANSWER_GAP, 0.0);
+        RunFeatures features = new RunFeatures(RunFeatures.SCHEMA_V1, id, "test-pipeline", "q", FeatureList.VERSION,
+                lost, new LlmUsage(0, 0, 0, 0.0, false, List.of(), "offline-judge/v2"), null, List.of());
+        LabelStages stages = new LabelStages(0, null, null, null, assemblyFaulty ? 1 : 0, 0);
+        Label label = new Label(SchemaIds.LABEL_V1, id, "test-pipeline", "test-profile", "q-" + id, "q", null,
+                "evt-" + id, stages, assemblyFaulty ? Stage.ASSEMBLE.id() : null, null,
+                assemblyFaulty ? Label.ORIGIN_INJECTED : null, null, !assemblyFaulty, true, "a", "a", List.of(),
+                Instant.EPOCH);
+        Map<Stage, Double> p = new EnumMap<>(Stage.class);
+        p.put(Stage.REWRITE, rewrite);
+        p.put(Stage.ASSEMBLE, assemble);
+        p.put(Stage.GENERATE, 0.05);
+        return new ThresholdSearch.ScoredRun(new LabeledRun(new ScoringInput(features, present, "a"), label), p);
+    }
+
     /** A run with a rewriter and a generator only; {@code faulty} is its one faulty stage, or null when sound. */
     private static ThresholdSearch.ScoredRun run(String id, Stage faulty, double rewrite, double generate) {
         EnumSet<Stage> present = EnumSet.of(Stage.REWRITE, Stage.GENERATE);
