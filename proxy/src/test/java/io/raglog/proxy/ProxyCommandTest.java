@@ -91,6 +91,19 @@ class ProxyCommandTest {
     }
 
     @Test
+    void shouldAcceptTheShippedExamplesAwsRoutesOnceUncommented() throws Exception {
+        Path yaml = dir.resolve("example-aws.yaml");
+        Files.writeString(yaml, Files.readString(Path.of("proxy.example.yaml"))
+                .replace("  # - {prefix: /bedrock", "  - {prefix: /bedrock"));
+        ProxyConfig config = parse("--config", yaml.toString());
+        assertThat(config.routes()).extracting(Route::pathPrefix)
+                .containsExactly("/openai", "/anthropic", "/cohere", "/qdrant", "/bedrock", "/bedrock-agent");
+        assertThat(config.routes().subList(4, 6)).extracting(Route::awsSigV4)
+                .containsOnly(new AwsSigV4("bedrock", "us-east-1"));
+        assertThat(config.maxSignedBodyBytes()).isEqualTo(16 << 20);
+    }
+
+    @Test
     void shouldRejectAMisspeltKeyRatherThanIgnoreIt() throws Exception {
         Path yaml = dir.resolve("proxy.yaml");
         Files.writeString(yaml, """
