@@ -44,6 +44,24 @@ class ProxyTest {
     }
 
     @Test
+    void shouldPassWhichRoutesTheProxyReSignsForAws() {
+        JsonNode routes = Chart.render(values("proxy.enabled", "true",
+                "proxy.routes[0].prefix", "/bedrock",
+                "proxy.routes[0].upstream", "https://bedrock-runtime.us-east-1.amazonaws.com",
+                "proxy.routes[0].awsSigv4", "true",
+                "proxy.routes[1].prefix", "/kb",
+                "proxy.routes[1].upstream", "https://vpce-0a1b.bedrock-agent-runtime.us-east-1.vpce.amazonaws.com",
+                "proxy.routes[1].awsSigv4.service", "bedrock", "proxy.routes[1].awsSigv4.region", "us-east-1",
+                "proxy.routes[2].prefix", "/openai", "proxy.routes[2].upstream", "https://api.openai.com"))
+                .proxyYaml().path("routes");
+
+        assertThat(routes.get(0).path("aws_sigv4").asBoolean()).isTrue();
+        assertThat(routes.get(1).path("aws_sigv4").path("service").asText()).isEqualTo("bedrock");
+        assertThat(routes.get(1).path("aws_sigv4").path("region").asText()).isEqualTo("us-east-1");
+        assertThat(routes.get(2).has("aws_sigv4")).isFalse();
+    }
+
+    @Test
     void shouldListenOnAllInterfacesOnThePortsTheServiceExposes() {
         Rendered r = Chart.render(TWO_ROUTES);
 

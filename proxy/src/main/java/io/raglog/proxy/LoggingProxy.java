@@ -4,6 +4,7 @@ import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.util.concurrent.DefaultThreadFactory;
+import io.raglog.proxy.http.AwsSigning;
 import io.raglog.proxy.http.ProxyRuntime;
 import io.raglog.proxy.http.ProxyServer;
 import io.raglog.proxy.http.UpstreamPools;
@@ -41,10 +42,11 @@ public final class LoggingProxy implements AutoCloseable {
     private final ProxyMetrics metrics;
     private final ProxyServer server;
     private final AdminServer admin;
+    private final AwsSigning signing;
     private boolean closed;
 
     private LoggingProxy(ProxyConfig config, EventLoopGroup group, UpstreamPools pools, Recorder recorder,
-            ProxyMetrics metrics, ProxyServer server, AdminServer admin) {
+            ProxyMetrics metrics, ProxyServer server, AdminServer admin, AwsSigning signing) {
         this.config = config;
         this.group = group;
         this.pools = pools;
@@ -52,6 +54,7 @@ public final class LoggingProxy implements AutoCloseable {
         this.metrics = metrics;
         this.server = server;
         this.admin = admin;
+        this.signing = signing;
     }
 
     public static LoggingProxy start(ProxyConfig config) {
@@ -64,11 +67,14 @@ public final class LoggingProxy implements AutoCloseable {
                 config.upstreamCa());
         EventLoopGroup group = new MultiThreadIoEventLoopGroup(config.ioThreads(),
                 new DefaultThreadFactory("raglog-proxy-io", true), NioIoHandler.newFactory());
+        // Only a proxy with a route to re-sign holds AWS credentials at all.
+        AwsSigning signing = config.routes().stream().anyMatch(r -> r.awsSigV4() != null)
+                ? AwsSigning.create(config.awsCredentials()) : null;
         ProxyServer server = null;
         AdminServer admin = null;
         try {
             ProxyRuntime runtime = new ProxyRuntime(new Routes(config.routes()), pools, recorder, metrics,
-                    config.maxRecordedBodyBytes());
+                    config.maxRecordedBodyBytes(), signing, config.maxSignedBodyBytes());
             server = ProxyServer.bind(group, config.listen(), runtime);
             if (config.admin() != null) {
                 admin = AdminServer.start(config.admin(), metrics);
@@ -79,17 +85,29 @@ public final class LoggingProxy implements AutoCloseable {
             }
             group.shutdownGracefully(0, 1, TimeUnit.SECONDS);
             recorder.close(Duration.ZERO);
+            if (signing != null) {
+                signing.close();
+            }
             if (e instanceof InterruptedException) {
                 Thread.currentThread().interrupt();
             }
             throw e instanceof IOException io ? new UncheckedIOException("cannot start the proxy: " + e.getMessage(), io)
                     : new IllegalStateException("cannot start the proxy: " + e.getMessage(), e);
         }
-        LoggingProxy proxy = new LoggingProxy(config, group, pools, recorder, metrics, server, admin);
+        LoggingProxy proxy = new LoggingProxy(config, group, pools, recorder, metrics, server, admin, signing);
         LOG.info("raglog proxy listening on {}{}, recording to {}", server.address(),
                 admin == null ? "" : " (metrics on http://" + hostPort(admin.address()) + "/metrics)",
                 sink.describe());
         config.routes().forEach(r -> LOG.info("  route {}", r.describe()));
+        for (Route r : config.routes()) {
+            if (r.awsSigV4() != null && !r.https()) {
+                LOG.warn("route {} is re-signed for AWS but its upstream is plain http: the proxy's access key id and"
+                        + " session token would cross the network in the clear", r.match());
+            }
+        }
+        if (signing != null) {
+            signing.checkCredentialsInBackground();
+        }
         return proxy;
     }
 
@@ -133,6 +151,9 @@ public final class LoggingProxy implements AutoCloseable {
         recorder.close();
         if (admin != null) {
             admin.close();
+        }
+        if (signing != null) {
+            signing.close();
         }
         LOG.info("raglog proxy stopped: {}", metrics.snapshot().describe());
     }

@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -50,6 +51,13 @@ public final class ProxyCommand implements Callable<Integer> {
                     + " Replaces the file's routes when given.")
     List<String> routes = new ArrayList<>();
 
+    @Option(names = "--aws-sigv4", paramLabel = "ROUTE[=SERVICE:REGION]",
+            description = "Re-sign the route named by its prefix or host (/bedrock) with AWS SigV4 and the proxy's own"
+                    + " AWS credentials (default chain: environment, profile, web identity, container, instance"
+                    + " metadata); the client's signature is dropped. Service and region are inferred from an"
+                    + " upstream such as https://bedrock-runtime.us-east-1.amazonaws.com; repeatable.")
+    List<String> awsSigV4 = new ArrayList<>();
+
     @Option(names = "--pipeline", paramLabel = "NAME",
             description = "Pipeline of calls whose route and x-raglog-pipeline header name none (default "
                     + ProxyConfig.DEFAULT_PIPELINE + ").")
@@ -84,6 +92,11 @@ public final class ProxyCommand implements Callable<Integer> {
             description = "Record each body up to this size; calls always pass whole (default 4194304).")
     Integer maxRecordedBody;
 
+    @Option(names = "--max-signed-body", paramLabel = "BYTES",
+            description = "The largest request body a route re-signed for AWS takes; larger ones are answered 413"
+                    + " (default 16777216).")
+    Integer maxSignedBody;
+
     @Option(names = "--max-queued-calls", paramLabel = "N",
             description = "Recordings waiting for the sink before new ones are dropped (default 10000).")
     Integer maxQueuedCalls;
@@ -117,7 +130,8 @@ public final class ProxyCommand implements Callable<Integer> {
                         + "/metrics"));
         for (Route r : config.routes()) {
             out.println("  " + (r.pathPrefix() != null ? proxy.baseUri() + r.pathPrefix() : "Host " + r.host())
-                    + " -> " + r.upstream());
+                    + " -> " + r.upstream() + (r.awsSigV4() == null ? ""
+                            : " (re-signed with AWS SigV4 for " + r.awsSigV4().describe() + ")"));
         }
         out.println("Ctrl-C to stop.");
         out.flush();
@@ -140,6 +154,9 @@ public final class ProxyCommand implements Callable<Integer> {
             routes.forEach(r -> routeList.add(Route.parse(r)));
         } else if (file != null && file.routes() != null) {
             file.routes().forEach(r -> routeList.add(r.toRoute()));
+        }
+        for (String spec : awsSigV4) {
+            signRoute(routeList, spec);
         }
         b.routes(routeList);
 
@@ -170,6 +187,11 @@ public final class ProxyCommand implements Callable<Integer> {
         } else if (limits != null && limits.maxRecordedBodyBytes() != null) {
             b.maxRecordedBodyBytes(limits.maxRecordedBodyBytes());
         }
+        if (maxSignedBody != null) {
+            b.maxSignedBodyBytes(maxSignedBody);
+        } else if (limits != null && limits.maxSignedBodyBytes() != null) {
+            b.maxSignedBodyBytes(limits.maxSignedBodyBytes());
+        }
         if (maxQueuedCalls != null) {
             b.maxQueuedCalls(maxQueuedCalls);
         } else if (limits != null && limits.maxQueuedCalls() != null) {
@@ -190,6 +212,34 @@ public final class ProxyCommand implements Callable<Integer> {
             b.upstreamCa(Path.of(file.upstreamCa()));
         }
         return b.build();
+    }
+
+    /** {@code --aws-sigv4 /bedrock} or {@code --aws-sigv4 /kb=bedrock:eu-west-1}: marks a route in effect signed. */
+    private static void signRoute(List<Route> routes, String spec) {
+        int eq = spec.indexOf('=');
+        String name = (eq < 0 ? spec : spec.substring(0, eq)).strip();
+        String service = null;
+        String region = null;
+        if (eq >= 0) {
+            String[] parts = spec.substring(eq + 1).split(":", -1);
+            if (parts.length != 2 || parts[0].isBlank() || parts[1].isBlank()) {
+                throw new IllegalArgumentException("--aws-sigv4 is ROUTE or ROUTE=SERVICE:REGION, e.g."
+                        + " /bedrock=bedrock:us-east-1; got '" + spec + "'");
+            }
+            service = parts[0];
+            region = parts[1];
+        }
+        // named as in --route: a prefix as written (without a trailing slash), a host in any case
+        String match = !name.startsWith("/") ? name.toLowerCase(Locale.ROOT)
+                : name.length() > 1 && name.endsWith("/") ? name.substring(0, name.length() - 1) : name;
+        for (int i = 0; i < routes.size(); i++) {
+            if (routes.get(i).match().equals(match)) {
+                routes.set(i, routes.get(i).signedWithAwsSigV4(service, region));
+                return;
+            }
+        }
+        throw new IllegalArgumentException("--aws-sigv4 " + name + " names no route (routes: "
+                + String.join(", ", routes.stream().map(Route::match).toList()) + ")");
     }
 
     private static InetSocketAddress adminAddress(String spec) {

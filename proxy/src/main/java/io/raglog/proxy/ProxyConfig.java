@@ -1,6 +1,7 @@
 package io.raglog.proxy;
 
 import io.raglog.proxy.record.RedactionRules;
+import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -23,6 +24,10 @@ import java.util.List;
  * @param sessionHeader the request header whose value is copied into the call's {@code session} (lower case; null for
  *     none): how re-asks within a user's session are told apart from other users' questions. A header the redaction
  *     rules call secret is refused, since its value would be copied out of the redacted headers
+ * @param maxSignedBodyBytes on a route the proxy re-signs for AWS the whole request body is held before it goes
+ *     upstream (the signature covers its hash); a larger body is answered 413 and not forwarded
+ * @param awsCredentials the credentials routes are re-signed with; null for the SDK's default chain (environment,
+ *     profile, web identity, container and instance metadata), resolved per request
  */
 public record ProxyConfig(
         InetSocketAddress listen,
@@ -38,11 +43,14 @@ public record ProxyConfig(
         Duration upstreamIdleTimeout,
         Path upstreamCa,
         int ioThreads,
-        String sessionHeader) {
+        String sessionHeader,
+        int maxSignedBodyBytes,
+        AwsCredentialsProvider awsCredentials) {
 
     public static final String DEFAULT_PIPELINE = "default";
     public static final String DEFAULT_SESSION_HEADER = "x-session-id";
     public static final int DEFAULT_MAX_RECORDED_BODY_BYTES = 4 << 20;
+    public static final int DEFAULT_MAX_SIGNED_BODY_BYTES = 16 << 20;
     public static final int DEFAULT_MAX_QUEUED_CALLS = 10_000;
     public static final long DEFAULT_MAX_QUEUED_BYTES = 256L << 20;
     public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(10);
@@ -77,6 +85,8 @@ public record ProxyConfig(
         b.upstreamCa = upstreamCa;
         b.ioThreads = ioThreads;
         b.sessionHeader = sessionHeader;
+        b.maxSignedBodyBytes = maxSignedBodyBytes;
+        b.awsCredentials = awsCredentials;
         return b;
     }
 
@@ -95,6 +105,8 @@ public record ProxyConfig(
         private Path upstreamCa;
         private int ioThreads = Runtime.getRuntime().availableProcessors();
         private String sessionHeader = DEFAULT_SESSION_HEADER;
+        private int maxSignedBodyBytes = DEFAULT_MAX_SIGNED_BODY_BYTES;
+        private AwsCredentialsProvider awsCredentials;
 
         private Builder() {}
 
@@ -181,6 +193,17 @@ public record ProxyConfig(
             return this;
         }
 
+        public Builder maxSignedBodyBytes(int bytes) {
+            this.maxSignedBodyBytes = bytes;
+            return this;
+        }
+
+        /** The credentials AWS SigV4 routes are signed with (tests); by default the SDK's default chain. */
+        public Builder awsCredentials(AwsCredentialsProvider provider) {
+            this.awsCredentials = provider;
+            return this;
+        }
+
         public ProxyConfig build() {
             require(listen != null, "listen (the address clients connect to)");
             require(!routes.isEmpty(), "at least one route (e.g. /openai=https://api.openai.com)");
@@ -193,6 +216,7 @@ public record ProxyConfig(
             require(connectTimeout != null && !connectTimeout.isNegative(), "a connect timeout");
             require(upstreamIdleTimeout != null && !upstreamIdleTimeout.isNegative(), "an upstream idle timeout");
             require(ioThreads > 0, "ioThreads > 0");
+            require(maxSignedBodyBytes >= 0, "maxSignedBodyBytes >= 0");
             if (sessionHeader != null && redaction.isSecretHeader(sessionHeader)) {
                 // Copying it into the session field would carry a credential past redaction.
                 throw new IllegalArgumentException("proxy config: the session header " + sessionHeader
@@ -200,7 +224,7 @@ public record ProxyConfig(
             }
             return new ProxyConfig(listen, admin, routes, defaultPipeline, sink, redaction, maxRecordedBodyBytes,
                     maxQueuedCalls, maxQueuedBytes, connectTimeout, upstreamIdleTimeout, upstreamCa, ioThreads,
-                    sessionHeader);
+                    sessionHeader, maxSignedBodyBytes, awsCredentials);
         }
 
         private static void require(boolean ok, String what) {

@@ -1,5 +1,7 @@
 package io.raglog.proxy;
 
+import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
@@ -22,6 +24,9 @@ import java.util.Map;
  *   - {prefix: /openai, upstream: https://api.openai.com}
  *   - {prefix: /cohere, upstream: https://api.cohere.com, pipeline: support-bot}
  *   - {host: qdrant.internal, upstream: http://qdrant:6333}
+ *   - {prefix: /bedrock, upstream: https://bedrock-runtime.us-east-1.amazonaws.com, aws_sigv4: true}
+ *   - {prefix: /kb, upstream: https://vpce-0a1b.bedrock-agent-runtime.eu-west-1.vpce.amazonaws.com,
+ *      aws_sigv4: {service: bedrock, region: eu-west-1}}
  * sink:
  *   kafka: {bootstrap: kafka:9092, topic: raglog.calls, properties: {security.protocol: SASL_SSL}}
  *   # or: file: calls.jsonl
@@ -29,7 +34,8 @@ import java.util.Map;
  *   headers: [x-internal-auth]
  *   query_params: [sas]
  *   body_fields: [api_key, /credentials/password]
- * limits: {max_recorded_body_bytes: 4194304, max_queued_calls: 10000, max_queued_bytes: 268435456}
+ * limits: {max_recorded_body_bytes: 4194304, max_queued_calls: 10000, max_queued_bytes: 268435456,
+ *          max_signed_body_bytes: 16777216}
  * connect_timeout_ms: 10000
  * upstream_idle_timeout_ms: 4000
  * upstream_ca: /etc/ssl/internal-ca.pem
@@ -40,7 +46,7 @@ record ProxyFile(String listen, String admin, String pipeline, List<RouteEntry> 
         RedactEntry redact, LimitsEntry limits, Long connectTimeoutMs, Long upstreamIdleTimeoutMs, String upstreamCa,
         String sessionHeader) {
 
-    record RouteEntry(String prefix, String host, String upstream, String pipeline) {
+    record RouteEntry(String prefix, String host, String upstream, String pipeline, AwsSigV4Entry awsSigv4) {
         Route toRoute() {
             if (upstream == null) {
                 throw new IllegalArgumentException("a route in proxy.yaml needs an upstream");
@@ -50,7 +56,26 @@ record ProxyFile(String listen, String admin, String pipeline, List<RouteEntry> 
             if (route == null) {
                 throw new IllegalArgumentException("a route in proxy.yaml has a prefix or a host, not both or neither");
             }
-            return route.withPipeline(pipeline);
+            route = route.withPipeline(pipeline);
+            return awsSigv4 == null || !awsSigv4.sign() ? route
+                    : route.signedWithAwsSigV4(awsSigv4.service(), awsSigv4.region());
+        }
+    }
+
+    /**
+     * {@code aws_sigv4: true} (service and region inferred from the upstream's host), {@code false}, or
+     * {@code {service: bedrock, region: us-east-1}} with either key optional.
+     */
+    record AwsSigV4Entry(boolean sign, String service, String region) {
+
+        @JsonCreator(mode = JsonCreator.Mode.DELEGATING)
+        static AwsSigV4Entry of(boolean sign) {
+            return new AwsSigV4Entry(sign, null, null);
+        }
+
+        @JsonCreator(mode = JsonCreator.Mode.PROPERTIES)
+        static AwsSigV4Entry of(@JsonProperty("service") String service, @JsonProperty("region") String region) {
+            return new AwsSigV4Entry(true, service, region);
         }
     }
 
@@ -68,7 +93,8 @@ record ProxyFile(String listen, String admin, String pipeline, List<RouteEntry> 
 
     record RedactEntry(List<String> headers, List<String> queryParams, List<String> bodyFields) {}
 
-    record LimitsEntry(Integer maxRecordedBodyBytes, Integer maxQueuedCalls, Long maxQueuedBytes) {}
+    record LimitsEntry(Integer maxRecordedBodyBytes, Integer maxQueuedCalls, Long maxQueuedBytes,
+            Integer maxSignedBodyBytes) {}
 
     private static final ObjectMapper YAML = YAMLMapper.builder()
             .propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)

@@ -14,8 +14,9 @@ import java.util.Locale;
  * @param host lower case, without port; null for a path route
  * @param upstream http or https, no query, no user info
  * @param pipeline the pipeline every call on this route belongs to; null to take it from the call or the default
+ * @param awsSigV4 how the proxy re-signs this route's requests for AWS; null to forward them as the client signed them
  */
-public record Route(String pathPrefix, String host, URI upstream, String pipeline) {
+public record Route(String pathPrefix, String host, URI upstream, String pipeline, AwsSigV4 awsSigV4) {
 
     public Route {
         if ((pathPrefix == null) == (host == null)) {
@@ -50,6 +51,10 @@ public record Route(String pathPrefix, String host, URI upstream, String pipelin
         }
     }
 
+    public Route(String pathPrefix, String host, URI upstream, String pipeline) {
+        this(pathPrefix, host, upstream, pipeline, null);
+    }
+
     public static Route prefix(String pathPrefix, String upstream) {
         return new Route(pathPrefix, null, uri(upstream), null);
     }
@@ -59,7 +64,21 @@ public record Route(String pathPrefix, String host, URI upstream, String pipelin
     }
 
     public Route withPipeline(String name) {
-        return new Route(pathPrefix, host, upstream, name);
+        return new Route(pathPrefix, host, upstream, name, awsSigV4);
+    }
+
+    /**
+     * This route re-signed with AWS SigV4; a null service or region is inferred from the upstream's host.
+     *
+     * @throws IllegalArgumentException when they are not given and cannot be inferred
+     */
+    public Route signedWithAwsSigV4(String service, String region) {
+        return new Route(pathPrefix, host, upstream, pipeline, AwsSigV4.forUpstream(upstream, service, region));
+    }
+
+    /** What {@code --route} and {@code --aws-sigv4} name this route by: its path prefix, else its host. */
+    public String match() {
+        return pathPrefix != null ? pathPrefix : host;
     }
 
     /** {@code /openai=https://api.openai.com} (a path route) or {@code openai.internal=https://api.openai.com}. */
@@ -106,7 +125,8 @@ public record Route(String pathPrefix, String host, URI upstream, String pipelin
 
     public String describe() {
         return (pathPrefix != null ? pathPrefix : "host " + host) + " -> " + upstream
-                + (pipeline != null ? " (pipeline " + pipeline + ")" : "");
+                + (pipeline != null ? " (pipeline " + pipeline + ")" : "")
+                + (awsSigV4 != null ? " (re-signed with AWS SigV4 for " + awsSigV4.describe() + ")" : "");
     }
 
     private static URI uri(String s) {

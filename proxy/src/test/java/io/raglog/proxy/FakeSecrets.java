@@ -21,6 +21,9 @@ final class FakeSecrets {
     static final String GOOGLE_QUERY_KEY = "AIza-FAKE-FAKE-FAKE-google";
     static final String AZURE_SAS_SIG = "FAKE-FAKE-sas-signature";
     static final String AWS_SESSION = "FAKE-FAKE-aws-session-token";
+    /** The proxy's own AWS credentials, for routes it re-signs: neither may ever be written, nor its signature. */
+    static final String AWS_PROXY_SECRET_KEY = "FAKE-FAKE-proxy-aws-secret-key";
+    static final String AWS_PROXY_SESSION = "FAKE-FAKE-proxy-aws-session-token";
     /** A bearer JWT: header {"alg":"HS256"}, payload {"sub":"FAKE"}, a fake signature. */
     static final String JWT = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJGQUtFIn0.FAKE-FAKE-jwt-signature";
     static final String COOKIE_SESSION = "FAKE-FAKE-cookie-session";
@@ -30,8 +33,9 @@ final class FakeSecrets {
     static final String CUSTOM_POINTER_SECRET = "FAKE-FAKE-pointer-secret";
 
     static final List<String> ALL = List.of(OPENAI_PROJECT, OPENAI_LEGACY, ANTHROPIC, COHERE, PINECONE, AZURE_OPENAI,
-            QDRANT, VOYAGE, JINA, HUGGING_FACE, GOOGLE_QUERY_KEY, AZURE_SAS_SIG, AWS_SESSION, JWT, COOKIE_SESSION,
-            TAVILY_BODY_KEY, OAUTH_ACCESS_TOKEN, CLIENT_SECRET, CUSTOM_POINTER_SECRET);
+            QDRANT, VOYAGE, JINA, HUGGING_FACE, GOOGLE_QUERY_KEY, AZURE_SAS_SIG, AWS_SESSION, AWS_PROXY_SECRET_KEY,
+            AWS_PROXY_SESSION, JWT, COOKIE_SESSION, TAVILY_BODY_KEY, OAUTH_ACCESS_TOKEN, CLIENT_SECRET,
+            CUSTOM_POINTER_SECRET);
 
     private FakeSecrets() {}
 

@@ -91,6 +91,19 @@ class ProxyCommandTest {
     }
 
     @Test
+    void shouldAcceptTheShippedExamplesAwsRoutesOnceUncommented() throws Exception {
+        Path yaml = dir.resolve("example-aws.yaml");
+        Files.writeString(yaml, Files.readString(Path.of("proxy.example.yaml"))
+                .replace("  # - {prefix: /bedrock", "  - {prefix: /bedrock"));
+        ProxyConfig config = parse("--config", yaml.toString());
+        assertThat(config.routes()).extracting(Route::pathPrefix)
+                .containsExactly("/openai", "/anthropic", "/cohere", "/qdrant", "/bedrock", "/bedrock-agent");
+        assertThat(config.routes().subList(4, 6)).extracting(Route::awsSigV4)
+                .containsOnly(new AwsSigV4("bedrock", "us-east-1"));
+        assertThat(config.maxSignedBodyBytes()).isEqualTo(16 << 20);
+    }
+
+    @Test
     void shouldRejectAMisspeltKeyRatherThanIgnoreIt() throws Exception {
         Path yaml = dir.resolve("proxy.yaml");
         Files.writeString(yaml, """
@@ -138,9 +151,84 @@ class ProxyCommandTest {
     }
 
     @Test
+    void shouldReadWhichRoutesAreReSignedForAwsFromProxyYaml() throws Exception {
+        Path yaml = dir.resolve("bedrock.yaml");
+        Files.writeString(yaml, """
+                routes:
+                  - {prefix: /bedrock, upstream: https://bedrock-runtime.us-east-1.amazonaws.com, aws_sigv4: true}
+                  - {prefix: /kb, upstream: https://bedrock-agent-runtime.eu-west-1.amazonaws.com,
+                     aws_sigv4: {region: eu-west-1}}
+                  - prefix: /vpce
+                    upstream: https://vpce-0a1b.bedrock-agent-runtime.us-west-2.vpce.amazonaws.com
+                    aws_sigv4: {service: bedrock, region: us-west-2}
+                  - {prefix: /openai, upstream: https://api.openai.com, aws_sigv4: false}
+                  - {prefix: /cohere, upstream: https://api.cohere.com}
+                sink: {file: calls.jsonl}
+                limits: {max_signed_body_bytes: 2097152}
+                """);
+
+        ProxyConfig config = parse("--config", yaml.toString());
+        assertThat(config.routes()).extracting(Route::awsSigV4).containsExactly(
+                new AwsSigV4("bedrock", "us-east-1"), new AwsSigV4("bedrock", "eu-west-1"),
+                new AwsSigV4("bedrock", "us-west-2"), null, null);
+        assertThat(config.maxSignedBodyBytes()).isEqualTo(2 << 20);
+        assertThat(parse("--config", yaml.toString(), "--max-signed-body", "1000").maxSignedBodyBytes())
+                .isEqualTo(1000);
+        assertThat(parse("--route", "/openai=https://api.openai.com", "--sink", "file:x.jsonl").maxSignedBodyBytes())
+                .isEqualTo(ProxyConfig.DEFAULT_MAX_SIGNED_BODY_BYTES);
+    }
+
+    @Test
+    void shouldRefuseAnAwsRouteWhoseSigningCannotBeInferredOrIsMisspelt() throws Exception {
+        Path local = dir.resolve("local.yaml");
+        Files.writeString(local, """
+                routes: [{prefix: /bedrock, upstream: "http://localstack:4566", aws_sigv4: true}]
+                sink: {file: calls.jsonl}
+                """);
+        assertThatThrownBy(() -> parse("--config", local.toString()))
+                .hasMessageContaining("cannot infer the AWS SigV4 service and region of the route to localstack");
+        Path misspelt = dir.resolve("misspelt.yaml");
+        Files.writeString(misspelt, """
+                routes: [{prefix: /kb, upstream: "https://kb.internal", aws_sigv4: {service: bedrock, regoin: x}}]
+                sink: {file: calls.jsonl}
+                """);
+        assertThatThrownBy(() -> parse("--config", misspelt.toString())).hasMessageContaining("regoin");
+    }
+
+    @Test
+    void shouldMarkRoutesReSignedForAwsFromTheCommandLine() throws Exception {
+        ProxyConfig config = parse("--route", "/bedrock=https://bedrock-runtime.us-east-1.amazonaws.com",
+                "--route", "/kb=https://vpce-0a1b.bedrock-agent-runtime.us-west-2.vpce.amazonaws.com",
+                "--route", "bedrock.internal=https://bedrock-runtime.eu-central-1.amazonaws.com",
+                "--route", "/openai=https://api.openai.com",
+                "--aws-sigv4", "/bedrock/", "--aws-sigv4", "/kb=bedrock:us-west-2", "--aws-sigv4", "Bedrock.Internal",
+                "--sink", "file:x.jsonl");
+        assertThat(config.routes()).extracting(Route::awsSigV4).containsExactly(
+                new AwsSigV4("bedrock", "us-east-1"), new AwsSigV4("bedrock", "us-west-2"),
+                new AwsSigV4("bedrock", "eu-central-1"), null);
+
+        Path yaml = dir.resolve("file-routes.yaml");
+        Files.writeString(yaml, """
+                routes: [{prefix: /bedrock, upstream: "https://bedrock-runtime.us-east-1.amazonaws.com"}]
+                sink: {file: calls.jsonl}
+                """);
+        assertThat(parse("--config", yaml.toString(), "--aws-sigv4", "/bedrock").routes().get(0).awsSigV4())
+                .as("the flag marks a route from the file too").isEqualTo(new AwsSigV4("bedrock", "us-east-1"));
+
+        String[] common = {"--route", "/bedrock=http://127.0.0.1:4566", "--sink", "file:x.jsonl"};
+        assertThatThrownBy(() -> parse(append(common, "--aws-sigv4", "/bedrock")))
+                .hasMessageContaining("cannot infer the AWS SigV4 service and region");
+        assertThatThrownBy(() -> parse(append(common, "--aws-sigv4", "/nowhere")))
+                .hasMessageContaining("--aws-sigv4 /nowhere names no route (routes: /bedrock)");
+        assertThatThrownBy(() -> parse(append(common, "--aws-sigv4", "/bedrock=us-east-1")))
+                .hasMessageContaining("ROUTE=SERVICE:REGION");
+    }
+
+    @Test
     void shouldDescribeItselfInHelp() {
         StringWriter out = new StringWriter();
         new CommandLine(new ProxyCommand()).setOut(new PrintWriter(out)).execute("--help");
-        assertThat(out.toString()).contains("--route", "--sink", "--config", "--pipeline", "--listen");
+        assertThat(out.toString()).contains("--route", "--sink", "--config", "--pipeline", "--listen", "--aws-sigv4",
+                "--max-signed-body");
     }
 }

@@ -61,4 +61,40 @@ class RoutesTest {
                 .hasMessageContaining("credentials").hasMessageNotContaining("pw");
         assertThatThrownBy(() -> Route.parse("openai")).hasMessageContaining("PREFIX=URL");
     }
+
+    @Test
+    void shouldInferTheAwsSigningNameAndRegionFromABedrockHost() {
+        assertThat(Route.parse("/bedrock=https://bedrock-runtime.us-east-1.amazonaws.com")
+                .signedWithAwsSigV4(null, null).awsSigV4()).isEqualTo(new AwsSigV4("bedrock", "us-east-1"));
+        assertThat(Route.parse("/kb=https://bedrock-agent-runtime.eu-west-1.amazonaws.com")
+                .signedWithAwsSigV4(null, null).awsSigV4()).isEqualTo(new AwsSigV4("bedrock", "eu-west-1"));
+        assertThat(Route.parse("/models=https://bedrock.ap-northeast-1.amazonaws.com").signedWithAwsSigV4(" ", null)
+                .awsSigV4()).isEqualTo(new AwsSigV4("bedrock", "ap-northeast-1"));
+        assertThat(Route.parse("/fips=https://bedrock-runtime-fips.us-gov-west-1.amazonaws.com")
+                .signedWithAwsSigV4(null, null).awsSigV4()).isEqualTo(new AwsSigV4("bedrock", "us-gov-west-1"));
+        assertThat(Route.parse("/cn=https://bedrock-runtime.cn-north-1.amazonaws.com.cn")
+                .signedWithAwsSigV4(null, null).awsSigV4()).isEqualTo(new AwsSigV4("bedrock", "cn-north-1"));
+        assertThat(Route.parse("/bedrock=https://bedrock-runtime.us-east-1.amazonaws.com")
+                .signedWithAwsSigV4(null, "us-west-2").awsSigV4()).as("what is given wins")
+                .isEqualTo(new AwsSigV4("bedrock", "us-west-2"));
+        assertThat(Route.parse("/sts=https://sts.us-east-1.amazonaws.com").signedWithAwsSigV4("sts", null)
+                .awsSigV4()).as("another service names itself; its region is still inferred")
+                .isEqualTo(new AwsSigV4("sts", "us-east-1"));
+        assertThat(Route.parse("/plain=https://api.openai.com").awsSigV4()).isNull();
+    }
+
+    @Test
+    void shouldRefuseAnAwsSigningItCannotInfer() {
+        assertThatThrownBy(() -> Route.parse("/bedrock=http://127.0.0.1:4566").signedWithAwsSigV4(null, null))
+                .hasMessageContaining("cannot infer the AWS SigV4 service and region of the route to 127.0.0.1")
+                .hasMessageContaining("aws_sigv4: {service: bedrock, region: us-east-1}");
+        assertThatThrownBy(() -> Route.parse("/kb=https://vpce-0a1b.bedrock-agent-runtime.eu-west-1.vpce"
+                + ".amazonaws.com").signedWithAwsSigV4("bedrock", null))
+                .hasMessageContaining("cannot infer the AWS SigV4 region");
+        assertThatThrownBy(() -> Route.parse("/sts=https://sts.us-east-1.amazonaws.com").signedWithAwsSigV4(null, null))
+                .as("only Bedrock's signing name is guessed")
+                .hasMessageContaining("cannot infer the AWS SigV4 service");
+        assertThat(Route.parse("/local=http://127.0.0.1:4566").signedWithAwsSigV4("bedrock", "us-east-1").awsSigV4())
+                .isEqualTo(new AwsSigV4("bedrock", "us-east-1"));
+    }
 }

@@ -15,6 +15,8 @@ import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import software.amazon.awssdk.auth.credentials.AwsSessionCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 
 /**
  * Every credential shape RAG stacks send, in headers, query strings, JSON and form bodies and replies, goes through the
@@ -103,6 +105,53 @@ class SecretsNeverLeaveTest {
                         assertThat(c.request().headers().entrySet()).filteredOn(e -> Set.of("authorization",
                                 "x-api-key", "api-key", "x-amz-security-token", "cookie").contains(e.getKey()))
                                 .isNotEmpty().allSatisfy(e -> assertThat(e.getValue()).isEqualTo("REDACTED")));
+            }
+        }
+    }
+
+    /**
+     * On a route the proxy re-signs for AWS, the request upstream carries the proxy's own signature and session token:
+     * the recording is of the request as the client sent it, redacted, so neither is ever written, nor logged.
+     */
+    @Test
+    void shouldNeverWriteTheSignatureTheProxyMakesForAws() throws Exception {
+        String invoke = "/model/amazon.titan-embed-text-v2%3A0/invoke";
+        try (FakeUpstream upstream = new FakeUpstream()
+                .on(invoke, Reply.json(200, "{\"embedding\":[0.12,-0.03],\"inputTextTokenCount\":4}"));
+                LogCapture logs = new LogCapture()) {
+            Path file = dir.resolve("signed-calls.jsonl");
+            try (LoggingProxy proxy = LoggingProxy.start(ProxyConfig.builder()
+                    .listenOnEphemeralPort()
+                    .route(Route.prefix("/bedrock", upstream.baseUri().toString())
+                            .signedWithAwsSigV4("bedrock", "us-east-1"))
+                    .sink(SinkSpec.file(file))
+                    .awsCredentials(StaticCredentialsProvider.create(AwsSessionCredentials.create("AKIDPROXYEXAMPLE",
+                            FakeSecrets.AWS_PROXY_SECRET_KEY, FakeSecrets.AWS_PROXY_SESSION)))
+                    .build())) {
+                HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                        proxy.baseUri().resolve("/bedrock" + invoke))
+                        .header("Content-Type", "application/json")
+                        .header("Authorization", "AWS4-HMAC-SHA256 Credential=AKIACLIENTEXAMPLE/20240101/us-east-1/"
+                                + "bedrock/aws4_request, SignedHeaders=host;x-amz-date, Signature=" + "ab".repeat(32))
+                        .header("X-Amz-Date", "20240101T000000Z")
+                        .header("X-Amz-Security-Token", FakeSecrets.AWS_SESSION)
+                        .POST(HttpRequest.BodyPublishers.ofString("{\"inputText\":\"Acme revenue\"}")).build(),
+                        HttpResponse.BodyHandlers.ofString());
+                assertThat(r.statusCode()).isEqualTo(200);
+                String proxyAuthorization = upstream.last().header("Authorization");
+                assertThat(proxyAuthorization).contains("Credential=AKIDPROXYEXAMPLE/");
+                assertThat(upstream.last().header("X-Amz-Security-Token")).isEqualTo(FakeSecrets.AWS_PROXY_SESSION);
+                String proxySignature = proxyAuthorization.substring(proxyAuthorization.indexOf("Signature="));
+
+                CallEvent call = new CallLog(file).awaitEvents(1).get(0);
+                assertThat(call.request().headers()).containsEntry("authorization", "REDACTED")
+                        .containsEntry("x-amz-security-token", "REDACTED")
+                        .containsEntry("x-amz-date", "20240101T000000Z");
+                for (String written : List.of(new String(new CallLog(file).bytes(), StandardCharsets.UTF_8),
+                        logs.text())) {
+                    assertThat(FakeSecrets.foundIn(written)).isEmpty();
+                    assertThat(written).doesNotContain(proxySignature, "AKIDPROXYEXAMPLE");
+                }
             }
         }
     }

@@ -37,6 +37,10 @@ import java.util.Map;
  * One call in flight: the client's request streamed to a pooled upstream connection, the upstream's response streamed
  * back as it arrives, and a capped copy of both kept for the recording. Lives on the client connection's event loop
  * from start to end, so it needs no locks; every path ends in {@link #finish} exactly once.
+ *
+ * <p>On a route the proxy re-signs for AWS the request cannot stream: its signature covers the body's hash and goes in
+ * the head. There the body is held whole (up to a cap), signed by {@link AwsSigning}, then sent; the response streams
+ * as on every route.
  */
 final class Exchange {
 
@@ -56,6 +60,8 @@ final class Exchange {
     private final BodyCapture responseBody;
     /** Request pieces that arrived before the upstream connection was ready. */
     private final ArrayDeque<HttpContent> waiting = new ArrayDeque<>();
+    /** The whole request body on a route signed for AWS; null on every other route, whose requests stream. */
+    private final BodyCapture signedBody;
 
     private Channel upstream;
     private boolean upstreamReused;
@@ -85,11 +91,17 @@ final class Exchange {
         this.recordedRequestHeaders = recorded;
         this.requestBody = new BodyCapture(runtime.maxRecordedBodyBytes());
         this.responseBody = new BodyCapture(runtime.maxRecordedBodyBytes());
+        this.signedBody = match.route().awsSigV4() == null ? null : new BodyCapture(runtime.maxSignedBodyBytes());
     }
 
     void start() {
         runtime.metrics().callStarted();
-        acquireUpstream();
+        if (signedBody == null) {
+            acquireUpstream();
+        } else if (HttpUtil.getContentLength(forwardedHead, -1L) > runtime.maxSignedBodyBytes()) {
+            refuseTooLarge();
+        }
+        // else a signed request waits for its whole body (requestContent) before anything goes upstream
     }
 
     boolean requestComplete() {
@@ -119,17 +131,18 @@ final class Exchange {
         upstream = channel;
         upstreamReused = channel.attr(USED).getAndSet(Boolean.TRUE) != null;
         channel.pipeline().get(UpstreamHandler.class).bind(this);
-        if (attempts == 1) {
+        if (attempts == 1 && signedBody == null) {
             // Not flushed alone: the body (or the empty last piece) follows at once and goes out in the same write.
             channel.write(forwardedHead);
             while (!waiting.isEmpty()) {
                 sendUpstream(waiting.poll());
             }
         } else {
-            // The retry resends the request from the capture, which holds all of it (checked before retrying).
+            // A signed request, whole and signed by now, or a retry: sent from the copy, which holds all of the body
+            // (checked before retrying).
             channel.write(new DefaultHttpRequest(HttpVersion.HTTP_1_1, forwardedHead.method(), forwardedHead.uri(),
                     forwardedHead.headers().copy()));
-            markSent(channel.writeAndFlush(new DefaultLastHttpContent(Unpooled.wrappedBuffer(requestBody.kept()))));
+            markSent(channel.writeAndFlush(new DefaultLastHttpContent(Unpooled.wrappedBuffer(wholeBody()))));
         }
     }
 
@@ -143,13 +156,62 @@ final class Exchange {
             // Hold the client's next (pipelined) request until this response is out.
             client.config().setAutoRead(false);
         }
-        if (finished) {
+        if (signedBody != null) {
+            holdToSign(content, last);
+        } else if (finished) {
             content.release();
         } else if (upstream == null) {
             waiting.add(content);
         } else {
             sendUpstream(content);
         }
+    }
+
+    private void holdToSign(HttpContent content, boolean last) {
+        boolean answered = finished || responseStarted; // refused already, or the client left
+        if (!answered) {
+            signedBody.append(content.content());
+        }
+        content.release();
+        if (answered) {
+            return;
+        }
+        if (signedBody.truncated()) {
+            refuseTooLarge();
+        } else if (last) {
+            runtime.signing().sign(match.route().awsSigV4(), forwardedHead.method(), match.upstreamUrl(),
+                    forwardedHead.headers(), signedBody.kept())
+                    .whenComplete((headers, failure) -> client.eventLoop().execute(() -> signed(headers, failure)));
+        }
+    }
+
+    private void signed(HttpHeaders headers, Throwable failure) {
+        if (finished || responseStarted) {
+            return; // the client left while the request was being signed
+        }
+        if (failure != null) {
+            Throwable cause = AwsSigning.cause(failure);
+            // Counted and recorded as an upstream failure: the call could not go out, as with an unreachable upstream.
+            runtime.metrics().upstreamFailure();
+            answerItself(HttpResponseStatus.BAD_GATEWAY, cause instanceof AwsSigning.CredentialsUnavailable
+                    ? cause.getMessage() : "cannot sign the request for AWS: " + cause.getMessage(),
+                    "not signed for AWS");
+            return;
+        }
+        forwardedHead.headers().set(headers);
+        acquireUpstream();
+    }
+
+    private void refuseTooLarge() {
+        runtime.metrics().tooLarge();
+        answerItself(HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE, "the request body is over the "
+                + runtime.maxSignedBodyBytes() + " bytes a request signed for AWS may have (the proxy holds it whole to"
+                + " sign it; limits.max_signed_body_bytes, --max-signed-body)", "request body over the signing cap");
+    }
+
+    /** The request body as it goes upstream again: from the signed copy, else from the recording's. */
+    private byte[] wholeBody() {
+        return signedBody != null ? signedBody.kept() : requestBody.kept();
     }
 
     private void sendUpstream(HttpContent content) {
@@ -235,7 +297,8 @@ final class Exchange {
         }
         releaseUpstream(false);
         if (!responseStarted) {
-            if (upstreamReused && requestComplete && !requestBody.truncated() && attempts < MAX_ATTEMPTS) {
+            if (upstreamReused && requestComplete && (signedBody != null || !requestBody.truncated())
+                    && attempts < MAX_ATTEMPTS) {
                 // Most likely the upstream closed an idle keep-alive connection as the request went out.
                 acquireUpstream();
                 return;
@@ -278,18 +341,23 @@ final class Exchange {
     }
 
     private void failBeforeResponse(String reason) {
+        answerItself(HttpResponseStatus.BAD_GATEWAY, reason, "upstream unreachable");
+    }
+
+    /** Answers the call without the upstream's response (none came, or the request never went), and records it. */
+    private void answerItself(HttpResponseStatus answer, String reason, String incomplete) {
         byte[] body = ("raglog proxy: " + reason + "\n").getBytes(StandardCharsets.UTF_8);
-        status = HttpResponseStatus.BAD_GATEWAY.code();
+        status = answer.code();
         responseHeaders = List.of(
                 new AbstractMap.SimpleImmutableEntry<>("content-type", "text/plain; charset=utf-8"),
                 new AbstractMap.SimpleImmutableEntry<>("content-length", Integer.toString(body.length)));
         responseBody.append(Unpooled.wrappedBuffer(body));
         responseStarted = true;
-        FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.BAD_GATEWAY,
+        FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, answer,
                 Unpooled.wrappedBuffer(body));
         response.headers().set(HttpHeaderNames.CONTENT_TYPE, "text/plain; charset=utf-8");
         HttpUtil.setContentLength(response, body.length);
-        client.writeAndFlush(response).addListener(f -> finish("upstream unreachable"));
+        client.writeAndFlush(response).addListener(f -> finish(incomplete));
     }
 
     private void finish(String incomplete) {

@@ -15,7 +15,11 @@ public final class PrometheusText {
         counter(b, "raglog_proxy_requests_total", "Calls received from clients.", s.requests());
         counter(b, "raglog_proxy_no_route_total", "Calls no route matched (answered 404 by the proxy).", s.noRoute());
         counter(b, "raglog_proxy_upstream_failures_total",
-                "Calls whose upstream could not be reached or closed early.", s.upstreamFailures());
+                "Calls whose upstream could not be reached or closed early, or that had no AWS credentials to be"
+                        + " signed with.", s.upstreamFailures());
+        counter(b, "raglog_proxy_request_too_large_total",
+                "Calls to a route the proxy signs for AWS refused 413: the body is over max_signed_body_bytes.",
+                s.tooLarge());
         counter(b, "raglog_proxy_recorded_total", "CallEvents the sink confirmed written.", s.recorded());
         b.append("# HELP raglog_proxy_dropped_total Recordings dropped (the calls themselves passed), by reason.\n");
         b.append("# TYPE raglog_proxy_dropped_total counter\n");

@@ -36,6 +36,7 @@ public final class ProxyMetrics {
     private final AtomicInteger inFlight = new AtomicInteger();
     private final LongAdder noRoute = new LongAdder();
     private final LongAdder upstreamFailures = new LongAdder();
+    private final LongAdder tooLarge = new LongAdder();
     private final LongAdder recorded = new LongAdder();
     private final Map<DropReason, LongAdder> dropped = new EnumMap<>(DropReason.class);
     private final LongAdder requestBytes = new LongAdder();
@@ -77,6 +78,11 @@ public final class ProxyMetrics {
         upstreamFailures.increment();
     }
 
+    /** A request refused 413: its body is over the cap of a route the proxy signs (the body is held to be signed). */
+    public void tooLarge() {
+        tooLarge.increment();
+    }
+
     public void bytes(long request, long response) {
         requestBytes.add(request);
         responseBytes.add(response);
@@ -110,13 +116,14 @@ public final class ProxyMetrics {
     public Snapshot snapshot() {
         Map<DropReason, Long> drops = new EnumMap<>(DropReason.class);
         dropped.forEach((reason, count) -> drops.put(reason, count.sum()));
-        return new Snapshot(requests.sum(), noRoute.sum(), upstreamFailures.sum(), recorded.sum(), Collections.unmodifiableMap(drops),
-                requestBytes.sum(), responseBytes.sum(), recordedBytes.sum(), truncatedBodies.sum(),
+        return new Snapshot(requests.sum(), noRoute.sum(), upstreamFailures.sum(), tooLarge.sum(), recorded.sum(),
+                Collections.unmodifiableMap(drops), requestBytes.sum(), responseBytes.sum(), recordedBytes.sum(),
+                truncatedBodies.sum(),
                 queueDepth.getAsInt(), inFlight.get(), addedLatency.snapshot(), lastSinkFailure.get());
     }
 
     /** A consistent-enough read of every counter, for tests, logs and the metrics endpoint. */
-    public record Snapshot(long requests, long noRoute, long upstreamFailures, long recorded,
+    public record Snapshot(long requests, long noRoute, long upstreamFailures, long tooLarge, long recorded,
             Map<DropReason, Long> dropped, long requestBytes, long responseBytes, long recordedBytes,
             long truncatedBodies, int queueDepth, int inFlight, LatencyHistogram.Snapshot addedLatency,
             String lastSinkFailure) {
@@ -129,9 +136,9 @@ public final class ProxyMetrics {
         public String describe() {
             LatencyHistogram.Snapshot h = addedLatency;
             return String.format(Locale.ROOT,
-                    "requests=%d recorded=%d dropped=%d %s no_route=%d upstream_failures=%d bytes_in=%d bytes_out=%d"
-                            + " recorded_bytes=%d truncated_bodies=%d added_latency_p50<=%s p99<=%s%s",
-                    requests, recorded, droppedTotal(), dropped, noRoute, upstreamFailures, requestBytes,
+                    "requests=%d recorded=%d dropped=%d %s no_route=%d upstream_failures=%d too_large=%d bytes_in=%d"
+                            + " bytes_out=%d recorded_bytes=%d truncated_bodies=%d added_latency_p50<=%s p99<=%s%s",
+                    requests, recorded, droppedTotal(), dropped, noRoute, upstreamFailures, tooLarge, requestBytes,
                     responseBytes, recordedBytes, truncatedBodies, millis(h.quantileUpperBoundSeconds(0.5)),
                     millis(h.quantileUpperBoundSeconds(0.99)),
                     lastSinkFailure == null ? "" : " last_sink_failure=\"" + lastSinkFailure + "\"");
