@@ -4,6 +4,7 @@ import io.raglog.calls.ApiAdapter;
 import io.raglog.calls.CallClassifier;
 import io.raglog.calls.adapters.AdminCallsAdapter;
 import io.raglog.calls.adapters.AnthropicMessagesAdapter;
+import io.raglog.calls.adapters.AzureAiSearchAdapter;
 import io.raglog.calls.adapters.BedrockConverseAdapter;
 import io.raglog.calls.adapters.BedrockEmbedAdapter;
 import io.raglog.calls.adapters.BedrockKnowledgeBaseAdapter;
@@ -84,6 +85,7 @@ public final class BuiltInAdapters {
                 new PineconeAdapter(),
                 new WeaviateAdapter(),
                 new ChromaAdapter(),
+                new AzureAiSearchAdapter(),
                 new ElasticsearchAdapter(),
                 new AdminCallsAdapter()));
         return List.copyOf(all);
