@@ -33,6 +33,16 @@ public final class Calls {
                 new HttpResponse(status, Map.of("content-type", "application/json"), response), CallEvent.SOURCE_PROXY);
     }
 
+    /**
+     * An Amazon Bedrock {@code invoke-with-response-stream} event as the proxy records it: a {@code chunk} whose
+     * {@code bytes} are the base64 of the model's own event.
+     */
+    public static String bedrockChunk(String modelEvent) {
+        String bytes = java.util.Base64.getEncoder().encodeToString(
+                modelEvent.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        return "event: chunk\ndata: {\"bytes\":\"" + bytes + "\",\"p\":\"ab\"}\n\n";
+    }
+
     public static JsonNode json(String singleQuoted) {
         if (singleQuoted == null) {
             return null;

@@ -1,5 +1,6 @@
 package io.raglog.calls.adapters;
 
+import static io.raglog.calls.Calls.bedrockChunk;
 import static io.raglog.calls.Calls.classified;
 import static io.raglog.calls.Calls.post;
 import static io.raglog.calls.Calls.postWithTextReply;
@@ -105,10 +106,12 @@ class BedrockConverseAdapterTest {
         ChatDetail whole = (ChatDetail) classified(post(RUNTIME + "amazon.nova-micro-v1%3A0/invoke", request, 200,
                 "{'output':{'message':{'role':'assistant','content':[{'text':'Acme reported $4.1 billion.'}]}},"
                         + "'stopReason':'end_turn','usage':{'inputTokens':58,'outputTokens':9}}")).detail();
-        String chunks = chunk("{\"messageStart\":{\"role\":\"assistant\"}}")
-                + chunk("{\"contentBlockDelta\":{\"delta\":{\"text\":\"Acme reported \"},\"contentBlockIndex\":0}}")
-                + chunk("{\"contentBlockDelta\":{\"delta\":{\"text\":\"$4.1 billion.\"},\"contentBlockIndex\":0}}")
-                + chunk("{\"metadata\":{\"usage\":{\"inputTokens\":58,\"outputTokens\":9}},"
+        String chunks = bedrockChunk("{\"messageStart\":{\"role\":\"assistant\"}}")
+                + bedrockChunk("{\"contentBlockDelta\":{\"delta\":{\"text\":\"Acme reported \"},"
+                        + "\"contentBlockIndex\":0}}")
+                + bedrockChunk("{\"contentBlockDelta\":{\"delta\":{\"text\":\"$4.1 billion.\"},"
+                        + "\"contentBlockIndex\":0}}")
+                + bedrockChunk("{\"metadata\":{\"usage\":{\"inputTokens\":58,\"outputTokens\":9}},"
                         + "\"amazon-bedrock-invocationMetrics\":{\"inputTokenCount\":58,\"outputTokenCount\":9}}");
         ChatDetail streamed = (ChatDetail) classified(postWithTextReply(
                 RUNTIME + "amazon.nova-micro-v1%3A0/invoke-with-response-stream", request, 200, chunks)).detail();
@@ -129,13 +132,14 @@ class BedrockConverseAdapterTest {
         ChatDetail whole = (ChatDetail) classified(post(model + "/invoke", request, 200, "{'id':'msg_bdrk_1','type':"
                 + "'message','role':'assistant','content':[{'type':'text','text':'Acme reported $4.1 billion.'}],"
                 + "'stop_reason':'end_turn','usage':{'input_tokens':58,'output_tokens':9}}")).detail();
-        String chunks = chunk("{\"type\":\"message_start\",\"message\":{\"model\":\"claude-3-haiku-20240307\","
+        String chunks = bedrockChunk("{\"type\":\"message_start\",\"message\":{\"model\":\"claude-3-haiku-20240307\","
                 + "\"usage\":{\"input_tokens\":58,\"output_tokens\":1}}}")
-                + chunk("{\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"text_delta\","
+                + bedrockChunk("{\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"text_delta\","
                         + "\"text\":\"Acme reported $4.1 billion.\"}}")
-                + chunk("{\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"end_turn\"},\"usage\":"
+                + bedrockChunk("{\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"end_turn\"},\"usage\":"
                         + "{\"output_tokens\":9}}")
-                + chunk("{\"type\":\"message_stop\",\"amazon-bedrock-invocationMetrics\":{\"inputTokenCount\":58}}");
+                + bedrockChunk("{\"type\":\"message_stop\",\"amazon-bedrock-invocationMetrics\":"
+                        + "{\"inputTokenCount\":58}}");
         ChatDetail streamed = (ChatDetail) classified(postWithTextReply(model + "/invoke-with-response-stream",
                 request, 200, chunks)).detail();
 
@@ -156,11 +160,5 @@ class BedrockConverseAdapterTest {
     private static String delta(String text) {
         return "event: contentBlockDelta\ndata: {\"contentBlockIndex\":0,\"delta\":{\"text\":\"" + text + "\"},"
                 + "\"p\":\"abc\"}\n\n";
-    }
-
-    /** An invoke-with-response-stream event as the proxy records it: the model's own event in base64 bytes. */
-    private static String chunk(String modelEvent) {
-        String bytes = Base64.getEncoder().encodeToString(modelEvent.getBytes(StandardCharsets.UTF_8));
-        return "event: chunk\ndata: {\"bytes\":\"" + bytes + "\",\"p\":\"ab\"}\n\n";
     }
 }

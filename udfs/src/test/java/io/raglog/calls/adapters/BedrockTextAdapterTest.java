@@ -1,5 +1,6 @@
 package io.raglog.calls.adapters;
 
+import static io.raglog.calls.Calls.bedrockChunk;
 import static io.raglog.calls.Calls.classified;
 import static io.raglog.calls.Calls.post;
 import static io.raglog.calls.Calls.postWithTextReply;
@@ -9,8 +10,6 @@ import io.raglog.calls.ChatDetail;
 import io.raglog.calls.ChatMessage;
 import io.raglog.calls.ChatRole;
 import io.raglog.schemas.TokenUsage;
-import java.nio.charset.StandardCharsets;
-import java.util.Base64;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -50,10 +49,10 @@ class BedrockTextAdapterTest {
         ChatDetail whole = (ChatDetail) classified(post(model + "/invoke", request, 200, "{'generation':"
                 + "'Acme reported $4.1 billion.','prompt_token_count':71,'generation_token_count':9,"
                 + "'stop_reason':'stop'}")).detail();
-        String chunks = chunk("{\"generation\":\"Acme reported \",\"prompt_token_count\":71,"
+        String chunks = bedrockChunk("{\"generation\":\"Acme reported \",\"prompt_token_count\":71,"
                 + "\"generation_token_count\":3,\"stop_reason\":null}")
-                + chunk("{\"generation\":\"$4.1 billion.\",\"prompt_token_count\":null,\"generation_token_count\":9,"
-                        + "\"stop_reason\":\"stop\",\"amazon-bedrock-invocationMetrics\":{\"inputTokenCount\":71,"
+                + bedrockChunk("{\"generation\":\"$4.1 billion.\",\"prompt_token_count\":null,"
+                        + "\"generation_token_count\":9,\"stop_reason\":\"stop\",\"amazon-bedrock-invocationMetrics\":{\"inputTokenCount\":71,"
                         + "\"outputTokenCount\":9}}");
         ChatDetail streamed = (ChatDetail) classified(postWithTextReply(model + "/invoke-with-response-stream",
                 request, 200, chunks)).detail();
@@ -97,10 +96,10 @@ class BedrockTextAdapterTest {
         String model = RUNTIME + "cohere.command-r-plus-v1%3A0";
         ChatDetail whole = (ChatDetail) classified(post(model + "/invoke", request, 200,
                 "{'response_id':'r1','text':'Acme reported $4.1 billion.','finish_reason':'COMPLETE'}")).detail();
-        String chunks = chunk("{\"is_finished\":false,\"event_type\":\"stream-start\",\"generation_id\":\"g1\"}")
-                + chunk("{\"is_finished\":false,\"event_type\":\"text-generation\",\"text\":\"Acme reported \"}")
-                + chunk("{\"is_finished\":false,\"event_type\":\"text-generation\",\"text\":\"$4.1 billion.\"}")
-                + chunk("{\"is_finished\":true,\"event_type\":\"stream-end\",\"finish_reason\":\"COMPLETE\","
+        String chunks = bedrockChunk("{\"is_finished\":false,\"event_type\":\"stream-start\",\"generation_id\":\"g1\"}")
+                + bedrockChunk("{\"is_finished\":false,\"event_type\":\"text-generation\",\"text\":\"Acme reported \"}")
+                + bedrockChunk("{\"is_finished\":false,\"event_type\":\"text-generation\",\"text\":\"$4.1 billion.\"}")
+                + bedrockChunk("{\"is_finished\":true,\"event_type\":\"stream-end\",\"finish_reason\":\"COMPLETE\","
                         + "\"response\":{\"text\":\"Acme reported $4.1 billion.\"}}");
         ChatDetail streamed = (ChatDetail) classified(postWithTextReply(model + "/invoke-with-response-stream",
                 request, 200, chunks)).detail();
@@ -112,10 +111,5 @@ class BedrockTextAdapterTest {
         assertThat(whole.output()).isEqualTo("Acme reported $4.1 billion.");
         assertThat(streamed.output()).isEqualTo(whole.output());
         assertThat(streamed.streamed()).isTrue();
-    }
-
-    private static String chunk(String modelEvent) {
-        String bytes = Base64.getEncoder().encodeToString(modelEvent.getBytes(StandardCharsets.UTF_8));
-        return "event: chunk\ndata: {\"bytes\":\"" + bytes + "\"}\n\n";
     }
 }
