@@ -15,7 +15,8 @@ import java.util.List;
  * OpenAI-compatible {@code /chat/completions}: OpenAI, Azure OpenAI ({@code /openai/deployments/{dep}/chat/completions},
  * the model in the path), vLLM, Ollama's {@code /v1}, LiteLLM and the many servers that copy the shape. Replies are
  * a JSON completion, or an SSE stream of {@code chat.completion.chunk}s ending in {@code data: [DONE]}, with usage
- * in a final chunk whose {@code choices} is empty when the request set {@code stream_options.include_usage}.
+ * in a final chunk whose {@code choices} is empty when the request set {@code stream_options.include_usage}. Azure
+ * OpenAI's "on your data" documents, named in the reply's {@code context}, are read as the prompt's passages.
  */
 public final class OpenAiChatAdapter implements ApiAdapter, Serializable {
 
@@ -56,16 +57,44 @@ public final class OpenAiChatAdapter implements ApiAdapter, Serializable {
             if (output.isEmpty()) {
                 output = ChatMessages.toolCallArguments(message.get("tool_calls"));
             }
+            withRetrievedDocuments(messages, message.get("context"));
         }
         String replyModel = Bodies.label(reply, "model");
         return ChatDetails.of(name(), replyModel != null ? replyModel : model, messages, output,
                 Usage.openAi(reply.get("usage")), false);
     }
 
+    /**
+     * Azure OpenAI "on your data" (a request with {@code data_sources}) retrieves from Azure AI Search or another store
+     * itself and hands the model the documents, which no message holds; the reply's {@code context} names them:
+     * {@code all_retrieved_documents} when the request asked for them (those not filtered out are what the model read),
+     * else the {@code citations}. They are written into the prompt as the generator's passages.
+     */
+    private static void withRetrievedDocuments(List<ChatMessage> messages, JsonNode context) {
+        if (context == null || !context.isObject()) {
+            return;
+        }
+        JsonNode all = context.path("all_retrieved_documents");
+        boolean retrieved = all.isArray() && !all.isEmpty();
+        StringBuilder sb = new StringBuilder();
+        for (JsonNode document : retrieved ? all : context.path("citations")) {
+            JsonNode content = document.path("content");
+            boolean filtered = retrieved && document.path("filter_reason").isTextual();
+            if (content.isTextual() && !content.textValue().isBlank() && !filtered) {
+                String title = document.path("title").isTextual() ? document.get("title").textValue()
+                        : document.path("filepath").asText("");
+                sb.append(sb.length() > 0 ? "\n" : "").append(GroundingDocuments.element(title,
+                        content.textValue().strip()));
+            }
+        }
+        GroundingDocuments.intoLastUserMessage(messages, sb.toString());
+    }
+
     private CallDetail fromStream(List<ChatMessage> messages, String model, JsonNode reply)
             throws AdapterException {
         OpenAiChatStream stream = new OpenAiChatStream();
         Sse.readChunks(reply, stream);
+        withRetrievedDocuments(messages, stream.context());
         return ChatDetails.of(name(), stream.model() != null ? stream.model() : model, messages, stream.output(),
                 stream.usage(), true);
     }

@@ -19,6 +19,7 @@ final class OpenAiChatStream implements Sse.ChunkReader {
     private final StringBuilder toolArgs = new StringBuilder();
     private TokenUsage usage = TokenUsage.UNKNOWN;
     private String model;
+    private JsonNode context;
 
     /** The content, or the tool calls' arguments when the reply was only tool calls. */
     String output() {
@@ -27,6 +28,11 @@ final class OpenAiChatStream implements Sse.ChunkReader {
 
     TokenUsage usage() {
         return usage;
+    }
+
+    /** The first choice's {@code context} (Azure OpenAI with {@code data_sources}), or null. */
+    JsonNode context() {
+        return context;
     }
 
     /** The model the first chunk naming one named, or null. */
@@ -126,6 +132,8 @@ final class OpenAiChatStream implements Sse.ChunkReader {
             } else if ("tool_calls".equals(field)) {
                 toolArgs.setLength(argsMark);
                 readToolCalls(p, value);
+            } else if ("context".equals(field) && value == JsonToken.START_OBJECT && context == null) {
+                context = ChunkFields.tree(p); // Azure OpenAI "on your data": the retrieved documents, first chunk
             } else {
                 p.skipChildren();
             }
