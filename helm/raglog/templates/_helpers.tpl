@@ -23,6 +23,14 @@ service names ("<name>-rest"), hence the 45-character cap.
 {{- printf "%s-proxy" (include "raglog.fullname" .) -}}
 {{- end -}}
 
+{{- define "raglog.proxyServiceAccountName" -}}
+{{- if .Values.proxy.serviceAccount.create -}}
+{{- default (include "raglog.proxyName" .) .Values.proxy.serviceAccount.name -}}
+{{- else -}}
+{{- .Values.proxy.serviceAccount.name -}}
+{{- end -}}
+{{- end -}}
+
 {{- define "raglog.labels" -}}
 helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" }}
 app.kubernetes.io/name: {{ include "raglog.name" . }}

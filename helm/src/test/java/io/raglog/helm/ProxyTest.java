@@ -62,6 +62,30 @@ class ProxyTest {
     }
 
     @Test
+    void shouldGiveTheProxyAnIdentityForAwsOnlyWhenAskedTo() {
+        Rendered none = Chart.render(TWO_ROUTES);
+        Rendered created = Chart.render(values("proxy.enabled", "true", "proxy.serviceAccount.create", "true",
+                "proxy.serviceAccount.annotations.eks\\.amazonaws\\.com/role-arn",
+                "arn:aws:iam::123456789012:role/raglog-proxy-bedrock"));
+        Rendered named = Chart.render(values("proxy.enabled", "true", "proxy.serviceAccount.name", "bedrock-callers"));
+
+        assertThat(pod(none).has("serviceAccountName")).isFalse();
+        assertThat(none.find("ServiceAccount", Chart.FULLNAME + "-proxy")).isEmpty();
+        JsonNode account = created.get("ServiceAccount", Chart.FULLNAME + "-proxy");
+        assertThat(account.path("metadata").path("annotations").path("eks.amazonaws.com/role-arn").asText())
+                .isEqualTo("arn:aws:iam::123456789012:role/raglog-proxy-bedrock");
+        assertThat(account.path("automountServiceAccountToken").asBoolean(true)).isFalse();
+        assertThat(pod(created).path("serviceAccountName").asText()).isEqualTo(Chart.FULLNAME + "-proxy");
+        assertThat(pod(created).path("automountServiceAccountToken").asBoolean(true)).isFalse();
+        assertThat(pod(named).path("serviceAccountName").asText()).isEqualTo("bedrock-callers");
+        assertThat(named.find("ServiceAccount", "bedrock-callers")).isEmpty();
+    }
+
+    private static JsonNode pod(Rendered r) {
+        return r.get("Deployment", Chart.FULLNAME + "-proxy").path("spec").path("template").path("spec");
+    }
+
+    @Test
     void shouldListenOnAllInterfacesOnThePortsTheServiceExposes() {
         Rendered r = Chart.render(TWO_ROUTES);
 
