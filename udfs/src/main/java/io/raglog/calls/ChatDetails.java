@@ -5,7 +5,8 @@ import java.util.List;
 
 /**
  * The one way every chat-shaped adapter (OpenAI, Anthropic, Responses, OTLP spans) builds a {@link ChatDetail}, so
- * that prompt reading and role rules are applied identically whatever the vendor.
+ * that prompt reading and role rules are applied identically whatever the vendor, and whatever the framework's layout
+ * ({@link DspyFields}).
  */
 public final class ChatDetails {
 
@@ -13,6 +14,10 @@ public final class ChatDetails {
 
     public static ChatDetail of(String adapter, String model, List<ChatMessage> messages, String output,
             TokenUsage usage, boolean streamed) {
+        if (DspyFields.used(messages)) {
+            messages = DspyFields.messages(messages);
+            output = DspyFields.output(output);
+        }
         PromptAnatomy.Parsed anatomy = PromptAnatomy.parse(messages);
         ChatRole role = ChatRoleRules.roleOf(messages, output, anatomy);
         return new ChatDetail(adapter, model, List.copyOf(messages), output, usage == null ? TokenUsage.UNKNOWN : usage,
