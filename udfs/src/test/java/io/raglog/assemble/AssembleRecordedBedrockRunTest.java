@@ -65,6 +65,32 @@ class AssembleRecordedBedrockRunTest {
         }
     }
 
+    @Test
+    void shouldAssembleARetrieveAndGenerateCallAsARunWhoseRetrievalIsRebuiltFromItsPassages() throws Exception {
+        KeyedOneInputStreamOperatorTestHarness<String, ClassifiedCall, Run> harness =
+                ProcessFunctionTestHarnesses.forKeyedProcessFunction(
+                        new AssembleRunsFunction(AssemblySettings.DEFAULTS), ClassifiedCall::runKey, Types.STRING);
+        try {
+            ClassifiedCall call = unhinted("retrieve-and-generate");
+            harness.processElement(call, call.event().endedAt().toEpochMilli());
+            harness.processWatermark(Long.MAX_VALUE - 1);
+
+            List<Run> runs = harness.extractOutputValues();
+            assertThat(runs).hasSize(1);
+            Run run = runs.get(0);
+            assertThat(run.incomplete()).isFalse();
+            assertThat(run.question()).isEqualTo(QUESTION);
+            assertThat(run.stages().generate().context()).hasSize(2);
+            assertThat(run.stages().retrieve().reconstructed()).isTrue();
+            assertThat(run.stages().retrieve().passages()).extracting(Passage::id)
+                    .containsExactlyElementsOf(run.stages().generate().context().stream().map(Passage::id).toList());
+            assertThat(harness.numKeyedStateEntries()).isZero();
+            assertThat(harness.numEventTimeTimers()).isZero();
+        } finally {
+            harness.close();
+        }
+    }
+
     private static ClassifiedCall unhinted(String file) throws IOException {
         CallEvent recorded;
         try (InputStream in = AssembleRecordedBedrockRunTest.class.getResourceAsStream("/wire/bedrock/" + file

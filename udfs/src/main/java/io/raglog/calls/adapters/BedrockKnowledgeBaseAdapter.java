@@ -17,8 +17,8 @@ import java.util.List;
  * {@code retrievalQuery.text}, which the service embeds itself (no embedding call is seen), the cut-off in
  * {@code retrievalConfiguration.vectorSearchConfiguration.numberOfResults}; reply
  * {@code retrievalResults: [{content.text, score, metadata}]}, best first, each chunk named by the service's
- * {@code x-amz-bedrock-kb-chunk-id}. {@code retrieveAndGenerate}, which retrieves and answers in one call, is not
- * read: it is no stage of a run raglog can check apart.
+ * {@code x-amz-bedrock-kb-chunk-id}. {@code retrieveAndGenerate}, which retrieves and answers in one call, is read
+ * as a generator call ({@link BedrockRetrieveAndGenerateAdapter}).
  */
 public final class BedrockKnowledgeBaseAdapter implements ApiAdapter, Serializable {
 

@@ -9,6 +9,7 @@ import io.raglog.calls.adapters.BedrockConverseAdapter;
 import io.raglog.calls.adapters.BedrockEmbedAdapter;
 import io.raglog.calls.adapters.BedrockKnowledgeBaseAdapter;
 import io.raglog.calls.adapters.BedrockRerankAdapter;
+import io.raglog.calls.adapters.BedrockRetrieveAndGenerateAdapter;
 import io.raglog.calls.adapters.BedrockTextAdapter;
 import io.raglog.calls.adapters.ChromaAdapter;
 import io.raglog.calls.adapters.CohereChatAdapter;
@@ -74,6 +75,7 @@ public final class BuiltInAdapters {
                 new BedrockEmbedAdapter(),
                 new BedrockRerankAdapter(),
                 new BedrockKnowledgeBaseAdapter(),
+                new BedrockRetrieveAndGenerateAdapter(),
                 new BedrockTextAdapter(),
                 new TeiEmbedAdapter(),
                 new CohereEmbedAdapter(),

@@ -2,8 +2,10 @@ package io.raglog.calls.adapters;
 
 import static io.raglog.calls.Calls.classified;
 import static io.raglog.calls.Calls.post;
+import static io.raglog.calls.Calls.postWithTextReply;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.raglog.calls.ChatDetail;
 import io.raglog.calls.ClassifiedCall;
 import io.raglog.calls.EmbedDetail;
 import io.raglog.calls.NotARunCall;
@@ -108,6 +110,28 @@ class BedrockRetrievalAdaptersTest {
         assertThat(d.adapter()).isEqualTo("bedrock.rerank");
         assertThat(d.model()).isEqualTo("cohere.rerank-v3-5:0");
         assertThat(d.results()).containsExactly(new RerankDetail.RerankResult(1, 0.93));
+    }
+
+    @Test
+    void shouldReadAStreamedRetrieveAndGenerateAsAGeneratorAnsweringFromTheCitedPassages() {
+        String events = "event: output\ndata: {\"text\":\"Acme reported \"}\n\n"
+                + "event: citation\ndata: {\"citation\":{\"retrievedReferences\":[{\"content\":{\"text\":"
+                + "\"Cash flow was $4.2 billion in 2023.\"}}]}}\n\n"
+                + "event: output\ndata: {\"text\":\"$4.2 billion.\"}\n\n"
+                + "event: citation\ndata: {\"retrievedReferences\":[{\"content\":{\"text\":"
+                + "\"Cash flow was $4.2 billion in 2023.\"}},{\"content\":{\"text\":\"Revenue grew 12%.\"}}]}\n\n";
+        ChatDetail d = (ChatDetail) classified(postWithTextReply(AGENT + "/retrieveAndGenerateStream",
+                "{'input':{'text':'What was Acme cash flow in 2023?'},'retrieveAndGenerateConfiguration':{'type':"
+                        + "'KNOWLEDGE_BASE','knowledgeBaseConfiguration':{'knowledgeBaseId':'KB123','modelArn':"
+                        + "'arn:aws:bedrock:us-east-1::foundation-model/amazon.nova-pro-v1:0'}}}", 200, events))
+                .detail();
+
+        assertThat(d.adapter()).isEqualTo("bedrock.retrieve-and-generate");
+        assertThat(d.model()).isEqualTo("amazon.nova-pro-v1:0");
+        assertThat(d.question()).isEqualTo("What was Acme cash flow in 2023?");
+        assertThat(d.contextPassages()).containsExactly("Cash flow was $4.2 billion in 2023.", "Revenue grew 12%.");
+        assertThat(d.output()).isEqualTo("Acme reported $4.2 billion.");
+        assertThat(d.streamed()).isTrue();
     }
 
     @Test
