@@ -42,14 +42,13 @@ public final class BedrockConverseAdapter implements ApiAdapter, Serializable {
     @Override
     public boolean accepts(CallEvent call) {
         Endpoint e = Endpoint.of(call);
-        if (!e.isPost() || e.bedrockModel() == null) {
+        // the path's end first: every call of the adapters tried after this one asks, and few are Bedrock's
+        boolean converse = e.pathEndsWith("/converse") || e.pathEndsWith("/converse-stream");
+        if (!e.isPost() || !converse && !BedrockChunks.isInvoke(e) || e.bedrockModel() == null) {
             return false;
         }
-        if (e.pathEndsWith("/converse") || e.pathEndsWith("/converse-stream")) {
-            return true;
-        }
         JsonNode request = Bodies.request(call);
-        return BedrockChunks.isInvoke(e) && request.has("messages") && !request.has("anthropic_version");
+        return converse || request.has("messages") && !request.has("anthropic_version");
     }
 
     @Override
