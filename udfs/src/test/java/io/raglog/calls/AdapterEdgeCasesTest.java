@@ -115,6 +115,27 @@ class AdapterEdgeCasesTest {
         }
 
         @Test
+        void shouldReadAnthropicSearchResultsGivenOrReturnedByAToolAsContext() {
+            String result = "{'type':'search_result','source':'s3://acme/10k.pdf','title':'10-K','content':[{'type':"
+                    + "'text','text':'Cash flow was 4.2 billion.'}],'citations':{'enabled':true}}";
+            ChatDetail given = (ChatDetail) classified(post("https://api.anthropic.com/v1/messages",
+                    "{'model':'claude-sonnet-4-5','max_tokens':300,'messages':[{'role':'user','content':[" + result
+                            + ",{'type':'text','text':'What was the cash flow?'}]}]}", 200,
+                    "{'content':[{'type':'text','text':'4.2 billion.'}]}")).detail();
+            ChatDetail returned = (ChatDetail) classified(post("https://api.anthropic.com/v1/messages",
+                    "{'model':'claude-sonnet-4-5','max_tokens':300,'messages':[{'role':'user','content':'What was the "
+                            + "cash flow?'},{'role':'assistant','content':[{'type':'tool_use','id':'t1','name':"
+                            + "'search_kb','input':{'query':'cash flow'}}]},{'role':'user','content':[{'type':"
+                            + "'tool_result','tool_use_id':'t1','content':[" + result + "]}]}]}", 200,
+                    "{'content':[{'type':'text','text':'4.2 billion.'}]}")).detail();
+
+            for (ChatDetail d : java.util.List.of(given, returned)) {
+                assertThat(d.contextPassages()).containsExactly("Cash flow was 4.2 billion.");
+                assertThat(d.question()).isEqualTo("What was the cash flow?");
+            }
+        }
+
+        @Test
         void shouldReadAnAnthropicReplyThatCitesItsDocumentsAsOneText() {
             ChatDetail d = (ChatDetail) classified(post("https://api.anthropic.com/v1/messages",
                     "{'model':'claude-3-5-haiku-latest','max_tokens':300,'messages':[{'role':'user','content':["

@@ -14,9 +14,9 @@ import java.util.List;
 
 /**
  * Anthropic Messages ({@code /v1/messages}). {@code system} is a string or text blocks; message content is a
- * string or blocks ({@code text}, {@code tool_result}, {@code document}). Streamed replies are SSE: usage's input
- * side in {@code message_start}, text in {@code content_block_delta} / {@code text_delta}, the final output token
- * count in {@code message_delta}. Claude on Amazon Bedrock takes the same body through
+ * string or blocks ({@code text}, {@code tool_result}, {@code document}, {@code search_result}). Streamed replies are
+ * SSE: usage's input side in {@code message_start}, text in {@code content_block_delta} / {@code text_delta}, the
+ * final output token count in {@code message_delta}. Claude on Amazon Bedrock takes the same body through
  * {@code /model/{modelId}/invoke} (the model in the path, {@code anthropic_version} in the body), streamed as the
  * same events inside the AWS event stream's chunks ({@link BedrockChunks}).
  */
@@ -94,16 +94,30 @@ public final class AnthropicMessagesAdapter implements ApiAdapter, Serializable 
             JsonNode content = m.get("content");
             String text = content != null && content.isTextual() ? content.textValue()
                     : textBlocks(content, "messages[" + i + "].content");
-            out.add(new ChatMessage(Bodies.text(m, "role"), text));
+            // Claude takes a tool's results in a user turn; read as what they are, a tool's output, so that the
+            // question stays the user's own turn before them (the agentic loop as OpenAI's tool role gives it)
+            out.add(new ChatMessage(onlyToolResults(content) ? "tool" : Bodies.text(m, "role"), text));
             i++;
         }
         return out;
     }
 
+    private static boolean onlyToolResults(JsonNode content) {
+        if (content == null || !content.isArray() || content.isEmpty()) {
+            return false;
+        }
+        for (JsonNode block : content) {
+            if (!"tool_result".equals(block.path("type").asText())) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /**
      * Text of content blocks, joined. Tool results keep their text (agentic RAG returns passages that way), and
-     * document blocks (the citations feature) become {@code <document>} elements so the prompt reader finds them
-     * as the context block.
+     * document and search result blocks (the citations feature) become {@code <document>} elements so the prompt
+     * reader finds them as the context block.
      */
     private static String textBlocks(JsonNode blocks, String field) throws AdapterException {
         if (blocks == null || blocks.isNull()) {
@@ -123,6 +137,8 @@ public final class AnthropicMessagesAdapter implements ApiAdapter, Serializable 
                 text = c != null && c.isTextual() ? c.textValue() : textBlocks(c, field + ".tool_result");
             } else if ("document".equals(type)) {
                 text = document(block);
+            } else if ("search_result".equals(type)) {
+                text = searchResult(block);
             }
             if (text != null && !text.isEmpty()) {
                 if (sb.length() > 0) {
@@ -132,6 +148,21 @@ public final class AnthropicMessagesAdapter implements ApiAdapter, Serializable 
             }
         }
         return sb.toString();
+    }
+
+    /**
+     * A search result block, the form Claude cites a RAG pipeline's passages in (given in the message or returned by a
+     * retrieval tool): its text blocks, as one {@code <document>} element titled as the result is.
+     */
+    private static String searchResult(JsonNode block) {
+        StringBuilder sb = new StringBuilder();
+        for (JsonNode c : block.path("content")) {
+            if (c.path("text").isTextual()) {
+                sb.append(sb.length() > 0 ? "\n" : "").append(c.get("text").textValue());
+            }
+        }
+        return sb.toString().isBlank() ? null
+                : GroundingDocuments.element(block.path("title").asText(""), sb.toString().strip());
     }
 
     private static String document(JsonNode block) {
