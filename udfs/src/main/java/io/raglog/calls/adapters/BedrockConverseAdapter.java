@@ -113,9 +113,23 @@ public final class BedrockConverseAdapter implements ApiAdapter, Serializable {
             if (!m.isObject()) {
                 throw new AdapterException("'messages[" + i + "]' is " + Bodies.describe(m) + ", expected an object");
             }
-            out.add(new ChatMessage(Bodies.text(m, "role"), blocks(m.get("content"), "messages[" + i + "].content")));
+            // a turn of tool results alone is the tool's output, though Converse sends it as the user's
+            String role = onlyToolResults(m.get("content")) ? "tool" : Bodies.text(m, "role");
+            out.add(new ChatMessage(role, blocks(m.get("content"), "messages[" + i + "].content")));
         }
         return out;
+    }
+
+    private static boolean onlyToolResults(JsonNode content) {
+        if (content == null || !content.isArray() || content.isEmpty()) {
+            return false;
+        }
+        for (JsonNode block : content) {
+            if (!block.has("toolResult")) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** The text of a request's content blocks, one a line, as the model reads them. */
@@ -147,13 +161,14 @@ public final class BedrockConverseAdapter implements ApiAdapter, Serializable {
             return document(block.get("document"));
         }
         if (block.has("toolResult")) {
-            // agentic RAG hands the passages back as a tool's result: its text, and JSON results as written
+            // agentic RAG hands the passages back as a tool's result: its text, and JSON results as written, each
+            // part a paragraph of its own (a retrieval tool returns a part per passage)
             StringBuilder sb = new StringBuilder();
             for (JsonNode part : block.get("toolResult").path("content")) {
                 String text = part.path("text").isTextual() ? part.get("text").textValue()
                         : part.has("json") ? part.get("json").toString() : null;
                 if (text != null) {
-                    sb.append(sb.length() > 0 ? "\n" : "").append(text);
+                    sb.append(sb.length() > 0 ? "\n\n" : "").append(text);
                 }
             }
             return sb.toString();

@@ -52,7 +52,8 @@ public final class GeminiGenerateAdapter implements ApiAdapter, Serializable {
         JsonNode contents = Bodies.requireArray(request, "contents");
         for (int i = 0; i < contents.size(); i++) {
             JsonNode turn = contents.get(i);
-            String role = "model".equals(turn.path("role").asText("user")) ? "assistant" : "user";
+            String role = "model".equals(turn.path("role").asText("user")) ? "assistant"
+                    : onlyFunctionResults(turn.get("parts")) ? "tool" : "user";
             messages.add(new ChatMessage(role, parts(turn.get("parts"), "contents[" + i + "].parts", "\n")));
         }
         String model = Endpoint.of(call).modelBeforeMethod();
@@ -101,13 +102,42 @@ public final class GeminiGenerateAdapter implements ApiAdapter, Serializable {
         }
         StringBuilder sb = new StringBuilder();
         for (JsonNode part : Bodies.asArray(parts, field)) {
-            if (part.path("text").isTextual() && !part.path("thought").asBoolean(false)) {
+            String text = part.path("text").isTextual() && !part.path("thought").asBoolean(false)
+                    ? part.get("text").textValue() : functionResult(part.path("functionResponse"));
+            if (text != null) {
                 if (sb.length() > 0) {
                     sb.append(separator);
                 }
-                sb.append(part.get("text").textValue());
+                sb.append(text);
             }
         }
         return sb.toString();
+    }
+
+    /** A function's result (a retrieval tool's passages, in agentic RAG): its text field, else its JSON. */
+    private static String functionResult(JsonNode functionResponse) {
+        JsonNode response = functionResponse.path("response");
+        if (!response.isObject()) {
+            return null;
+        }
+        for (String field : List.of("result", "output", "content")) {
+            if (response.path(field).isTextual()) {
+                return response.get(field).textValue();
+            }
+        }
+        return response.toString();
+    }
+
+    /** A turn of function results alone is a tool's output, not the user's message, though sent as role user. */
+    private static boolean onlyFunctionResults(JsonNode parts) {
+        if (parts == null || !parts.isArray() || parts.isEmpty()) {
+            return false;
+        }
+        for (JsonNode part : parts) {
+            if (!part.has("functionResponse")) {
+                return false;
+            }
+        }
+        return true;
     }
 }

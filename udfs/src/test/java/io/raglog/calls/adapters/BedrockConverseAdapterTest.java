@@ -152,6 +152,22 @@ class BedrockConverseAdapterTest {
         assertThat(streamed.model()).isEqualTo("claude-3-haiku-20240307");
     }
 
+    @Test
+    void shouldReadARetrievalToolsResultAsThePassagesOfAnAgenticTurn() {
+        String request = "{'messages':[{'role':'user','content':[{'text':'What was Acme cash flow in 2023?'}]},"
+                + "{'role':'assistant','content':[{'toolUse':{'toolUseId':'t1','name':'search_kb','input':{'query':"
+                + "'Acme cash flow 2023'}}}]},{'role':'user','content':[{'toolResult':{'toolUseId':'t1','content':"
+                + "[{'text':'Operating cash flow was $4.1 billion in 2023.'},{'text':'Revenue grew 12% in 2022.'}]}}]}"
+                + "]}";
+        ChatDetail d = (ChatDetail) classified(post(RUNTIME + "amazon.nova-pro-v1%3A0/converse", request, 200,
+                "{'output':{'message':{'role':'assistant','content':[{'text':'Acme reported $4.1 billion.'}]}}}"))
+                .detail();
+
+        assertThat(d.question()).isEqualTo("What was Acme cash flow in 2023?");
+        assertThat(d.contextPassages()).containsExactly("Operating cash flow was $4.1 billion in 2023.",
+                "Revenue grew 12% in 2022.");
+    }
+
     private static String document(String name, String format, String text) {
         return "{'document':{'format':'" + format + "','name':'" + name + "','source':{'bytes':'"
                 + Base64.getEncoder().encodeToString(text.getBytes(StandardCharsets.UTF_8)) + "'}}}";

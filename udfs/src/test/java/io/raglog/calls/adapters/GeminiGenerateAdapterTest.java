@@ -59,4 +59,19 @@ class GeminiGenerateAdapterTest {
         assertThat(array.output()).isEqualTo(sse.output());
         assertThat(array.model()).isEqualTo("gemini-2.0-flash");
     }
+
+    @Test
+    void shouldReadARetrievalFunctionsResultAsThePassagesOfAnAgenticTurn() {
+        ChatDetail d = (ChatDetail) classified(post("https://generativelanguage.googleapis.com/v1beta/models/"
+                + "gemini-2.0-flash:generateContent", "{'contents':[{'role':'user','parts':[{'text':'What was Acme "
+                + "cash flow in 2023?'}]},{'role':'model','parts':[{'functionCall':{'name':'search_kb','args':{'query':"
+                + "'Acme cash flow 2023'}}}]},{'role':'user','parts':[{'functionResponse':{'name':'search_kb',"
+                + "'response':{'result':'Operating cash flow was $4.1 billion in 2023.\\n\\nRevenue grew 12% in "
+                + "2022.'}}}]}]}", 200, "{'candidates':[{'content':{'role':'model','parts':[{'text':'Acme reported "
+                + "$4.1 billion.'}]}}]}")).detail();
+
+        assertThat(d.question()).isEqualTo("What was Acme cash flow in 2023?");
+        assertThat(d.contextPassages()).containsExactly("Operating cash flow was $4.1 billion in 2023.",
+                "Revenue grew 12% in 2022.");
+    }
 }
