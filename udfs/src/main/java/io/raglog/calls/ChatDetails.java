@@ -19,7 +19,21 @@ public final class ChatDetails {
             output = DspyFields.output(output);
         }
         PromptAnatomy.Parsed anatomy = PromptAnatomy.parse(messages);
-        ChatRole role = ChatRoleRules.roleOf(messages, output, anatomy);
+        return of(adapter, model, messages, output, usage, streamed, anatomy,
+                ChatRoleRules.roleOf(messages, output, anatomy));
+    }
+
+    /**
+     * A call whose API itself says what it does (Cohere's {@code search_queries_only}: write search queries), so the
+     * role is not read from the prompt.
+     */
+    public static ChatDetail withRole(String adapter, String model, List<ChatMessage> messages, String output,
+            TokenUsage usage, boolean streamed, ChatRole role) {
+        return of(adapter, model, messages, output, usage, streamed, PromptAnatomy.parse(messages), role);
+    }
+
+    private static ChatDetail of(String adapter, String model, List<ChatMessage> messages, String output,
+            TokenUsage usage, boolean streamed, PromptAnatomy.Parsed anatomy, ChatRole role) {
         return new ChatDetail(adapter, model, List.copyOf(messages), output, usage == null ? TokenUsage.UNKNOWN : usage,
                 role, anatomy.question(), anatomy.contextText(), anatomy.contextPassages(), streamed);
     }

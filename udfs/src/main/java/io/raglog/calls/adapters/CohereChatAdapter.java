@@ -6,6 +6,7 @@ import io.raglog.calls.ApiAdapter;
 import io.raglog.calls.CallDetail;
 import io.raglog.calls.ChatDetails;
 import io.raglog.calls.ChatMessage;
+import io.raglog.calls.ChatRole;
 import io.raglog.schemas.CallEvent;
 import io.raglog.schemas.Json;
 import io.raglog.schemas.TokenUsage;
@@ -76,6 +77,9 @@ public final class CohereChatAdapter implements ApiAdapter, Serializable {
         if (reply == null || !reply.isObject()) {
             throw new AdapterException("response body is " + Bodies.describe(reply) + ", expected a chat reply");
         }
+        if (Bodies.flag(request, "search_queries_only")) {
+            return searchQueries(messages, model, reply);
+        }
         JsonNode message = Bodies.object(reply, "message");
         String output = message != null ? Bodies.replyText(message.get("content"), "message.content")
                 : Bodies.text(reply, "text");
@@ -83,6 +87,21 @@ public final class CohereChatAdapter implements ApiAdapter, Serializable {
         String replyModel = Bodies.label(reply, "model");
         return ChatDetails.of(name(), replyModel != null ? replyModel : model, messages, output == null ? "" : output,
                 usage(usage), streamed);
+    }
+
+    /**
+     * v1 with {@code search_queries_only}: Cohere writes the search queries for the message and answers nothing, the
+     * rewrite stage of a Cohere RAG pipeline (its queries one a line); a message that needs no search is no stage.
+     */
+    private CallDetail searchQueries(List<ChatMessage> messages, String model, JsonNode reply) throws AdapterException {
+        StringBuilder queries = new StringBuilder();
+        for (JsonNode query : reply.path("search_queries")) {
+            if (query.path("text").isTextual() && !query.get("text").textValue().isBlank()) {
+                queries.append(queries.length() > 0 ? "\n" : "").append(query.get("text").textValue());
+            }
+        }
+        return ChatDetails.withRole(name(), model, messages, queries.toString(), usage(reply.get("meta")), false,
+                queries.length() > 0 ? ChatRole.REWRITE : ChatRole.OTHER);
     }
 
     private static List<ChatMessage> v2Messages(JsonNode request) throws AdapterException {

@@ -81,4 +81,20 @@ class CohereChatAdapterTest {
         assertThat(streamed.output()).isEqualTo("Acme reported $4.1 billion.");
         assertThat(streamed.usage()).isEqualTo(new TokenUsage(40, 6));
     }
+
+    @Test
+    void shouldReadSearchQueriesOnlyAsTheRewriteAndAMessageNeedingNoSearchAsNoStage() {
+        var rewrite = classified(post("https://api.cohere.com/v1/chat", "{'model':'command-r-plus','message':"
+                + "'What was Acme cash flow in 2023?','search_queries_only':true}", 200, "{'text':'','search_queries':"
+                + "[{'text':'Acme operating cash flow 2023','generation_id':'g1'}],'finish_reason':'COMPLETE'}"));
+        var none = classified(post("https://api.cohere.com/v1/chat", "{'model':'command-r-plus','message':"
+                + "'Thanks!','search_queries_only':true}", 200, "{'text':'','search_queries':[],'finish_reason':"
+                + "'COMPLETE'}"));
+
+        assertThat(rewrite.stage()).isEqualTo(Stage.REWRITE);
+        ChatDetail d = (ChatDetail) rewrite.detail();
+        assertThat(d.question()).isEqualTo("What was Acme cash flow in 2023?");
+        assertThat(d.output()).isEqualTo("Acme operating cash flow 2023");
+        assertThat(none.stage()).isNull();
+    }
 }
