@@ -19,12 +19,13 @@ import java.util.Set;
  * Amazon Bedrock's Converse API ({@code POST /model/{modelId}/converse} and {@code …/converse-stream}), the one
  * request shape Bedrock serves for every chat model and the one LangChain's {@code ChatBedrockConverse} and
  * LlamaIndex's {@code BedrockConverse} call; Amazon Nova's own {@code invoke} body ({@code messages-v1}) is the same
- * shape. Messages are {@code content} blocks: text, a {@code document} (the passages, as Anthropic's document blocks
- * are, written as {@code <document>} elements so the prompt rules read them), a tool result, guarded text; the reply is
- * {@code output.message.content}, cited spans in {@code citationsContent}. A streamed reply is an AWS event stream,
- * which the proxy records as server-sent events by their {@code :event-type}: text in {@code contentBlockDelta}, token
- * counts in {@code metadata}; an exception event ends it and what arrived is kept. Through {@code
- * invoke-with-response-stream} each event is a {@code chunk} whose {@code bytes} hold the model's own event
+ * shape, and a model invoked with OpenAI's chat body (Mistral Large, Jamba, gpt-oss) is read the same way, its reply
+ * in OpenAI's shape. Messages are {@code content} blocks: text, a {@code document} (the passages, as Anthropic's
+ * document blocks are, written as {@code <document>} elements so the prompt rules read them), a tool result, guarded
+ * text; the reply is {@code output.message.content}, cited spans in {@code citationsContent}. A streamed reply is an
+ * AWS event stream, which the proxy records as server-sent events by their {@code :event-type}: text in {@code
+ * contentBlockDelta}, token counts in {@code metadata}; an exception event ends it and what arrived is kept. Through
+ * {@code invoke-with-response-stream} each event is a {@code chunk} whose {@code bytes} hold the model's own event
  * ({@link BedrockChunks}).
  */
 public final class BedrockConverseAdapter implements ApiAdapter, Serializable {
@@ -70,6 +71,11 @@ public final class BedrockConverseAdapter implements ApiAdapter, Serializable {
         if (!reply.isObject()) {
             throw new AdapterException("response body is " + Bodies.describe(reply) + ", expected output.message");
         }
+        if (reply.has("choices")) { // a model invoked with OpenAI's chat body answers in OpenAI's shape
+            JsonNode message = reply.path("choices").path(0).path("message");
+            return ChatDetails.of(name(), model, messages, Bodies.contentText(message.get("content"),
+                    "choices[0].message.content"), Usage.openAi(reply.get("usage")), false);
+        }
         String output = replyText(reply.path("output").path("message").get("content"));
         return ChatDetails.of(name(), model, messages, output, usage(reply.get("usage")), false);
     }
@@ -92,6 +98,13 @@ public final class BedrockConverseAdapter implements ApiAdapter, Serializable {
             } else if (event.equals("metadata")) {
                 TokenUsage counted = usage(payload.get("usage"));
                 usage = counted.equals(TokenUsage.UNKNOWN) ? usage : counted;
+            } else if (event.equals("choices")) { // an OpenAI-shaped chunk's choices (its fields come one by one)
+                JsonNode delta = payload.path(0).path("delta").path("content");
+                if (delta.isTextual()) {
+                    text.append(delta.textValue());
+                }
+            } else if (event.equals("usage") && payload.has("prompt_tokens")) {
+                usage = Usage.openAi(payload);
             } else if (BedrockChunks.isError(event)) {
                 ended = true; // throttled or failed mid-stream: what arrived is what the client got
             }

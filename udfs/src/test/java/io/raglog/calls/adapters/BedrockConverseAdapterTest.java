@@ -124,6 +124,32 @@ class BedrockConverseAdapterTest {
     }
 
     @Test
+    void shouldReadAModelInvokedWithOpenAisChatBodyWholeAndStreamed() {
+        String request = "{'messages':[{'role':'system','content':'Answer only from the context.'},{'role':'user',"
+                + "'content':'Context:\\n[1] Operating cash flow was $4.1 billion in 2023.\\n\\n[2] Revenue grew 12% "
+                + "in 2022.\\n\\nQuestion: What was Acme cash flow in 2023?'}],'max_tokens':300}";
+        String model = RUNTIME + "mistral.mistral-large-2407-v1%3A0";
+        ChatDetail whole = (ChatDetail) classified(post(model + "/invoke", request, 200, "{'id':'c1','choices':[{"
+                + "'index':0,'message':{'role':'assistant','content':'Acme reported $4.1 billion.'},'finish_reason':"
+                + "'stop'}],'usage':{'prompt_tokens':58,'completion_tokens':9}}")).detail();
+        String chunks = bedrockChunk("{\"id\":\"c1\",\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\","
+                + "\"content\":\"Acme reported \"}}]}")
+                + bedrockChunk("{\"id\":\"c1\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\"$4.1 billion.\"},"
+                        + "\"finish_reason\":\"stop\"}],\"usage\":{\"prompt_tokens\":58,\"completion_tokens\":9}}");
+        ChatDetail streamed = (ChatDetail) classified(postWithTextReply(model + "/invoke-with-response-stream",
+                request, 200, chunks)).detail();
+
+        assertThat(whole.adapter()).isEqualTo("bedrock.converse");
+        assertThat(whole.model()).isEqualTo("mistral.mistral-large-2407-v1:0");
+        assertThat(whole.question()).isEqualTo("What was Acme cash flow in 2023?");
+        assertThat(whole.contextPassages()).hasSize(2);
+        assertThat(whole.output()).isEqualTo("Acme reported $4.1 billion.");
+        assertThat(whole.usage()).isEqualTo(new TokenUsage(58, 9));
+        assertThat(streamed.output()).isEqualTo(whole.output());
+        assertThat(streamed.usage()).isEqualTo(whole.usage());
+    }
+
+    @Test
     void shouldReadClaudesOwnBodyInvokedOnBedrockAsAnthropicsMessages() {
         String request = "{'anthropic_version':'bedrock-2023-05-31','max_tokens':300,'system':'Answer only from the "
                 + "context.','messages':" + CONVERSE.substring(CONVERSE.indexOf("[{'role'"),
