@@ -63,14 +63,7 @@ public final class BedrockEmbedAdapter implements ApiAdapter, Serializable {
             return new EmbedDetail(name(), model, texts, List.of(Vectors.decode(vector, "embedding")),
                     Usage.of(reply, "inputTextTokenCount", null));
         }
-        JsonNode embeddings = reply.get("embeddings");
-        if (embeddings != null && embeddings.isObject()) {
-            embeddings = embeddings.get("float");
-            if (embeddings == null) {
-                throw new AdapterException("'embeddings' has no float vectors (only int8/binary were asked for)");
-            }
-        }
-        return new EmbedDetail(name(), model, texts, EmbedInputs.vectors(embeddings, "embeddings", texts.size()),
+        return new EmbedDetail(name(), model, texts, CohereEmbedAdapter.vectors(reply, texts.size()),
                 TokenUsage.UNKNOWN);
     }
 }

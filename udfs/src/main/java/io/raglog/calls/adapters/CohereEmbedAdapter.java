@@ -47,6 +47,12 @@ public final class CohereEmbedAdapter implements ApiAdapter, Serializable {
             return new EmbedDetail(name(), model, List.copyOf(texts), List.of(), TokenUsage.UNKNOWN);
         }
         JsonNode reply = Bodies.responseJson(call);
+        return new EmbedDetail(name(), model, List.copyOf(texts), vectors(reply, texts.size()),
+                Usage.of(reply.path("meta").get("billed_units"), "input_tokens", null));
+    }
+
+    /** A Cohere embed reply's float vectors, on Cohere's API or Bedrock's: {@code embeddings}, or its {@code float}. */
+    static List<float[]> vectors(JsonNode reply, int texts) throws AdapterException {
         JsonNode embeddings = reply.get("embeddings");
         if (embeddings != null && embeddings.isObject()) {
             embeddings = embeddings.get("float");
@@ -54,8 +60,6 @@ public final class CohereEmbedAdapter implements ApiAdapter, Serializable {
                 throw new AdapterException("'embeddings' has no float vectors (only int8/binary were asked for)");
             }
         }
-        return new EmbedDetail(name(), model, List.copyOf(texts),
-                EmbedInputs.vectors(embeddings, "embeddings", texts.size()),
-                Usage.of(reply.path("meta").get("billed_units"), "input_tokens", null));
+        return EmbedInputs.vectors(embeddings, "embeddings", texts);
     }
 }
