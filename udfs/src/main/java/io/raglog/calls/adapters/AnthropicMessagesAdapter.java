@@ -96,22 +96,11 @@ public final class AnthropicMessagesAdapter implements ApiAdapter, Serializable 
                     : textBlocks(content, "messages[" + i + "].content");
             // Claude takes a tool's results in a user turn; read as what they are, a tool's output, so that the
             // question stays the user's own turn before them (the agentic loop as OpenAI's tool role gives it)
-            out.add(new ChatMessage(onlyToolResults(content) ? "tool" : Bodies.text(m, "role"), text));
+            boolean toolResults = Bodies.everyElement(content, b -> "tool_result".equals(b.path("type").asText()));
+            out.add(new ChatMessage(toolResults ? "tool" : Bodies.text(m, "role"), text));
             i++;
         }
         return out;
-    }
-
-    private static boolean onlyToolResults(JsonNode content) {
-        if (content == null || !content.isArray() || content.isEmpty()) {
-            return false;
-        }
-        for (JsonNode block : content) {
-            if (!"tool_result".equals(block.path("type").asText())) {
-                return false;
-            }
-        }
-        return true;
     }
 
     /**
@@ -155,14 +144,8 @@ public final class AnthropicMessagesAdapter implements ApiAdapter, Serializable 
      * retrieval tool): its text blocks, as one {@code <document>} element titled as the result is.
      */
     private static String searchResult(JsonNode block) {
-        StringBuilder sb = new StringBuilder();
-        for (JsonNode c : block.path("content")) {
-            if (c.path("text").isTextual()) {
-                sb.append(sb.length() > 0 ? "\n" : "").append(c.get("text").textValue());
-            }
-        }
-        return sb.toString().isBlank() ? null
-                : GroundingDocuments.element(block.path("title").asText(""), sb.toString().strip());
+        String text = GroundingDocuments.textParts(block.path("content"));
+        return text.isBlank() ? null : GroundingDocuments.element(block.path("title").asText(""), text.strip());
     }
 
     private static String document(JsonNode block) {
@@ -171,19 +154,12 @@ public final class AnthropicMessagesAdapter implements ApiAdapter, Serializable 
         if (source.path("data").isTextual() && "text".equals(source.path("type").asText())) {
             data = source.get("data").textValue();
         } else if ("content".equals(source.path("type").asText())) {
-            StringBuilder sb = new StringBuilder();
-            for (JsonNode c : source.path("content")) {
-                if (c.path("text").isTextual()) {
-                    sb.append(sb.length() > 0 ? "\n" : "").append(c.get("text").textValue());
-                }
-            }
-            data = sb.toString();
+            data = GroundingDocuments.textParts(source.path("content"));
         }
         if (data == null || data.isBlank()) {
             return null; // a PDF or an image: no text to read
         }
-        String title = block.path("title").asText("");
-        return "<document" + (title.isEmpty() ? "" : " title=\"" + title + "\"") + ">\n" + data + "\n</document>";
+        return GroundingDocuments.element(block.path("title").asText(""), data);
     }
 
     /** Token counts of a reply's or a stream event's usage; what it leaves out is taken from {@code before}. */

@@ -127,22 +127,11 @@ public final class BedrockConverseAdapter implements ApiAdapter, Serializable {
                 throw new AdapterException("'messages[" + i + "]' is " + Bodies.describe(m) + ", expected an object");
             }
             // a turn of tool results alone is the tool's output, though Converse sends it as the user's
-            String role = onlyToolResults(m.get("content")) ? "tool" : Bodies.text(m, "role");
+            String role = Bodies.everyElement(m.get("content"), b -> b.has("toolResult")) ? "tool"
+                    : Bodies.text(m, "role");
             out.add(new ChatMessage(role, blocks(m.get("content"), "messages[" + i + "].content")));
         }
         return out;
-    }
-
-    private static boolean onlyToolResults(JsonNode content) {
-        if (content == null || !content.isArray() || content.isEmpty()) {
-            return false;
-        }
-        for (JsonNode block : content) {
-            if (!block.has("toolResult")) {
-                return false;
-            }
-        }
-        return true;
     }
 
     /** The text of a request's content blocks, one a line, as the model reads them. */
@@ -197,13 +186,7 @@ public final class BedrockConverseAdapter implements ApiAdapter, Serializable {
         if (source.path("text").isTextual()) {
             data = source.get("text").textValue();
         } else if (source.path("content").isArray()) {
-            StringBuilder sb = new StringBuilder();
-            for (JsonNode c : source.get("content")) {
-                if (c.path("text").isTextual()) {
-                    sb.append(sb.length() > 0 ? "\n" : "").append(c.get("text").textValue());
-                }
-            }
-            data = sb.toString();
+            data = GroundingDocuments.textParts(source.get("content"));
         } else if (source.path("bytes").isTextual()
                 && TEXT_FORMATS.contains(document.path("format").asText("").toLowerCase(Locale.ROOT))) {
             try {
@@ -218,8 +201,7 @@ public final class BedrockConverseAdapter implements ApiAdapter, Serializable {
         if (data == null || data.isBlank()) {
             return null;
         }
-        String name = document.path("name").asText("");
-        return "<document" + (name.isEmpty() ? "" : " title=\"" + name + "\"") + ">\n" + data + "\n</document>";
+        return GroundingDocuments.element(document.path("name").asText(""), data);
     }
 
     /** A reply's text blocks and cited spans, joined as they are (a cited reply is a block per span and between). */

@@ -60,7 +60,7 @@ public final class BedrockRerankAdapter implements ApiAdapter, Serializable {
         JsonNode config = request.path("rerankingConfiguration").path("bedrockRerankingConfiguration");
         Integer top = Bodies.integer(config, "numberOfResults");
         String arn = Bodies.label(config.path("modelConfiguration"), "modelArn");
-        String model = arn == null ? null : arn.substring(arn.lastIndexOf('/') + 1);
+        String model = Endpoint.bedrockModelOf(arn);
         if (!Bodies.succeeded(call)) {
             return new RerankDetail(name(), model, query.textValue(), documents, List.of(), top);
         }

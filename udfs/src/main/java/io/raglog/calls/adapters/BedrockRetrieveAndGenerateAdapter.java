@@ -47,7 +47,7 @@ public final class BedrockRetrieveAndGenerateAdapter implements ApiAdapter, Seri
         }
         String arn = Bodies.label(request.path("retrieveAndGenerateConfiguration").path("knowledgeBaseConfiguration"),
                 "modelArn");
-        String model = arn == null ? null : arn.substring(arn.lastIndexOf('/') + 1);
+        String model = Endpoint.bedrockModelOf(arn);
         boolean streamed = Endpoint.of(call).pathEndsWith("Stream");
         List<ChatMessage> messages = new ArrayList<>(List.of(new ChatMessage("user", question.textValue())));
         if (!Bodies.succeeded(call)) {

@@ -179,6 +179,19 @@ public final class Bodies {
         return v;
     }
 
+    /** True when {@code value} is a non-empty array whose every element passes {@code test}. */
+    public static boolean everyElement(JsonNode value, java.util.function.Predicate<JsonNode> test) {
+        if (value == null || !value.isArray() || value.isEmpty()) {
+            return false;
+        }
+        for (JsonNode element : value) {
+            if (!test.test(element)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     public static boolean flag(JsonNode obj, String field) {
         JsonNode v = obj == null ? null : obj.get(field);
         return v != null && v.asBoolean(false);

@@ -156,11 +156,17 @@ public record Endpoint(String method, String host, String port, String path, Str
         if (model < 0) {
             return null;
         }
-        String id = unescaped(String.join("/", segs.subList(model + 1, segs.size() - 1)));
-        if (id.startsWith("arn:")) {
-            id = id.substring(id.lastIndexOf('/') + 1);
-        }
+        String id = bedrockModelOf(unescaped(String.join("/", segs.subList(model + 1, segs.size() - 1))));
         return id.isEmpty() ? null : id;
+    }
+
+    /**
+     * A Bedrock model as an id: a model or inference-profile ARN ({@code arn:aws:bedrock:…:foundation-model/amazon
+     * .rerank-v1:0}) read as the id after its last slash, an id as it is; null stays null.
+     */
+    public static String bedrockModelOf(String idOrArn) {
+        return idOrArn == null || !idOrArn.startsWith("arn:") ? idOrArn
+                : idOrArn.substring(idOrArn.lastIndexOf('/') + 1);
     }
 
     /** Percent-escapes undone; a plus stays a plus (it is not a space in a path), and a malformed escape stays. */

@@ -53,7 +53,7 @@ public final class GeminiGenerateAdapter implements ApiAdapter, Serializable {
         for (int i = 0; i < contents.size(); i++) {
             JsonNode turn = contents.get(i);
             String role = "model".equals(turn.path("role").asText("user")) ? "assistant"
-                    : onlyFunctionResults(turn.get("parts")) ? "tool" : "user";
+                    : Bodies.everyElement(turn.get("parts"), p -> p.has("functionResponse")) ? "tool" : "user";
             messages.add(new ChatMessage(role, parts(turn.get("parts"), "contents[" + i + "].parts", "\n")));
         }
         String model = Endpoint.of(call).modelBeforeMethod();
@@ -126,18 +126,5 @@ public final class GeminiGenerateAdapter implements ApiAdapter, Serializable {
             }
         }
         return response.toString();
-    }
-
-    /** A turn of function results alone is a tool's output, not the user's message, though sent as role user. */
-    private static boolean onlyFunctionResults(JsonNode parts) {
-        if (parts == null || !parts.isArray() || parts.isEmpty()) {
-            return false;
-        }
-        for (JsonNode part : parts) {
-            if (!part.has("functionResponse")) {
-                return false;
-            }
-        }
-        return true;
     }
 }

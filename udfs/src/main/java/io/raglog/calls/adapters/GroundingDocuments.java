@@ -1,5 +1,6 @@
 package io.raglog.calls.adapters;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.raglog.calls.ChatMessage;
 import java.util.List;
 
@@ -17,6 +18,17 @@ final class GroundingDocuments {
     static String element(String title, String text) {
         return "<document" + (title == null || title.isEmpty() ? "" : " title=\"" + title + "\"") + ">\n" + text
                 + "\n</document>";
+    }
+
+    /** The {@code text} of an array's parts, one a line (a document's or a search result's content blocks). */
+    static String textParts(JsonNode parts) {
+        StringBuilder sb = new StringBuilder();
+        for (JsonNode part : parts) {
+            if (part.path("text").isTextual()) {
+                sb.append(sb.length() > 0 ? "\n" : "").append(part.get("text").textValue());
+            }
+        }
+        return sb.toString();
     }
 
     /** The elements put before the last user message's text (the question follows its passages), or as one. */
