@@ -33,12 +33,16 @@ public final class BedrockRerankAdapter implements ApiAdapter, Serializable {
         if (!e.isPost()) {
             return false;
         }
-        JsonNode request = Bodies.request(call);
+        // the path first: the body is read only for the calls it could be (a text body is parsed to be read)
         if (e.pathEndsWith("/rerank")) {
+            JsonNode request = Bodies.request(call);
             return request.has("queries") && request.has("sources");
         }
-        return e.pathEndsWith("/invoke") && e.bedrockModel() != null && request.has("query")
-                && request.has("documents");
+        if (!e.pathEndsWith("/invoke") || e.bedrockModel() == null) {
+            return false;
+        }
+        JsonNode request = Bodies.request(call);
+        return request.has("query") && request.has("documents");
     }
 
     @Override

@@ -27,8 +27,22 @@ import java.util.Objects;
  */
 public record Endpoint(String method, String host, String port, String path, String query) {
 
-    /** The endpoint this thread took apart last, and the method and URL it was taken from. */
-    private record Last(String method, String url, Endpoint endpoint) {}
+    /**
+     * The endpoint this thread took apart last, the method and URL it was taken from, and its segments once an
+     * adapter asked for them (several do, for every call: the Elasticsearch and Qdrant adapters look for a segment).
+     */
+    private static final class Last {
+        final String method;
+        final String url;
+        final Endpoint endpoint;
+        List<String> segments;
+
+        Last(String method, String url, Endpoint endpoint) {
+            this.method = method;
+            this.url = url;
+            this.endpoint = endpoint;
+        }
+    }
 
     /**
      * The classifier asks each adapter in turn whether it accepts a call, and each takes the call's URL apart:
@@ -41,8 +55,8 @@ public record Endpoint(String method, String host, String port, String path, Str
         String method = call.request().method();
         String url = call.request().url();
         Last last = LAST.get();
-        if (last != null && Objects.equals(last.method(), method) && Objects.equals(last.url(), url)) {
-            return last.endpoint();
+        if (last != null && Objects.equals(last.method, method) && Objects.equals(last.url, url)) {
+            return last.endpoint;
         }
         Endpoint endpoint = of(method, url);
         LAST.set(new Last(method, url, endpoint));
@@ -93,20 +107,45 @@ public record Endpoint(String method, String host, String port, String path, Str
         return "GET".equals(method) || "HEAD".equals(method);
     }
 
-    /** Case-insensitive; {@code suffix} starts with a slash so that {@code /embed} does not match {@code /xembed}. */
+    /**
+     * Case-insensitive; {@code suffix} starts with a slash so that {@code /embed} does not match {@code /xembed}.
+     * Compared in place: every adapter asks for every call, and lower-casing a suffix such as
+     * {@code :embedContent} made a copy each time.
+     */
     public boolean pathEndsWith(String suffix) {
-        return path.toLowerCase(Locale.ROOT).endsWith(suffix.toLowerCase(Locale.ROOT));
+        int from = path.length() - suffix.length();
+        return from >= 0 && path.regionMatches(true, from, suffix, 0, suffix.length());
     }
 
+    /** Case-insensitive, compared in place as {@link #pathEndsWith} is. */
     public boolean pathContains(String part) {
-        return path.toLowerCase(Locale.ROOT).contains(part.toLowerCase(Locale.ROOT));
+        for (int from = 0, last = path.length() - part.length(); from <= last; from++) {
+            if (path.regionMatches(true, from, part, 0, part.length())) {
+                return true;
+            }
+        }
+        return false;
     }
 
+    /** The host is lower case already; {@code suffix} is compared ignoring case. */
     public boolean hostEndsWith(String suffix) {
-        return host.endsWith(suffix.toLowerCase(Locale.ROOT));
+        int from = host.length() - suffix.length();
+        return from >= 0 && host.regionMatches(true, from, suffix, 0, suffix.length());
     }
 
+    /** The path's segments, split once per endpoint the thread took apart last (adapters ask call after call). */
     public List<String> segments() {
+        Last last = LAST.get();
+        if (last == null || last.endpoint != this) {
+            return split(path);
+        }
+        if (last.segments == null) {
+            last.segments = split(path);
+        }
+        return last.segments;
+    }
+
+    private static List<String> split(String path) {
         List<String> out = new ArrayList<>();
         for (String s : path.split("/")) {
             if (!s.isEmpty()) {
