@@ -10,8 +10,9 @@ import java.util.Map;
  * Passages an API hands its model beside the messages rather than in them (Claude's and Converse's document blocks,
  * Cohere's {@code documents}, the Responses API's file-search results), written into the prompt raglog reads as
  * {@code <document>} elements: where the prompt rules find a generator's passages, as they would had the client
- * written them into the message itself. A managed RAG that answers in one call (Bedrock's retrieveAndGenerate) names
- * them one at a time, in citations or stream events: they are {@link Gathered} first.
+ * written them into the message itself. A managed RAG that answers in one call (Bedrock's retrieveAndGenerate, Vertex
+ * AI Search's answer, Gemini grounded on a corpus) names them one at a time, in citations or stream events: they are
+ * {@link Gathered} first.
  */
 final class GroundingDocuments {
 

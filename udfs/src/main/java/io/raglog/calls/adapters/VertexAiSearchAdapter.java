@@ -29,7 +29,8 @@ import java.util.function.Function;
  * fields of its {@code structData} ({@link PassageText}). It is named by its document id, scored by the relevance the
  * request asked for ({@code modelScores.relevance_score}) or its first segment's {@code relevanceScore}.
  *
- * <p>Documents written or purged and user events recorded are not runs.
+ * <p>Documents written or purged and user events recorded are not runs. The {@code :answer} method, which searches
+ * and answers in one call, is read as a generator ({@link VertexAnswerAdapter}).
  */
 public final class VertexAiSearchAdapter implements ApiAdapter, Serializable {
 

@@ -31,6 +31,7 @@ import io.raglog.calls.adapters.QdrantAdapter;
 import io.raglog.calls.adapters.TeiEmbedAdapter;
 import io.raglog.calls.adapters.TeiRerankAdapter;
 import io.raglog.calls.adapters.VertexAiSearchAdapter;
+import io.raglog.calls.adapters.VertexAnswerAdapter;
 import io.raglog.calls.adapters.VertexRagEngineAdapter;
 import io.raglog.calls.adapters.VertexRankAdapter;
 import io.raglog.calls.adapters.VoyageRerankAdapter;
@@ -84,6 +85,7 @@ public final class BuiltInAdapters {
                 new VertexRankAdapter(),
                 new VertexRagEngineAdapter(),
                 new VertexAiSearchAdapter(),
+                new VertexAnswerAdapter(),
                 new TeiEmbedAdapter(),
                 new CohereEmbedAdapter(),
                 new JinaRerankAdapter(),
