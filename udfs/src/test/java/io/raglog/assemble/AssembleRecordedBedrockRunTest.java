@@ -1,24 +1,9 @@
 package io.raglog.assemble;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
-import io.raglog.calls.Classification;
-import io.raglog.calls.ClassifiedCall;
-import io.raglog.calls.builtin.BuiltInAdapters;
-import io.raglog.schemas.CallEvent;
-import io.raglog.schemas.Json;
-import io.raglog.schemas.Passage;
-import io.raglog.schemas.PassageFate;
 import io.raglog.schemas.Run;
-import java.io.IOException;
-import java.io.InputStream;
 import java.util.List;
-import org.apache.flink.api.common.typeinfo.Types;
-import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
-import org.apache.flink.streaming.util.ProcessFunctionTestHarnesses;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * A run on Amazon Bedrock as its recorded calls show it (a knowledge base's retrieval, Bedrock's rerank, a Converse
@@ -29,77 +14,22 @@ class AssembleRecordedBedrockRunTest {
 
     private static final String QUESTION = "What was Acme Corp's operating cash flow in 2023?";
 
-    private KeyedOneInputStreamOperatorTestHarness<String, ClassifiedCall, Run> harness;
-
-    @BeforeEach
-    void setUp() throws Exception {
-        harness = ProcessFunctionTestHarnesses.forKeyedProcessFunction(
-                new AssembleRunsFunction(AssemblySettings.DEFAULTS), ClassifiedCall::runKey, Types.STRING);
-    }
-
-    @AfterEach
-    void tearDown() throws Exception {
-        harness.close();
-    }
+    @RegisterExtension
+    final RecordedRunAssembly assembly = new RecordedRunAssembly("bedrock");
 
     @Test
     void shouldAssembleAnUnhintedBedrockRunFromItsRecordedCalls() throws Exception {
-        Run run = theOneRunOf("knowledge-base-retrieve", "rerank", "converse-generate");
+        Run run = assembly.theOneRunOf("knowledge-base-retrieve", "rerank", "converse-generate");
 
-        assertThat(run.incomplete()).isFalse();
-        assertThat(run.question()).isEqualTo(QUESTION);
-        assertThat(run.callIds()).containsExactlyInAnyOrder("acme-ir-bedrock-0003", "acme-ir-bedrock-0004",
-                "acme-ir-bedrock-0005");
-        assertThat(run.stages().embed().present()).isFalse();
-        assertThat(run.stages().retrieve().query()).isEqualTo(QUESTION);
-        List<String> retrieved = run.stages().retrieve().passages().stream().map(Passage::id).toList();
-        assertThat(retrieved).containsExactly("1%3A0%3Ac0ffee00", "1%3A0%3Ac0ffee01", "1%3A0%3Ac0ffee02",
-                "1%3A0%3Ac0ffee03");
-        // the reranker kept the first, third and second retrieved passages, and all three reached the prompt whole
-        List<String> kept = List.of(retrieved.get(0), retrieved.get(2), retrieved.get(1));
-        assertThat(run.stages().rerank().output()).extracting(Passage::id).containsExactlyElementsOf(kept);
-        assertThat(run.stages().generate().context()).extracting(Passage::id).containsExactlyElementsOf(kept);
-        assertThat(run.stages().assemble().passages()).extracting(PassageFate::fate)
-                .containsOnly(PassageFate.Fate.WHOLE);
-        assertThat(run.stages().generate().answer()).startsWith("Acme Corp's operating cash flow in 2023");
+        RecordedRunAssembly.assertRetrievedRerankedAndAnswered(run, QUESTION, List.of("acme-ir-bedrock-0003",
+                "acme-ir-bedrock-0004", "acme-ir-bedrock-0005"), List.of("1%3A0%3Ac0ffee00", "1%3A0%3Ac0ffee01",
+                "1%3A0%3Ac0ffee02", "1%3A0%3Ac0ffee03"));
     }
 
     @Test
     void shouldAssembleARetrieveAndGenerateCallAsARunWhoseRetrievalIsRebuiltFromItsPassages() throws Exception {
-        Run run = theOneRunOf("retrieve-and-generate");
+        Run run = assembly.theOneRunOf("retrieve-and-generate");
 
-        assertThat(run.incomplete()).isFalse();
-        assertThat(run.question()).isEqualTo(QUESTION);
-        assertThat(run.stages().generate().context()).hasSize(2);
-        assertThat(run.stages().retrieve().reconstructed()).isTrue();
-        assertThat(run.stages().retrieve().passages()).extracting(Passage::id)
-                .containsExactlyElementsOf(run.stages().generate().context().stream().map(Passage::id).toList());
-    }
-
-    /** The recorded calls sent without their run hint, in order; the one run they make, state and timers cleared. */
-    private Run theOneRunOf(String... files) throws Exception {
-        for (String file : files) {
-            ClassifiedCall call = unhinted(file);
-            harness.processElement(call, call.event().endedAt().toEpochMilli());
-        }
-        harness.processWatermark(Long.MAX_VALUE - 1);
-        List<Run> runs = harness.extractOutputValues();
-        assertThat(runs).hasSize(1);
-        assertThat(harness.numKeyedStateEntries()).isZero();
-        assertThat(harness.numEventTimeTimers()).isZero();
-        return runs.get(0);
-    }
-
-    private static ClassifiedCall unhinted(String file) throws IOException {
-        CallEvent recorded;
-        try (InputStream in = AssembleRecordedBedrockRunTest.class.getResourceAsStream("/wire/bedrock/" + file
-                + ".json")) {
-            recorded = Json.MAPPER.readValue(in, CallEvent.class);
-        }
-        CallEvent call = new CallEvent(recorded.schema(), recorded.eventId(), recorded.pipeline(), null,
-                recorded.startedAt(), recorded.endedAt(), recorded.request(), recorded.response(), recorded.source());
-        Classification c = BuiltInAdapters.classifier().classify(call);
-        assertThat(c).as(file).isInstanceOf(Classification.Classified.class);
-        return ((Classification.Classified) c).call();
+        RecordedRunAssembly.assertRebuiltFromTheGeneratorsPassages(run, QUESTION, 2);
     }
 }

@@ -41,10 +41,7 @@ public final class BedrockKnowledgeBaseAdapter implements ApiAdapter, Serializab
     public CallDetail read(CallEvent call) throws AdapterException {
         Endpoint e = Endpoint.of(call);
         JsonNode request = Bodies.requestObject(call);
-        JsonNode query = request.path("retrievalQuery").path("text");
-        if (!query.isTextual()) {
-            throw new AdapterException("'retrievalQuery.text' is " + Bodies.describe(query) + ", expected the query");
-        }
+        String query = Bodies.requireTextAt(request, "retrievalQuery.text", "the query");
         Integer topK = Bodies.integer(request.path("retrievalConfiguration").path("vectorSearchConfiguration"),
                 "numberOfResults");
         List<Passage> passages = new ArrayList<>();
@@ -58,6 +55,6 @@ public final class BedrockKnowledgeBaseAdapter implements ApiAdapter, Serializab
             }
         }
         return new RetrieveDetail(name(), "bedrock-knowledge-base", e.segmentAfter("knowledgebases"),
-                query.textValue(), null, topK, List.copyOf(passages));
+                query, null, topK, List.copyOf(passages));
     }
 }

@@ -10,9 +10,7 @@ import io.raglog.schemas.CallEvent;
 import io.raglog.schemas.TokenUsage;
 import java.io.Serializable;
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Set;
 
 /**
  * Amazon Bedrock's managed RAG, {@code POST /retrieveAndGenerate} (and {@code /retrieveAndGenerateStream}) on the
@@ -41,21 +39,18 @@ public final class BedrockRetrieveAndGenerateAdapter implements ApiAdapter, Seri
     @Override
     public CallDetail read(CallEvent call) throws AdapterException {
         JsonNode request = Bodies.requestObject(call);
-        JsonNode question = request.path("input").path("text");
-        if (!question.isTextual()) {
-            throw new AdapterException("'input.text' is " + Bodies.describe(question) + ", expected the question");
-        }
+        String question = Bodies.requireTextAt(request, "input.text", "the question");
         String arn = Bodies.label(request.path("retrieveAndGenerateConfiguration").path("knowledgeBaseConfiguration"),
                 "modelArn");
         String model = Endpoint.bedrockModelOf(arn);
         boolean streamed = Endpoint.of(call).pathEndsWith("Stream");
-        List<ChatMessage> messages = new ArrayList<>(List.of(new ChatMessage("user", question.textValue())));
+        List<ChatMessage> messages = new ArrayList<>(List.of(new ChatMessage("user", question)));
         if (!Bodies.succeeded(call)) {
             return ChatDetails.of(name(), model, messages, null, TokenUsage.UNKNOWN, streamed);
         }
         JsonNode reply = Bodies.response(call);
         StringBuilder answer = new StringBuilder();
-        Set<String> passages = new LinkedHashSet<>(); // a passage cited by two sentences is one passage
+        GroundingDocuments.Gathered passages = new GroundingDocuments.Gathered();
         if (Sse.isStream(reply)) {
             Sse.readChunks(reply, (chunk, event) -> BedrockChunks.read(chunk, event, (name, payload) -> {
                 if ("output".equals(name) && payload.path("text").isTextual()) {
@@ -74,20 +69,13 @@ public final class BedrockRetrieveAndGenerateAdapter implements ApiAdapter, Seri
             throw new AdapterException("response body is " + Bodies.describe(reply)
                     + ", expected output and citations");
         }
-        StringBuilder elements = new StringBuilder();
-        for (String passage : passages) {
-            elements.append(elements.length() > 0 ? "\n" : "").append(GroundingDocuments.element(null, passage));
-        }
-        GroundingDocuments.intoLastUserMessage(messages, elements.toString());
+        passages.intoLastUserMessage(messages);
         return ChatDetails.of(name(), model, messages, answer.toString(), TokenUsage.UNKNOWN, streamed);
     }
 
-    private static void references(JsonNode citation, Set<String> passages) {
+    private static void references(JsonNode citation, GroundingDocuments.Gathered passages) {
         for (JsonNode reference : citation.path("retrievedReferences")) {
-            JsonNode text = reference.path("content").path("text");
-            if (text.isTextual() && !text.textValue().isBlank()) {
-                passages.add(text.textValue().strip());
-            }
+            passages.add(null, Bodies.label(reference.path("content"), "text"));
         }
     }
 }

@@ -111,6 +111,21 @@ public final class Bodies {
         return v;
     }
 
+    /**
+     * A string nested in objects, a dotted path into the body ({@code query.text}, {@code input.text}): where the
+     * question or query of an API that nests it is. Required; the error names the path and what was expected there.
+     */
+    public static String requireTextAt(JsonNode obj, String path, String expected) throws AdapterException {
+        JsonNode v = obj == null ? MissingNode.getInstance() : obj;
+        for (String field : path.split("\\.")) {
+            v = v.path(field);
+        }
+        if (!v.isTextual()) {
+            throw new AdapterException("'" + path + "' is " + describe(v) + ", expected " + expected);
+        }
+        return v.textValue();
+    }
+
     /** A string field, or null when absent or not a string: for fields we only use as labels (a model name). */
     public static String label(JsonNode obj, String field) {
         JsonNode v = obj == null ? null : obj.get(field);

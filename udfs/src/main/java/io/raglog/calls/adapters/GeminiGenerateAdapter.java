@@ -20,7 +20,10 @@ import java.util.List;
  * integrations call them. The model is named in the path; the request's {@code contents} are turns of {@code parts}
  * (role {@code user} or {@code model}) and {@code systemInstruction} the system prompt. A reply is a
  * {@code candidates[0].content.parts} text with {@code usageMetadata}; streamed, a sequence of such replies, as
- * server-sent events ({@code alt=sse}) or as one JSON array, each carrying the next piece of text.
+ * server-sent events ({@code alt=sse}) or as one JSON array, each carrying the next piece of text. Grounded on a
+ * corpus (a {@code tools[].retrieval} of Vertex AI RAG Engine or Vertex AI Search), the call retrieves inside itself
+ * and the reply names the passages the model read in its {@code groundingMetadata}: they are read into the prompt as
+ * the generator's passages, as the Responses API's file-search results are.
  */
 public final class GeminiGenerateAdapter implements ApiAdapter, Serializable {
 
@@ -65,26 +68,32 @@ public final class GeminiGenerateAdapter implements ApiAdapter, Serializable {
         StringBuilder output = new StringBuilder();
         TokenUsage[] usage = {TokenUsage.UNKNOWN};
         String[] version = {null};
+        GroundingDocuments.Gathered grounding = new GroundingDocuments.Gathered();
         if (Sse.isStream(reply) || reply != null && reply.isArray()) {
             Sse.readChunks(reply, (chunk, event) -> {
                 JsonNode piece = Json.MAPPER.readTree(chunk);
-                readReply(piece, output, usage, version);
+                readReply(piece, output, usage, version, grounding);
             });
         } else if (reply != null && reply.isObject()) {
-            readReply(reply, output, usage, version);
+            readReply(reply, output, usage, version, grounding);
         } else {
             throw new AdapterException("response body is " + Bodies.describe(reply) + ", expected candidates");
         }
+        grounding.intoLastUserMessage(messages);
         return ChatDetails.of(name(), version[0] != null ? version[0] : model, messages, output.toString(), usage[0],
                 streamed);
     }
 
-    /** One reply, or one piece of a stream: its first candidate's text appended, its usage and model kept. */
-    private static void readReply(JsonNode reply, StringBuilder output, TokenUsage[] usage, String[] version)
-            throws AdapterException {
+    /**
+     * One reply, or one piece of a stream: its first candidate's text appended and the passages it was grounded on
+     * gathered, its usage and model kept.
+     */
+    private static void readReply(JsonNode reply, StringBuilder output, TokenUsage[] usage, String[] version,
+            GroundingDocuments.Gathered grounding) throws AdapterException {
         JsonNode candidates = Bodies.array(reply, "candidates");
         if (candidates != null && candidates.size() > 0) {
             output.append(parts(candidates.get(0).path("content").get("parts"), "candidates[0].content.parts", ""));
+            retrievedContexts(candidates.get(0).path("groundingMetadata"), grounding);
         }
         JsonNode metadata = reply.get("usageMetadata");
         if (metadata != null && metadata.isObject()) {
@@ -92,6 +101,23 @@ public final class GeminiGenerateAdapter implements ApiAdapter, Serializable {
         }
         if (reply.path("modelVersion").isTextual()) {
             version[0] = reply.get("modelVersion").textValue();
+        }
+    }
+
+    /**
+     * The passages a retrieval tool handed the model inside the call, which no message holds: each
+     * {@code groundingChunks[].retrievedContext} (its {@code text}, or its {@code ragChunk}'s), titled by its file or
+     * document; a stream names them in its last pieces. All of them, not only those the {@code groundingSupports} tie
+     * to a sentence of the answer: the model read them all, and which it leaned on is what raglog's checks judge.
+     * Grounding on Google Search ({@code groundingChunks[].web}) is left out: those are web pages, not passages of the
+     * pipeline's knowledge base, and the reply names only their titles and addresses.
+     */
+    private static void retrievedContexts(JsonNode groundingMetadata, GroundingDocuments.Gathered grounding) {
+        for (JsonNode chunk : groundingMetadata.path("groundingChunks")) {
+            JsonNode context = chunk.path("retrievedContext");
+            String text = Bodies.label(context, "text");
+            grounding.add(Bodies.label(context, "title"),
+                    text != null ? text : Bodies.label(context.path("ragChunk"), "text"));
         }
     }
 

@@ -2,13 +2,17 @@ package io.raglog.calls.adapters;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.raglog.calls.ChatMessage;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Passages an API hands its model beside the messages rather than in them (Claude's and Converse's document blocks,
  * Cohere's {@code documents}, the Responses API's file-search results), written into the prompt raglog reads as
  * {@code <document>} elements: where the prompt rules find a generator's passages, as they would had the client
- * written them into the message itself.
+ * written them into the message itself. A managed RAG that answers in one call (Bedrock's retrieveAndGenerate, Vertex
+ * AI Search's answer, Gemini grounded on a corpus) names them one at a time, in citations or stream events: they are
+ * {@link Gathered} first.
  */
 final class GroundingDocuments {
 
@@ -43,5 +47,29 @@ final class GroundingDocuments {
             }
         }
         messages.add(new ChatMessage("user", elements));
+    }
+
+    /**
+     * Passages met one at a time (a reply's citations, a stream's events), each kept once, as a passage two sentences
+     * cite is one passage, with the title it first came with; written before the question as elements.
+     */
+    static final class Gathered {
+
+        private final Map<String, String> titleByText = new LinkedHashMap<>();
+
+        /** A passage, its text stripped; an absent or blank text is none, and a title may be null. */
+        void add(String title, String text) {
+            if (text != null && !text.isBlank()) {
+                titleByText.putIfAbsent(text.strip(), title);
+            }
+        }
+
+        /** The passages as elements, one a line, in the order first met, before the last user message's text. */
+        void intoLastUserMessage(List<ChatMessage> messages) {
+            StringBuilder elements = new StringBuilder();
+            titleByText.forEach((text, title) -> elements.append(elements.length() > 0 ? "\n" : "")
+                    .append(element(title, text)));
+            GroundingDocuments.intoLastUserMessage(messages, elements.toString());
+        }
     }
 }

@@ -8,6 +8,7 @@ import io.raglog.schemas.CallEvent;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 
 /**
  * What every rerank API shares: a query, documents as strings or objects with a {@code text}, and a reply that lists
@@ -59,17 +60,40 @@ final class RerankReading {
     /** The results best first (vendors already sort; sorting again is stable and guards a proxy that reordered). */
     static List<RerankResult> results(JsonNode results, String scoreField, int documents, String field)
             throws AdapterException {
+        return results(results, scoreField, documents, field, "index", r -> Bodies.integer(r, "index"));
+    }
+
+    /**
+     * The same of a reply that names each document by the id it was sent with rather than by its place (Vertex AI's
+     * ranking API): an id sent with none of the documents is outside them.
+     */
+    static List<RerankResult> resultsById(JsonNode results, String scoreField, Map<String, Integer> indexById,
+            int documents, String field) throws AdapterException {
+        return results(results, scoreField, documents, field, "id", r -> {
+            JsonNode id = r.path("id");
+            return id.isTextual() || id.isNumber() ? indexById.getOrDefault(id.asText(), -1) : null;
+        });
+    }
+
+    /** Where a result's document is among those sent, read from the result; null when it does not say. */
+    @FunctionalInterface
+    private interface DocumentIndex {
+        Integer of(JsonNode result) throws AdapterException;
+    }
+
+    private static List<RerankResult> results(JsonNode results, String scoreField, int documents, String field,
+            String key, DocumentIndex indexOf) throws AdapterException {
         List<RerankResult> out = new ArrayList<>(results.size());
         int i = 0;
         for (JsonNode r : results) {
-            Integer index = Bodies.integer(r, "index");
+            Integer index = indexOf.of(r);
             Double score = Bodies.number(r, scoreField);
             if (index == null || score == null) {
-                throw new AdapterException(field + "[" + i + "] lacks 'index' or '" + scoreField + "'");
+                throw new AdapterException(field + "[" + i + "] lacks '" + key + "' or '" + scoreField + "'");
             }
             if (index < 0 || index >= documents) {
-                throw new AdapterException(field + "[" + i + "].index " + index + " is outside the " + documents
-                        + " documents sent");
+                throw new AdapterException(field + "[" + i + "]." + key + " " + r.get(key).asText() + " is outside the "
+                        + documents + " documents sent");
             }
             out.add(new RerankResult(index, score));
             i++;

@@ -1,0 +1,112 @@
+package io.raglog.assemble;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.raglog.calls.Classification;
+import io.raglog.calls.ClassifiedCall;
+import io.raglog.calls.builtin.BuiltInAdapters;
+import io.raglog.schemas.CallEvent;
+import io.raglog.schemas.Json;
+import io.raglog.schemas.Passage;
+import io.raglog.schemas.PassageFate;
+import io.raglog.schemas.Run;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.List;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
+import org.apache.flink.streaming.util.ProcessFunctionTestHarnesses;
+import org.junit.jupiter.api.extension.AfterEachCallback;
+import org.junit.jupiter.api.extension.BeforeEachCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+
+/**
+ * Run assembly fed one vendor's recorded calls ({@code /wire/{vendor}/…}) without their run hint, as a pipeline that
+ * sends none would: content alone must link them. A test's extension ({@code @RegisterExtension}): a new assembly
+ * for each test, closed after it.
+ */
+final class RecordedRunAssembly implements BeforeEachCallback, AfterEachCallback {
+
+    private final String vendor;
+    private KeyedOneInputStreamOperatorTestHarness<String, ClassifiedCall, Run> harness;
+
+    RecordedRunAssembly(String vendor) {
+        this.vendor = vendor;
+    }
+
+    @Override
+    public void beforeEach(ExtensionContext context) throws Exception {
+        harness = ProcessFunctionTestHarnesses.forKeyedProcessFunction(
+                new AssembleRunsFunction(AssemblySettings.DEFAULTS), ClassifiedCall::runKey, Types.STRING);
+    }
+
+    @Override
+    public void afterEach(ExtensionContext context) throws Exception {
+        harness.close();
+    }
+
+    /** The recorded calls sent without their run hint, in order; the one run they make, state and timers cleared. */
+    Run theOneRunOf(String... files) throws Exception {
+        for (String file : files) {
+            ClassifiedCall call = unhinted(file);
+            harness.processElement(call, call.event().endedAt().toEpochMilli());
+        }
+        harness.processWatermark(Long.MAX_VALUE - 1);
+        List<Run> runs = harness.extractOutputValues();
+        assertThat(runs).hasSize(1);
+        assertThat(harness.numKeyedStateEntries()).isZero();
+        assertThat(harness.numEventTimeTimers()).isZero();
+        return runs.get(0);
+    }
+
+    /**
+     * Checks the recorded story's run of a retrieval, a reranker and a generator, linked without a hint: complete, of
+     * {@code callIds}, its question the one retrieved with, no embedding call (the service embeds the question itself),
+     * its retrieved passages named {@code retrievedIds}, the reranker keeping the first, third and second of them and
+     * all three reaching the prompt whole, under the same names.
+     */
+    static void assertRetrievedRerankedAndAnswered(Run run, String question, List<String> callIds,
+            List<String> retrievedIds) {
+        assertThat(run.incomplete()).isFalse();
+        assertThat(run.question()).isEqualTo(question);
+        assertThat(run.callIds()).containsExactlyInAnyOrderElementsOf(callIds);
+        assertThat(run.stages().embed().present()).isFalse();
+        assertThat(run.stages().retrieve().query()).isEqualTo(question);
+        assertThat(run.stages().retrieve().reconstructed()).isFalse();
+        assertThat(run.stages().retrieve().passages()).extracting(Passage::id).containsExactlyElementsOf(retrievedIds);
+        List<String> kept = List.of(retrievedIds.get(0), retrievedIds.get(2), retrievedIds.get(1));
+        assertThat(run.stages().rerank().output()).extracting(Passage::id).containsExactlyElementsOf(kept);
+        assertThat(run.stages().generate().context()).extracting(Passage::id).containsExactlyElementsOf(kept);
+        assertThat(run.stages().assemble().passages()).extracting(PassageFate::fate)
+                .containsOnly(PassageFate.Fate.WHOLE);
+        assertThat(run.stages().generate().answer()).startsWith("Acme Corp's operating cash flow in 2023");
+    }
+
+    /**
+     * Checks the recorded story's run made by one call that retrieves and answers (a managed RAG): complete, its
+     * generator handed {@code passages} passages, its retrieval rebuilt from them as the retrieval inside the call is
+     * not seen.
+     */
+    static void assertRebuiltFromTheGeneratorsPassages(Run run, String question, int passages) {
+        assertThat(run.incomplete()).isFalse();
+        assertThat(run.question()).isEqualTo(question);
+        assertThat(run.stages().generate().context()).hasSize(passages);
+        assertThat(run.stages().retrieve().reconstructed()).isTrue();
+        assertThat(run.stages().retrieve().passages()).extracting(Passage::id)
+                .containsExactlyElementsOf(run.stages().generate().context().stream().map(Passage::id).toList());
+        assertThat(run.stages().generate().answer()).startsWith("Acme Corp's operating cash flow in 2023");
+    }
+
+    private ClassifiedCall unhinted(String file) throws IOException {
+        CallEvent recorded;
+        try (InputStream in = RecordedRunAssembly.class.getResourceAsStream("/wire/" + vendor + "/" + file
+                + ".json")) {
+            recorded = Json.MAPPER.readValue(in, CallEvent.class);
+        }
+        CallEvent call = new CallEvent(recorded.schema(), recorded.eventId(), recorded.pipeline(), null,
+                recorded.startedAt(), recorded.endedAt(), recorded.request(), recorded.response(), recorded.source());
+        Classification c = BuiltInAdapters.classifier().classify(call);
+        assertThat(c).as(file).isInstanceOf(Classification.Classified.class);
+        return ((Classification.Classified) c).call();
+    }
+}
