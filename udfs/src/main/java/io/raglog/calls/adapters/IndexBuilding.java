@@ -68,6 +68,15 @@ public final class IndexBuilding {
         return reason(lengths);
     }
 
+    /**
+     * The reason an input type states ({@link #reasonForInputType}), else the one the texts' shape gives
+     * ({@link #reasonForTexts}): how an embedding API that may say what it embeds is read.
+     */
+    public static String reasonFor(String inputType, List<String> texts) {
+        String stated = reasonForInputType(inputType);
+        return stated != null ? stated : reasonForTexts(texts);
+    }
+
     /** Embedding APIs that take an input type say it outright (Cohere, Voyage, Jina): a document is ingestion. */
     public static String reasonForInputType(String inputType) {
         if (inputType == null) {
