@@ -30,6 +30,7 @@ import io.raglog.calls.adapters.PineconeAdapter;
 import io.raglog.calls.adapters.QdrantAdapter;
 import io.raglog.calls.adapters.TeiEmbedAdapter;
 import io.raglog.calls.adapters.TeiRerankAdapter;
+import io.raglog.calls.adapters.VertexEmbedAdapter;
 import io.raglog.calls.adapters.VoyageRerankAdapter;
 import io.raglog.calls.adapters.WeaviateAdapter;
 import io.raglog.calls.adapters.otlp.OtlpAdapters;
@@ -71,6 +72,7 @@ public final class BuiltInAdapters {
                 new CohereChatAdapter(),
                 new GeminiGenerateAdapter(),
                 new GeminiEmbedAdapter(),
+                new VertexEmbedAdapter(),
                 new BedrockConverseAdapter(),
                 new BedrockEmbedAdapter(),
                 new BedrockRerankAdapter(),

@@ -158,6 +158,17 @@ class HelpersTest {
         }
 
         @Test
+        void shouldReadAGoogleFieldByTheNameTheBodyGivesIt() {
+            assertThat(Bodies.protoName(Calls.json("{'featureVector':[1]}"), "feature_vector"))
+                    .isEqualTo("featureVector");
+            assertThat(Bodies.protoName(Calls.json("{'feature_vector':[1]}"), "feature_vector"))
+                    .isEqualTo("feature_vector");
+            assertThat(Bodies.protoName(Calls.json("{}"), "deployed_index_id")).isEqualTo("deployed_index_id");
+            assertThat(Bodies.protoName(Calls.json("{'deployedIndexId':'a'}"), "deployed_index_id"))
+                    .isEqualTo("deployedIndexId");
+        }
+
+        @Test
         void shouldNameTheFieldAndItsTypeWhenATypeIsWrong() {
             assertThatThrownBy(() -> Bodies.integer(Calls.json("{'limit': 'ten'}"), "limit"))
                     .isInstanceOf(AdapterException.class).hasMessage("'limit' is text \"ten\", expected an integer");
@@ -283,6 +294,15 @@ class HelpersTest {
             assertThat(IndexBuilding.reasonForInputType("document")).isNotNull();
             assertThat(IndexBuilding.reasonForInputType("search_query")).isNull();
             assertThat(IndexBuilding.reasonForInputType("query")).isNull();
+            assertThat(IndexBuilding.reasonForInputType("RETRIEVAL_DOCUMENT")).isNotNull();
+            assertThat(IndexBuilding.reasonForInputType("RETRIEVAL_QUERY")).isNull();
+        }
+
+        @Test
+        void shouldTakeATitledTextForADocument() {
+            assertThat(IndexBuilding.reasonForTitle("Acme 10-K")).startsWith("index building: a text embedded with");
+            assertThat(IndexBuilding.reasonForTitle(" ")).isNull();
+            assertThat(IndexBuilding.reasonForTitle(null)).isNull();
         }
     }
 }
