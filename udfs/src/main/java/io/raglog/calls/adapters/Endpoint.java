@@ -139,6 +139,15 @@ public record Endpoint(String method, String host, String port, String path, Str
     }
 
     /**
+     * Vertex AI's {@code …/models/{model}:rawPredict} or {@code :streamRawPredict}: a partner model (Claude, Mistral,
+     * Llama) or a model deployed to an endpoint, taking its own vendor's request body as it is; the model, when the
+     * path names one, is {@link #modelBeforeMethod}'s ({@code claude-3-5-sonnet-v2@20241022}).
+     */
+    public boolean isRawPredict() {
+        return pathEndsWith(":rawPredict") || pathEndsWith(":streamRawPredict");
+    }
+
+    /**
      * The model an Amazon Bedrock runtime path names before its operation ({@code /model/{modelId}/converse},
      * {@code …/converse-stream}, {@code …/invoke}, {@code …/invoke-with-response-stream}): SDKs escape the id's colon
      * ({@code anthropic.claude-3-5-haiku-20241022-v1%3A0}), and an inference profile named by its ARN is read as the

@@ -54,8 +54,8 @@ public final class BuiltInAdapters {
      * Where two adapters could claim the same path, the more specific one comes first: Ollama's native
      * {@code /api/embeddings} before the OpenAI-compatible {@code /embeddings}; Jina, Voyage and TEI before Cohere
      * on {@code /rerank}, since Cohere's shape is the one the others resemble (Bedrock's by its {@code sources}); the
-     * Bedrock runtime's {@code /model/{id}/invoke} by the body the model takes; the vector stores by their own
-     * path words; the generic admin probes last.
+     * Bedrock runtime's {@code /model/{id}/invoke} by the body the model takes, as Vertex AI's {@code :rawPredict} and
+     * {@code :predict}; the vector stores by their own path words; the generic admin probes last.
      */
     public static List<ApiAdapter> all() {
         List<ApiAdapter> all = new ArrayList<>();

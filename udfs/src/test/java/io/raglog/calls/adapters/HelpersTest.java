@@ -119,6 +119,16 @@ class HelpersTest {
             assertThat(bedrockModel(runtime + "converse")).isNull();
         }
 
+        @Test
+        void shouldTellAVertexRawPredictAndTheModelItsPathNames() {
+            Endpoint claude = Endpoint.of(Calls.post("https://us-east5-aiplatform.googleapis.com/v1/projects/p/"
+                    + "locations/us-east5/publishers/anthropic/models/claude-sonnet-4@20250514:streamRawPredict", "{}",
+                    200, "{}"));
+
+            assertThat(claude.isRawPredict()).isTrue();
+            assertThat(claude.modelBeforeMethod()).isEqualTo("claude-sonnet-4@20250514");
+        }
+
         private static String bedrockModel(String url) {
             return Endpoint.of(Calls.post(url, "{}", 200, "{}")).bedrockModel();
         }
