@@ -133,9 +133,18 @@ public record Endpoint(String method, String host, String port, String path, Str
      * null for any other path.
      */
     public String modelBeforeMethod() {
-        String model = segmentAfter("models");
-        int colon = model == null ? -1 : model.lastIndexOf(':');
-        return colon > 0 ? model.substring(0, colon) : null;
+        return idBeforeMethod("models");
+    }
+
+    /**
+     * The id a Google-style path names after {@code collection} and before its method: "4514125379258482688" of
+     * {@code …/indexEndpoints/4514125379258482688:findNeighbors} for "indexEndpoints"; null when the path has no such
+     * segment or it names no method.
+     */
+    public String idBeforeMethod(String collection) {
+        String id = segmentAfter(collection);
+        int colon = id == null ? -1 : id.lastIndexOf(':');
+        return colon > 0 ? id.substring(0, colon) : null;
     }
 
     /**

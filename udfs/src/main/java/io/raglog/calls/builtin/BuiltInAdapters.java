@@ -31,6 +31,7 @@ import io.raglog.calls.adapters.QdrantAdapter;
 import io.raglog.calls.adapters.TeiEmbedAdapter;
 import io.raglog.calls.adapters.TeiRerankAdapter;
 import io.raglog.calls.adapters.VertexEmbedAdapter;
+import io.raglog.calls.adapters.VertexVectorSearchAdapter;
 import io.raglog.calls.adapters.VoyageRerankAdapter;
 import io.raglog.calls.adapters.WeaviateAdapter;
 import io.raglog.calls.adapters.otlp.OtlpAdapters;
@@ -87,6 +88,7 @@ public final class BuiltInAdapters {
                 new CohereRerankAdapter(),
                 new QdrantAdapter(),
                 new PineconeAdapter(),
+                new VertexVectorSearchAdapter(),
                 new WeaviateAdapter(),
                 new ChromaAdapter(),
                 new AzureAiSearchAdapter(),

@@ -120,13 +120,19 @@ class HelpersTest {
         }
 
         @Test
-        void shouldTellAVertexRawPredictAndTheModelItsPathNames() {
+        void shouldReadTheIdAGooglePathNamesBeforeItsMethodAndTellARawPredict() {
             Endpoint claude = Endpoint.of(Calls.post("https://us-east5-aiplatform.googleapis.com/v1/projects/p/"
                     + "locations/us-east5/publishers/anthropic/models/claude-sonnet-4@20250514:streamRawPredict", "{}",
                     200, "{}"));
+            Endpoint search = Endpoint.of(Calls.post("https://1.us-central1-2.vdb.vertexai.goog/v1/projects/2/"
+                    + "locations/us-central1/indexEndpoints/4514125379258482688:findNeighbors", "{}", 200, "{}"));
 
             assertThat(claude.isRawPredict()).isTrue();
             assertThat(claude.modelBeforeMethod()).isEqualTo("claude-sonnet-4@20250514");
+            assertThat(search.isRawPredict()).isFalse();
+            assertThat(search.idBeforeMethod("indexEndpoints")).isEqualTo("4514125379258482688");
+            assertThat(search.idBeforeMethod("models")).isNull();
+            assertThat(search.modelBeforeMethod()).isNull();
         }
 
         private static String bedrockModel(String url) {
