@@ -2,20 +2,10 @@ package io.raglog.assemble;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.raglog.calls.Classification;
-import io.raglog.calls.ClassifiedCall;
-import io.raglog.calls.builtin.BuiltInAdapters;
-import io.raglog.schemas.CallEvent;
-import io.raglog.schemas.Json;
 import io.raglog.schemas.Passage;
 import io.raglog.schemas.PassageFate;
 import io.raglog.schemas.Run;
-import java.io.IOException;
-import java.io.InputStream;
 import java.util.List;
-import org.apache.flink.api.common.typeinfo.Types;
-import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
-import org.apache.flink.streaming.util.ProcessFunctionTestHarnesses;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -29,22 +19,21 @@ class AssembleRecordedBedrockRunTest {
 
     private static final String QUESTION = "What was Acme Corp's operating cash flow in 2023?";
 
-    private KeyedOneInputStreamOperatorTestHarness<String, ClassifiedCall, Run> harness;
+    private RecordedRuns bedrock;
 
     @BeforeEach
     void setUp() throws Exception {
-        harness = ProcessFunctionTestHarnesses.forKeyedProcessFunction(
-                new AssembleRunsFunction(AssemblySettings.DEFAULTS), ClassifiedCall::runKey, Types.STRING);
+        bedrock = new RecordedRuns("bedrock");
     }
 
     @AfterEach
     void tearDown() throws Exception {
-        harness.close();
+        bedrock.close();
     }
 
     @Test
     void shouldAssembleAnUnhintedBedrockRunFromItsRecordedCalls() throws Exception {
-        Run run = theOneRunOf("knowledge-base-retrieve", "rerank", "converse-generate");
+        Run run = bedrock.theOneRunOf("knowledge-base-retrieve", "rerank", "converse-generate");
 
         assertThat(run.incomplete()).isFalse();
         assertThat(run.question()).isEqualTo(QUESTION);
@@ -66,7 +55,7 @@ class AssembleRecordedBedrockRunTest {
 
     @Test
     void shouldAssembleARetrieveAndGenerateCallAsARunWhoseRetrievalIsRebuiltFromItsPassages() throws Exception {
-        Run run = theOneRunOf("retrieve-and-generate");
+        Run run = bedrock.theOneRunOf("retrieve-and-generate");
 
         assertThat(run.incomplete()).isFalse();
         assertThat(run.question()).isEqualTo(QUESTION);
@@ -74,32 +63,5 @@ class AssembleRecordedBedrockRunTest {
         assertThat(run.stages().retrieve().reconstructed()).isTrue();
         assertThat(run.stages().retrieve().passages()).extracting(Passage::id)
                 .containsExactlyElementsOf(run.stages().generate().context().stream().map(Passage::id).toList());
-    }
-
-    /** The recorded calls sent without their run hint, in order; the one run they make, state and timers cleared. */
-    private Run theOneRunOf(String... files) throws Exception {
-        for (String file : files) {
-            ClassifiedCall call = unhinted(file);
-            harness.processElement(call, call.event().endedAt().toEpochMilli());
-        }
-        harness.processWatermark(Long.MAX_VALUE - 1);
-        List<Run> runs = harness.extractOutputValues();
-        assertThat(runs).hasSize(1);
-        assertThat(harness.numKeyedStateEntries()).isZero();
-        assertThat(harness.numEventTimeTimers()).isZero();
-        return runs.get(0);
-    }
-
-    private static ClassifiedCall unhinted(String file) throws IOException {
-        CallEvent recorded;
-        try (InputStream in = AssembleRecordedBedrockRunTest.class.getResourceAsStream("/wire/bedrock/" + file
-                + ".json")) {
-            recorded = Json.MAPPER.readValue(in, CallEvent.class);
-        }
-        CallEvent call = new CallEvent(recorded.schema(), recorded.eventId(), recorded.pipeline(), null,
-                recorded.startedAt(), recorded.endedAt(), recorded.request(), recorded.response(), recorded.source());
-        Classification c = BuiltInAdapters.classifier().classify(call);
-        assertThat(c).as(file).isInstanceOf(Classification.Classified.class);
-        return ((Classification.Classified) c).call();
     }
 }
