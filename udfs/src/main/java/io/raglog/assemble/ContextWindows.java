@@ -8,7 +8,9 @@ import java.util.regex.Pattern;
 /**
  * Context windows of generator models raglog knows, in tokens, by the model name's start (the most specific first):
  * what a prompt's size is read against when the pipeline's own budget is not in its calls. An unknown model has
- * none, and the prompt's size is then read against the run's other passages alone.
+ * none, and the prompt's size is then read against the run's other passages alone. Matching the start lets a name's
+ * version through whatever way its host writes it: Vertex AI's {@code claude-sonnet-4@20250514} and
+ * {@code mistral-large-2411}, Bedrock's {@code -v1:0}.
  */
 final class ContextWindows {
 
@@ -40,6 +42,8 @@ final class ContextWindows {
         BY_PREFIX.put("llama3-2", 128_000);
         BY_PREFIX.put("llama3-3", 128_000);
         BY_PREFIX.put("llama-3.1", 128_000);
+        BY_PREFIX.put("llama-3.2", 128_000);
+        BY_PREFIX.put("llama-3.3", 128_000); // Vertex AI's meta/llama-3.3-70b-instruct-maas
         BY_PREFIX.put("llama3", 8_192);
         BY_PREFIX.put("llama-3", 8_192);
     }

@@ -13,8 +13,9 @@ import io.raglog.schemas.CallEvent;
  * Reads the model and dimension of an index-building embedding call (OpenAI-compatible {@code data[].embedding}, array
  * or base64; Cohere {@code embeddings} or {@code embeddings.float}; Ollama {@code embeddings}; TEI's bare array of
  * vectors; Gemini's {@code embedding.values} or {@code embeddings[].values}, its model in the path; Bedrock's Titan
- * {@code embedding}, its model in the path too). Calls the adapters classified as index building only; anything
- * else, or a call that names neither a model nor a dimension, is null.
+ * {@code embedding}, its model in the path too; Vertex AI's {@code predictions[].embeddings.values}, its model in the
+ * path as Gemini's). Calls the adapters classified as index building only; anything else, or a call that names
+ * neither a model nor a dimension, is null.
  * Vector-store writes (upserts) are not read: they name a collection but no model.
  */
 public final class IndexEmbeddings {
@@ -60,7 +61,9 @@ public final class IndexEmbeddings {
             return null;
         }
         JsonNode first = null;
-        if (reply.path("embeddings").path(0).path("values").isArray()) {
+        if (reply.path("predictions").path(0).path("embeddings").path("values").isArray()) {
+            first = reply.get("predictions").get(0).get("embeddings").get("values"); // Vertex AI's :predict
+        } else if (reply.path("embeddings").path(0).path("values").isArray()) {
             first = reply.get("embeddings").get(0).get("values"); // Gemini's batchEmbedContents
         } else if (reply.path("embedding").path("values").isArray()) {
             first = reply.get("embedding").get("values"); // Gemini's embedContent

@@ -14,7 +14,8 @@ import java.util.List;
  * built rather than only as runs are handed it. Read from the request's texts ({@code input} of OpenAI-compatible,
  * Ollama, Voyage and Jina APIs, as a string, a list of strings or Jina's {@code {"text": ...}} objects; Cohere's
  * {@code texts}, on Bedrock too; Titan's {@code inputText}; TEI's {@code inputs}; Gemini's {@code content.parts}, or
- * each of its {@code requests}' in a batch). Token-id inputs carry no text and are skipped.
+ * each of its {@code requests}' in a batch; Vertex AI's {@code instances[].content}). Token-id inputs carry no text
+ * and are skipped.
  *
  * @param at the call's end (event time)
  */
@@ -37,6 +38,13 @@ public record IndexedPassages(String pipeline, List<String> texts, Instant at) {
             collect(request.get(field), texts);
             if (!texts.isEmpty()) {
                 break;
+            }
+        }
+        if (texts.isEmpty()) {
+            for (JsonNode instance : request.path("instances")) {
+                if (instance.path("content").isTextual()) {
+                    add(instance.get("content").asText(), texts); // Vertex AI's :predict; a title beside it is not
+                }
             }
         }
         if (texts.isEmpty()) {

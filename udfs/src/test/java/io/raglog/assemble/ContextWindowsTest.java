@@ -21,6 +21,16 @@ class ContextWindowsTest {
     }
 
     @Test
+    void shouldKnowVertexAisModelsWhateverVersionTheyCarry() {
+        assertThat(ContextWindows.of("claude-3-5-sonnet-v2@20241022")).isEqualTo(200_000);
+        assertThat(ContextWindows.of("claude-sonnet-4@20250514")).isEqualTo(200_000);
+        assertThat(ContextWindows.of("mistral-large-2411")).isEqualTo(128_000);
+        assertThat(ContextWindows.of("mistral-large@2407")).isEqualTo(128_000);
+        assertThat(ContextWindows.of("meta/llama-3.3-70b-instruct-maas")).isEqualTo(128_000);
+        assertThat(ContextWindows.of("meta/llama-3.2-90b-vision-instruct-maas")).isEqualTo(128_000);
+    }
+
+    @Test
     void shouldKnowNoWindowForAModelItHasNotMet() {
         assertThat(ContextWindows.of("acme-internal-7b")).isNull();
         assertThat(ContextWindows.of("amazon.titan-text-express-v1")).isNull();

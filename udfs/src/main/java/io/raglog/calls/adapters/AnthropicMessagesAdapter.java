@@ -18,7 +18,9 @@ import java.util.List;
  * SSE: usage's input side in {@code message_start}, text in {@code content_block_delta} / {@code text_delta}, the
  * final output token count in {@code message_delta}. Claude on Amazon Bedrock takes the same body through
  * {@code /model/{modelId}/invoke} (the model in the path, {@code anthropic_version} in the body), streamed as the
- * same events inside the AWS event stream's chunks ({@link BedrockChunks}).
+ * same events inside the AWS event stream's chunks ({@link BedrockChunks}). Claude on Google's Vertex AI takes it
+ * through {@code …/publishers/anthropic/models/{model}:rawPredict} (the model in the path, {@code anthropic_version}
+ * in the body), streamed through {@code :streamRawPredict} as Anthropic's own server-sent events.
  */
 public final class AnthropicMessagesAdapter implements ApiAdapter, Serializable {
 
@@ -38,6 +40,9 @@ public final class AnthropicMessagesAdapter implements ApiAdapter, Serializable 
         if (BedrockChunks.isInvoke(e) && e.bedrockModel() != null) {
             return Bodies.request(call).has("anthropic_version"); // Claude on Bedrock: its Messages body, invoked
         }
+        if (e.isRawPredict()) {
+            return Bodies.request(call).has("anthropic_version"); // Claude on Vertex AI, as Bedrock's
+        }
         return e.pathEndsWith("/v1/messages")
                 || (e.pathEndsWith("/messages") && call.request().header("anthropic-version") != null);
     }
@@ -51,9 +56,12 @@ public final class AnthropicMessagesAdapter implements ApiAdapter, Serializable 
         boolean bedrock = model == null && e.bedrockModel() != null;
         if (bedrock) {
             model = e.bedrockModel(); // Bedrock names the model in the path, and the body names none
+        } else if (model == null && e.isRawPredict()) {
+            model = e.modelBeforeMethod(); // so does Vertex AI
         }
         JsonNode reply = Bodies.response(call);
-        boolean streamed = Bodies.flag(request, "stream") || Sse.isStream(reply) || e.pathEndsWith("-stream");
+        boolean streamed = Bodies.flag(request, "stream") || Sse.isStream(reply) || e.pathEndsWith("-stream")
+                || e.pathEndsWith(":streamRawPredict");
         if (!Bodies.succeeded(call) || "error".equals(Bodies.label(reply, "type"))) {
             return ChatDetails.of(name(), model, messages, null, TokenUsage.UNKNOWN, streamed);
         }

@@ -46,10 +46,7 @@ public final class BedrockEmbedAdapter implements ApiAdapter, Serializable {
         boolean titan = !request.has("texts");
         List<String> texts = titan ? List.of(Bodies.requireText(request, "inputText"))
                 : List.copyOf(EmbedInputs.texts(request, "texts"));
-        String why = titan ? null : IndexBuilding.reasonForInputType(Bodies.label(request, "input_type"));
-        if (why == null) {
-            why = IndexBuilding.reasonForTexts(texts);
-        }
+        String why = IndexBuilding.reasonFor(titan ? null : Bodies.label(request, "input_type"), texts);
         if (why != null) {
             return new NotARunCall(name(), why);
         }

@@ -103,6 +103,24 @@ public final class Bodies {
         return v.textValue();
     }
 
+    /**
+     * The name under which a Google API body holds a field: proto3's JSON mapping lets a client write the proto's name
+     * ({@code feature_vector}) or its lowerCamelCase form ({@code featureVector}), and Google's replies use the latter.
+     * The camel-case name when the body has it, else the proto's, for the accessors here to read (and name in errors).
+     */
+    public static String protoName(JsonNode obj, String protoName) {
+        StringBuilder camel = new StringBuilder(protoName.length());
+        for (int i = 0; i < protoName.length(); i++) {
+            char c = protoName.charAt(i);
+            if (c == '_' && i + 1 < protoName.length()) {
+                camel.append(Character.toUpperCase(protoName.charAt(++i)));
+            } else {
+                camel.append(c);
+            }
+        }
+        return obj != null && obj.has(camel.toString()) ? camel.toString() : protoName;
+    }
+
     public static String requireText(JsonNode obj, String field) throws AdapterException {
         String v = text(obj, field);
         if (v == null) {

@@ -35,10 +35,7 @@ public final class CohereEmbedAdapter implements ApiAdapter, Serializable {
     public CallDetail read(CallEvent call) throws AdapterException {
         JsonNode request = Bodies.requestObject(call);
         List<String> texts = EmbedInputs.texts(request, "texts");
-        String why = IndexBuilding.reasonForInputType(Bodies.label(request, "input_type"));
-        if (why == null) {
-            why = IndexBuilding.reasonForTexts(texts);
-        }
+        String why = IndexBuilding.reasonFor(Bodies.label(request, "input_type"), texts);
         if (why != null) {
             return new NotARunCall(name(), why);
         }

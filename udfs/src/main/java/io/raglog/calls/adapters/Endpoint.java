@@ -172,9 +172,27 @@ public record Endpoint(String method, String host, String port, String path, Str
      * null for any other path.
      */
     public String modelBeforeMethod() {
-        String model = segmentAfter("models");
-        int colon = model == null ? -1 : model.lastIndexOf(':');
-        return colon > 0 ? model.substring(0, colon) : null;
+        return idBeforeMethod("models");
+    }
+
+    /**
+     * The id a Google-style path names after {@code collection} and before its method: "4514125379258482688" of
+     * {@code …/indexEndpoints/4514125379258482688:findNeighbors} for "indexEndpoints"; null when the path has no such
+     * segment or it names no method.
+     */
+    public String idBeforeMethod(String collection) {
+        String id = segmentAfter(collection);
+        int colon = id == null ? -1 : id.lastIndexOf(':');
+        return colon > 0 ? id.substring(0, colon) : null;
+    }
+
+    /**
+     * Vertex AI's {@code …/models/{model}:rawPredict} or {@code :streamRawPredict}: a partner model (Claude, Mistral,
+     * Llama) or a model deployed to an endpoint, taking its own vendor's request body as it is; the model, when the
+     * path names one, is {@link #modelBeforeMethod}'s ({@code claude-3-5-sonnet-v2@20241022}).
+     */
+    public boolean isRawPredict() {
+        return pathEndsWith(":rawPredict") || pathEndsWith(":streamRawPredict");
     }
 
     /**

@@ -49,10 +49,7 @@ public final class GeminiEmbedAdapter implements ApiAdapter, Serializable {
             texts.add(text(items.get(i).path("content"), i));
             taskType = taskType != null ? taskType : Bodies.label(items.get(i), "taskType");
         }
-        String why = IndexBuilding.reasonForInputType(taskType);
-        if (why == null) {
-            why = IndexBuilding.reasonForTexts(texts);
-        }
+        String why = IndexBuilding.reasonFor(taskType, texts);
         if (why != null) {
             return new NotARunCall(name(), why);
         }

@@ -68,6 +68,26 @@ public final class IndexBuilding {
         return reason(lengths);
     }
 
+    /**
+     * The reason an input type states ({@link #reasonForInputType}), else the one the texts' shape gives
+     * ({@link #reasonForTexts}): how an embedding API that may say what it embeds is read.
+     */
+    public static String reasonFor(String inputType, List<String> texts) {
+        String stated = reasonForInputType(inputType);
+        return stated != null ? stated : reasonForTexts(texts);
+    }
+
+    /**
+     * Google's embedding models take a title only with a document ({@code RETRIEVAL_DOCUMENT}, the title its
+     * heading): a text embedded with one is a document being indexed, whatever else the call says.
+     */
+    public static String reasonForTitle(String title) {
+        if (title == null || title.isBlank()) {
+            return null;
+        }
+        return "index building: a text embedded with a title ('" + title + "') is a document, not a query";
+    }
+
     /** Embedding APIs that take an input type say it outright (Cohere, Voyage, Jina): a document is ingestion. */
     public static String reasonForInputType(String inputType) {
         if (inputType == null) {

@@ -17,6 +17,10 @@ import java.util.List;
  * a JSON completion, or an SSE stream of {@code chat.completion.chunk}s ending in {@code data: [DONE]}, with usage
  * in a final chunk whose {@code choices} is empty when the request set {@code stream_options.include_usage}. Azure
  * OpenAI's "on your data" documents, named in the reply's {@code context}, are read as the prompt's passages.
+ * Google's Vertex AI serves the shape twice: at {@code …/endpoints/openapi/chat/completions} (Llama and other open
+ * models), and through {@code …/publishers/mistralai/models/{model}:rawPredict} (and {@code :streamRawPredict}) for
+ * partner models that take OpenAI's body, the model in the path when the body names none; Claude's Messages body
+ * there is {@link AnthropicMessagesAdapter}'s.
  */
 public final class OpenAiChatAdapter implements ApiAdapter, Serializable {
 
@@ -30,6 +34,10 @@ public final class OpenAiChatAdapter implements ApiAdapter, Serializable {
     @Override
     public boolean accepts(CallEvent call) {
         Endpoint e = Endpoint.of(call);
+        if (e.isPost() && e.isRawPredict()) {
+            JsonNode request = Bodies.request(call);
+            return request.path("messages").isArray() && !request.has("anthropic_version");
+        }
         return e.isPost() && e.pathEndsWith("/chat/completions");
     }
 

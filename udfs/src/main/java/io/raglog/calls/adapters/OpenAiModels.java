@@ -3,7 +3,10 @@ package io.raglog.calls.adapters;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.raglog.schemas.CallEvent;
 
-/** The model an OpenAI-compatible request names: the body's {@code model}, else Azure's deployment in the path. */
+/**
+ * The model an OpenAI-compatible request names: the body's {@code model}, else Azure's deployment in the path, else the
+ * model a Vertex AI {@code :rawPredict} path names.
+ */
 final class OpenAiModels {
 
     private OpenAiModels() {}
@@ -13,6 +16,7 @@ final class OpenAiModels {
         if (model != null) {
             return model;
         }
-        return Endpoint.of(call).segmentAfter("deployments");
+        Endpoint e = Endpoint.of(call);
+        return e.isRawPredict() ? e.modelBeforeMethod() : e.segmentAfter("deployments");
     }
 }

@@ -32,8 +32,10 @@ import io.raglog.calls.adapters.TeiEmbedAdapter;
 import io.raglog.calls.adapters.TeiRerankAdapter;
 import io.raglog.calls.adapters.VertexAiSearchAdapter;
 import io.raglog.calls.adapters.VertexAnswerAdapter;
+import io.raglog.calls.adapters.VertexEmbedAdapter;
 import io.raglog.calls.adapters.VertexRagEngineAdapter;
 import io.raglog.calls.adapters.VertexRankAdapter;
+import io.raglog.calls.adapters.VertexVectorSearchAdapter;
 import io.raglog.calls.adapters.VoyageRerankAdapter;
 import io.raglog.calls.adapters.WeaviateAdapter;
 import io.raglog.calls.adapters.otlp.OtlpAdapters;
@@ -57,9 +59,9 @@ public final class BuiltInAdapters {
      * Where two adapters could claim the same path, the more specific one comes first: Ollama's native
      * {@code /api/embeddings} before the OpenAI-compatible {@code /embeddings}; Jina, Voyage and TEI before Cohere
      * on {@code /rerank}, since Cohere's shape is the one the others resemble (Bedrock's by its {@code sources}); the
-     * Bedrock runtime's {@code /model/{id}/invoke} by the body the model takes; Google's managed retrieval before
-     * Qdrant, as Discovery Engine's paths hold a {@code collections} segment; the vector stores by their own path
-     * words; the generic admin probes last.
+     * Bedrock runtime's {@code /model/{id}/invoke} by the body the model takes, as Vertex AI's {@code :rawPredict} and
+     * {@code :predict}; Google's managed retrieval before Qdrant, as Discovery Engine's paths hold a
+     * {@code collections} segment; the vector stores by their own path words; the generic admin probes last.
      */
     public static List<ApiAdapter> all() {
         List<ApiAdapter> all = new ArrayList<>();
@@ -76,6 +78,7 @@ public final class BuiltInAdapters {
                 new CohereChatAdapter(),
                 new GeminiGenerateAdapter(),
                 new GeminiEmbedAdapter(),
+                new VertexEmbedAdapter(),
                 new BedrockConverseAdapter(),
                 new BedrockEmbedAdapter(),
                 new BedrockRerankAdapter(),
@@ -94,6 +97,7 @@ public final class BuiltInAdapters {
                 new CohereRerankAdapter(),
                 new QdrantAdapter(),
                 new PineconeAdapter(),
+                new VertexVectorSearchAdapter(),
                 new WeaviateAdapter(),
                 new ChromaAdapter(),
                 new AzureAiSearchAdapter(),

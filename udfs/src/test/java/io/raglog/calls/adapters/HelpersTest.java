@@ -119,6 +119,22 @@ class HelpersTest {
             assertThat(bedrockModel(runtime + "converse")).isNull();
         }
 
+        @Test
+        void shouldReadTheIdAGooglePathNamesBeforeItsMethodAndTellARawPredict() {
+            Endpoint claude = Endpoint.of(Calls.post("https://us-east5-aiplatform.googleapis.com/v1/projects/p/"
+                    + "locations/us-east5/publishers/anthropic/models/claude-sonnet-4@20250514:streamRawPredict", "{}",
+                    200, "{}"));
+            Endpoint search = Endpoint.of(Calls.post("https://1.us-central1-2.vdb.vertexai.goog/v1/projects/2/"
+                    + "locations/us-central1/indexEndpoints/4514125379258482688:findNeighbors", "{}", 200, "{}"));
+
+            assertThat(claude.isRawPredict()).isTrue();
+            assertThat(claude.modelBeforeMethod()).isEqualTo("claude-sonnet-4@20250514");
+            assertThat(search.isRawPredict()).isFalse();
+            assertThat(search.idBeforeMethod("indexEndpoints")).isEqualTo("4514125379258482688");
+            assertThat(search.idBeforeMethod("models")).isNull();
+            assertThat(search.modelBeforeMethod()).isNull();
+        }
+
         private static String bedrockModel(String url) {
             return Endpoint.of(Calls.post(url, "{}", 200, "{}")).bedrockModel();
         }
@@ -155,6 +171,17 @@ class HelpersTest {
             assertThat(Bodies.succeeded(Calls.post("http://ollama:11434/api/chat", "{}", 200,
                     "{'error': 'model \\u0027llama9\\u0027 not found'}"))).isFalse();
             assertThat(Bodies.succeeded(Calls.post("http://x/v1/embeddings", "{}", 200, "{'data': []}"))).isTrue();
+        }
+
+        @Test
+        void shouldReadAGoogleFieldByTheNameTheBodyGivesIt() {
+            assertThat(Bodies.protoName(Calls.json("{'featureVector':[1]}"), "feature_vector"))
+                    .isEqualTo("featureVector");
+            assertThat(Bodies.protoName(Calls.json("{'feature_vector':[1]}"), "feature_vector"))
+                    .isEqualTo("feature_vector");
+            assertThat(Bodies.protoName(Calls.json("{}"), "deployed_index_id")).isEqualTo("deployed_index_id");
+            assertThat(Bodies.protoName(Calls.json("{'deployedIndexId':'a'}"), "deployed_index_id"))
+                    .isEqualTo("deployedIndexId");
         }
 
         @Test
@@ -283,6 +310,15 @@ class HelpersTest {
             assertThat(IndexBuilding.reasonForInputType("document")).isNotNull();
             assertThat(IndexBuilding.reasonForInputType("search_query")).isNull();
             assertThat(IndexBuilding.reasonForInputType("query")).isNull();
+            assertThat(IndexBuilding.reasonForInputType("RETRIEVAL_DOCUMENT")).isNotNull();
+            assertThat(IndexBuilding.reasonForInputType("RETRIEVAL_QUERY")).isNull();
+        }
+
+        @Test
+        void shouldTakeATitledTextForADocument() {
+            assertThat(IndexBuilding.reasonForTitle("Acme 10-K")).startsWith("index building: a text embedded with");
+            assertThat(IndexBuilding.reasonForTitle(" ")).isNull();
+            assertThat(IndexBuilding.reasonForTitle(null)).isNull();
         }
     }
 }
