@@ -14,8 +14,9 @@ public final class CredentialHeaders {
     /** Lower case. */
     public static final Set<String> NAMES = Set.of(
             "authorization", "proxy-authorization", // bearer tokens, basic auth, Elasticsearch's ApiKey
-            "x-api-key", // Anthropic, Voyage, Pinecone, most gateways
-            "api-key", // Azure OpenAI
+            "x-api-key", // Anthropic, Voyage, most gateways
+            "api-key", // Azure OpenAI, Pinecone
+            "apikey", // Supabase (its anon or service key, beside the same key as a bearer token)
             "openai-api-key", "anthropic-api-key", // gateways that pass a vendor's key on under its own name
             "x-goog-api-key", // Gemini and other Google APIs
             "x-auth-token", // OpenStack-style and in-house services

@@ -13,4 +13,10 @@ class CredentialHeadersTest {
         assertThat(CredentialHeaders.isCredential("content-type")).isFalse();
         assertThat(CredentialHeaders.NAMES).allMatch(n -> n.equals(n.toLowerCase(java.util.Locale.ROOT)));
     }
+
+    @Test
+    void shouldKnowTheHeadersVectorStoresAndInferenceApisTakeTheirKeysIn() {
+        assertThat(CredentialHeaders.isCredential("apikey")).as("Supabase").isTrue();
+        assertThat(CredentialHeaders.isCredential("Api-Key")).as("Pinecone").isTrue();
+    }
 }

@@ -40,7 +40,8 @@ class CredentialsTest {
     /** The proxy's and the job's former lists, each of which lacked some of the other's. */
     @ParameterizedTest
     @ValueSource(strings = {"authorization", "proxy-authorization", "x-api-key", "api-key", "openai-api-key",
-        "anthropic-api-key", "x-goog-api-key", "x-auth-token", "ocp-apim-subscription-key", "cookie", "set-cookie"})
+        "anthropic-api-key", "x-goog-api-key", "x-auth-token", "ocp-apim-subscription-key", "cookie", "set-cookie",
+        "apikey"})
     void shouldRedactEveryCredentialHeaderTheProxyRedacts(String name) {
         assertThat(Credentials.redactHeaders(Map.of(name, TOKEN, "user-agent", "curl/8")))
                 .containsEntry(name, "REDACTED").containsEntry("user-agent", "curl/8");

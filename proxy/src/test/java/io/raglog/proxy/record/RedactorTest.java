@@ -17,7 +17,7 @@ class RedactorTest {
     @ParameterizedTest
     @ValueSource(strings = {"Authorization", "proxy-authorization", "x-api-key", "Api-Key", "openai-api-key",
         "anthropic-api-key", "cookie", "Set-Cookie", "x-goog-api-key", "X-Amz-Security-Token", "x-auth-token",
-        "x-client-secret", "ocp-apim-subscription-key", "x-internal-pass", "x-db-password"})
+        "x-client-secret", "ocp-apim-subscription-key", "x-internal-pass", "x-db-password", "apikey"})
     void shouldRedactCredentialHeaders(String name) {
         assertThat(redactor.headerValue(name, "FAKE-FAKE-value")).isEqualTo("REDACTED");
     }
