@@ -6,8 +6,13 @@ package io.raglog.calls;
  */
 public record NotARunCall(String adapter, String reason) implements CallDetail {
 
+    /** A call that builds the index: documents embedded for it, or written into a store. */
+    public boolean buildsIndex() {
+        return reason != null && reason.startsWith("index building");
+    }
+
     /** An embedding adapter's call that embedded documents for the index: what drift and the known passages read. */
     public boolean embedsDocuments() {
-        return adapter != null && adapter.contains("embed") && reason != null && reason.startsWith("index building");
+        return adapter != null && adapter.contains("embed") && buildsIndex();
     }
 }

@@ -14,8 +14,8 @@ import io.raglog.schemas.CallEvent;
  * or base64; Cohere {@code embeddings} or {@code embeddings.float}; Ollama {@code embeddings}; TEI's bare array of
  * vectors; Gemini's {@code embedding.values} or {@code embeddings[].values}, its model in the path; Bedrock's Titan
  * {@code embedding}, its model in the path too; Vertex AI's {@code predictions[].embeddings.values}, its model in the
- * path as Gemini's). Calls the adapters classified as index building only; anything else, or a call that names
- * neither a model nor a dimension, is null.
+ * path as Gemini's; Pinecone Inference's {@code data[].values}). Calls the adapters classified as index building
+ * only; anything else, or a call that names neither a model nor a dimension, is null.
  * Vector-store writes (upserts) are not read: they name a collection but no model.
  */
 public final class IndexEmbeddings {
@@ -70,7 +70,8 @@ public final class IndexEmbeddings {
         } else if (reply.path("embedding").isArray()) {
             first = reply.get("embedding"); // Amazon Titan's, on Bedrock
         } else if (reply.path("data").isArray() && reply.get("data").size() > 0) {
-            first = reply.get("data").get(0).get("embedding");
+            JsonNode item = reply.get("data").get(0);
+            first = item.has("embedding") ? item.get("embedding") : item.get("values"); // OpenAI's; Pinecone's
         } else if (reply.path("embeddings").isArray() && reply.get("embeddings").size() > 0) {
             first = reply.get("embeddings").get(0);
         } else if (reply.path("embeddings").path("float").isArray() && reply.get("embeddings").get("float").size() > 0) {

@@ -14,8 +14,8 @@ import java.util.List;
  * built rather than only as runs are handed it. Read from the request's texts ({@code input} of OpenAI-compatible,
  * Ollama, Voyage and Jina APIs, as a string, a list of strings or Jina's {@code {"text": ...}} objects; Cohere's
  * {@code texts}, on Bedrock too; Titan's {@code inputText}; TEI's {@code inputs}; Gemini's {@code content.parts}, or
- * each of its {@code requests}' in a batch; Vertex AI's {@code instances[].content}). Token-id inputs carry no text
- * and are skipped.
+ * each of its {@code requests}' in a batch; Vertex AI's {@code instances[].content}; Pinecone Inference's
+ * {@code inputs[].text}). Token-id inputs carry no text and are skipped.
  *
  * @param at the call's end (event time)
  */

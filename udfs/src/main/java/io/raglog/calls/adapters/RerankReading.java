@@ -20,9 +20,26 @@ final class RerankReading {
 
     static RerankDetail read(String adapter, CallEvent call, String documentsField, String topField,
             String resultsField, String scoreField) throws AdapterException {
+        return read(adapter, call, documentsField, false, topField, resultsField, scoreField);
+    }
+
+    /**
+     * The same of an API whose documents, when objects, hold their text in the fields the request's
+     * {@code rank_fields} names (Pinecone's, Mixedbread's): what the reranker read, whatever else a document holds (a
+     * {@code text} beside the field it was told to rank by is not it). A request that names none, or a document that
+     * has none of them, is read as {@link #documents} reads it.
+     */
+    static RerankDetail readByRankFields(String adapter, CallEvent call, String documentsField, String topField,
+            String resultsField, String scoreField) throws AdapterException {
+        return read(adapter, call, documentsField, true, topField, resultsField, scoreField);
+    }
+
+    private static RerankDetail read(String adapter, CallEvent call, String documentsField, boolean byRankFields,
+            String topField, String resultsField, String scoreField) throws AdapterException {
         JsonNode request = Bodies.requestObject(call);
         String query = Bodies.requireText(request, "query");
-        List<String> documents = documents(Bodies.requireArray(request, documentsField), documentsField);
+        List<String> rankFields = byRankFields ? rankFields(request) : List.of();
+        List<String> documents = documents(Bodies.requireArray(request, documentsField), documentsField, rankFields);
         Integer top = Bodies.integer(request, topField);
         String model = Bodies.label(request, "model");
         if (!Bodies.succeeded(call)) {
@@ -39,14 +56,21 @@ final class RerankReading {
                 top);
     }
 
-    static List<String> documents(JsonNode docs, String field) throws AdapterException {
+    /**
+     * @param rankFields the fields an object document's text is in, their texts one per line; empty: the text
+     *     {@link PassageText} finds, else the whole object
+     */
+    static List<String> documents(JsonNode docs, String field, List<String> rankFields) throws AdapterException {
         List<String> out = new ArrayList<>(docs.size());
         int i = 0;
         for (JsonNode d : docs) {
             if (d.isTextual()) {
                 out.add(d.textValue());
             } else if (d.isObject()) {
-                String text = PassageText.find(d);
+                String text = rankFields.isEmpty() ? null : rankedText(d, rankFields);
+                if (text == null) {
+                    text = PassageText.find(d);
+                }
                 out.add(text != null ? text : d.toString()); // Cohere v1 rank_fields documents: keep them whole
             } else {
                 throw new AdapterException("'" + field + "[" + i + "]' is " + Bodies.describe(d)
@@ -55,6 +79,30 @@ final class RerankReading {
             i++;
         }
         return List.copyOf(out);
+    }
+
+    /** The request's {@code rank_fields}, in order; empty when it names none. */
+    private static List<String> rankFields(JsonNode request) throws AdapterException {
+        JsonNode fields = Bodies.array(request, "rank_fields");
+        List<String> out = new ArrayList<>();
+        for (JsonNode f : fields == null ? List.<JsonNode>of() : fields) {
+            if (f.isTextual()) {
+                out.add(f.textValue());
+            }
+        }
+        return out;
+    }
+
+    /** The texts of a document's rank fields, one per line; null when it has none of them as text. */
+    private static String rankedText(JsonNode document, List<String> rankFields) {
+        StringBuilder text = new StringBuilder();
+        for (String f : rankFields) {
+            JsonNode v = document.get(f);
+            if (v != null && v.isTextual()) {
+                text.append(text.length() == 0 ? "" : "\n").append(v.textValue());
+            }
+        }
+        return text.length() == 0 ? null : text.toString();
     }
 
     /** The results best first (vendors already sort; sorting again is stable and guards a proxy that reordered). */

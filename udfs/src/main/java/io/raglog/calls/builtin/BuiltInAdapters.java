@@ -19,6 +19,7 @@ import io.raglog.calls.adapters.ElasticsearchAdapter;
 import io.raglog.calls.adapters.GeminiEmbedAdapter;
 import io.raglog.calls.adapters.GeminiGenerateAdapter;
 import io.raglog.calls.adapters.JinaRerankAdapter;
+import io.raglog.calls.adapters.MixedbreadRerankAdapter;
 import io.raglog.calls.adapters.OllamaChatAdapter;
 import io.raglog.calls.adapters.OllamaEmbedAdapter;
 import io.raglog.calls.adapters.OpenAiChatAdapter;
@@ -27,6 +28,8 @@ import io.raglog.calls.adapters.OpenAiEmbeddingsAdapter;
 import io.raglog.calls.adapters.OpenAiResponsesAdapter;
 import io.raglog.calls.adapters.OpenAiVectorStoreAdapter;
 import io.raglog.calls.adapters.PineconeAdapter;
+import io.raglog.calls.adapters.PineconeEmbedAdapter;
+import io.raglog.calls.adapters.PineconeRerankAdapter;
 import io.raglog.calls.adapters.QdrantAdapter;
 import io.raglog.calls.adapters.TeiEmbedAdapter;
 import io.raglog.calls.adapters.TeiRerankAdapter;
@@ -57,11 +60,13 @@ public final class BuiltInAdapters {
 
     /**
      * Where two adapters could claim the same path, the more specific one comes first: Ollama's native
-     * {@code /api/embeddings} before the OpenAI-compatible {@code /embeddings}; Jina, Voyage and TEI before Cohere
-     * on {@code /rerank}, since Cohere's shape is the one the others resemble (Bedrock's by its {@code sources}); the
-     * Bedrock runtime's {@code /model/{id}/invoke} by the body the model takes, as Vertex AI's {@code :rawPredict} and
-     * {@code :predict}; Google's managed retrieval before Qdrant, as Discovery Engine's paths hold a
-     * {@code collections} segment; the vector stores by their own path words; the generic admin probes last.
+     * {@code /api/embeddings} before the OpenAI-compatible {@code /embeddings}; Pinecone Inference before TEI and
+     * Cohere on {@code /embed}, and before Pinecone's data plane, which takes any {@code pinecone.io} host; Pinecone
+     * Inference, Jina, Voyage and TEI before Cohere on {@code /rerank}, since Cohere's shape is the one the others
+     * resemble (Bedrock's by its {@code sources}), and Pinecone's before Voyage's, which takes any reply with a
+     * {@code data} list; the Bedrock runtime's {@code /model/{id}/invoke} by the body the model takes, as Vertex AI's
+     * {@code :rawPredict} and {@code :predict}; Google's managed retrieval before Qdrant, as Discovery Engine's paths
+     * hold a {@code collections} segment; the vector stores by their own path words; the generic admin probes last.
      */
     public static List<ApiAdapter> all() {
         List<ApiAdapter> all = new ArrayList<>();
@@ -89,8 +94,11 @@ public final class BuiltInAdapters {
                 new VertexRagEngineAdapter(),
                 new VertexAiSearchAdapter(),
                 new VertexAnswerAdapter(),
+                new PineconeEmbedAdapter(),
                 new TeiEmbedAdapter(),
                 new CohereEmbedAdapter(),
+                new PineconeRerankAdapter(),
+                new MixedbreadRerankAdapter(),
                 new JinaRerankAdapter(),
                 new VoyageRerankAdapter(),
                 new TeiRerankAdapter(),
