@@ -16,7 +16,9 @@ import io.raglog.schemas.CallEvent;
  * {@code embedding}, its model in the path too; Vertex AI's {@code predictions[].embeddings.values}, its model in the
  * path as Gemini's; Pinecone Inference's {@code data[].values}). Calls the adapters classified as index building
  * only; anything else, or a call that names neither a model nor a dimension, is null.
- * Vector-store writes (upserts) are not read: they name a collection but no model.
+ * Vector-store writes (upserts) are not read: they name a collection but no model. A write shows a dimension at most,
+ * under the store's own name for the index (a namespace, a table) where the embedding call that made its vectors names
+ * none: read as an index of its own, it would become the pipeline's latest and hide the model that call showed.
  */
 public final class IndexEmbeddings {
 

@@ -15,7 +15,10 @@ import java.util.List;
  * Ollama, Voyage and Jina APIs, as a string, a list of strings or Jina's {@code {"text": ...}} objects; Cohere's
  * {@code texts}, on Bedrock too; Titan's {@code inputText}; TEI's {@code inputs}; Gemini's {@code content.parts}, or
  * each of its {@code requests}' in a batch; Vertex AI's {@code instances[].content}; Pinecone Inference's
- * {@code inputs[].text}). Token-id inputs carry no text and are skipped.
+ * {@code inputs[].text}). Token-id inputs carry no text and are skipped. A store's write is read too when its rows
+ * carry their text beside their vector, as {@code content} and {@code embedding}: a Supabase table's rows, as
+ * LangChain's {@code SupabaseVectorStore} inserts them through PostgREST (an array of rows, or one). Other stores'
+ * writes are not read: their texts sit in each store's own payload shape, or are not sent at all.
  *
  * @param at the call's end (event time)
  */
@@ -23,17 +26,26 @@ public record IndexedPassages(String pipeline, List<String> texts, Instant at) {
 
     private static final String[] TEXT_FIELDS = {"input", "texts", "inputs", "inputText"};
 
-    /** The texts of a successful index-building embedding call; null for any other call or one with no text. */
+    /**
+     * The texts of a successful index-building embedding call or store write; null for any other call or one with no
+     * text.
+     */
     public static IndexedPassages read(ClassifiedCall call) {
-        if (!(call.detail() instanceof NotARunCall n) || !n.embedsDocuments() || call.event().failed()) {
+        if (!(call.detail() instanceof NotARunCall n) || !n.buildsIndex() || call.event().failed()) {
             return null;
         }
         CallEvent e = call.event();
         JsonNode request = Bodies.request(e);
-        if (request == null || !request.isObject()) {
-            return null;
-        }
+        List<String> texts = n.embedsDocuments() ? embedded(request) : rowContents(request);
+        return texts.isEmpty() ? null : new IndexedPassages(e.pipeline(), texts, e.endedAt());
+    }
+
+    /** The texts an embedding request sent. */
+    private static List<String> embedded(JsonNode request) {
         List<String> texts = new ArrayList<>();
+        if (request == null || !request.isObject()) {
+            return texts;
+        }
         for (String field : TEXT_FIELDS) {
             collect(request.get(field), texts);
             if (!texts.isEmpty()) {
@@ -57,7 +69,19 @@ public record IndexedPassages(String pipeline, List<String> texts, Instant at) {
                 }
             }
         }
-        return texts.isEmpty() ? null : new IndexedPassages(e.pipeline(), texts, e.endedAt());
+        return texts;
+    }
+
+    /** The {@code content} of each row written with its {@code embedding}. */
+    private static List<String> rowContents(JsonNode request) {
+        List<String> texts = new ArrayList<>();
+        for (JsonNode row : request.isArray() ? request : List.of(request)) {
+            JsonNode embedding = row.get("embedding");
+            if (embedding != null && !embedding.isNull() && row.path("content").isTextual()) {
+                add(row.get("content").asText(), texts);
+            }
+        }
+        return texts;
     }
 
     private static void collect(JsonNode node, List<String> into) {

@@ -9,8 +9,6 @@ import io.raglog.calls.RetrieveDetail;
 import io.raglog.schemas.CallEvent;
 import io.raglog.schemas.Passage;
 import java.io.Serializable;
-import java.net.URLDecoder;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -48,7 +46,7 @@ public final class AzureAiSearchAdapter implements ApiAdapter, Serializable {
         Endpoint e = Endpoint.of(call);
         boolean postSearch = e.isPost()
                 && (e.pathEndsWith("/docs/search") || e.pathEndsWith("/docs/search.post.search"));
-        boolean getSearch = e.isGet() && e.pathEndsWith("/docs") && queryParameter(e, "search") != null;
+        boolean getSearch = e.isGet() && e.pathEndsWith("/docs") && e.queryParameter("search") != null;
         if (!postSearch && !getSearch) {
             return new NotARunCall(name(), e.pathContains("/docs/index")
                     ? "index building: documents uploaded (" + e.path() + ")"
@@ -70,8 +68,8 @@ public final class AzureAiSearchAdapter implements ApiAdapter, Serializable {
                 top = top != null ? top : Bodies.integer(query, "k");
             }
         } else {
-            text = searchText(queryParameter(e, "search"));
-            String t = queryParameter(e, "$top");
+            text = searchText(e.queryParameter("search"));
+            String t = e.queryParameter("$top");
             top = t == null || !t.matches("\\d{1,6}") ? null : Integer.valueOf(t);
         }
         List<Passage> passages = new ArrayList<>();
@@ -114,23 +112,5 @@ public final class AzureAiSearchAdapter implements ApiAdapter, Serializable {
             }
         }
         return null;
-    }
-
-    private static String queryParameter(Endpoint e, String name) {
-        for (String pair : e.query().split("&")) {
-            int eq = pair.indexOf('=');
-            if (eq > 0 && decoded(pair.substring(0, eq)).equals(name)) {
-                return decoded(pair.substring(eq + 1));
-            }
-        }
-        return null;
-    }
-
-    private static String decoded(String part) {
-        try {
-            return URLDecoder.decode(part, StandardCharsets.UTF_8);
-        } catch (IllegalArgumentException malformed) {
-            return part;
-        }
     }
 }

@@ -238,6 +238,30 @@ public record Endpoint(String method, String host, String port, String path, Str
         }
     }
 
+    /**
+     * The decoded value of the query's first parameter named {@code name} (Azure AI Search's {@code ?search=}, the
+     * {@code ?limit=} supabase-js puts a search's top k in), null when the query names none. Read on demand: few
+     * adapters need a parameter, and only for the calls they accepted.
+     */
+    public String queryParameter(String name) {
+        for (String pair : query.split("&")) {
+            int eq = pair.indexOf('=');
+            if (eq > 0 && unescapedParameter(pair.substring(0, eq)).equals(name)) {
+                return unescapedParameter(pair.substring(eq + 1));
+            }
+        }
+        return null;
+    }
+
+    /** A query part as form-encoding writes it (a plus is a space there), or as it is when malformed. */
+    private static String unescapedParameter(String part) {
+        try {
+            return java.net.URLDecoder.decode(part, java.nio.charset.StandardCharsets.UTF_8);
+        } catch (IllegalArgumentException malformed) {
+            return part;
+        }
+    }
+
     /** The segment right before the last occurrence of {@code segment}, e.g. the index before "_search". */
     public String segmentBefore(String segment) {
         List<String> segs = segments();

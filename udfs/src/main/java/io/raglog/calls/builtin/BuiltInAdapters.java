@@ -31,6 +31,7 @@ import io.raglog.calls.adapters.PineconeAdapter;
 import io.raglog.calls.adapters.PineconeEmbedAdapter;
 import io.raglog.calls.adapters.PineconeRerankAdapter;
 import io.raglog.calls.adapters.QdrantAdapter;
+import io.raglog.calls.adapters.SupabaseAdapter;
 import io.raglog.calls.adapters.TeiEmbedAdapter;
 import io.raglog.calls.adapters.TeiRerankAdapter;
 import io.raglog.calls.adapters.VertexAiSearchAdapter;
@@ -59,11 +60,12 @@ public final class BuiltInAdapters {
     }
 
     /**
-     * Where two adapters could claim the same path, the more specific one comes first: Ollama's native
-     * {@code /api/embeddings} before the OpenAI-compatible {@code /embeddings}; Pinecone Inference before TEI and
-     * Cohere on {@code /embed}, and before Pinecone's data plane, which takes any {@code pinecone.io} host; Pinecone
-     * Inference, Jina, Voyage and TEI before Cohere on {@code /rerank}, since Cohere's shape is the one the others
-     * resemble (Bedrock's by its {@code sources}), and Pinecone's before Voyage's, which takes any reply with a
+     * Where two adapters could claim the same path, the more specific one comes first: Supabase's PostgREST before
+     * all, as its tables and functions bear the pipeline's own names ({@code /rest/v1/embeddings} is a table); Ollama's
+     * native {@code /api/embeddings} before the OpenAI-compatible {@code /embeddings}; Pinecone Inference before TEI
+     * and Cohere on {@code /embed}, and before Pinecone's data plane, which takes any {@code pinecone.io} host;
+     * Pinecone Inference, Jina, Voyage and TEI before Cohere on {@code /rerank}, since Cohere's shape is the one the
+     * others resemble (Bedrock's by its {@code sources}), and Pinecone's before Voyage's, which takes any reply with a
      * {@code data} list; the Bedrock runtime's {@code /model/{id}/invoke} by the body the model takes, as Vertex AI's
      * {@code :rawPredict} and {@code :predict}; Google's managed retrieval before Qdrant, as Discovery Engine's paths
      * hold a {@code collections} segment; the vector stores by their own path words; the generic admin probes last.
@@ -72,6 +74,7 @@ public final class BuiltInAdapters {
         List<ApiAdapter> all = new ArrayList<>();
         all.addAll(OtlpAdapters.all()); // span-calls only: they accept method SPAN and nothing else
         all.addAll(List.of(
+                new SupabaseAdapter(),
                 new OllamaChatAdapter(),
                 new OllamaEmbedAdapter(),
                 new OpenAiChatAdapter(),

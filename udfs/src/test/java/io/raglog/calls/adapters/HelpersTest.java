@@ -46,6 +46,19 @@ class HelpersTest {
         }
 
         @Test
+        void shouldReadAQueryParameterDecodedAndNullWhenTheQueryNamesNone() {
+            Endpoint e = Endpoint.of(Calls.call("GET", "https://x.search.windows.net/indexes/i/docs?api-version=1"
+                    + "&search=Acme%20cash+flow&%24top=2&flag&limit=", null, 200, null));
+
+            assertThat(e.queryParameter("search")).isEqualTo("Acme cash flow");
+            assertThat(e.queryParameter("$top")).isEqualTo("2");
+            assertThat(e.queryParameter("limit")).isEmpty();
+            assertThat(e.queryParameter("flag")).as("a name without a value is no parameter").isNull();
+            assertThat(Endpoint.of(Calls.post("https://x/rpc/match_documents", "{}", 200, "[]"))
+                    .queryParameter("limit")).isNull();
+        }
+
+        @Test
         void shouldReadAzureDeploymentAndIpv6HostAndBarePaths() {
             Endpoint azure = Endpoint.of(Calls.post(
                     "https://acme.openai.azure.com/openai/deployments/gpt4o-prod/chat/completions?api-version=2024-10-21",
