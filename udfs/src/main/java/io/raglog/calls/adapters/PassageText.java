@@ -11,12 +11,15 @@ import java.util.Map;
  * Finds a passage's text in what a vector store returns with a hit (Qdrant payload, Pinecone metadata, an
  * Elasticsearch {@code _source}, a Weaviate object). Frameworks store it under different keys: LangChain's
  * {@code page_content} (Qdrant) or {@code text} (Pinecone, Elasticsearch, Weaviate), Haystack's {@code content},
- * LlamaIndex's {@code _node_content} (the whole node serialised as a JSON string, text inside).
+ * LlamaIndex's {@code _node_content} (the whole node serialised as a JSON string, text inside), and LangChain.js's own
+ * reserved keys beside the document's metadata: {@code _pageContentLC} (Upstash), {@code __lc_page_content}
+ * (turbopuffer), which the fallback to the longest string would skip as it skips every key that starts with an
+ * underscore.
  */
 public final class PassageText {
 
-    /** Keys that hold the passage itself, most specific first. */
-    static final List<String> TEXT_KEYS = List.of(
+    /** Keys that hold the passage itself, most specific first: a framework's reserved key is never the user's. */
+    static final List<String> TEXT_KEYS = List.of("_pageContentLC", "__lc_page_content",
             "text", "page_content", "pageContent", "content", "chunk", "chunk_text", "document", "body", "passage");
 
     /** Below this a fallback string is a title, a URL or a tag rather than a passage. */

@@ -34,6 +34,8 @@ import io.raglog.calls.adapters.QdrantAdapter;
 import io.raglog.calls.adapters.SupabaseAdapter;
 import io.raglog.calls.adapters.TeiEmbedAdapter;
 import io.raglog.calls.adapters.TeiRerankAdapter;
+import io.raglog.calls.adapters.TurbopufferAdapter;
+import io.raglog.calls.adapters.UpstashVectorAdapter;
 import io.raglog.calls.adapters.VertexAiSearchAdapter;
 import io.raglog.calls.adapters.VertexAnswerAdapter;
 import io.raglog.calls.adapters.VertexEmbedAdapter;
@@ -68,7 +70,8 @@ public final class BuiltInAdapters {
      * others resemble (Bedrock's by its {@code sources}), and Pinecone's before Voyage's, which takes any reply with a
      * {@code data} list; the Bedrock runtime's {@code /model/{id}/invoke} by the body the model takes, as Vertex AI's
      * {@code :rawPredict} and {@code :predict}; Google's managed retrieval before Qdrant, as Discovery Engine's paths
-     * hold a {@code collections} segment; the vector stores by their own path words; the generic admin probes last.
+     * hold a {@code collections} segment; Upstash Vector before Pinecone, as both query {@code /query} with a
+     * {@code topK}; the vector stores by their own path words; the generic admin probes last.
      */
     public static List<ApiAdapter> all() {
         List<ApiAdapter> all = new ArrayList<>();
@@ -107,6 +110,8 @@ public final class BuiltInAdapters {
                 new TeiRerankAdapter(),
                 new CohereRerankAdapter(),
                 new QdrantAdapter(),
+                new UpstashVectorAdapter(),
+                new TurbopufferAdapter(),
                 new PineconeAdapter(),
                 new VertexVectorSearchAdapter(),
                 new WeaviateAdapter(),

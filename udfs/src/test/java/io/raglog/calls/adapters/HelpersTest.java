@@ -269,6 +269,14 @@ class HelpersTest {
         }
 
         @Test
+        void shouldFindTheTextLangChainJsKeepsUnderItsReservedKeysBeforeTheUsersOwn() {
+            assertThat(PassageText.find(Calls.json("{'_pageContentLC': 'upstash text', 'text': 'a title'}")))
+                    .isEqualTo("upstash text");
+            assertThat(PassageText.find(Calls.json("{'__lc_page_content': 'Operating cash flow was $4.2 billion in "
+                    + "2023.', 'source': 'acme_10k_2023.pdf'}"))).isEqualTo("Operating cash flow was $4.2 billion in 2023.");
+        }
+
+        @Test
         void shouldReadLlamaIndexNodeContent() {
             JsonNode payload = Calls.json("{'_node_type': 'TextNode', '_node_content': "
                     + "'{\\'id_\\': \\'n1\\', \\'text\\': \\'node text\\', \\'metadata\\': {}}'}");
