@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /**
  * Keeps credentials out of what raglog stores about a pipeline's calls. Producers are meant to redact them (the proxy
@@ -24,8 +25,13 @@ public final class Credentials {
 
     public static final String REDACTED = "REDACTED";
 
+    /**
+     * A credential header's name as {@link CredentialHeaders#isCredential} knows it: one of its names, or a compound
+     * name ending in a credential's word after a dash ({@code x-openai-api-key}).
+     */
     private static final String HEADER_NAMES = CredentialHeaders.NAMES.stream().map(Pattern::quote)
-            .collect(Collectors.joining("|"));
+            .collect(Collectors.joining("|")) + "|[A-Za-z0-9_-]*[A-Za-z0-9_]-(?:"
+            + String.join("|", CredentialHeaders.COMPOUND_ENDINGS) + ")";
 
     /** {@code Bearer sk-...}, {@code Basic dXNlcjpwYXNz}: a scheme and a token that looks like one. */
     private static final Pattern SCHEME_TOKEN =
@@ -100,7 +106,8 @@ public final class Credentials {
     }
 
     /** One of these is in every match of {@link #HEADER_FIELD} and {@link #OTLP_ATTRIBUTE}. */
-    private static final List<String> HEADER_WORDS = List.copyOf(CredentialHeaders.NAMES);
+    private static final List<String> HEADER_WORDS = Stream.concat(CredentialHeaders.NAMES.stream(),
+            CredentialHeaders.COMPOUND_ENDINGS.stream().map(ending -> "-" + ending + "\"")).toList();
     /** Every match of {@link #SCHEME_TOKEN} is one of these followed by white space. */
     private static final List<String> SCHEME_WORDS = List.of("bearer", "basic", "apikey", "token");
     /** One of these is in every match of {@link #QUERY_KEY}. */

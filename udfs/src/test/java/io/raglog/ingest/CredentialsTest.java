@@ -41,7 +41,7 @@ class CredentialsTest {
     @ParameterizedTest
     @ValueSource(strings = {"authorization", "proxy-authorization", "x-api-key", "api-key", "openai-api-key",
         "anthropic-api-key", "x-goog-api-key", "x-auth-token", "ocp-apim-subscription-key", "cookie", "set-cookie",
-        "apikey"})
+        "apikey", "X-OpenAI-Api-Key", "x-cohere-api-key", "x-amz-security-token", "x-chroma-token", "helicone-auth"})
     void shouldRedactEveryCredentialHeaderTheProxyRedacts(String name) {
         assertThat(Credentials.redactHeaders(Map.of(name, TOKEN, "user-agent", "curl/8")))
                 .containsEntry(name, "REDACTED").containsEntry("user-agent", "curl/8");
@@ -87,6 +87,16 @@ class CredentialsTest {
 
         assertThat(kept).doesNotContain("8d7c6b5a4f3e2d1c", "dXNlcjpwYXNzd29yZA", "AIzaSyB-1234")
                 .contains("?key=REDACTED&alt=json");
+    }
+
+    /** A compound name is a credential only where it ends in the word: rate limits and bodies' fields stay. */
+    @Test
+    void shouldKeepHeadersAndFieldsThatOnlyContainACredentialsWord() {
+        Map<String, String> headers = Map.of("x-ratelimit-remaining-tokens", "149984", "user-agent", "curl/8");
+        assertThat(Credentials.redactHeaders(headers)).isSameAs(headers);
+        byte[] body = "{\"x-ratelimit-remaining-tokens\": \"149984\", \"key\": \"doc-17\", \"sort_key\": \"b\"}"
+                .getBytes(StandardCharsets.UTF_8);
+        assertThat(Credentials.redactPayload(body)).isSameAs(body);
     }
 
     @Test
