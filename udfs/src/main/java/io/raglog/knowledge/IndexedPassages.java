@@ -15,10 +15,8 @@ import java.util.List;
  * Ollama, Voyage and Jina APIs, as a string, a list of strings or Jina's {@code {"text": ...}} objects; Cohere's
  * {@code texts}, on Bedrock too; Titan's {@code inputText}; TEI's {@code inputs}; Gemini's {@code content.parts}, or
  * each of its {@code requests}' in a batch; Vertex AI's {@code instances[].content}; Pinecone Inference's
- * {@code inputs[].text}). Token-id inputs carry no text and are skipped. A store's write is read too when its rows
- * carry their text beside their vector, as {@code content} and {@code embedding}: a Supabase table's rows, as
- * LangChain's {@code SupabaseVectorStore} inserts them through PostgREST (an array of rows, or one). Other stores'
- * writes are not read: their texts sit in each store's own payload shape, or are not sent at all.
+ * {@code inputs[].text}). Token-id inputs carry no text and are skipped. A store's write is read too, for the texts
+ * its records carry ({@link StoreWrites}): a store that embeds what it is given leaves no embedding call to read.
  *
  * @param at the call's end (event time)
  */
@@ -36,7 +34,7 @@ public record IndexedPassages(String pipeline, List<String> texts, Instant at) {
         }
         CallEvent e = call.event();
         JsonNode request = Bodies.request(e);
-        List<String> texts = n.embedsDocuments() ? embedded(request) : rowContents(request);
+        List<String> texts = n.embedsDocuments() ? embedded(request) : StoreWrites.texts(request);
         return texts.isEmpty() ? null : new IndexedPassages(e.pipeline(), texts, e.endedAt());
     }
 
@@ -67,18 +65,6 @@ public record IndexedPassages(String pipeline, List<String> texts, Instant at) {
                         add(part.get("text").asText(), texts); // a content's parts one passage each, as Gemini's
                     }
                 }
-            }
-        }
-        return texts;
-    }
-
-    /** The {@code content} of each row written with its {@code embedding}. */
-    private static List<String> rowContents(JsonNode request) {
-        List<String> texts = new ArrayList<>();
-        for (JsonNode row : request.isArray() ? request : List.of(request)) {
-            JsonNode embedding = row.get("embedding");
-            if (embedding != null && !embedding.isNull() && row.path("content").isTextual()) {
-                add(row.get("content").asText(), texts);
             }
         }
         return texts;
