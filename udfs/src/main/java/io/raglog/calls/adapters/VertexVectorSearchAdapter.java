@@ -71,11 +71,8 @@ public final class VertexVectorSearchAdapter implements ApiAdapter, Serializable
     }
 
     /**
-     * The first query's neighbors, closest first. Their scores are higher-is-closer, as every store's: whether Vertex's
-     * {@code distance} is a distance or a similarity depends on the index's distance measure, which the call does not
-     * name, so the order tells. Numbers that grow down the list are distances (squared L2, cosine distance), made
-     * {@code 1 - distance} as Chroma's are; numbers that shrink are similarities (a dot product), kept. A lone
-     * neighbor's is kept as it is.
+     * The first query's neighbors, closest first. Whether Vertex's {@code distance} is a distance or a similarity
+     * depends on the index's distance measure, which the call does not name: the order tells ({@link DistanceOrder}).
      */
     private static List<Passage> neighbors(JsonNode reply) throws AdapterException {
         JsonNode results = Bodies.array(reply, Bodies.protoName(reply, "nearest_neighbors"));
@@ -91,14 +88,13 @@ public final class VertexVectorSearchAdapter implements ApiAdapter, Serializable
             Double d = Bodies.number(neighbors.get(i), "distance");
             distances[i] = d == null ? 0.0 : d; // proto3's JSON leaves a zero out: an exact match's squared L2
         }
-        boolean growing = distances.length > 1 && distances[0] < distances[distances.length - 1];
+        double[] scores = DistanceOrder.scores(distances);
         List<Passage> out = new ArrayList<>(neighbors.size());
         for (int i = 0; i < neighbors.size(); i++) {
             JsonNode datapoint = neighbors.get(i).path("datapoint");
             String text = PassageText.find(datapoint.get(Bodies.protoName(datapoint, "embedding_metadata")));
-            double score = growing ? 1.0 - distances[i] : distances[i];
             out.add(new Passage(Passages.id(datapoint.get(Bodies.protoName(datapoint, "datapoint_id")), text), text,
-                    score, i + 1));
+                    scores[i], i + 1));
         }
         return List.copyOf(out);
     }

@@ -20,6 +20,7 @@ import io.raglog.calls.adapters.GeminiEmbedAdapter;
 import io.raglog.calls.adapters.GeminiGenerateAdapter;
 import io.raglog.calls.adapters.JinaRerankAdapter;
 import io.raglog.calls.adapters.MixedbreadRerankAdapter;
+import io.raglog.calls.adapters.MilvusAdapter;
 import io.raglog.calls.adapters.OllamaChatAdapter;
 import io.raglog.calls.adapters.OllamaEmbedAdapter;
 import io.raglog.calls.adapters.OpenAiChatAdapter;
@@ -109,6 +110,7 @@ public final class BuiltInAdapters {
                 new VoyageRerankAdapter(),
                 new TeiRerankAdapter(),
                 new CohereRerankAdapter(),
+                new MilvusAdapter(),
                 new QdrantAdapter(),
                 new UpstashVectorAdapter(),
                 new TurbopufferAdapter(),
