@@ -11,17 +11,19 @@ import java.util.function.Function;
  * The adapters for calls made from OTLP spans ({@code method: SPAN}), in the order they are tried.
  *
  * <p>The semantic conventions come first: a span that carries both conventions is read as OpenInference, whose span
- * kinds are the more specific. The SDKs that trace under attribute names of their own (Langfuse) come after them, and
- * leave alone any span that carries a convention's kind ({@link #isSdkStageSpan}): some of their integrations
- * export OpenInference or GenAI spans, and such a span must read as it did before the SDK adapters, whatever else it
- * carries.
+ * kinds are the more specific. The SDKs that trace under attribute names of their own (Langfuse, MLflow) come after
+ * them, and leave alone any span that carries a convention's kind ({@link #isSdkStageSpan}): some of their
+ * integrations export OpenInference or GenAI spans, and such a span must read as it did before the SDK adapters,
+ * whatever else it carries. Langfuse and MLflow each write only their own prefix, so their order between them is
+ * arbitrary.
  */
 public final class OtlpAdapters {
 
     private OtlpAdapters() {}
 
     public static List<ApiAdapter> all() {
-        return List.of(new OpenInferenceAdapter(), new GenAiSpanAdapter(), new LangfuseSpanAdapter());
+        return List.of(new OpenInferenceAdapter(), new GenAiSpanAdapter(), new LangfuseSpanAdapter(),
+                new MlflowSpanAdapter());
     }
 
     /**
