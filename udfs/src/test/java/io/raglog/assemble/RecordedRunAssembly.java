@@ -12,6 +12,7 @@ import io.raglog.schemas.PassageFate;
 import io.raglog.schemas.Run;
 import java.io.IOException;
 import java.io.InputStream;
+import java.util.ArrayList;
 import java.util.List;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
@@ -22,8 +23,8 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
  * Run assembly fed one vendor's recorded calls ({@code /wire/{vendor}/…}) without their run hint, as a pipeline that
- * sends none would: content alone must link them. A test's extension ({@code @RegisterExtension}): a new assembly
- * for each test, closed after it.
+ * sends none would: content alone must link them; or fed calls the test classified itself, as they are. A test's
+ * extension ({@code @RegisterExtension}): a new assembly for each test, closed after it.
  */
 final class RecordedRunAssembly implements BeforeEachCallback, AfterEachCallback {
 
@@ -32,6 +33,11 @@ final class RecordedRunAssembly implements BeforeEachCallback, AfterEachCallback
 
     RecordedRunAssembly(String vendor) {
         this.vendor = vendor;
+    }
+
+    /** For calls the test classifies itself ({@link #theOneRunOf(List)}). */
+    RecordedRunAssembly() {
+        this(null);
     }
 
     @Override
@@ -47,8 +53,16 @@ final class RecordedRunAssembly implements BeforeEachCallback, AfterEachCallback
 
     /** The recorded calls sent without their run hint, in order; the one run they make, state and timers cleared. */
     Run theOneRunOf(String... files) throws Exception {
+        List<ClassifiedCall> calls = new ArrayList<>();
         for (String file : files) {
-            ClassifiedCall call = unhinted(file);
+            calls.add(unhinted(file));
+        }
+        return theOneRunOf(calls);
+    }
+
+    /** The calls sent in order, as they are; the one run they make, state and timers cleared. */
+    Run theOneRunOf(List<ClassifiedCall> calls) throws Exception {
+        for (ClassifiedCall call : calls) {
             harness.processElement(call, call.event().endedAt().toEpochMilli());
         }
         harness.processWatermark(Long.MAX_VALUE - 1);

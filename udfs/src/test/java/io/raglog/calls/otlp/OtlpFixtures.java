@@ -28,6 +28,8 @@ final class OtlpFixtures {
 
     static final String OPENINFERENCE_TRACE = "openinference-llamaindex-rag.json";
     static final String GENAI_TRACE = "genai-semconv-rag.json";
+    static final String LANGFUSE_TRACE = "langfuse-langchain-rag.json";
+    static final String MLFLOW_TRACE = "mlflow-langchain-rag.json";
 
     private OtlpFixtures() {}
 

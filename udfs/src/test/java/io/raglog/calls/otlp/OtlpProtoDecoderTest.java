@@ -1,6 +1,8 @@
 package io.raglog.calls.otlp;
 
 import static io.raglog.calls.otlp.OtlpFixtures.GENAI_TRACE;
+import static io.raglog.calls.otlp.OtlpFixtures.LANGFUSE_TRACE;
+import static io.raglog.calls.otlp.OtlpFixtures.MLFLOW_TRACE;
 import static io.raglog.calls.otlp.OtlpFixtures.OPENINFERENCE_TRACE;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -26,7 +28,7 @@ class OtlpProtoDecoderTest {
     private final OtlpJsonDecoder json = new OtlpJsonDecoder();
 
     @ParameterizedTest
-    @ValueSource(strings = {OPENINFERENCE_TRACE, GENAI_TRACE})
+    @ValueSource(strings = {OPENINFERENCE_TRACE, GENAI_TRACE, LANGFUSE_TRACE, MLFLOW_TRACE})
     void shouldDecodeTheSameTraceToIdenticalCallsWhateverTheEncoding(String fixture) {
         OtlpDecoding fromJson = json.decode(OtlpFixtures.json(fixture));
         OtlpDecoding fromProto = proto.decode(OtlpFixtures.proto(fixture));

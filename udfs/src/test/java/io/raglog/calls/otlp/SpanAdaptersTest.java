@@ -1,5 +1,8 @@
 package io.raglog.calls.otlp;
 
+import static io.raglog.calls.otlp.ClassifiedSpans.chat;
+import static io.raglog.calls.otlp.ClassifiedSpans.classified;
+import static io.raglog.calls.otlp.ClassifiedSpans.classifyAll;
 import static io.raglog.calls.otlp.OtlpFixtures.GENAI_TRACE;
 import static io.raglog.calls.otlp.OtlpFixtures.OPENINFERENCE_TRACE;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -442,21 +445,5 @@ class SpanAdaptersTest {
         assertThat(result).isInstanceOf(Classification.Unreadable.class);
         assertThat(((Classification.Unreadable) result).reason())
                 .startsWith("otel.gen_ai: attribute gen_ai.input.messages is not valid JSON");
-    }
-
-    private List<ClassifiedCall> classifyAll(String fixture) {
-        OtlpDecoding decoding = new OtlpJsonDecoder().decode(OtlpFixtures.json(fixture));
-        assertThat(decoding.failed()).as(decoding.error()).isFalse();
-        return decoding.calls().stream().map(this::classified).toList();
-    }
-
-    private ClassifiedCall classified(CallEvent call) {
-        Classification result = classifier.classify(call);
-        assertThat(result).as(String.valueOf(result)).isInstanceOf(Classification.Classified.class);
-        return ((Classification.Classified) result).call();
-    }
-
-    private ChatDetail chat(CallEvent call) {
-        return (ChatDetail) classified(call).detail();
     }
 }

@@ -122,6 +122,25 @@ public final class AttributeMap {
         if (!(text.startsWith("[") || text.startsWith("{"))) {
             return value;
         }
+        return parse(key, text);
+    }
+
+    /**
+     * A value the SDK JSON-encoded whatever its type, as MLflow writes every span attribute: what {@link #json} gives,
+     * and a JSON string comes back without its quotes ({@code "\"RETRIEVER\""} reads as {@code RETRIEVER}). Text that
+     * was set without encoding comes back as it is, as MLflow itself reads it.
+     *
+     * @throws AdapterException when the string looks like JSON but does not parse
+     */
+    public JsonNode jsonEncoded(String key) throws AdapterException {
+        JsonNode value = get(key);
+        if (value != null && value.isTextual() && value.textValue().strip().startsWith("\"")) {
+            return parse(key, value.textValue().strip());
+        }
+        return json(key);
+    }
+
+    private static JsonNode parse(String key, String text) throws AdapterException {
         try {
             return Json.MAPPER.readTree(text);
         } catch (JsonProcessingException e) {

@@ -232,54 +232,28 @@ public final class OpenInferenceAdapter implements ApiAdapter, Serializable {
             String text = input.string("document.content");
             documents.add(text == null ? "" : text);
         }
+        int[] indexes = RerankMatch.inputIndexes(rerankDocuments(inputs), rerankDocuments(outputs));
         List<RerankDetail.RerankResult> results = new ArrayList<>(outputs.size());
-        boolean[] used = new boolean[inputs.size()];
         for (int i = 0; i < outputs.size(); i++) {
             AttributeMap output = outputs.get(i);
-            int index = inputIndexOf(output, inputs, used);
-            if (index < 0) {
+            if (indexes[i] < 0) {
                 throw new AdapterException("reranker.output_documents." + i + " (id " + output.string("document.id")
                         + ") matches no input document by id or content");
             }
-            used[index] = true;
             Double score = output.decimal("document.score");
             // A reranker that reports no score still reports an order; NaN says "no score", never a made-up one.
-            results.add(new RerankDetail.RerankResult(index, score == null ? Double.NaN : score));
+            results.add(new RerankDetail.RerankResult(indexes[i], score == null ? Double.NaN : score));
         }
         String query = a.firstString("reranker.query", "input.value");
         return new RerankDetail("openinference.reranker", a.string("reranker.model_name"), query,
                 List.copyOf(documents), List.copyOf(results), a.integer("reranker.top_k"));
     }
 
-    /**
-     * Output documents are the input documents reordered: match by id when both carry one, else by content. An input
-     * not yet matched is preferred, so duplicated passages map to distinct indexes.
-     */
-    private static int inputIndexOf(AttributeMap output, List<AttributeMap> inputs, boolean[] used) {
-        String id = output.string("document.id");
-        if (id != null) {
-            int byId = firstMatch(inputs, used, "document.id", id);
-            if (byId >= 0) {
-                return byId;
-            }
+    private static List<RerankMatch.Document> rerankDocuments(List<AttributeMap> documents) {
+        List<RerankMatch.Document> list = new ArrayList<>(documents.size());
+        for (AttributeMap document : documents) {
+            list.add(new RerankMatch.Document(document.string("document.id"), document.string("document.content")));
         }
-        String content = output.string("document.content");
-        return content == null ? -1 : firstMatch(inputs, used, "document.content", content);
-    }
-
-    private static int firstMatch(List<AttributeMap> inputs, boolean[] used, String key, String value) {
-        int fallback = -1;
-        for (int i = 0; i < inputs.size(); i++) {
-            String candidate = inputs.get(i).string(key);
-            if (candidate != null && (candidate.equals(value) || candidate.strip().equals(value.strip()))) {
-                if (!used[i]) {
-                    return i;
-                }
-                if (fallback < 0) {
-                    fallback = i;
-                }
-            }
-        }
-        return fallback;
+        return list;
     }
 }
