@@ -25,7 +25,7 @@ final class DatasetOptions {
             description = "Label JSONL (raglog.label/v1), joined to the runs by run id.")
     Path labels;
 
-    @Option(names = "--judge", paramLabel = "offline|openai|anthropic",
+    @Option(names = "--judge", paramLabel = "offline|openai|anthropic|bedrock",
             description = "The LLM judge for the features (default: llm.provider of --config or RAGLOG_LLM_PROVIDER, "
                     + "else offline).")
     String judge;

@@ -28,8 +28,9 @@ class RaglogYamlTest {
         Rendered everything = Chart.render(values(
                 "raglog.elasticsearch.enabled", "true", "raglog.elasticsearch.auth.username", "raglog",
                 "raglog.elasticsearch.auth.passwordSecret.name", "es", "raglog.elasticsearch.caSecret.name", "es-ca",
-                "raglog.llm.provider", "anthropic", "raglog.llm.model", "claude-haiku", "raglog.llm.baseUrl",
-                "https://api.anthropic.com/v1", "raglog.llm.apiKeySecret.name", "anthropic",
+                "raglog.llm.provider", "bedrock", "raglog.llm.model", "us.anthropic.claude-3-5-haiku-20241022-v1:0",
+                "raglog.llm.baseUrl", "https://bedrock-runtime.us-east-1.amazonaws.com", "raglog.llm.region",
+                "us-east-1", "raglog.llm.apiKeySecret.name", "bedrock",
                 "raglog.sampling.pipelines.support-bot", "0.1", "raglog.bundle", "/opt/raglog/bundles/b7"));
 
         List<String> unknown = new ArrayList<>();
@@ -38,6 +39,7 @@ class RaglogYamlTest {
         assertThat(known).contains("kafka.bootstrap", "kafka.topics.calls", "llm.provider", "flink.parallelism",
                 "elasticsearch.password_env", "sampling.pipelines", "bundle");
         assertThat(unknown).isEmpty();
+        assertThat(everything.raglogYaml().path("llm").path("region").asText()).isEqualTo("us-east-1");
         assertThat(everything.raglogYaml().path("elasticsearch").path("password_env").asText())
                 .isEqualTo("RAGLOG_ES_PASSWORD");
         assertThat(everything.raglogYaml().path("sampling").path("pipelines").path("support-bot").asDouble())

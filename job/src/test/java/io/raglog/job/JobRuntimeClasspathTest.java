@@ -24,15 +24,40 @@ class JobRuntimeClasspathTest {
             "io.raglog:raglog-training:",
             "io.raglog:raglog-elasticsearch-node:", "org.elasticsearch:elasticsearch:");
 
+    /** What the bedrock judge signs with: the SDK's signer, its credential chain and STS for web identity (IRSA). */
+    private static final List<String> AWS_SIGNING = List.of("software.amazon.awssdk:http-auth-aws:",
+            "software.amazon.awssdk:auth:", "software.amazon.awssdk:sts:",
+            "software.amazon.awssdk:url-connection-client:");
+
+    /** The SDK's own HTTP clients: STS goes through the JDK's (url-connection-client), and nothing else calls AWS. */
+    private static final List<String> AWS_CLIENTS = List.of("software.amazon.awssdk:apache-client:",
+            "software.amazon.awssdk:apache5-client:", "software.amazon.awssdk:netty-nio-client:");
+
+    private static List<String> runtime() throws IOException {
+        return Files.readAllLines(LIST).stream().map(String::strip)
+                .filter(line -> line.matches("[\\w.-]+:[\\w.-]+:.*")).toList();
+    }
+
     @Test
     void shouldHoldNoneOfTheToolsDependencies() throws IOException {
-        List<String> runtime = Files.readAllLines(LIST).stream().map(String::strip)
-                .filter(line -> line.matches("[\\w.-]+:[\\w.-]+:.*")).toList();
+        List<String> runtime = runtime();
 
         assertThat(runtime).as("the list the build wrote").anyMatch(d -> d.startsWith("io.raglog:raglog-udfs:"))
                 .anyMatch(d -> d.startsWith("org.apache.kafka:kafka-clients:"));
         for (String tool : TOOLS_ONLY) {
             assertThat(runtime).as("the job's runtime classpath").noneMatch(d -> d.startsWith(tool));
+        }
+    }
+
+    @Test
+    void shouldHoldWhatTheBedrockJudgeSignsWithAndNoneOfTheSdksHttpClients() throws IOException {
+        List<String> runtime = runtime();
+
+        for (String needed : AWS_SIGNING) {
+            assertThat(runtime).as("the job's runtime classpath").anyMatch(d -> d.startsWith(needed));
+        }
+        for (String client : AWS_CLIENTS) {
+            assertThat(runtime).as("the job's runtime classpath").noneMatch(d -> d.startsWith(client));
         }
     }
 }

@@ -17,6 +17,9 @@ import org.asynchttpclient.uri.Uri;
  */
 final class ChatEndpoint {
 
+    /** Every vendor's request body is JSON. */
+    static final String CONTENT_TYPE = "application/json";
+
     private final Uri uri;
     private final HttpHeaders headers;
     /** A POST with no body: every POST's all but its body ({@link EndpointPost}). */
@@ -26,7 +29,7 @@ final class ChatEndpoint {
     ChatEndpoint(String url, Map<String, String> vendorHeaders) {
         this.uri = Uri.create(url);
         HttpHeaders h = new DefaultHttpHeaders();
-        h.set("content-type", "application/json");
+        h.set("content-type", CONTENT_TYPE);
         vendorHeaders.forEach(h::set);
         this.headers = h;
         this.prototype = new RequestBuilder("POST").setUri(uri).setHeaders(headers).build();
@@ -35,9 +38,14 @@ final class ChatEndpoint {
     /**
      * A POST of the body: async-http-client sends a duplicate of it and releases that; the caller releases its own
      * reference once the reply came.
+     *
+     * @param bodyHeaders sent after the endpoint's, with this POST alone (a signature of the body); null for none
      */
-    Request post(ByteBuf body) {
-        return new EndpointPost(prototype, body);
+    Request post(ByteBuf body, HttpHeaders bodyHeaders) {
+        if (bodyHeaders == null || bodyHeaders.isEmpty()) {
+            return new EndpointPost(prototype, prototype.getHeaders(), body);
+        }
+        return new EndpointPost(prototype, prototype.getHeaders().copy().add(bodyHeaders), body);
     }
 
     @Override

@@ -8,11 +8,15 @@ public final class ChatProviders {
 
     private ChatProviders() {}
 
-    /** @throws IllegalArgumentException for the offline judge, which asks no model */
+    /**
+     * @throws IllegalArgumentException for the offline judge, which asks no model
+     * @throws IllegalStateException for bedrock with neither an API key nor AWS credentials
+     */
     public static ChatProvider create(LlmSettings settings) {
         return switch (settings.provider()) {
             case OPENAI -> new OpenAiProvider(settings);
             case ANTHROPIC -> new AnthropicProvider(settings);
+            case BEDROCK -> new BedrockProvider(settings);
             case OFFLINE -> throw new IllegalArgumentException("the offline judge asks no model");
         };
     }

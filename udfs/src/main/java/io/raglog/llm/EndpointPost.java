@@ -28,11 +28,16 @@ import org.asynchttpclient.uri.Uri;
 final class EndpointPost implements Request {
 
     private final Request prototype;
+    private final HttpHeaders headers;
     private final ByteBuf body;
 
-    /** @param prototype the endpoint's request, without a body */
-    EndpointPost(Request prototype, ByteBuf body) {
+    /**
+     * @param prototype the endpoint's request, without a body
+     * @param headers the prototype's own, shared, or theirs with this POST's added (a signature of its body)
+     */
+    EndpointPost(Request prototype, HttpHeaders headers, ByteBuf body) {
         this.prototype = prototype;
+        this.headers = headers;
         this.body = body;
     }
 
@@ -68,7 +73,7 @@ final class EndpointPost implements Request {
 
     @Override
     public HttpHeaders getHeaders() {
-        return prototype.getHeaders();
+        return headers;
     }
 
     @Override

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
+import io.netty.handler.codec.http.HttpHeaders;
 import io.raglog.schemas.Json;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -73,6 +74,19 @@ abstract class HttpChatProvider implements ChatProvider {
         json.writeEndObject();
     }
 
+    /**
+     * Headers that depend on the finished body, sent after {@link #headers()} with this request alone: none, for a
+     * vendor whose headers are the same for every request. A signature over the body is one (AWS SigV4 signs its hash).
+     * Called on the thread that sends, which may be async-http-client's event loop (a retry goes out from the thread
+     * that saw the failure): it must not block.
+     *
+     * @param body exactly the bytes sent; read only, neither released nor moved
+     * @throws LlmCallException when the request cannot be made (no credentials to sign it with)
+     */
+    protected HttpHeaders bodyHeaders(ByteBuf body) {
+        return null;
+    }
+
     /** The model's text and token usage from a 200 reply; {@link BadReplyException} when the shape is wrong. */
     protected abstract ChatReply reply(JsonNode body);
 
@@ -100,7 +114,7 @@ abstract class HttpChatProvider implements ChatProvider {
         ByteBuf body = null;
         try {
             body = pooled(requestBody(request));
-            response = http.executeRequest(endpoint.post(body)).toCompletableFuture();
+            response = http.executeRequest(endpoint.post(body, bodyHeaders(body))).toCompletableFuture();
         } catch (RuntimeException e) {
             if (body != null) {
                 body.release();
@@ -183,7 +197,8 @@ abstract class HttpChatProvider implements ChatProvider {
         return new LlmCallException(LlmCallException.Kind.NETWORK, 0, null, message, null);
     }
 
-    private String redact(String text) {
+    /** The text with the API key masked, before it goes into a message; a vendor that sends other secrets adds them. */
+    protected String redact(String text) {
         return settings.apiKey() == null ? text : settings.apiKey().redact(text);
     }
 

@@ -11,7 +11,7 @@ public final class Judges {
     public static Judge create(LlmSettings settings, Embedder embedder) {
         return switch (settings.provider()) {
             case OFFLINE -> new OfflineJudge(embedder);
-            case OPENAI, ANTHROPIC -> new LlmJudge(ChatProviders.create(settings), settings);
+            case OPENAI, ANTHROPIC, BEDROCK -> new LlmJudge(ChatProviders.create(settings), settings);
         };
     }
 }

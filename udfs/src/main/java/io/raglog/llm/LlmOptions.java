@@ -10,16 +10,23 @@ public final class LlmOptions {
     public static final RaglogOption<String> PROVIDER = RaglogOption.of(ConfigOptions.key("llm.provider")
             .stringType().defaultValue("offline")
             .withDescription("Who answers the LLM checks: offline (the deterministic offline judge), openai "
-                    + "(any OpenAI-compatible endpoint) or anthropic."));
+                    + "(any OpenAI-compatible endpoint), anthropic or bedrock (Amazon Bedrock's Converse API)."));
     public static final RaglogOption<String> BASE_URL = RaglogOption.of(ConfigOptions.key("llm.base_url")
             .stringType().noDefaultValue()
-            .withDescription("The endpoint; default https://api.openai.com/v1 or https://api.anthropic.com/v1."));
+            .withDescription("The endpoint; default https://api.openai.com/v1, https://api.anthropic.com/v1 or, for "
+                    + "bedrock, https://bedrock-runtime.REGION.amazonaws.com with llm.region or else AWS_REGION."));
+    public static final RaglogOption<String> REGION = RaglogOption.of(ConfigOptions.key("llm.region")
+            .stringType().noDefaultValue()
+            .withDescription("bedrock: the AWS region of the default base URL, and the one signed for when the base "
+                    + "URL's host names none; unset: AWS_REGION, else (signing) the AWS SDK's default region chain."));
     public static final RaglogOption<String> MODEL = RaglogOption.of(ConfigOptions.key("llm.model")
             .stringType().noDefaultValue()
-            .withDescription("The model; required unless the provider is offline."));
+            .withDescription("The model (for bedrock a model or inference profile id); required unless the provider "
+                    + "is offline."));
     public static final RaglogOption<String> API_KEY = RaglogOption.of(ConfigOptions.key("llm.api_key")
             .stringType().noDefaultValue()
-            .withDescription("The API key (environment only, never in raglog.yaml)."))
+            .withDescription("The API key (environment only, never in raglog.yaml); for bedrock a Bedrock API key, "
+                    + "else requests are signed (SigV4) with the AWS SDK's default credential chain."))
             .asSecret();
     public static final RaglogOption<String> API_KEY_FILE = RaglogOption.of(ConfigOptions.key("llm.api_key_file")
             .stringType().noDefaultValue()
@@ -62,8 +69,8 @@ public final class LlmOptions {
             ConfigOptions.key("llm.price_output_per_mtok").doubleType().noDefaultValue()
                     .withDescription("USD per million output tokens; unset: the cost is reported as unknown."));
 
-    public static final List<RaglogOption<?>> ALL = List.of(PROVIDER, BASE_URL, MODEL, API_KEY, API_KEY_FILE, MODE,
-            ECONOMY, CAPACITY, TIMEOUT_MS, RETRIES, BACKOFF_MS, MAX_BACKOFF_MS, RUN_RETRIES, REQUESTS_PER_SECOND,
+    public static final List<RaglogOption<?>> ALL = List.of(PROVIDER, BASE_URL, REGION, MODEL, API_KEY, API_KEY_FILE,
+            MODE, ECONOMY, CAPACITY, TIMEOUT_MS, RETRIES, BACKOFF_MS, MAX_BACKOFF_MS, RUN_RETRIES, REQUESTS_PER_SECOND,
             MAX_OUTPUT_TOKENS, PRICE_INPUT, PRICE_OUTPUT);
 
     private LlmOptions() {}

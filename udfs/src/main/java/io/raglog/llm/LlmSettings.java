@@ -14,7 +14,9 @@ import org.apache.flink.configuration.ReadableConfig;
  * How the LLM checks are answered and how hard the endpoint may be pushed. Built from the job's configuration
  * ({@link LlmOptions}: raglog.yaml's {@code llm} section and the {@code RAGLOG_LLM_*} variables).
  *
- * @param apiKey null for endpoints that take none (a local vLLM or Ollama)
+ * @param region bedrock: {@code llm.region}, the AWS region for a base URL whose host names none; null when unset
+ * @param apiKey null for endpoints that take none (a local vLLM or Ollama); for bedrock, null signs requests with
+ *     the AWS credentials of the default chain instead
  * @param mode default, economy (no support check) or tiered (the bundle's tier gate skips the LLM for runs the cheap
  *     checks decide); {@code RAGLOG_LLM_MODE}, or the older {@code RAGLOG_LLM_ECONOMY=true} for economy
  * @param capacity runs in flight in one async operator instance (each issues up to five calls at once)
@@ -28,6 +30,7 @@ import org.apache.flink.configuration.ReadableConfig;
 public record LlmSettings(
         ProviderKind provider,
         String baseUrl,
+        String region,
         String model,
         Secret apiKey,
         LlmMode mode,
@@ -44,6 +47,7 @@ public record LlmSettings(
 
     public static final String PROVIDER = LlmOptions.PROVIDER.variable();
     public static final String BASE_URL = LlmOptions.BASE_URL.variable();
+    public static final String REGION = LlmOptions.REGION.variable();
     public static final String MODEL = LlmOptions.MODEL.variable();
     public static final String API_KEY = LlmOptions.API_KEY.variable();
     public static final String API_KEY_FILE = LlmOptions.API_KEY_FILE.variable();
@@ -62,8 +66,11 @@ public record LlmSettings(
     public static final String PRICE_OUTPUT = LlmOptions.PRICE_OUTPUT.variable();
 
     public LlmSettings {
+        require(region == null || BedrockRegion.isRegion(region),
+                REGION + " must be an AWS region such as us-east-1, not '" + region + "'");
         if (provider != ProviderKind.OFFLINE) {
-            require(baseUrl != null && !baseUrl.isBlank(), BASE_URL + " is required for provider " + provider.id());
+            require(baseUrl != null && !baseUrl.isBlank(), BASE_URL + " is required for provider " + provider.id()
+                    + (provider == ProviderKind.BEDROCK ? " (or " + REGION + ", or AWS_REGION)" : ""));
             require(model != null && !model.isBlank(), MODEL + " is required for provider " + provider.id());
         }
         require(mode != null, MODE + " must be set");
@@ -91,14 +98,14 @@ public record LlmSettings(
     /** From the job's configuration ({@link LlmOptions}). */
     public static LlmSettings from(ReadableConfig c) {
         ProviderKind provider = ProviderKind.parse(LlmOptions.PROVIDER.get(c));
-        String baseUrl = LlmOptions.BASE_URL.get(c);
-        if (baseUrl == null && provider == ProviderKind.OPENAI) {
-            baseUrl = "https://api.openai.com/v1";
-        } else if (baseUrl == null && provider == ProviderKind.ANTHROPIC) {
-            baseUrl = "https://api.anthropic.com/v1";
+        String region = blankToNull(LlmOptions.REGION.get(c));
+        String baseUrl = blankToNull(LlmOptions.BASE_URL.get(c));
+        if (baseUrl == null) {
+            baseUrl = defaultBaseUrl(provider, region);
         }
         return new LlmSettings(provider,
                 baseUrl == null ? null : baseUrl.replaceAll("/+$", ""),
+                region,
                 LlmOptions.MODEL.get(c),
                 apiKey(c),
                 mode(c),
@@ -112,6 +119,23 @@ public record LlmSettings(
                 LlmOptions.MAX_OUTPUT_TOKENS.get(c),
                 LlmOptions.PRICE_INPUT.get(c),
                 LlmOptions.PRICE_OUTPUT.get(c));
+    }
+
+    /** The vendor's own endpoint; for bedrock, the runtime endpoint of {@code llm.region} or AWS_REGION, if either. */
+    private static String defaultBaseUrl(ProviderKind provider, String region) {
+        return switch (provider) {
+            case OPENAI -> "https://api.openai.com/v1";
+            case ANTHROPIC -> "https://api.anthropic.com/v1";
+            case BEDROCK -> {
+                String r = region != null ? region : BedrockRegion.fromEnvironment();
+                yield r == null || !BedrockRegion.isRegion(r) ? null : BedrockRegion.runtimeUrl(r);
+            }
+            case OFFLINE -> null;
+        };
+    }
+
+    private static String blankToNull(String value) {
+        return value == null || value.isBlank() ? null : value.strip();
     }
 
     /** {@code llm.mode} decides; {@code llm.economy: true} (the older switch) still selects economy mode. */
@@ -140,8 +164,9 @@ public record LlmSettings(
 
     /** The same settings in another mode. */
     public LlmSettings withMode(LlmMode newMode) {
-        return new LlmSettings(provider, baseUrl, model, apiKey, newMode, capacity, callTimeout, retries, backoff,
-                maxBackoff, runRetries, requestsPerSecond, maxOutputTokens, inputPricePerMTok, outputPricePerMTok);
+        return new LlmSettings(provider, baseUrl, region, model, apiKey, newMode, capacity, callTimeout, retries,
+                backoff, maxBackoff, runRetries, requestsPerSecond, maxOutputTokens, inputPricePerMTok,
+                outputPricePerMTok);
     }
 
     private static Secret apiKey(ReadableConfig c) {

@@ -44,7 +44,8 @@ class LlmRequestBytesTest {
         int shared = 0;
         for (String model : List.of("gpt-4o-mini", "m\"odel \\ é 漢 😀")) {
             try (OpenAiProvider openAi = new OpenAiProvider(settings("openai", model));
-                    AnthropicProvider anthropic = new AnthropicProvider(settings("anthropic", model))) {
+                    AnthropicProvider anthropic = new AnthropicProvider(settings("anthropic", model));
+                    BedrockProvider bedrock = new BedrockProvider(settings("bedrock", model))) {
                 for (int i = 0; i < RUNS; i++) {
                     int maxOutputTokens = 1 + random.nextInt(4_000);
                     Prompts prompts = new Prompts(maxOutputTokens);
@@ -67,6 +68,8 @@ class LlmRequestBytesTest {
                                 .isEqualTo(openAiBody(model, expected));
                         assertThat(joined(anthropic.requestBody(request))).as("run %d %s anthropic", i, check)
                                 .isEqualTo(anthropicBody(model, expected));
+                        assertThat(joined(bedrock.requestBody(request))).as("run %d %s bedrock", i, check)
+                                .isEqualTo(converseBody(expected));
                     }
                 }
             }
@@ -83,7 +86,7 @@ class LlmRequestBytesTest {
 
     private static LlmSettings settings(String provider, String model) {
         return LlmSettings.fromEnv(Map.of(LlmSettings.PROVIDER, provider, LlmSettings.MODEL, model,
-                LlmSettings.API_KEY, "key-1"));
+                LlmSettings.API_KEY, "key-1", LlmSettings.REGION, "us-east-1"));
     }
 
     // ---- the reference: the former way of building a request -------------------------------------------------
@@ -171,6 +174,16 @@ class LlmRequestBytesTest {
         body.put("temperature", 0);
         body.put("system", request.system());
         body.putArray("messages").addObject().put("role", "user").put("content", request.user());
+        return Json.writeBytes(body);
+    }
+
+    /** Bedrock's Converse: the model is in the path, the texts in content blocks. */
+    private static byte[] converseBody(Expected request) {
+        ObjectNode body = Json.MAPPER.createObjectNode();
+        body.putArray("system").addObject().put("text", request.system());
+        body.putArray("messages").addObject().put("role", "user").putArray("content").addObject()
+                .put("text", request.user());
+        body.putObject("inferenceConfig").put("maxTokens", request.maxOutputTokens()).put("temperature", 0);
         return Json.writeBytes(body);
     }
 

@@ -44,6 +44,17 @@ class LlmRequestHeadTest {
                 + "user-agent: raglog\r\n\r\n");
     }
 
+    @Test
+    void shouldWriteTheSameHeadForBedrockWithAnApiKey() throws Exception {
+        assertThat(head("bedrock", "")).isEqualTo("POST /model/m/converse HTTP/1.1\r\n"
+                + "content-type: application/json\r\n"
+                + "authorization: Bearer " + KEY + "\r\n"
+                + "content-length: 129\r\n"
+                + "host: 127.0.0.1:PORT\r\n"
+                + "accept: */*\r\n"
+                + "user-agent: raglog\r\n\r\n");
+    }
+
     /** The head of the one request the provider sends, the port written as PORT. */
     private static String head(String provider, String path) throws Exception {
         try (ServerSocket server = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {

@@ -24,8 +24,9 @@ import java.util.function.Function;
 import java.util.function.Predicate;
 
 /**
- * A real HTTP server on 127.0.0.1 that speaks OpenAI chat completions ({@code POST /v1/chat/completions}) and
- * Anthropic messages ({@code POST /v1/messages}), answering each check with valid JSON unless told to misbehave:
+ * A real HTTP server on 127.0.0.1 that speaks OpenAI chat completions ({@code POST /v1/chat/completions}), Anthropic
+ * messages ({@code POST /v1/messages}) and Bedrock's Converse ({@code POST /model/{modelId}/converse}, at
+ * {@link #rootUrl()}), answering each check with valid JSON unless told to misbehave:
  * latency, 429 with Retry-After, 5xx, hanging past the client's timeout, truncated bodies, non-JSON, a reply of the
  * wrong shape. Faults are queued (one per request, in arrival order) or attached to the requests that match a
  * predicate (e.g. only the support check). It records every request and the peak number in flight.
@@ -35,13 +36,19 @@ import java.util.function.Predicate;
 public final class LlmTestServer implements AutoCloseable {
 
     /** What to do with one request. */
-    public sealed interface Fault permits Latency, Status, Hang, Truncated, NotJson, WrongShape {}
+    public sealed interface Fault permits Latency, Status, AwsError, Hang, Truncated, NotJson, WrongShape {}
 
     /** Answer normally, after a delay. */
     public record Latency(Duration delay) implements Fault {}
 
     /** Answer with this status (429, 500, 503, 401...), an optional Retry-After, and an error body. */
     public record Status(int status, String retryAfter, String body) implements Fault {}
+
+    /**
+     * An AWS service's error, as Bedrock answers one: the status, the error's type in {@code x-amzn-ErrorType}, and
+     * {@code {"message": ...}}.
+     */
+    public record AwsError(int status, String errorType, String message) implements Fault {}
 
     /** Send nothing for this long, then close: longer than the client's timeout. */
     public record Hang(Duration duration) implements Fault {}
@@ -55,19 +62,35 @@ public final class LlmTestServer implements AutoCloseable {
     /** A well-formed reply whose content is not the check's JSON (a confidence of 250, prose). */
     public record WrongShape() implements Fault {}
 
-    /** One request as received. */
-    public record Received(String path, Map<String, String> headers, JsonNode body, long atNanos) {
+    /**
+     * One request as received.
+     *
+     * @param path decoded; {@code rawPath} as sent
+     * @param headers their names in lower case
+     * @param bytes the body as sent; {@code body} parsed
+     */
+    public record Received(String method, String path, String rawPath, Map<String, String> headers, byte[] bytes,
+            JsonNode body, long atNanos) {
 
         public String system() {
             if (path.endsWith("/messages")) {
                 return body.path("system").asText();
+            }
+            if (converse()) {
+                return body.path("system").path(0).path("text").asText();
             }
             return body.path("messages").path(0).path("content").asText();
         }
 
         public String user() {
             JsonNode messages = body.path("messages");
-            return messages.path(messages.size() - 1).path("content").asText();
+            JsonNode last = messages.path(messages.size() - 1).path("content");
+            return converse() ? last.path(0).path("text").asText() : last.asText();
+        }
+
+        /** Bedrock's Converse, whose texts are content blocks. */
+        public boolean converse() {
+            return path.endsWith("/converse");
         }
 
         /** Which check the request is for, from its prompt. */
@@ -93,6 +116,7 @@ public final class LlmTestServer implements AutoCloseable {
         server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 512);
         server.createContext("/v1/chat/completions", this::handle);
         server.createContext("/v1/messages", this::handle);
+        server.createContext("/model/", this::handle);
         server.setExecutor(pool);
         server.start();
     }
@@ -102,7 +126,12 @@ public final class LlmTestServer implements AutoCloseable {
     }
 
     public String baseUrl() {
-        return "http://127.0.0.1:" + server.getAddress().getPort() + "/v1";
+        return rootUrl() + "/v1";
+    }
+
+    /** The server without a path: Bedrock's base URL. */
+    public String rootUrl() {
+        return "http://127.0.0.1:" + server.getAddress().getPort();
     }
 
     /** Every request waits this long before its answer. */
@@ -151,9 +180,10 @@ public final class LlmTestServer implements AutoCloseable {
         try (exchange) {
             Map<String, String> headers = new ConcurrentHashMap<>();
             exchange.getRequestHeaders().forEach((k, v) -> headers.put(k.toLowerCase(), String.join(",", v)));
-            JsonNode body = Json.MAPPER.readTree(exchange.getRequestBody().readAllBytes());
+            byte[] bytes = exchange.getRequestBody().readAllBytes();
             String path = exchange.getRequestURI().getPath();
-            Received r = new Received(path, headers, body, System.nanoTime());
+            Received r = new Received(exchange.getRequestMethod(), path, exchange.getRequestURI().getRawPath(), headers,
+                    bytes, Json.MAPPER.readTree(bytes), System.nanoTime());
             received.add(r);
             byPath.computeIfAbsent(path.substring(path.lastIndexOf('/')), k -> new AtomicInteger()).incrementAndGet();
             Fault fault = queued.poll();
@@ -168,7 +198,6 @@ public final class LlmTestServer implements AutoCloseable {
     }
 
     private void respond(HttpExchange exchange, Received r, Fault fault) throws IOException {
-        boolean anthropic = r.path().endsWith("/messages");
         if (fault instanceof Latency l) {
             pause(l.delay());
         } else if (fault instanceof Status s) {
@@ -176,6 +205,12 @@ public final class LlmTestServer implements AutoCloseable {
                 exchange.getResponseHeaders().add("Retry-After", s.retryAfter());
             }
             send(exchange, s.status(), s.body() == null ? "{\"error\":{\"message\":\"injected\"}}" : s.body());
+            return;
+        } else if (fault instanceof AwsError e) {
+            exchange.getResponseHeaders().add("x-amzn-ErrorType",
+                    e.errorType() + ":http://internal.amazon.com/coral/com.amazon.bedrock/");
+            exchange.getResponseHeaders().add("x-amzn-RequestId", "req-" + System.nanoTime());
+            send(exchange, e.status(), Json.write(Json.MAPPER.createObjectNode().put("message", e.message())));
             return;
         } else if (fault instanceof Hang h) {
             pause(h.duration());
@@ -187,7 +222,8 @@ public final class LlmTestServer implements AutoCloseable {
         }
         String content = fault instanceof WrongShape ? "{\"fault\": 250, \"note\": \"I think it is fine\"}"
                 : answers.apply(r);
-        String envelope = Json.write(anthropic ? anthropicReply(r, content) : openAiReply(r, content));
+        String envelope = Json.write(r.path().endsWith("/messages") ? anthropicReply(r, content)
+                : r.converse() ? converseReply(content) : openAiReply(r, content));
         if (fault instanceof Truncated) {
             envelope = envelope.substring(0, envelope.length() / 2);
         }
@@ -209,6 +245,16 @@ public final class LlmTestServer implements AutoCloseable {
                 .put("model", r.body().path("model").asText()).put("stop_reason", "end_turn");
         reply.putArray("content").addObject().put("type", "text").put("text", content);
         reply.putObject("usage").put("input_tokens", 100).put("output_tokens", 20);
+        return reply;
+    }
+
+    private static ObjectNode converseReply(String content) {
+        ObjectNode reply = Json.MAPPER.createObjectNode();
+        reply.putObject("output").putObject("message").put("role", "assistant")
+                .putArray("content").addObject().put("text", content);
+        reply.put("stopReason", "end_turn");
+        reply.putObject("usage").put("inputTokens", 100).put("outputTokens", 20).put("totalTokens", 120);
+        reply.putObject("metrics").put("latencyMs", 5);
         return reply;
     }
 

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.raglog.esnode.ElasticsearchProcess;
 import io.raglog.schemas.Json;
+import io.raglog.testing.LogCapture;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;

@@ -1,4 +1,4 @@
-package io.raglog.sink.elasticsearch;
+package io.raglog.testing;
 
 import java.io.StringWriter;
 import java.util.HashMap;
@@ -13,12 +13,14 @@ import org.apache.logging.log4j.core.config.LoggerConfig;
 import org.apache.logging.log4j.core.layout.PatternLayout;
 
 /**
- * Everything raglog, the Elasticsearch client and Flink log while it is open, with stack traces, in memory: what an
- * operator would see in the job's log. Flink at INFO (it logs a failed job's cause there), the rest at every level.
+ * Everything raglog, the Elasticsearch client, the AWS SDK and Flink log while it is open, with stack traces, in
+ * memory: what an operator would see in the job's log. Flink at INFO (it logs a failed job's cause there), the rest at
+ * every level. For the tests that no secret reaches a log line.
  */
-final class LogCapture implements AutoCloseable {
+public final class LogCapture implements AutoCloseable {
 
-    private static final List<String> CAPTURED_AT_ALL = List.of("io.raglog", "org.elasticsearch", "org.apache.http");
+    private static final List<String> CAPTURED_AT_ALL = List.of("io.raglog", "org.elasticsearch", "org.apache.http",
+            "software.amazon.awssdk");
 
     private final StringWriter text = new StringWriter();
     private final LoggerContext context = (LoggerContext) LogManager.getContext(false);
@@ -26,7 +28,7 @@ final class LogCapture implements AutoCloseable {
     /** Loggers the configuration already named (log4j2-test.properties names io.raglog), set aside until close. */
     private final Map<String, LoggerConfig> setAside = new HashMap<>();
 
-    LogCapture() {
+    public LogCapture() {
         Configuration config = context.getConfiguration();
         appender = WriterAppender.newBuilder().setName("raglog-test-capture-" + System.nanoTime())
                 .setTarget(text)
@@ -56,7 +58,7 @@ final class LogCapture implements AutoCloseable {
         config.addLogger(name, logger);
     }
 
-    String text() {
+    public String text() {
         synchronized (text) {
             return text.toString();
         }
