@@ -16,7 +16,9 @@ import java.nio.file.Paths;
 import java.util.List;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
+import static io.raglog.calls.Calls.call;
 import static io.raglog.calls.Calls.classified;
+import static io.raglog.calls.Calls.json;
 import static io.raglog.calls.Calls.post;
 import static io.raglog.calls.Calls.unreadableReason;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -234,6 +236,15 @@ class AdapterEdgeCasesTest {
             assertThat(d.queryText()).isEqualTo("acme cash flow");
             assertThat(d.collection()).isEqualTo("docs");
             assertThat(d.passages().get(0).text()).isEqualTo("Cash flow text");
+        }
+
+        @Test
+        void shouldLeavePineconesControlPlaneCollectionsToPineconeNotQdrant() {
+            ClassifiedCall listing = classified(call("GET", "https://api.pinecone.io/collections", null, 200,
+                    json("{'collections':[{'name':'acme-2023','status':'Ready'}]}")));
+
+            assertThat(listing.detail()).isInstanceOfSatisfying(NotARunCall.class,
+                    n -> assertThat(n.adapter()).isEqualTo("pinecone"));
         }
 
         @Test

@@ -33,9 +33,11 @@ public final class QdrantAdapter implements ApiAdapter, Serializable {
     @Override
     public boolean accepts(CallEvent call) {
         Endpoint e = Endpoint.of(call);
-        List<String> segs = e.segments();
+        if (e.hostEndsWith(".pinecone.io")) {
+            return false; // Pinecone's control plane lists its collections too (api.pinecone.io/collections)
+        }
         // Chroma (/api/v1|v2/...collections) and Milvus (/v2/vectordb/collections) use the same word.
-        return segs.stream().anyMatch("collections"::equalsIgnoreCase)
+        return e.segments().stream().anyMatch("collections"::equalsIgnoreCase)
                 && !e.pathContains("/api/v1/") && !e.pathContains("/api/v2/") && !e.pathContains("/vectordb/");
     }
 
