@@ -87,8 +87,9 @@ public record IndexedPassages(String pipeline, List<String> texts, Instant at) {
         }
     }
 
-    private static void add(String text, List<String> into) {
-        if (!text.isBlank()) {
+    /** A text, unless blank; null counts as blank (a record with no text). */
+    static void add(String text, List<String> into) {
+        if (text != null && !text.isBlank()) {
             into.add(text);
         }
     }

@@ -40,19 +40,14 @@ final class StoreWrites {
         List<String> texts = new ArrayList<>();
         JsonNode documents = request == null ? null : request.get("documents");
         if (documents != null && documents.isArray()) { // Chroma's add and upsert: the texts, by position
-            documents.forEach(d -> add(d.isTextual() ? d.textValue() : null, texts));
+            documents.forEach(d -> IndexedPassages.add(d.isTextual() ? d.textValue() : null, texts));
             return texts;
         }
         for (JsonNode record : records(request)) {
-            add(record.isObject() ? textOf(record) : null, texts); // a bare string is an id (Upstash's delete)
+            // a bare string is an id (Upstash's delete), not a text
+            IndexedPassages.add(record.isObject() ? textOf(record) : null, texts);
         }
         return texts;
-    }
-
-    private static void add(String text, List<String> into) {
-        if (text != null && !text.isBlank()) {
-            into.add(text);
-        }
     }
 
     private static Iterable<JsonNode> records(JsonNode request) {

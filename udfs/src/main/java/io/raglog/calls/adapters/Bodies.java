@@ -107,6 +107,7 @@ public final class Bodies {
      * The name under which a Google API body holds a field: proto3's JSON mapping lets a client write the proto's name
      * ({@code feature_vector}) or its lowerCamelCase form ({@code featureVector}), and Google's replies use the latter.
      * The camel-case name when the body has it, else the proto's, for the accessors here to read (and name in errors).
+     * Inside a free-form struct (a Vertex AI Search document's {@code derivedStructData}) keys are as they were stored.
      */
     public static String protoName(JsonNode obj, String protoName) {
         StringBuilder camel = new StringBuilder(protoName.length());
@@ -119,6 +120,11 @@ public final class Bodies {
             }
         }
         return obj != null && obj.has(camel.toString()) ? camel.toString() : protoName;
+    }
+
+    /** The field under either name ({@link #protoName}); a missing node under neither, so that paths chain on. */
+    public static JsonNode protoField(JsonNode obj, String protoName) {
+        return obj == null ? MissingNode.getInstance() : obj.path(protoName(obj, protoName));
     }
 
     public static String requireText(JsonNode obj, String field) throws AdapterException {

@@ -63,7 +63,7 @@ public final class VertexAiSearchAdapter implements ApiAdapter, Serializable {
         }
         JsonNode request = Bodies.requestObject(call);
         String query = Bodies.text(request, "query");
-        Integer top = Bodies.integer(request, ProtoJson.name(request, "page_size"));
+        Integer top = Bodies.integer(request, Bodies.protoName(request, "page_size"));
         List<Passage> passages = new ArrayList<>();
         if (Bodies.succeeded(call)) {
             JsonNode results = Bodies.array(Bodies.responseJson(call), "results");

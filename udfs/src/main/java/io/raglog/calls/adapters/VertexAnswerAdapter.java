@@ -41,8 +41,8 @@ public final class VertexAnswerAdapter implements ApiAdapter, Serializable {
     public CallDetail read(CallEvent call) throws AdapterException {
         JsonNode request = Bodies.requestObject(call);
         String question = Bodies.requireTextAt(request, "query.text", "the question");
-        JsonNode modelSpec = ProtoJson.field(ProtoJson.field(request, "answer_generation_spec"), "model_spec");
-        String model = Bodies.label(modelSpec, ProtoJson.name(modelSpec, "model_version"));
+        JsonNode modelSpec = Bodies.protoField(Bodies.protoField(request, "answer_generation_spec"), "model_spec");
+        String model = Bodies.label(modelSpec, Bodies.protoName(modelSpec, "model_version"));
         List<ChatMessage> messages = new ArrayList<>(List.of(new ChatMessage("user", question)));
         if (!Bodies.succeeded(call)) {
             return ChatDetails.of(name(), model, messages, null, TokenUsage.UNKNOWN, false);

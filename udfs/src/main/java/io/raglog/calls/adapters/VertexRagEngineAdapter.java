@@ -17,7 +17,7 @@ import java.util.List;
  * the Vertex AI SDK's {@code rag.retrieval_query} sends it over REST): the question in {@code query.text}, which the
  * service embeds itself (no embedding call is seen), the corpora in
  * {@code vertex_rag_store.rag_resources[].rag_corpus}, the cut-off in {@code query.rag_retrieval_config.top_k} (before
- * it, {@code query.similarity_top_k}); each field in either spelling ({@link ProtoJson}). Reply
+ * it, {@code query.similarity_top_k}); each field in either spelling ({@link Bodies#protoName}). Reply
  * {@code contexts.contexts: [{sourceUri, sourceDisplayName, text, score}]}, best first; one that found nothing has no
  * {@code contexts} (proto3 JSON leaves an empty list out).
  *
@@ -56,10 +56,10 @@ public final class VertexRagEngineAdapter implements ApiAdapter, Serializable {
         JsonNode request = Bodies.requestObject(call);
         String text = Bodies.requireTextAt(request, "query.text", "the query");
         JsonNode query = request.get("query");
-        JsonNode config = ProtoJson.field(query, "rag_retrieval_config");
-        Integer topK = Bodies.integer(config, ProtoJson.name(config, "top_k"));
+        JsonNode config = Bodies.protoField(query, "rag_retrieval_config");
+        Integer topK = Bodies.integer(config, Bodies.protoName(config, "top_k"));
         if (topK == null) {
-            topK = Bodies.integer(query, ProtoJson.name(query, "similarity_top_k"));
+            topK = Bodies.integer(query, Bodies.protoName(query, "similarity_top_k"));
         }
         List<Passage> passages = new ArrayList<>();
         if (Bodies.succeeded(call)) {
@@ -72,7 +72,7 @@ public final class VertexRagEngineAdapter implements ApiAdapter, Serializable {
                 passages.add(new Passage(Passages.contentId(passage), passage, score(context), rank++));
             }
         }
-        return new RetrieveDetail(name(), "vertex-rag-engine", corpora(ProtoJson.field(request, "vertex_rag_store")),
+        return new RetrieveDetail(name(), "vertex-rag-engine", corpora(Bodies.protoField(request, "vertex_rag_store")),
                 text, null, topK, List.copyOf(passages));
     }
 
@@ -88,8 +88,8 @@ public final class VertexRagEngineAdapter implements ApiAdapter, Serializable {
      */
     private static String corpora(JsonNode store) {
         List<JsonNode> names = new ArrayList<>();
-        ProtoJson.field(store, "rag_resources").forEach(resource -> names.add(ProtoJson.field(resource, "rag_corpus")));
-        ProtoJson.field(store, "rag_corpora").forEach(names::add);
+        Bodies.protoField(store, "rag_resources").forEach(resource -> names.add(Bodies.protoField(resource, "rag_corpus")));
+        Bodies.protoField(store, "rag_corpora").forEach(names::add);
         List<String> ids = new ArrayList<>();
         for (JsonNode name : names) {
             if (name.isTextual()) {
