@@ -80,6 +80,7 @@ public class AssembleRunsFunction extends KeyedProcessFunction<String, Classifie
     private transient Counter orphanCalls;
     private transient Counter lateCalls;
     private transient Counter promptRuns;
+    private transient Counter gatedRuns;
 
     /** Flink's default for the compaction filter: how often it reads the current time, in entries filtered. */
     private static final long ROCKSDB_TTL_QUERY_AFTER_ENTRIES = 1000;
@@ -139,6 +140,8 @@ public class AssembleRunsFunction extends KeyedProcessFunction<String, Classifie
         orphanCalls = group.counter("orphan_calls");
         lateCalls = group.counter("late_calls");
         promptRuns = group.counter("runs_closed_on_generator_arrival");
+        // runs the pipeline's own relevance gate stopped before generating: checked like the rest, counted apart
+        gatedRuns = group.counter("runs_stopped_by_gate");
     }
 
     @Override
@@ -267,6 +270,9 @@ public class AssembleRunsFunction extends KeyedProcessFunction<String, Classifie
                 }
             } else {
                 closedAComplete = true;
+                if (a.run().stages().generate().stoppedByGate()) {
+                    gatedRuns.inc();
+                }
             }
             for (String id : a.consumedEventIds()) {
                 pending.remove(id);

@@ -1,6 +1,7 @@
 package io.raglog.assemble;
 
 import io.raglog.calls.ChatDetail;
+import io.raglog.calls.ChatRole;
 import io.raglog.calls.ClassifiedCall;
 import io.raglog.calls.EmbedDetail;
 import io.raglog.calls.RerankDetail;
@@ -285,6 +286,11 @@ public final class RunBuilder {
         TokenUsage usage = TokenUsage.UNKNOWN;
         for (ClassifiedCall c : calls) {
             usage = usage.plus(((ChatDetail) c.detail()).usage());
+        }
+        if (detail.role() == ChatRole.GATE && !ok.isEmpty()) {
+            // the pipeline's own gate said the context would not do, and stopped: the user got no answer
+            return new GenerateStage(true, latency(calls), ids(calls), detail.model(), context, detail.promptText(),
+                    GenerateStage.GATE_STOPPED_ANSWER, usage, detail.streamed(), detail.output());
         }
         return new GenerateStage(true, latency(calls), ids(calls), detail.model(), context, detail.promptText(),
                 ok.isEmpty() ? null : detail.output(), usage, detail.streamed());

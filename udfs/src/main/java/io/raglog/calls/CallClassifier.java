@@ -42,7 +42,7 @@ public final class CallClassifier implements Serializable {
         if (detail instanceof ChatDetail chat) {
             return switch (chat.role()) {
                 case REWRITE -> Stage.REWRITE;
-                case GENERATE -> Stage.GENERATE;
+                case GENERATE, GATE -> Stage.GENERATE;
                 case OTHER -> null;
             };
         }

@@ -6,6 +6,11 @@ public enum ChatRole {
     REWRITE,
     /** Answers the question from context passages: the call that closes a run. */
     GENERATE,
+    /**
+     * A pipeline's own relevance gate that judged the context insufficient ({@link RelevanceGates}): the pipeline
+     * stopped there, so the call stands in the generator's place and closes the run, whose answer is "none".
+     */
+    GATE,
     /** A chat call that is neither (a guardrail, a router, a title generator): not a stage. */
     OTHER
 }

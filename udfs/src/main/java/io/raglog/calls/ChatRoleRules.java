@@ -15,8 +15,11 @@ import java.util.regex.Pattern;
  * context block and the question taken out, so a question that happens to say "rewrite" does not make its
  * generator a rewriter. In order:
  * <ol>
- *   <li>a grader or judge (relevance, groundedness: CRAG, self-RAG) is OTHER even though it carries documents,
- *       when its reply is a verdict (yes / no, a score) rather than an answer;
+ *   <li>a relevance gate ({@link RelevanceGates}) that answered "insufficient" is a GATE, read in the generator's place
+ *       (its pipeline stopped there); one that answered "sufficient" is OTHER (the generator follows);
+ *   <li>a grader or judge (relevance, groundedness: CRAG, self-RAG; a self-evaluation of the answer) is OTHER even
+ *       though it carries documents, when its reply is a verdict (yes / no, a score, "GROUNDED: no") rather than an
+ *       answer;
  *   <li>a prompt with a context block is a GENERATE call, unless its instructions ask for queries and not for an
  *       answer (a rewriter shown documents, as in iterative retrieval);
  *   <li>instructions that ask to rewrite, rephrase, expand, decompose or generate search queries make a REWRITE;
@@ -31,7 +34,11 @@ public final class ChatRoleRules {
     private static final Pattern GRADER = Pattern.compile("(?i)\\bgrader\\b|\\bgrade\\s+(?:the|whether|if)\\b"
             + "|\\bassess(?:ing|es)?\\s+(?:the\\s+)?(?:relevance|whether|if)\\b|\\bbinary\\s+score\\b"
             + "|\\b(?:judge|evaluate|determine)\\s+whether\\s+(?:the\\s+)?(?:retrieved\\s+)?(?:document|answer"
-            + "|generation|passage|response)s?\\s+(?:is|are)\\s+(?:relevant|grounded|supported|useful)");
+            + "|generation|passage|response)s?\\s+(?:is|are)\\s+(?:relevant|grounded|supported|useful)"
+            // a pipeline's check of its own answer: "You are evaluating the quality of an AI-generated response",
+            // "Is every claim directly supported by the context?"
+            + "|\\bevaluat(?:e|ing)\\s+(?:the\\s+)?(?:quality\\s+of\\s+)?(?:an?\\s+|the\\s+)?(?:ai-generated\\s+"
+            + "|generated\\s+|model'?s\\s+|llm'?s?\\s+)?(?:response|answer)\\b|\\bis\\s+every\\s+claim\\b");
 
     private static final Pattern REWRITE = Pattern.compile("(?i)"
             + "\\b(?:re-?write|re-?phrase|re-?formulate|paraphrase|re-?word|condense|expand|decompose"
@@ -71,11 +78,12 @@ public final class ChatRoleRules {
     private ChatRoleRules() {}
 
     /** What a prompt's instructions ask for: a pure function of their text, read once per template. */
-    private record Asks(boolean grading, boolean queries, boolean answer, boolean documents) {
+    private record Asks(boolean gate, boolean grading, boolean queries, boolean answer, boolean documents) {
 
         static Asks of(String instructions) {
-            return new Asks(GRADER.matcher(instructions).find(), REWRITE.matcher(instructions).find(),
-                    ANSWER.matcher(instructions).find(), DOCUMENTS.matcher(instructions).find());
+            return new Asks(RelevanceGates.asksForVerdict(instructions), GRADER.matcher(instructions).find(),
+                    REWRITE.matcher(instructions).find(), ANSWER.matcher(instructions).find(),
+                    DOCUMENTS.matcher(instructions).find());
         }
     }
 
@@ -88,6 +96,17 @@ public final class ChatRoleRules {
 
     public static ChatRole roleOf(List<ChatMessage> messages, String output, PromptAnatomy.Parsed anatomy) {
         Asks asks = RECENT_INSTRUCTIONS.get(instructions(messages, anatomy), Asks::of);
+        if (asks.gate()) {
+            switch (RelevanceGates.verdict(output)) {
+                case INSUFFICIENT -> {
+                    return ChatRole.GATE;
+                }
+                case SUFFICIENT -> {
+                    return ChatRole.OTHER;
+                }
+                case NONE -> { } // not a verdict: read as any other prompt
+            }
+        }
         if (asks.grading() && verdictLike(output)) {
             return ChatRole.OTHER;
         }
@@ -112,6 +131,10 @@ public final class ChatRoleRules {
     private static final Pattern VERDICT_JSON =
             Pattern.compile("(?is)^\\{.{0,200}\\b(?:score|grade|relevan\\w*|grounded|verdict)\\b.{0,200}\\}$");
 
+    /** "GROUNDED: yes\nCOMPLETE: no\nREASONING: ...": a verdict in labelled lines, the reason last. */
+    private static final Pattern VERDICT_LINE = Pattern.compile("(?i)^[*_\\s]*[a-z][a-z _-]{1,30}[*_]*\\s*:[*_\\s]*"
+            + "(?:yes|no|true|false|pass|fail|\\d+(?:\\.\\d+)?(?:\\s*/\\s*\\d+)?)\\b");
+
     /**
      * A grader answers "yes", "no" or {@code {"binary_score": "yes"}}; a generator whose instructions happen to say
      * "assess whether the context answers" writes sentences. A failed call has no reply: the instructions decide.
@@ -121,7 +144,8 @@ public final class ChatRoleRules {
             return true;
         }
         String o = output.strip();
-        return o.length() <= MAX_VERDICT_CHARS || VERDICT_JSON.matcher(o).matches();
+        return o.length() <= MAX_VERDICT_CHARS || VERDICT_JSON.matcher(o).matches()
+                || VERDICT_LINE.matcher(o).lookingAt();
     }
 
     /** Past this many characters a thread does not keep its instructions buffer for the next call. */

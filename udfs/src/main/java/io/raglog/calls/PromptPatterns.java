@@ -16,14 +16,22 @@ final class PromptPatterns {
 
     private static final String CONTEXT_NAMES = "(?:the[ \\t]+)?(?:context(?:[ \\t]+information)?|contexts"
             + "|(?:retrieved|relevant|provided|supporting)[ \\t]+(?:context|documents|passages|information|sources)"
+            + "|(?:retrieved[ \\t]+|relevant[ \\t]+)?chunks"
             + "|documents|passages|sources|search[ \\t]+results|excerpts|knowledge(?:[ \\t]+base)?"
             + "|reference[ \\t]+(?:documents|material|text)|background(?:[ \\t]+information)?|retrieved[ \\t]+document)";
 
+    /**
+     * "And these retrieved chunks:", "The following documents:": a label that is half a sentence. ("Here are the
+     * documents:" is not one: {@link #CONTEXT_INSTRUCTION} reads it, and its block ends otherwise.)
+     */
+    private static final String CONTEXT_LEAD = "(?:(?:and[ \\t]+)?(?:these|those|the[ \\t]+following)[ \\t]+)?";
+
     /** "Context:", "## Documents", "**Retrieved context:**" at a line start; the block follows. */
     static final Pattern CONTEXT_LABEL = Pattern.compile("(?im)^[ \\t]*(?:#{1,6}[ \\t]*" + CONTEXT_NAMES
-            + "[ \\t]*:?[ \\t]*$|(?:\\*\\*|__)?" + CONTEXT_NAMES + LABEL_END + ")");
+            + "[ \\t]*:?[ \\t]*$|(?:\\*\\*|__)?" + CONTEXT_LEAD + CONTEXT_NAMES + LABEL_END + ")");
 
     private static final String QUESTION_NAMES = "(?:(?:the[ \\t]+)?user(?:'s|’s)?[ \\t]+)?(?:question|query|input)"
+            + "|(?:given[ \\t]+)?(?:this|the[ \\t]+following)[ \\t]+(?:user[ \\t]+)?(?:question|query)"
             + "|follow[ \\t-]?up[ \\t]+(?:input|question)|(?:the[ \\t]+)?original[ \\t]+(?:question|query)"
             + "(?:[ \\t]+is[ \\t]+as[ \\t]+follows)?|q";
 
@@ -132,7 +140,10 @@ final class PromptPatterns {
     static final Pattern INSTRUCTION_PARAGRAPH = Pattern.compile("(?is)^(?:answer|use|using|write|generate|provide"
             + "|respond|reply|rewrite|rephrase|return|output|list|cite|do not|don't|never|always|only|remember"
             + "|keep|make sure|be concise|now|your task|you must|please (?:answer|write|generate|provide|use"
-            + "|respond|rewrite|cite|return))\\b.{0,300}$");
+            + "|respond|rewrite|cite|return)"
+            // a relevance gate's question about the block itself: "Do these chunks contain sufficient information?"
+            + "|(?:do|does|are|is|can) (?:these|the|this|those) (?:retrieved |provided |above )?(?:chunks?|passages?"
+            + "|documents?|context|sources?|excerpts?))\\b.{0,300}$");
 
     /** A metadata line LlamaIndex puts above each node's text: "file_path: /data/report.pdf". */
     static final Pattern METADATA_LINE = Pattern.compile("^[A-Za-z_][\\w .\\-]{0,39}:[ \\t]*\\S.{0,200}$");

@@ -19,6 +19,9 @@ final class GenerateRules {
 
     static final String CHECK = "generate.grounding";
 
+    /** A gate's reply as the finding quotes it: its first line, at most this long. */
+    private static final int MAX_QUOTED_REPLY = 80;
+
     private GenerateRules() {}
 
     static void apply(Run run, FeatureVector v, List<Finding> findings) {
@@ -33,7 +36,11 @@ final class GenerateRules {
         }
         boolean refuses = Refusals.refuses(answer);
         v.put(GENERATE_REFUSES, refuses);
-        if (refuses) {
+        if (gen.stoppedByGate()) {
+            findings.add(Finding.of(RuleChecks.RELEVANCE_GATE_CHECK, Fact.of(Stage.GENERATE, FactKind.REFUSAL, ""),
+                    "the pipeline's own relevance gate judged the context insufficient and stopped the run before "
+                            + "generating (it replied " + quoted(gen.gateReply()) + ")"));
+        } else if (refuses) {
             findings.add(Finding.of(CHECK, Fact.of(Stage.GENERATE, FactKind.REFUSAL, ""),
                     "the answer says the context does not answer the question"));
         }
@@ -84,6 +91,13 @@ final class GenerateRules {
      * context may hold it word for word, so grounding alone reads it as sound; only the kinds whose form words show
      * (a time, a count, a duration) are read.
      */
+    private static String quoted(String reply) {
+        String r = reply.strip();
+        int newline = r.indexOf('\n');
+        r = newline < 0 ? r : r.substring(0, newline).strip() + " ...";
+        return "\"" + (r.length() <= MAX_QUOTED_REPLY ? r : r.substring(0, MAX_QUOTED_REPLY) + " ...") + "\"";
+    }
+
     private static void kindAsked(String question, String answer, FeatureVector v, List<Finding> findings) {
         AnswerType asked = AnswerType.asked(question);
         Boolean shown = asked == null ? null : asked.shownBy(answer);

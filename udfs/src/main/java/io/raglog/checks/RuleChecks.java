@@ -7,6 +7,9 @@ import java.util.List;
 /** The cheap, synchronous lexical checks of every stage. A stage the run lacks leaves its features missing. */
 public final class RuleChecks {
 
+    /** The check of the finding that a run's own relevance gate stopped it (the repair hint then names the gate). */
+    public static final String RELEVANCE_GATE_CHECK = "generate.relevance_gate";
+
     private RuleChecks() {}
 
     public static void apply(Run run, FeatureVector features, List<Finding> findings) {

@@ -25,8 +25,10 @@ import static io.raglog.checks.FeatureList.REWRITE_LOST_DATES;
 import static io.raglog.checks.FeatureList.REWRITE_LOST_NAMES;
 import static io.raglog.checks.FeatureList.REWRITE_LOST_NUMBERS;
 
+import io.raglog.checks.RuleChecks;
 import io.raglog.schemas.EvidenceLocation;
 import io.raglog.schemas.EvidencePiece;
+import io.raglog.schemas.Finding;
 import io.raglog.schemas.RunFeatures;
 import io.raglog.schemas.Stage;
 import java.util.Locale;
@@ -149,6 +151,14 @@ public final class RepairHints {
 
     private static String generate(RunFeatures f) {
         Double omitted = f.feature(FLOW_OMITTED_SHARE);
+        if (stoppedByGate(f)) {
+            return inContext(f)
+                    ? "The pipeline's relevance gate stopped this run although its context held the needed information: "
+                            + "loosen the gate (its prompt, its model, or a threshold on its score), or show it the "
+                            + "passages whole."
+                    : "The pipeline's relevance gate stopped this run: see the retrieval's and the knowledge base's "
+                            + "findings for why the context fell short.";
+        }
         if (Evidence.count(f, GENERATE_REFUSES) > 0 && inContext(f)) {
             return "The answer abstained although its context held the needed information: loosen the abstention "
                     + "instruction or put the most relevant passage first.";
@@ -159,6 +169,17 @@ public final class RepairHints {
         }
         return "Constrain the prompt to the evidence: answer only from the context, cite the passage for each claim, "
                 + "and abstain when the context does not say.";
+    }
+
+    private static boolean stoppedByGate(RunFeatures f) {
+        if (f.findings() != null) {
+            for (Finding finding : f.findings()) {
+                if (RuleChecks.RELEVANCE_GATE_CHECK.equals(finding.check())) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     private static boolean high(RunFeatures f, String feature) {

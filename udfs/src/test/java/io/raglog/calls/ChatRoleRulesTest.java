@@ -476,4 +476,90 @@ class ChatRoleRulesTest {
             assertThat(d.role()).isEqualTo(ChatRole.OTHER);
         }
     }
+
+    /**
+     * A pipeline's own relevance gate, asked before generating whether the retrieved context suffices: a "no" stopped
+     * the run there, so the gate stands in the generator's place; a "yes" is not a stage (the generator follows).
+     */
+    @Nested
+    class Gates {
+
+        private static final String CHUNKS = CASH_FLOW + "\n\n" + CAPEX;
+
+        private static final String YES_OR_NO = "You check retrieval before answering. Decide whether the context "
+                + "below contains enough information to answer the question. Reply with YES or NO only.";
+
+        @Test
+        void shouldReadAGateThatSaidInsufficientInTheGeneratorsPlaceWithItsQuestionAndChunks() {
+            ChatDetail d = read(Prompts.user("Given this query: \"" + QUESTION + "\"\n\nAnd these retrieved chunks:\n"
+                    + CHUNKS + "\n\nDo these chunks contain sufficient information to answer the query accurately? "
+                    + "Respond with only: SUFFICIENT or INSUFFICIENT"), "INSUFFICIENT");
+
+            assertThat(d.role()).isEqualTo(ChatRole.GATE);
+            assertThat(d.question()).isEqualTo(QUESTION);
+            assertThat(d.contextPassages()).containsExactly(CASH_FLOW, CAPEX);
+        }
+
+        @Test
+        void shouldReadAGateThatLetTheRunThroughAsNoStage() {
+            ChatDetail d = read(Prompts.of("system", YES_OR_NO, "user", "Context:\n" + CHUNKS + "\n\nQuestion: "
+                    + QUESTION), "YES");
+
+            assertThat(d.role()).isEqualTo(ChatRole.OTHER);
+        }
+
+        @Test
+        void shouldReadTheVerdictsGatesAreToldToGive() {
+            List<ChatMessage> yesOrNo = Prompts.of("system", YES_OR_NO, "user", "Context:\n" + CHUNKS
+                    + "\n\nQuestion: " + QUESTION);
+            List<ChatMessage> json = Prompts.of("system", "Determine if the documents are sufficient to answer the "
+                    + "user's question. Return JSON: {\"sufficient\": true|false, \"reason\": \"...\"}",
+                    "user", "Documents:\n" + CHUNKS + "\n\nQuestion: " + QUESTION);
+            List<ChatMessage> canBeAnswered = Prompts.user("Can the question be answered using only the passages "
+                    + "below? Answer 'yes' or 'no'.\n\nPassages:\n" + CHUNKS + "\n\nQuestion: " + QUESTION);
+
+            assertThat(read(yesOrNo, "No.").role()).isEqualTo(ChatRole.GATE);
+            assertThat(read(yesOrNo, "**No** - the context covers capital expenditure only.").role())
+                    .isEqualTo(ChatRole.GATE);
+            assertThat(read(json, "{\"sufficient\": false, \"reason\": \"Only capital expenditures.\"}").role())
+                    .isEqualTo(ChatRole.GATE);
+            assertThat(read(json, "{\"sufficient\": true, \"reason\": \"The first document.\"}").role())
+                    .isEqualTo(ChatRole.OTHER);
+            assertThat(read(canBeAnswered, "no").role()).isEqualTo(ChatRole.GATE);
+            assertThat(read(canBeAnswered, "no").question()).isEqualTo(QUESTION);
+        }
+
+        @Test
+        void shouldKeepAGeneratorWhoseAnswerIsNoWhenItsInstructionsNameNoVerdictWords() {
+            // "if the context does not contain enough information to answer" asks about sufficiency, but names no
+            // verdict the reply must give: a "No." here answers the user's yes-or-no question
+            ChatDetail d = read(Prompts.of("system", "Answer the question using only the context. If the context does "
+                    + "not contain enough information to answer, say you don't know.\n\nContext:\n" + CHUNKS,
+                    "user", "Did Acme pay a dividend in 2023?"), "No.");
+
+            assertThat(d.role()).isEqualTo(ChatRole.GENERATE);
+        }
+
+        @Test
+        void shouldKeepAGateWhoseReplyIsNotAVerdictOutOfTheGeneratorsPlace() {
+            // told to answer SUFFICIENT or INSUFFICIENT, it answered the question instead: read as any prompt is
+            ChatDetail d = read(Prompts.of("system", YES_OR_NO, "user", "Context:\n" + CHUNKS + "\n\nQuestion: "
+                    + QUESTION), "Acme's operating cash flow was $4.2 billion in fiscal 2023, up from $3.1 billion.");
+
+            assertThat(d.role()).isEqualTo(ChatRole.GENERATE);
+        }
+
+        @Test
+        void shouldReadASelfEvaluationOfTheAnswerAsOther() {
+            ChatDetail d = read(Prompts.user("You are evaluating the quality of an AI-generated response.\n\nQuery: "
+                    + QUESTION + "\n\nContext:\n" + CHUNKS + "\n\nGenerated response: Acme's operating cash flow "
+                    + "was $4.2 billion.\n\nEvaluate the response on two criteria:\n1. GROUNDED: Is every claim "
+                    + "directly supported by the context? (yes/no)\n2. COMPLETE: Does the response fully address the "
+                    + "query using the available context? (yes/no)\n\nRespond in this exact format:\nGROUNDED: "
+                    + "yes/no\nCOMPLETE: yes/no\nREASONING: one sentence explanation"),
+                    "GROUNDED: yes\nCOMPLETE: yes\nREASONING: The context states the operating cash flow directly.");
+
+            assertThat(d.role()).isEqualTo(ChatRole.OTHER);
+        }
+    }
 }

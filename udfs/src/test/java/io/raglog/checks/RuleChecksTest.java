@@ -170,6 +170,22 @@ class RuleChecksTest {
     }
 
     @Test
+    void shouldReadARunItsRelevanceGateStoppedAsOneThatDeclinedAndSaySoInTheGatesWords() {
+        FeatureVector v = check(healthy().stoppedByGate("INSUFFICIENT\nThe chunks give revenue, not cash flow.").build());
+
+        assertThat(v.get(GENERATE_REFUSES)).isEqualTo(1.0);
+        assertThat(findings).filteredOn(f -> f.check().equals(RuleChecks.RELEVANCE_GATE_CHECK))
+                .singleElement().satisfies(f -> {
+                    assertThat(f.stage()).isEqualTo(Stage.GENERATE);
+                    assertThat(f.fact().kind()).isEqualTo(FactKind.REFUSAL);
+                    assertThat(f.text()).isEqualTo("the pipeline's own relevance gate judged the context insufficient "
+                            + "and stopped the run before generating (it replied \"INSUFFICIENT ...\")");
+                });
+        // told once, in the gate's words: not also as an answer that declined
+        assertThat(findingTexts(Stage.GENERATE)).noneMatch(t -> t.startsWith("the answer says"));
+    }
+
+    @Test
     void shouldSayWhenTheAnswerIsNotTheKindTheQuestionAsksFor() {
         FeatureVector when = check(healthy().question("In what year did Acme Corp report its cash flow?")
                 .answer("Acme Corp's treasurer.").build());

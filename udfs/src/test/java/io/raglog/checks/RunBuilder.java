@@ -49,6 +49,7 @@ public final class RunBuilder {
     private boolean generate = true;
     private List<Passage> context = null;
     private String answer = "Acme Corp's operating cash flow in 2023 was $4.1 billion.";
+    private String gateReply;
     private boolean assembledWhole;
     private List<PassageFate> fates;
 
@@ -144,6 +145,13 @@ public final class RunBuilder {
         return this;
     }
 
+    /** The pipeline's own relevance gate stopped the run with this reply: the gate stands in the generator's place. */
+    public RunBuilder stoppedByGate(String reply) {
+        this.gateReply = reply;
+        this.answer = GenerateStage.GATE_STOPPED_ANSWER;
+        return this;
+    }
+
     public RunBuilder noGenerate() {
         this.generate = false;
         return this;
@@ -187,6 +195,7 @@ public final class RunBuilder {
                         rerank ? new RerankStage(true, 120, List.of("c4"), "rerank-v3.5", question, retrieved, kept,
                                 kept.size()) : RerankStage.absent(),
                         generate ? new GenerateStage(true, 900, List.of("c5"), "gpt-4o", ctx, "Context: ...", answer,
-                                new TokenUsage(400, 12), false) : GenerateStage.absent()).withAssemble(assemble));
+                                new TokenUsage(400, 12), false, gateReply) : GenerateStage.absent())
+                        .withAssemble(assemble));
     }
 }
