@@ -4,11 +4,13 @@
 //
 //   node langchain-rag.mjs PLAN.json
 //
-// PLAN.json: {"passages": [{"id", "text"}], "questions": [{"id", "question", "embedFault", "contextBudget", "stream"}],
-// "concurrency"}; embedFault: how the client gets the rewrite it embeds wrong, contextBudget: the characters its
-// prompt's context may take, if any (query-faults.mjs); stream: the answer is streamed, as a chat UI shows it.
-// Prints one JSON line per question: its id, what was embedded, each reranked passage's fate in the prompt and the
-// answer.
+// PLAN.json: {"passages": [{"id", "text"}], "questions": [{"id", "question", "embedFault", "contextBudget", "stream",
+// "gate"}], "concurrency"}; embedFault: how the client gets the rewrite it embeds wrong, contextBudget: the characters
+// its prompt's context may take, if any (query-faults.mjs); stream: the answer is streamed, as a chat UI shows it;
+// gate: a relevance gate asks the chat model whether the context suffices first, and the client answers nothing when
+// it says no.
+// Prints one JSON line per question: its id, what was embedded, each reranked passage's fate in the prompt, whether
+// the gate stopped it and the answer.
 import { readFileSync } from "node:fs";
 import { ChatOpenAI, OpenAIEmbeddings } from "@langchain/openai";
 import { CohereRerank } from "@langchain/cohere";
@@ -33,6 +35,9 @@ const REWRITE =
   "Rewrite the user's question as a short search query for the knowledge base. Reply with the query only.";
 const ANSWER =
   "You answer questions using only the context provided. If the context does not contain the answer, say so.";
+const gatePrompt = (question, context) => `Given this query: "${question}"\n\nAnd these retrieved chunks:\n${context}`
+  + "\n\nDo these chunks contain sufficient information to answer the query accurately? Respond with only: "
+  + "SUFFICIENT or INSUFFICIENT";
 
 async function answer(store, q) {
   const rewritten = await chat.invoke([new SystemMessage(REWRITE), new HumanMessage(q.question)]);
@@ -41,6 +46,12 @@ async function answer(store, q) {
   const retrieved = await store.similaritySearchVectorWithScore(await embeddings.embedQuery(embedded), 6);
   const kept = await reranker.compressDocuments(retrieved.map(([doc]) => doc), rewrite);
   const { context, fates } = contextOf(kept.map((doc) => doc.pageContent), q.contextBudget);
+  if (q.gate) {
+    const verdict = String((await chat.invoke([new HumanMessage(gatePrompt(q.question, context))])).content).trim();
+    if (verdict !== "SUFFICIENT") {
+      return { id: q.id, embedded, fates, stopped: true, answer: null };
+    }
+  }
   const prompt = [new SystemMessage(ANSWER), new HumanMessage(`Context:\n${context}\n\nQuestion: ${q.question}`)];
   let reply = "";
   if (q.stream) {
@@ -50,7 +61,7 @@ async function answer(store, q) {
   } else {
     reply = String((await chat.invoke(prompt)).content);
   }
-  return { id: q.id, embedded, fates, answer: reply };
+  return { id: q.id, embedded, fates, stopped: false, answer: reply };
 }
 
 const store = await MemoryVectorStore.fromDocuments(

@@ -7,6 +7,7 @@ import static io.raglog.checks.FeatureList.LLM_RETRIEVE_NO_ANSWER;
 import static io.raglog.checks.FeatureList.LLM_SUPPORT_UNSUPPORTED;
 import static io.raglog.checks.FeatureList.RETRIEVE_UNRETURNED_MATCH_GAIN;
 
+import io.raglog.checks.RuleChecks;
 import io.raglog.schemas.EvidenceLocation;
 import io.raglog.schemas.EvidencePiece;
 import io.raglog.schemas.FactKind;
@@ -80,7 +81,8 @@ public final class KnowledgeGapRule {
         evidence.add("no retrieved or reranked passage holds it (the judge is "
                 + Math.round(noAnswer) + "% confident; " + Math.round(100 * missing) + "% of the needed information"
                 + " is in no passage)");
-        evidence.add("the answer refused");
+        evidence.add(RuleChecks.stoppedByGate(features)
+                ? "the pipeline's relevance gate stopped the run: no answer was given" : "the answer refused");
         seemingAnswer(features).ifPresent(evidence::add);
         if (betterKnown) {
             evidence.add("a passage the knowledge base holds matches the question better than any retrieved: the"

@@ -28,7 +28,6 @@ import static io.raglog.checks.FeatureList.REWRITE_LOST_NUMBERS;
 import io.raglog.checks.RuleChecks;
 import io.raglog.schemas.EvidenceLocation;
 import io.raglog.schemas.EvidencePiece;
-import io.raglog.schemas.Finding;
 import io.raglog.schemas.RunFeatures;
 import io.raglog.schemas.Stage;
 import java.util.Locale;
@@ -151,7 +150,7 @@ public final class RepairHints {
 
     private static String generate(RunFeatures f) {
         Double omitted = f.feature(FLOW_OMITTED_SHARE);
-        if (stoppedByGate(f)) {
+        if (RuleChecks.stoppedByGate(f)) {
             return inContext(f)
                     ? "The pipeline's relevance gate stopped this run although its context held the needed information: "
                             + "loosen the gate (its prompt, its model, or a threshold on its score), or show it the "
@@ -169,17 +168,6 @@ public final class RepairHints {
         }
         return "Constrain the prompt to the evidence: answer only from the context, cite the passage for each claim, "
                 + "and abstain when the context does not say.";
-    }
-
-    private static boolean stoppedByGate(RunFeatures f) {
-        if (f.findings() != null) {
-            for (Finding finding : f.findings()) {
-                if (RuleChecks.RELEVANCE_GATE_CHECK.equals(finding.check())) {
-                    return true;
-                }
-            }
-        }
-        return false;
     }
 
     private static boolean high(RunFeatures f, String feature) {

@@ -3,6 +3,7 @@ package io.raglog.score;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.raglog.checks.FeatureList;
+import io.raglog.checks.RuleChecks;
 import io.raglog.schemas.AnswerUse;
 import io.raglog.schemas.EvidenceFlow;
 import io.raglog.schemas.EvidenceLocation;
@@ -80,6 +81,20 @@ class KnowledgeGapRuleTest {
                 refused.evidenceFlow(), List.of(Finding.of("retrieve.key_terms",
                         Fact.of(Stage.RETRIEVE, FactKind.SEEMING_ANSWER, ""), seeming)));
         assertThat(KnowledgeGapRule.decide(EnumSet.noneOf(Stage.class), withFinding).evidence()).contains(seeming);
+    }
+
+    @Test
+    void shouldSayTheRunsRelevanceGateStoppedItRatherThanThatAnAnswerRefused() {
+        RunFeatures refused = run(90.0, 1.0, 1, 0.0, 5.0);
+        RunFeatures gated = new RunFeatures(refused.schema(), refused.runId(), refused.pipeline(),
+                refused.question(), refused.featureListVersion(), refused.features(), refused.llm(),
+                refused.evidenceFlow(), List.of(Finding.of(RuleChecks.RELEVANCE_GATE_CHECK,
+                        Fact.of(Stage.GENERATE, FactKind.REFUSAL, ""), "the pipeline's own relevance gate judged ...")));
+        KnowledgeGap gap = KnowledgeGapRule.decide(EnumSet.noneOf(Stage.class), gated);
+
+        assertThat(gap.flagged()).isTrue();
+        assertThat(gap.evidence()).contains("the pipeline's relevance gate stopped the run: no answer was given")
+                .doesNotContain("the answer refused");
     }
 
     @Test

@@ -96,11 +96,17 @@ final class JsRagClient {
 
     /**
      * What a client was asked: the knowledge base, the questions, how each one's embedded query goes wrong, the
-     * characters its prompt's context may take (null: no budget), and the questions whose answer a client that can
-     * stream asks for as a stream ({@code langchain-rag.mjs} does; the others ignore it).
+     * characters its prompt's context may take (null: no budget), the questions whose answer a client that can
+     * stream asks for as a stream, and whether a relevance gate asks first ({@code langchain-rag.mjs} does both; the
+     * others ignore them).
      */
     record Plan(List<Document> passages, Map<String, Question> questions, Map<String, String> faults,
-            Integer contextBudget, Set<String> streamed) {
+            Integer contextBudget, Set<String> streamed, boolean gated) {
+
+        Plan(List<Document> passages, Map<String, Question> questions, Map<String, String> faults,
+                Integer contextBudget, Set<String> streamed) {
+            this(passages, questions, faults, contextBudget, streamed, false);
+        }
 
         /**
          * The first {@code passages} paragraphs of the {@code test} split's articles, and {@code questions} answerable
@@ -145,6 +151,14 @@ final class JsRagClient {
             return new Plan(passages, questions, none, chars, streamed);
         }
 
+        /**
+         * The same questions, each asked through a relevance gate first ({@code langchain-rag.mjs}): the client answers
+         * only when the chat model says its context suffices.
+         */
+        Plan withRelevanceGate() {
+            return new Plan(passages, questions, faults, contextBudget, streamed, true);
+        }
+
         /** The question asked in these words (a run and a verdict carry the words, not the id). */
         Question questionOf(String question) {
             return questions.values().stream().filter(q -> q.question().equals(question)).findFirst().orElseThrow();
@@ -168,6 +182,9 @@ final class JsRagClient {
                 }
                 if (streamed.contains(x.questionId())) {
                     question.put("stream", true);
+                }
+                if (gated) {
+                    question.put("gate", true);
                 }
             });
             return plan;

@@ -3,8 +3,10 @@ package io.raglog.cli.clients;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.raglog.checks.RuleChecks;
 import io.raglog.llm.LlmCheck;
 import io.raglog.schemas.Finding;
+import io.raglog.schemas.GenerateStage;
 import io.raglog.schemas.Run;
 import io.raglog.schemas.Stage;
 import io.raglog.schemas.Verdict;
@@ -192,6 +194,61 @@ class JsRagClientsTest {
                 answerLost).isGreaterThanOrEqualTo(answerLost);
         assertThat(lostCalledUnretrieved).as("runs of the %d that lost the answer to the budget with information said"
                 + " to be in no retrieved passage", answerLost).isLessThan(lostTracedToAssembly);
+    }
+
+    /**
+     * The LangChain.js client asks a relevance gate first (an LLM told to answer SUFFICIENT or INSUFFICIENT about the
+     * reranked chunks) and answers nothing when it says no, as the "relevance gate before generation" pattern does. A
+     * run the gate stopped has no generator call: it must still come out whole, the gate in the generator's place, its
+     * answer none, checked and scored like the rest, with the gate named in what the verdict says; a run the gate let
+     * through is read from its generator alone.
+     */
+    @Test
+    void shouldCheckTheRunsALangChainJsClientsRelevanceGateStoppedAsWholeRuns() throws Exception {
+        JsRagClient.Plan plan = JsRagClient.Plan.of(PASSAGES, QUESTIONS).withRelevanceGate();
+        JsRagClient.Recording recording = JsRagClient.record("langchain-rag.mjs", "gated-langchain-js", plan, dir);
+        long stopped = recording.answered().stream().filter(a -> a.path("stopped").asBoolean()).count();
+        // the stand-in gate stops the questions whose chunks hold no sentence with most of the question's words:
+        // some of the faulty embeddings' runs, and not every run
+        assertThat(stopped).isPositive().isLessThan(QUESTIONS);
+        // the index's documents in one batch, then a rewrite, an embedding, a rerank and a gate per question, and an
+        // answer for each the gate let through
+        assertThat(recording.served()).isEqualTo(1 + 4 * QUESTIONS + (QUESTIONS - stopped));
+
+        JsRagClient.Replayed replayed = JsRagClient.replay(recording.calls(), dir);
+        assertThat(replayed.summary().deadLetterCount()).isZero();
+        assertThat(replayed.summary().incompleteCount()).as("runs left incomplete").isZero();
+        assertThat(replayed.summary().runCount()).isEqualTo(QUESTIONS);
+        for (JsonNode a : recording.answered()) {
+            var question = plan.questions().get(a.path("id").asText());
+            Run run = replayed.runs().get(question.question());
+            assertThat(run).as("the run of %s", question.question()).isNotNull();
+            assertThat(run.has(Stage.EMBED)).isTrue();
+            assertThat(run.has(Stage.RERANK)).isTrue();
+            GenerateStage generate = run.stages().generate();
+            assertThat(generate.stoppedByGate()).as("%s stopped by its gate", question.question())
+                    .isEqualTo(a.path("stopped").asBoolean());
+            // the gate was shown the reranker's three, as the generator is
+            assertThat(generate.context()).hasSize(3);
+            if (generate.stoppedByGate()) {
+                assertThat(generate.gateReply()).isEqualTo("INSUFFICIENT");
+                assertThat(generate.answer()).isEqualTo(GenerateStage.GATE_STOPPED_ANSWER);
+            } else {
+                assertThat(generate.answer()).isEqualTo(a.path("answer").asText());
+            }
+        }
+
+        assertThat(replayed.verdicts()).hasSize(QUESTIONS);
+        for (Verdict v : replayed.verdicts()) {
+            GenerateStage generate = replayed.runs().get(v.question()).stages().generate();
+            assertThat(replayed.features().get(v.runId()).findings())
+                    .as("the gate's finding on %s", v.question())
+                    .filteredOn(f -> f.check().equals(RuleChecks.RELEVANCE_GATE_CHECK))
+                    .hasSize(generate.stoppedByGate() ? 1 : 0);
+            if (generate.stoppedByGate() && v.stages().generate().flagged()) {
+                assertThat(v.stages().generate().repairHint()).startsWith("The pipeline's relevance gate stopped");
+            }
+        }
     }
 
     /**

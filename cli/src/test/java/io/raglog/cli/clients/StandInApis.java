@@ -183,14 +183,15 @@ final class StandInApis implements AutoCloseable {
 
     /**
      * OpenAI's {@code /v1/chat/completions}: a rewrite request (a system message that asks to rewrite) gets the
-     * question's content words; an answer request gets the context's sentence that shares the most words with the
+     * question's content words; a relevance gate gets its verdict ({@link #gate}); an answer request gets the context's sentence that shares the most words with the
      * question, or a refusal when none shares any.
      */
     private JsonNode chat(JsonNode request) {
         JsonNode messages = request.path("messages");
         String system = messages.path(0).path("content").asText();
         String user = messages.path(messages.size() - 1).path("content").asText();
-        String content = system.startsWith("Rewrite") && messages.size() > 1 ? rewrite(user) : answer(user);
+        String content = system.startsWith("Rewrite") && messages.size() > 1 ? rewrite(user)
+                : user.endsWith(GATE_VERDICTS) ? gate(user) : answer(user);
         ObjectNode response = Json.MAPPER.createObjectNode()
                 .put("id", "chatcmpl-standin" + replies.incrementAndGet())
                 .put("object", "chat.completion")
@@ -223,6 +224,29 @@ final class StandInApis implements AutoCloseable {
         }
         response.putObject("meta").putObject("billed_units").put("search_units", 1);
         return response;
+    }
+
+    /** How a relevance gate's prompt ends ({@code langchain-rag.mjs}): the verdicts it must answer with. */
+    private static final String GATE_VERDICTS = "Respond with only: SUFFICIENT or INSUFFICIENT";
+
+    /** Below this share of the question's content words in one sentence of the chunks, the gate says no. */
+    private static final double GATE_OVERLAP = 0.6;
+
+    /**
+     * A relevance gate's verdict: SUFFICIENT when one sentence of the chunks holds most of the question's content
+     * words, as {@link #answer} would find it, else INSUFFICIENT.
+     */
+    private static String gate(String prompt) {
+        int questionStart = prompt.indexOf('"') + 1;
+        String question = prompt.substring(questionStart, prompt.indexOf("\"\n", questionStart));
+        int chunksStart = prompt.indexOf("chunks:\n") + "chunks:\n".length();
+        String chunks = prompt.substring(chunksStart, prompt.lastIndexOf("\n\nDo these chunks"));
+        Set<String> asked = contentWords(question);
+        double best = 0;
+        for (String sentence : chunks.replaceAll("\\[\\d+\\] ", "").split("(?<=[.!?])\\s+|\\n+")) {
+            best = Math.max(best, overlap(asked, sentence));
+        }
+        return best >= GATE_OVERLAP ? "SUFFICIENT" : "INSUFFICIENT";
     }
 
     private static String rewrite(String question) {
