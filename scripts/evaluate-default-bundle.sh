@@ -9,7 +9,9 @@
 #       wire shapes; never in training, `--profile all` leaves it out): 420 runs on the `unseen` split;
 #   (e) (a)'s runs with an index-building batch every other run of a profile (`--index-every 2`: the pipelines'
 #       indexing goes through raglog, so the known passages hold most of the knowledge base; the runs and their labels
-#       are (a)'s, the index batches have their own random stream).
+#       are (a)'s, the index batches have their own random stream);
+#   (f) the held-out profile `unseen-gated-claude` (a relevance gate before generation: a run it stopped has no
+#       generator call; never in training): 420 runs on the `unseen` split.
 # Each sample is smaller than its split's pool, so no question repeats within it. These are the samples design
 # choices may be measured on; the figures quoted come from scripts/lockbox.sh, opened once.
 # The features come from the OFFLINE judge, a deterministic proxy for an LLM judge: its figures are not an LLM's.
@@ -62,4 +64,13 @@ RAGLOG_LLM_ECONOMY=true ./raglog evaluate --judge offline --calls "$work/held-ou
   --labels "$work/unseen-profile/labels.jsonl" --work-dir "$work/unseen-profile/work" \
   --dataset-name "held-out profile unseen-hyde-mistral, unseen split, simulator seed 22" \
   --json-out "$work/unseen-profile.json"
+# (f) a pipeline with its own relevance gate before generation
+# shellcheck disable=SC2046
+./raglog simulate "${corpus[@]}" $(split unseen) --profile unseen-gated-claude --runs 420 --seed 22 \
+  --out "$work/gated-profile"
+# shellcheck disable=SC2046
+./raglog evaluate --judge offline --calls "$work/gated-profile/calls.jsonl" $(otlp "$work/gated-profile") \
+  --labels "$work/gated-profile/labels.jsonl" --work-dir "$work/gated-profile/work" \
+  --dataset-name "held-out profile unseen-gated-claude, unseen split, simulator seed 22" \
+  --json-out "$work/gated-profile.json"
 echo "reports in $work"

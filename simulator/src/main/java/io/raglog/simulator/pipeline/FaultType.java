@@ -37,7 +37,12 @@ public enum FaultType {
     /** Natural only: the evidence was in the context and the model said it did not know. */
     GENERATE_FALSE_ABSTENTION(Stage.GENERATE, "false_abstention"),
     /** Natural only: the question has no answer in the corpus and the model answered anyway. */
-    GENERATE_ANSWERED_UNANSWERABLE(Stage.GENERATE, "answered_unanswerable");
+    GENERATE_ANSWERED_UNANSWERABLE(Stage.GENERATE, "answered_unanswerable"),
+    /**
+     * Natural only: the pipeline's own relevance gate judged a context that held the answer insufficient, and nothing
+     * was generated ({@link RelevanceGate}).
+     */
+    GENERATE_GATE_REFUSED(Stage.GENERATE, "gate_refused");
 
     private final Stage stage;
     private final String id;

@@ -17,18 +17,26 @@ import java.util.List;
  * @param wrongFieldRate share of runs in which the pipeline's code embeds the wrong field (the question with its chat
  *     history, the rewrite prompt) instead of the query: a natural embed fault
  * @param contextBudget how the passages handed on are fitted into the prompt
+ * @param gate the pipeline's own relevance gate before generation, null when it has none
  */
 public record PipelineStyle(Mix<RewriteStyle> rewrites, String embedPrefix, Integer embedTokenLimit,
-        Mix<AnswerStyle> answers, List<String> refusals, double wrongFieldRate, ContextBudget contextBudget) {
+        Mix<AnswerStyle> answers, List<String> refusals, double wrongFieldRate, ContextBudget contextBudget,
+        RelevanceGate gate) {
 
-    /** A pipeline that puts every passage handed on into its prompt, best first. */
+    /** A pipeline that puts every passage handed on into its prompt, best first, and has no gate. */
     public PipelineStyle(Mix<RewriteStyle> rewrites, String embedPrefix, Integer embedTokenLimit,
             Mix<AnswerStyle> answers, List<String> refusals, double wrongFieldRate) {
-        this(rewrites, embedPrefix, embedTokenLimit, answers, refusals, wrongFieldRate, ContextBudget.NONE);
+        this(rewrites, embedPrefix, embedTokenLimit, answers, refusals, wrongFieldRate, ContextBudget.NONE, null);
     }
 
     public PipelineStyle withContextBudget(ContextBudget budget) {
-        return new PipelineStyle(rewrites, embedPrefix, embedTokenLimit, answers, refusals, wrongFieldRate, budget);
+        return new PipelineStyle(rewrites, embedPrefix, embedTokenLimit, answers, refusals, wrongFieldRate, budget,
+                gate);
+    }
+
+    public PipelineStyle withRelevanceGate(RelevanceGate relevanceGate) {
+        return new PipelineStyle(rewrites, embedPrefix, embedTokenLimit, answers, refusals, wrongFieldRate,
+                contextBudget, relevanceGate);
     }
 
     public static final String E5 = "query: ";

@@ -159,6 +159,22 @@ public final class RagEngine {
         Set<Chunk> promptEvidence = evidenceIn(q, prompt, evidence);
         boolean buried = injected != null && injected.type() == FaultType.ASSEMBLE_EVIDENCE_BURIED;
 
+        boolean stopped = style.gate() != null
+                && style.gate().stops(q, prompt, q.answerable() && !promptEvidence.isEmpty(), rng);
+        if (stopped) {
+            // nothing is generated: the run ends with the gate's reply, a fault of that step when the prompt could
+            // have answered
+            Answer none = new Answer(RelevanceGate.INSUFFICIENT, true, promptEvidence.isEmpty() ? null
+                    : new Fault(FaultType.GENERATE_GATE_REFUSED, "the relevance gate judged a context that held the "
+                            + "answer insufficient, and nothing was generated"));
+            skipped |= injectAt == Stage.GENERATE; // no generator to plant a fault in
+            Verdict verdict = label(q, title, shape, query, rewrite, embedNatural, retrieved, handedOn, prompt,
+                    promptEvidence, evidence, none, injected);
+            return new RunOutcome(q, title, rewrite, query, embedText, vector, List.copyOf(retrieved),
+                    reranked == null ? null : List.copyOf(reranked), shape.topN(), List.copyOf(prompt), none,
+                    evidenceList, injected, skipped, verdict, true);
+        }
+
         Set<Chunk> topic = new HashSet<>();
         q.relevantDocIds().forEach(id -> topic.addAll(index.chunksOf(id)));
         // a model that lost the buried passage answers as it would without it; the fault is the order's, not its own
@@ -183,7 +199,7 @@ public final class RagEngine {
                 promptEvidence, evidence, answer, injected);
         return new RunOutcome(q, title, rewrite, query, embedText, vector, List.copyOf(retrieved),
                 reranked == null ? null : List.copyOf(reranked), shape.topN(), List.copyOf(prompt), answer,
-                evidenceList, injected, skipped, verdict);
+                evidenceList, injected, skipped, verdict, false);
     }
 
     /**

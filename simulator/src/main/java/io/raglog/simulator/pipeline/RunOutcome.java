@@ -18,6 +18,8 @@ import java.util.List;
  * @param context the passages in the generator's prompt, in prompt order
  * @param evidence the chunks holding the reference answer under this pipeline's chunking
  * @param injected the injected fault, null when none was injected (or the planned one found nothing to break)
+ * @param stoppedByGate the pipeline's relevance gate stopped the run: no generator call, and {@code answer} is the
+ *     gate's reply
  */
 public record RunOutcome(
         Question question,
@@ -34,4 +36,5 @@ public record RunOutcome(
         List<Chunk> evidence,
         Fault injected,
         boolean injectionSkipped,
-        Verdict verdict) {}
+        Verdict verdict,
+        boolean stoppedByGate) {}

@@ -26,6 +26,18 @@ public final class Anthropic {
         return body;
     }
 
+    /** A reply whole, not streamed: one text block. */
+    public static ObjectNode response(String messageId, String model, String text, int inputTokens,
+            int outputTokens) {
+        ObjectNode body = Nodes.object().put("id", messageId).put("type", "message").put("role", "assistant")
+                .put("model", model);
+        body.putArray("content").addObject().put("type", "text").put("text", text);
+        body.put("stop_reason", "end_turn").putNull("stop_sequence");
+        body.putObject("usage").put("input_tokens", inputTokens).put("cache_creation_input_tokens", 0)
+                .put("cache_read_input_tokens", 0).put("output_tokens", outputTokens).put("service_tier", "standard");
+        return body;
+    }
+
     /** message_start, content_block_start, ping, text deltas, content_block_stop, message_delta, message_stop. */
     public static String stream(String messageId, String model, String text, int inputTokens, int outputTokens) {
         Sse sse = new Sse();
