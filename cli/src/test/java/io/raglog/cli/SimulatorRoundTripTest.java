@@ -3,6 +3,7 @@ package io.raglog.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.raglog.job.TopologySettings;
+import io.raglog.schemas.GenerateStage;
 import io.raglog.schemas.Json;
 import io.raglog.schemas.Label;
 import io.raglog.schemas.Passage;
@@ -63,6 +64,7 @@ class SimulatorRoundTripTest {
         assertThat(summary.runCount()).isEqualTo(labels.size());
 
         Map<String, Integer> perProfile = new TreeMap<>();
+        Map<String, Integer> gated = new TreeMap<>();
         // a profile's stages: a label is null where the profile has no such stage, and also where a stage is
         // present but unlabeled (retrieval for an unanswerable question)
         Map<String, java.util.Set<Stage>> profileStages = SimulatorLabels.stagesByProfile(labels);
@@ -72,7 +74,14 @@ class SimulatorRoundTripTest {
             assertThat(run).as("the run of %s", label.runId()).isNotNull();
             assertThat(run.incomplete()).isFalse();
             assertThat(run.question()).isEqualTo(label.question());
-            assertThat(run.stages().generate().answer()).isEqualTo(label.answer());
+            if (run.stages().generate().stoppedByGate()) {
+                // the pipeline's relevance gate stopped it (unseen-gated-claude): the gate's reply is what it said
+                assertThat(run.stages().generate().gateReply()).isEqualTo(label.answer());
+                assertThat(run.stages().generate().answer()).isEqualTo(GenerateStage.GATE_STOPPED_ANSWER);
+                gated.merge(label.profile(), 1, Integer::sum);
+            } else {
+                assertThat(run.stages().generate().answer()).isEqualTo(label.answer());
+            }
             assertThat(run.callIds()).contains(label.generatorEventId());
             for (Stage stage : Stage.values()) {
                 assertThat(run.has(stage)).as("%s in %s", stage, label.profile())
@@ -96,5 +105,7 @@ class SimulatorRoundTripTest {
         }
         assertThat(perProfile.keySet()).containsExactlyInAnyOrderElementsOf(Profiles.names());
         assertThat(perProfile).allSatisfy((profile, n) -> assertThat(n).isGreaterThan(20));
+        // only the profile with a gate stops runs there, and it stops some
+        assertThat(gated.keySet()).containsExactly("unseen-gated-claude");
     }
 }
