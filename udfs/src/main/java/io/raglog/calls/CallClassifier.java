@@ -26,7 +26,7 @@ public final class CallClassifier implements Serializable {
                 continue;
             }
             try {
-                CallDetail detail = adapter.read(call);
+                CallDetail detail = asRerank(adapter.read(call));
                 return new Classification.Classified(new ClassifiedCall(call, stageOf(detail), detail));
             } catch (AdapterException e) {
                 return new Classification.Unreadable(adapter.name() + ": " + e.getMessage());
@@ -38,12 +38,24 @@ public final class CallClassifier implements Serializable {
         return new Classification.Unclassified("no adapter for " + call.request().method() + " " + describe(call));
     }
 
+    /**
+     * A chat model asked for a ranking is the rerank stage, whatever API carried it ({@link LlmRerankers}); read here,
+     * once for every chat adapter. Its documents not found in the prompt, it stays a chat call of no stage.
+     */
+    private static CallDetail asRerank(CallDetail detail) {
+        if (detail instanceof ChatDetail chat && chat.role() == ChatRole.RERANK) {
+            RerankDetail rerank = LlmRerankers.read(chat);
+            return rerank != null ? rerank : chat;
+        }
+        return detail;
+    }
+
     static Stage stageOf(CallDetail detail) {
         if (detail instanceof ChatDetail chat) {
             return switch (chat.role()) {
                 case REWRITE -> Stage.REWRITE;
                 case GENERATE, GATE -> Stage.GENERATE;
-                case OTHER -> null;
+                case RERANK, OTHER -> null; // a ranking whose documents were not found
             };
         }
         if (detail instanceof EmbedDetail) {

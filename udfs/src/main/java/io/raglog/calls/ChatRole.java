@@ -11,6 +11,8 @@ public enum ChatRole {
      * stopped there, so the call stands in the generator's place and closes the run, whose answer is "none".
      */
     GATE,
+    /** A chat model asked to rank documents by relevance ({@link LlmRerankers}): read as the rerank stage. */
+    RERANK,
     /** A chat call that is neither (a guardrail, a router, a title generator): not a stage. */
     OTHER
 }

@@ -15,6 +15,8 @@ import java.util.regex.Pattern;
  * context block and the question taken out, so a question that happens to say "rewrite" does not make its
  * generator a rewriter. In order:
  * <ol>
+ *   <li>a chat model asked to rank documents by relevance that replied with a ranking is a RERANK
+ *       ({@link LlmRerankers}: LlamaIndex's LLMRerank, RankGPT);
  *   <li>a relevance gate ({@link RelevanceGates}) that answered "insufficient" is a GATE, read in the generator's place
  *       (its pipeline stopped there); one that answered "sufficient" is OTHER (the generator follows);
  *   <li>a grader or judge (relevance, groundedness: CRAG, self-RAG; a self-evaluation of the answer) is OTHER even
@@ -78,10 +80,12 @@ public final class ChatRoleRules {
     private ChatRoleRules() {}
 
     /** What a prompt's instructions ask for: a pure function of their text, read once per template. */
-    private record Asks(boolean gate, boolean grading, boolean queries, boolean answer, boolean documents) {
+    private record Asks(boolean ranking, boolean gate, boolean grading, boolean queries, boolean answer,
+            boolean documents) {
 
         static Asks of(String instructions) {
-            return new Asks(RelevanceGates.asksForVerdict(instructions), GRADER.matcher(instructions).find(),
+            return new Asks(LlmRerankers.asksForRanking(instructions), RelevanceGates.asksForVerdict(instructions),
+                    GRADER.matcher(instructions).find(),
                     REWRITE.matcher(instructions).find(), ANSWER.matcher(instructions).find(),
                     DOCUMENTS.matcher(instructions).find());
         }
@@ -96,6 +100,9 @@ public final class ChatRoleRules {
 
     public static ChatRole roleOf(List<ChatMessage> messages, String output, PromptAnatomy.Parsed anatomy) {
         Asks asks = RECENT_INSTRUCTIONS.get(instructions(messages, anatomy), Asks::of);
+        if (asks.ranking() && LlmRerankers.ranking(output) != null) {
+            return ChatRole.RERANK;
+        }
         if (asks.gate()) {
             switch (RelevanceGates.verdict(output)) {
                 case INSUFFICIENT -> {

@@ -160,7 +160,7 @@ final class MappingValidator {
             throw new InvalidMappingException("rerank.results is empty in the sample");
         }
         for (RerankDetail.RerankResult result : r.results()) {
-            if (!Double.isFinite(result.score())) {
+            if (result.score() == null || !Double.isFinite(result.score())) {
                 throw new InvalidMappingException("rerank.result_score is not a finite number");
             }
         }
