@@ -17,6 +17,8 @@ import java.util.regex.Pattern;
  * <ol>
  *   <li>a chat model asked to rank documents by relevance that replied with a ranking is a RERANK
  *       ({@link LlmRerankers}: LlamaIndex's LLMRerank, RankGPT);
+ *   <li>a compressor that extracts what of one document is relevant (LangChain's {@code LLMChainExtractor}) is OTHER:
+ *       its extracts reach the generator's prompt, where context assembly reads them as cut passages;
  *   <li>a relevance gate ({@link RelevanceGates}) that answered "insufficient" is a GATE, read in the generator's place
  *       (its pipeline stopped there); one that answered "sufficient" is OTHER (the generator follows);
  *   <li>a grader or judge (relevance, groundedness: CRAG, self-RAG; a self-evaluation of the answer) is OTHER even
@@ -41,6 +43,11 @@ public final class ChatRoleRules {
             // "Is every claim directly supported by the context?"
             + "|\\bevaluat(?:e|ing)\\s+(?:the\\s+)?(?:quality\\s+of\\s+)?(?:an?\\s+|the\\s+)?(?:ai-generated\\s+"
             + "|generated\\s+|model'?s\\s+|llm'?s?\\s+)?(?:response|answer)\\b|\\bis\\s+every\\s+claim\\b");
+
+    /** "extract any part of the context *AS IS* that is relevant to answer the question" (contextual compression). */
+    private static final Pattern COMPRESSOR = Pattern.compile("(?i)\\bextract\\s+(?:any|all|the)?\\s*(?:parts?|sentences"
+            + "|passages|portions?|snippets)\\s+of\\s+the\\s+(?:context|document|passage|text)s?\\b[^.\\n]{0,40}?"
+            + "\\brelevant\\b");
 
     private static final Pattern REWRITE = Pattern.compile("(?i)"
             + "\\b(?:re-?write|re-?phrase|re-?formulate|paraphrase|re-?word|condense|expand|decompose"
@@ -80,11 +87,12 @@ public final class ChatRoleRules {
     private ChatRoleRules() {}
 
     /** What a prompt's instructions ask for: a pure function of their text, read once per template. */
-    private record Asks(boolean ranking, boolean gate, boolean grading, boolean queries, boolean answer,
-            boolean documents) {
+    private record Asks(boolean ranking, boolean compressing, boolean gate, boolean grading, boolean queries,
+            boolean answer, boolean documents) {
 
         static Asks of(String instructions) {
-            return new Asks(LlmRerankers.asksForRanking(instructions), RelevanceGates.asksForVerdict(instructions),
+            return new Asks(LlmRerankers.asksForRanking(instructions), COMPRESSOR.matcher(instructions).find(),
+                    RelevanceGates.asksForVerdict(instructions),
                     GRADER.matcher(instructions).find(),
                     REWRITE.matcher(instructions).find(), ANSWER.matcher(instructions).find(),
                     DOCUMENTS.matcher(instructions).find());
@@ -102,6 +110,9 @@ public final class ChatRoleRules {
         Asks asks = RECENT_INSTRUCTIONS.get(instructions(messages, anatomy), Asks::of);
         if (asks.ranking() && LlmRerankers.ranking(output) != null) {
             return ChatRole.RERANK;
+        }
+        if (asks.compressing()) {
+            return ChatRole.OTHER;
         }
         if (asks.gate()) {
             switch (RelevanceGates.verdict(output)) {

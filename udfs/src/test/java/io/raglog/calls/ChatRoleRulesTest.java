@@ -433,6 +433,24 @@ class ChatRoleRulesTest {
         }
 
         @Test
+        void shouldReadLangChainsContextualCompressionCallsAsOtherWhateverTheyReply() {
+            // LLMChainExtractor and LLMChainFilter, one call per retrieved document: the extracts (or the documents
+            // kept) reach the generator's prompt, where context assembly reads them
+            String extract = "Given the following question and context, extract any part of the context *AS IS* "
+                    + "that is relevant to answer the question. If none of the context is relevant return NO_OUTPUT. "
+                    + "\n\nRemember, *DO NOT* edit the extracted parts of the context.\n\n> Question: " + QUESTION
+                    + "\n> Context:\n>>>\n" + CASH_FLOW + "\n>>>\nExtracted relevant parts:";
+            String filter = "Given the following question and context, return YES if the context is relevant to the "
+                    + "question and NO if it isn't.\n\n> Question: " + QUESTION + "\n> Context:\n>>>\n" + CASH_FLOW
+                    + "\n>>>\n> Relevant (YES / NO):";
+
+            assertThat(read(Prompts.user(extract), "Net cash provided by operating activities was $4.2 billion in "
+                    + "fiscal 2023").role()).isEqualTo(ChatRole.OTHER);
+            assertThat(read(Prompts.user(extract), "NO_OUTPUT").role()).isEqualTo(ChatRole.OTHER);
+            assertThat(read(Prompts.user(filter), "YES").role()).isEqualTo(ChatRole.OTHER);
+        }
+
+        @Test
         void shouldReadAQuestionRouterAsOther() {
             ChatDetail d = read(Prompts.of(
                     "system", "You are an expert at routing a user question to a vectorstore or web search.\nThe "
