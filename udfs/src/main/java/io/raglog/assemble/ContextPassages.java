@@ -34,7 +34,7 @@ final class ContextPassages {
             }
         }
         found.sort(Comparator.comparingInt(i -> matches.get(i).at()));
-        List<Passage> context = new ArrayList<>();
+        List<Placed> placed = new ArrayList<>();
         Set<String> seen = new LinkedHashSet<>();
         for (int i : found) {
             Passage p = known.get(i);
@@ -42,20 +42,36 @@ final class ContextPassages {
             String normalised = norm.text(p.text());
             seen.add(m.whole() ? normalised : normalised.substring(0, m.kept()));
             String text = m.whole() ? p.text() : PassageFate.keptPart(p.text(), m.kept(), m.length()).strip();
-            context.add(new Passage(p.id(), text, p.score(), context.size() + 1));
+            placed.add(new Placed(m.at(), p.id(), text, p.score()));
         }
         if (generator.contextPassages() != null) {
+            String prompt = null;
             for (String text : generator.contextPassages()) {
                 String normalised = norm.text(text);
                 if (normalised.isEmpty() || seen.contains(normalised) || coveredByKnown(normalised, seen)) {
                     continue;
                 }
                 seen.add(normalised);
-                context.add(new Passage(Texts.normalisedContentId(normalised), text, null, context.size() + 1));
+                if (prompt == null) {
+                    prompt = norm.prompt(generator);
+                }
+                // where it sits among the known ones: a prompt mixing passages raglog knows with extracts or
+                // passages from nowhere logged keeps its own order
+                int at = prompt.indexOf(normalised);
+                placed.add(new Placed(at < 0 ? Integer.MAX_VALUE : at, Texts.normalisedContentId(normalised), text,
+                        null));
             }
+        }
+        placed.sort(Comparator.comparingInt(Placed::at)); // stable: passages not found keep the reader's order, last
+        List<Passage> context = new ArrayList<>(placed.size());
+        for (Placed p : placed) {
+            context.add(new Passage(p.id(), p.text(), p.score(), context.size() + 1));
         }
         return context;
     }
+
+    /** A passage of the context and where it starts in the normalised prompt. */
+    private record Placed(int at, String id, String text, Double score) {}
 
     /** The prompt reader may split a known passage differently (a header line kept): don't count it twice. */
     private static boolean coveredByKnown(String norm, Set<String> known) {
