@@ -5,10 +5,11 @@
 //   node langchain-rag.mjs PLAN.json
 //
 // PLAN.json: {"passages": [{"id", "text"}], "questions": [{"id", "question", "embedFault", "contextBudget", "stream",
-// "gate"}], "concurrency"}; embedFault: how the client gets the rewrite it embeds wrong, contextBudget: the characters
-// its prompt's context may take, if any (query-faults.mjs); stream: the answer is streamed, as a chat UI shows it;
-// gate: a relevance gate asks the chat model whether the context suffices first, and the client answers nothing when
-// it says no.
+// "gate", "compress"}], "concurrency"}; embedFault: how the client gets the rewrite it embeds wrong, contextBudget: the
+// characters its prompt's context may take, if any (query-faults.mjs); stream: the answer is streamed, as a chat UI
+// shows it; gate: a relevance gate asks the chat model whether the context suffices first, and the client answers
+// nothing when it says no; compress: LangChain's LLMChainExtractor keeps what of each reranked passage the chat model
+// finds relevant (one call per passage), and the prompt gets those extracts.
 // Prints one JSON line per question: its id, what was embedded, each reranked passage's fate in the prompt, whether
 // the gate stopped it and the answer.
 import { readFileSync } from "node:fs";
@@ -17,6 +18,7 @@ import { CohereRerank } from "@langchain/cohere";
 import { CohereClient } from "cohere-ai";
 import { MemoryVectorStore } from "langchain/vectorstores/memory";
 import { Document } from "@langchain/core/documents";
+import { LLMChainExtractor } from "langchain/retrievers/document_compressors/chain_extract";
 import { HumanMessage, SystemMessage } from "@langchain/core/messages";
 import { askAll, contextOf, queryToEmbed } from "./query-faults.mjs";
 
@@ -30,6 +32,8 @@ const reranker = new CohereRerank({
   topN: 3,
   client: new CohereClient({ token: process.env.COHERE_API_KEY, environment: process.env.COHERE_BASE_URL }),
 });
+
+const extractor = LLMChainExtractor.fromLLM(chat);
 
 const REWRITE =
   "Rewrite the user's question as a short search query for the knowledge base. Reply with the query only.";
@@ -45,7 +49,8 @@ async function answer(store, q) {
   const embedded = queryToEmbed(rewrite, q.question, q.embedFault);
   const retrieved = await store.similaritySearchVectorWithScore(await embeddings.embedQuery(embedded), 6);
   const kept = await reranker.compressDocuments(retrieved.map(([doc]) => doc), rewrite);
-  const { context, fates } = contextOf(kept.map((doc) => doc.pageContent), q.contextBudget);
+  const prompted = q.compress ? await extractor.compressDocuments(kept, q.question) : kept;
+  const { context, fates } = contextOf(prompted.map((doc) => doc.pageContent), q.contextBudget);
   if (q.gate) {
     const verdict = String((await chat.invoke([new HumanMessage(gatePrompt(q.question, context))])).content).trim();
     if (verdict !== "SUFFICIENT") {
@@ -61,7 +66,7 @@ async function answer(store, q) {
   } else {
     reply = String((await chat.invoke(prompt)).content);
   }
-  return { id: q.id, embedded, fates, stopped: false, answer: reply };
+  return { id: q.id, embedded, fates, stopped: false, extracts: prompted.map((doc) => doc.pageContent), answer: reply };
 }
 
 const store = await MemoryVectorStore.fromDocuments(

@@ -69,7 +69,9 @@ public final class ChatRoleRules {
     private static final Pattern ANSWER = Pattern.compile("(?i)\\banswer(?:ing)?\\s+(?:the|this|a|my|their|user'?s?"
             + "|following|given)\\s+(?:\\w+\\s+)?(?:question|query)|\\bhelpful\\s+answer\\s*:|\\banswer\\s*:\\s*$"
             + "|\\bquestion[- ]answering\\b|\\brespond\\s+to\\s+the\\s+(?:user'?s?\\s+)?(?:question|query)"
-            + "|\\brefine\\s+the\\s+(?:original|existing)\\s+answer\\b|\\bq&a\\b");
+            + "|\\brefine\\s+the\\s+(?:original|existing)\\s+answer\\b|\\bq&a\\b"
+            // "You answer questions using only the context provided": a generator's role, said of itself
+            + "|\\b(?:you|i)\\s+answer\\s+(?:the\\s+)?(?:user'?s?\\s+|employees'?\\s+|customers'?\\s+)?questions\\b");
 
     private static final Pattern DOCUMENTS = Pattern.compile("(?i)\\b(?:context|documents?|passages?|sources?"
             + "|excerpts?|search\\s+results|retrieved|snippets?|knowledge\\s+base)\\b");

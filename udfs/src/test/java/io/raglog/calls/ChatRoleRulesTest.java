@@ -235,6 +235,17 @@ class ChatRoleRulesTest {
         }
 
         @Test
+        void shouldCallAGeneratorThatSaysItAnswersFromContextAGeneratorWhenItsContextCameBackEmpty() {
+            // every passage compressed away (LangChain's LLMChainExtractor said NO_OUTPUT to each): an empty block
+            ChatDetail d = read(Prompts.of("system", "You answer questions using only the context provided. If the "
+                    + "context does not contain the answer, say so.", "user", "Context:\n\n\nQuestion: " + QUESTION),
+                    "The context provided does not say.");
+
+            assertThat(d.role()).isEqualTo(ChatRole.GENERATE);
+            assertThat(d.question()).isEqualTo(QUESTION);
+        }
+
+        @Test
         void shouldKeepTheTemplatesQuestionWhenAPassageHoldsFaqQuestions() {
             String faq = "Question: When are dividends paid?\nAnswer: Dividends are paid in the month after declaration.";
             ChatDetail d = read(Prompts.user("Context:\n" + faq + "\n\n" + DIVIDEND + "\n\nQuestion: When was the "

@@ -97,15 +97,15 @@ final class JsRagClient {
     /**
      * What a client was asked: the knowledge base, the questions, how each one's embedded query goes wrong, the
      * characters its prompt's context may take (null: no budget), the questions whose answer a client that can
-     * stream asks for as a stream, and whether a relevance gate asks first ({@code langchain-rag.mjs} does both; the
-     * others ignore them).
+     * stream asks for as a stream, whether a relevance gate asks first, and whether the reranked passages are compressed
+     * by an LLM before the prompt ({@code langchain-rag.mjs} does all three; the others ignore them).
      */
     record Plan(List<Document> passages, Map<String, Question> questions, Map<String, String> faults,
-            Integer contextBudget, Set<String> streamed, boolean gated) {
+            Integer contextBudget, Set<String> streamed, boolean gated, boolean compressed) {
 
         Plan(List<Document> passages, Map<String, Question> questions, Map<String, String> faults,
                 Integer contextBudget, Set<String> streamed) {
-            this(passages, questions, faults, contextBudget, streamed, false);
+            this(passages, questions, faults, contextBudget, streamed, false, false);
         }
 
         /**
@@ -148,7 +148,7 @@ final class JsRagClient {
         Plan withContextBudget(int chars) {
             Map<String, String> none = new HashMap<>();
             questions.keySet().forEach(id -> none.put(id, "none"));
-            return new Plan(passages, questions, none, chars, streamed);
+            return new Plan(passages, questions, none, chars, streamed, gated, compressed);
         }
 
         /**
@@ -156,7 +156,15 @@ final class JsRagClient {
          * only when the chat model says its context suffices.
          */
         Plan withRelevanceGate() {
-            return new Plan(passages, questions, faults, contextBudget, streamed, true);
+            return new Plan(passages, questions, faults, contextBudget, streamed, true, compressed);
+        }
+
+        /**
+         * The same questions, each reranked passage compressed by LangChain's {@code LLMChainExtractor} before the
+         * prompt ({@code langchain-rag.mjs}): one chat call per passage, its extract in the prompt.
+         */
+        Plan withContextualCompression() {
+            return new Plan(passages, questions, faults, contextBudget, streamed, gated, true);
         }
 
         /** The question asked in these words (a run and a verdict carry the words, not the id). */
@@ -185,6 +193,9 @@ final class JsRagClient {
                 }
                 if (gated) {
                     question.put("gate", true);
+                }
+                if (compressed) {
+                    question.put("compress", true);
                 }
             });
             return plan;

@@ -7,6 +7,7 @@ import io.raglog.checks.RuleChecks;
 import io.raglog.llm.LlmCheck;
 import io.raglog.schemas.Finding;
 import io.raglog.schemas.GenerateStage;
+import io.raglog.schemas.Passage;
 import io.raglog.schemas.Run;
 import io.raglog.schemas.Stage;
 import io.raglog.schemas.Verdict;
@@ -248,6 +249,42 @@ class JsRagClientsTest {
             if (generate.stoppedByGate() && v.stages().generate().flagged()) {
                 assertThat(v.stages().generate().repairHint()).startsWith("The pipeline's relevance gate stopped");
             }
+        }
+    }
+
+    /**
+     * The LangChain.js client compresses each reranked passage with LangChain's {@code LLMChainExtractor} before its
+     * prompt: one chat call per passage, asked to "extract any part of the context *AS IS* that is relevant" (or to say
+     * NO_OUTPUT), each carrying the question and a document. Read as generators, they closed runs early; they are no
+     * stage. Each question must come out as one whole run of its own calls, the extractions not among them, and its
+     * prompt's context read as the extracts that reached it.
+     */
+    @Test
+    void shouldAssembleALangChainJsClientWhoseContextAnLlmCompressed() throws Exception {
+        JsRagClient.Plan plan = JsRagClient.Plan.of(PASSAGES, QUESTIONS).withContextualCompression();
+        JsRagClient.Recording recording = JsRagClient.record("langchain-rag.mjs", "compressed-langchain-js", plan,
+                dir);
+        // the index's documents in one batch, then a rewrite, an embedding, a rerank, three extractions and an answer
+        // per question
+        assertThat(recording.served()).isEqualTo(1 + 7 * QUESTIONS);
+
+        JsRagClient.Replayed replayed = JsRagClient.replay(recording.calls(), dir);
+        assertThat(replayed.summary().deadLetterCount()).isZero();
+        assertThat(replayed.summary().incompleteCount()).as("runs left incomplete").isZero();
+        assertThat(replayed.summary().runCount()).isEqualTo(QUESTIONS);
+        for (JsonNode a : recording.answered()) {
+            var question = plan.questions().get(a.path("id").asText());
+            Run run = replayed.runs().get(question.question());
+            assertThat(run).as("the run of %s", question.question()).isNotNull();
+            // a rewrite, an embedding, a rerank and an answer: no extraction among them
+            assertThat(run.callIds()).as("the calls of %s", question.question()).hasSize(4);
+            assertThat(run.has(Stage.RERANK)).isTrue();
+            assertThat(run.stages().generate().answer()).isEqualTo(a.path("answer").asText());
+            List<String> extracts = new ArrayList<>();
+            a.path("extracts").forEach(e -> extracts.add(e.asText()));
+            // what reached the prompt is the extracts, none where every passage was compressed away
+            assertThat(run.stages().generate().context()).as("the context of %s", question.question())
+                    .extracting(Passage::text).containsExactlyElementsOf(extracts);
         }
     }
 

@@ -183,7 +183,8 @@ final class StandInApis implements AutoCloseable {
 
     /**
      * OpenAI's {@code /v1/chat/completions}: a rewrite request (a system message that asks to rewrite) gets the
-     * question's content words; a relevance gate gets its verdict ({@link #gate}); an answer request gets the context's sentence that shares the most words with the
+     * question's content words; a relevance gate gets its verdict ({@link #gate}), a contextual compressor its extract
+     * ({@link #extract}); an answer request gets the context's sentence that shares the most words with the
      * question, or a refusal when none shares any.
      */
     private JsonNode chat(JsonNode request) {
@@ -191,7 +192,7 @@ final class StandInApis implements AutoCloseable {
         String system = messages.path(0).path("content").asText();
         String user = messages.path(messages.size() - 1).path("content").asText();
         String content = system.startsWith("Rewrite") && messages.size() > 1 ? rewrite(user)
-                : user.endsWith(GATE_VERDICTS) ? gate(user) : answer(user);
+                : user.endsWith(GATE_VERDICTS) ? gate(user) : user.startsWith(EXTRACTION) ? extract(user) : answer(user);
         ObjectNode response = Json.MAPPER.createObjectNode()
                 .put("id", "chatcmpl-standin" + replies.incrementAndGet())
                 .put("object", "chat.completion")
@@ -247,6 +248,30 @@ final class StandInApis implements AutoCloseable {
             best = Math.max(best, overlap(asked, sentence));
         }
         return best >= GATE_OVERLAP ? "SUFFICIENT" : "INSUFFICIENT";
+    }
+
+    /** How LangChain's LLMChainExtractor opens its prompt, one call per document. */
+    private static final String EXTRACTION = "Given the following question and context, extract any part";
+
+    /**
+     * LLMChainExtractor's reply: the document's sentence sharing the most of the question's words, as it stands, or
+     * NO_OUTPUT when none shares a third of them.
+     */
+    private static String extract(String prompt) {
+        int q = prompt.indexOf("> Question: ") + "> Question: ".length();
+        Set<String> question = contentWords(prompt.substring(q, prompt.indexOf('\n', q)));
+        int from = prompt.indexOf(">>>\n") + ">>>\n".length();
+        String document = prompt.substring(from, prompt.indexOf("\n>>>", from));
+        String best = null;
+        double bestOverlap = 0;
+        for (String sentence : document.split("(?<=[.!?])\\s+")) {
+            double overlap = overlap(question, sentence);
+            if (overlap > bestOverlap) {
+                best = sentence.strip();
+                bestOverlap = overlap;
+            }
+        }
+        return best == null || bestOverlap < 1 / 3.0 ? "NO_OUTPUT" : best;
     }
 
     private static String rewrite(String question) {
