@@ -27,18 +27,14 @@ final class ContextPassages {
     /** The same from the passages' matches in the prompt, found once for the run ({@link PromptMatches}). */
     static List<Passage> inPrompt(ChatDetail generator, List<Passage> known, List<PromptMatches.Match> matches,
             NormalisedTexts norm) {
-        List<Integer> found = new ArrayList<>();
-        for (int i = 0; i < known.size(); i++) {
-            if (matches.get(i).reached()) {
-                found.add(i);
-            }
-        }
-        found.sort(Comparator.comparingInt(i -> matches.get(i).at()));
         List<Placed> placed = new ArrayList<>();
         Set<String> seen = new LinkedHashSet<>();
-        for (int i : found) {
-            Passage p = known.get(i);
+        for (int i = 0; i < known.size(); i++) {
             PromptMatches.Match m = matches.get(i);
+            if (!m.reached()) {
+                continue;
+            }
+            Passage p = known.get(i);
             String normalised = norm.text(p.text());
             seen.add(m.whole() ? normalised : normalised.substring(0, m.kept()));
             String text = m.whole() ? p.text() : PassageFate.keptPart(p.text(), m.kept(), m.length()).strip();

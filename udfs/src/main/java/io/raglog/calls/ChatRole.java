@@ -1,6 +1,6 @@
 package io.raglog.calls;
 
-/** A rewriter call and a generator call are both chat calls; {@link ChatRoleRules} tells them apart. */
+/** What a chat call does in a RAG pipeline; {@link ChatRoleRules} reads it from the prompt and the reply. */
 public enum ChatRole {
     /** Rewrites, expands or decomposes the user's question into search queries. */
     REWRITE,

@@ -18,7 +18,7 @@ import java.util.regex.Pattern;
  *   <li>a chat model asked to rank documents by relevance that replied with a ranking is a RERANK
  *       ({@link LlmRerankers}: LlamaIndex's LLMRerank, RankGPT);
  *   <li>a compressor that extracts what of one document is relevant (LangChain's {@code LLMChainExtractor}) is OTHER:
- *       its extracts reach the generator's prompt, where context assembly reads them as cut passages;
+ *       its extracts reach the generator's prompt, where context assembly reads what of each passage got there;
  *   <li>a relevance gate ({@link RelevanceGates}) that answered "insufficient" is a GATE, read in the generator's place
  *       (its pipeline stopped there); one that answered "sufficient" is OTHER (the generator follows);
  *   <li>a grader or judge (relevance, groundedness: CRAG, self-RAG; a self-evaluation of the answer) is OTHER even
@@ -45,9 +45,9 @@ public final class ChatRoleRules {
             + "|generated\\s+|model'?s\\s+|llm'?s?\\s+)?(?:response|answer)\\b|\\bis\\s+every\\s+claim\\b");
 
     /** "extract any part of the context *AS IS* that is relevant to answer the question" (contextual compression). */
-    private static final Pattern COMPRESSOR = Pattern.compile("(?i)\\bextract\\s+(?:any|all|the)?\\s*(?:parts?|sentences"
-            + "|passages|portions?|snippets)\\s+of\\s+the\\s+(?:context|document|passage|text)s?\\b[^.\\n]{0,40}?"
-            + "\\brelevant\\b");
+    private static final Pattern COMPRESSOR = Pattern.compile("(?i)\\bextract\\s+(?:any|all|the)?\\s*(?:parts?"
+            + "|sentences|passages|portions?|snippets)\\s+of\\s+the\\s+(?:context|document|passage|text)s?\\b"
+            + "[^.\\n]{0,40}?\\brelevant\\b");
 
     private static final Pattern REWRITE = Pattern.compile("(?i)"
             + "\\b(?:re-?write|re-?phrase|re-?formulate|paraphrase|re-?word|condense|expand|decompose"
@@ -94,8 +94,7 @@ public final class ChatRoleRules {
 
         static Asks of(String instructions) {
             return new Asks(LlmRerankers.asksForRanking(instructions), COMPRESSOR.matcher(instructions).find(),
-                    RelevanceGates.asksForVerdict(instructions),
-                    GRADER.matcher(instructions).find(),
+                    RelevanceGates.asksForVerdict(instructions), GRADER.matcher(instructions).find(),
                     REWRITE.matcher(instructions).find(), ANSWER.matcher(instructions).find(),
                     DOCUMENTS.matcher(instructions).find());
         }

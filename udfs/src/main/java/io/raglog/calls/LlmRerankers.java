@@ -30,8 +30,8 @@ final class LlmRerankers {
             + "relevance");
 
     /** "Doc: 9, Relevance: 7" (LlamaIndex's choice-select reply), one per line. */
-    private static final Pattern CHOICE_LINE = Pattern.compile("(?im)^[ \\t]*doc(?:ument)?[ \\t]*:?[ \\t]*(\\d+)[ \\t]*,"
-            + "[ \\t]*relevance[ \\t]*:?[ \\t]*(\\d+(?:\\.\\d+)?)");
+    private static final Pattern CHOICE_LINE = Pattern.compile("(?im)^[ \\t]*doc(?:ument)?[ \\t]*:?[ \\t]*(\\d+)"
+            + "[ \\t]*,[ \\t]*relevance[ \\t]*:?[ \\t]*(\\d+(?:\\.\\d+)?)");
 
     /** "[2] > [1] > [3]" (RankGPT's reply), nothing else on the line. */
     private static final Pattern ORDER = Pattern.compile("^\\s*\\[\\d+\\](?:\\s*>\\s*\\[\\d+\\])+\\s*$");
@@ -163,7 +163,7 @@ final class LlmRerankers {
         return out;
     }
 
-    /** A lone passage runs to its message's end; the last of several stops at the blank line before the instructions. */
+    /** A lone passage runs to its message's end; the last of several stops at the blank line before instructions. */
     private static int paragraphEnd(String content, int from) {
         int blank = content.indexOf("\n\n", from);
         return blank < 0 ? content.length() : blank;

@@ -14,10 +14,10 @@ import java.util.regex.Pattern;
  * the knowledge base lacks the answer, or the gate refused context that held it). So a closed gate is read in the
  * generator's place ({@link ChatRole#GATE}); an open one is not a stage (the generator that follows answers).
  *
- * <p>Two things must both be true, so that a generator prompt saying "if the context does not contain enough
- * information to answer, say you don't know" and answering "No." is not taken for a gate: the instructions ask whether
- * the context suffices <em>and</em> name the verdict words the reply must use (yes or no, SUFFICIENT or INSUFFICIENT,
- * true or false, a JSON field); and the reply is such a verdict. A grader of one document at a time (CRAG) is not a
+ * <p>All of it must hold, so that a generator prompt saying "if the context does not contain enough information to
+ * answer, say you don't know" and answering "No." is not taken for a gate: the instructions ask whether the context
+ * suffices <em>and</em> name the verdict words the reply must use (yes or no, SUFFICIENT or INSUFFICIENT, true or
+ * false, a JSON field), and the reply is such a verdict. A grader of one document at a time (CRAG) is not a
  * gate: its "no" drops that document, and the pipeline goes on ({@link ChatRoleRules}).
  */
 final class RelevanceGates {

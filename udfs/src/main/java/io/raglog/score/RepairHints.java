@@ -152,9 +152,9 @@ public final class RepairHints {
         Double omitted = f.feature(FLOW_OMITTED_SHARE);
         if (RuleChecks.stoppedByGate(f)) {
             return inContext(f)
-                    ? "The pipeline's relevance gate stopped this run although its context held the needed information: "
-                            + "loosen the gate (its prompt, its model, or a threshold on its score), or show it the "
-                            + "passages whole."
+                    ? "The pipeline's relevance gate stopped this run although its context held the needed "
+                            + "information: loosen the gate (its prompt, its model, or a threshold on its score), or "
+                            + "show it the passages whole."
                     : "The pipeline's relevance gate stopped this run: see the retrieval's and the knowledge base's "
                             + "findings for why the context fell short.";
         }

@@ -32,9 +32,9 @@ class LlmRerankersTest {
     static final String RANKGPT_INTRO = "I will provide you with 3 passages, each indicated by number identifier []. \n"
             + "Rank the passages based on their relevance to query: " + QUESTION + ".";
     static final String RANKGPT_ASK = "Search Query: " + QUESTION + ". \nRank the 3 passages above based on their "
-            + "relevance to the search query. The passages should be listed in descending order using identifiers. The "
-            + "most relevant passages should be listed first. The output format should be [] > [], e.g., [1] > [2]. Only "
-            + "response the ranking results, do not say any word or explain.";
+            + "relevance to the search query. The passages should be listed in descending order using identifiers. "
+            + "The most relevant passages should be listed first. The output format should be [] > [], e.g., [1] > "
+            + "[2]. Only response the ranking results, do not say any word or explain.";
 
     private static ChatDetail chat(List<ChatMessage> messages, String reply) {
         return ChatDetails.of("openai.chat", "gpt-4o-mini", messages, reply, null, false);

@@ -171,7 +171,8 @@ class RuleChecksTest {
 
     @Test
     void shouldReadARunItsRelevanceGateStoppedAsOneThatDeclinedAndSaySoInTheGatesWords() {
-        FeatureVector v = check(healthy().stoppedByGate("INSUFFICIENT\nThe chunks give revenue, not cash flow.").build());
+        FeatureVector v = check(healthy().stoppedByGate("INSUFFICIENT\nThe chunks give revenue, not cash flow.")
+                .build());
 
         assertThat(v.get(GENERATE_REFUSES)).isEqualTo(1.0);
         assertThat(findings).filteredOn(f -> f.check().equals(RuleChecks.RELEVANCE_GATE_CHECK))

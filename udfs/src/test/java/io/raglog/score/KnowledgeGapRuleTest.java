@@ -89,7 +89,8 @@ class KnowledgeGapRuleTest {
         RunFeatures gated = new RunFeatures(refused.schema(), refused.runId(), refused.pipeline(),
                 refused.question(), refused.featureListVersion(), refused.features(), refused.llm(),
                 refused.evidenceFlow(), List.of(Finding.of(RuleChecks.RELEVANCE_GATE_CHECK,
-                        Fact.of(Stage.GENERATE, FactKind.REFUSAL, ""), "the pipeline's own relevance gate judged ...")));
+                        Fact.of(Stage.GENERATE, FactKind.REFUSAL, ""),
+                        "the pipeline's own relevance gate judged ...")));
         KnowledgeGap gap = KnowledgeGapRule.decide(EnumSet.noneOf(Stage.class), gated);
 
         assertThat(gap.flagged()).isTrue();

@@ -97,8 +97,8 @@ final class JsRagClient {
     /**
      * What a client was asked: the knowledge base, the questions, how each one's embedded query goes wrong, the
      * characters its prompt's context may take (null: no budget), the questions whose answer a client that can
-     * stream asks for as a stream, whether a relevance gate asks first, and whether the reranked passages are compressed
-     * by an LLM before the prompt ({@code langchain-rag.mjs} does all three; the others ignore them).
+     * stream asks for as a stream, whether a relevance gate asks first, and whether the reranked passages are
+     * compressed by an LLM before the prompt ({@code langchain-rag.mjs} does all three; the others ignore them).
      */
     record Plan(List<Document> passages, Map<String, Question> questions, Map<String, String> faults,
             Integer contextBudget, Set<String> streamed, boolean gated, boolean compressed) {

@@ -216,10 +216,7 @@ class JsRagClientsTest {
         // answer for each the gate let through
         assertThat(recording.served()).isEqualTo(1 + 4 * QUESTIONS + (QUESTIONS - stopped));
 
-        JsRagClient.Replayed replayed = JsRagClient.replay(recording.calls(), dir);
-        assertThat(replayed.summary().deadLetterCount()).isZero();
-        assertThat(replayed.summary().incompleteCount()).as("runs left incomplete").isZero();
-        assertThat(replayed.summary().runCount()).isEqualTo(QUESTIONS);
+        JsRagClient.Replayed replayed = replayedWhole(recording);
         for (JsonNode a : recording.answered()) {
             var question = plan.questions().get(a.path("id").asText());
             Run run = replayed.runs().get(question.question());
@@ -268,10 +265,7 @@ class JsRagClientsTest {
         // per question
         assertThat(recording.served()).isEqualTo(1 + 7 * QUESTIONS);
 
-        JsRagClient.Replayed replayed = JsRagClient.replay(recording.calls(), dir);
-        assertThat(replayed.summary().deadLetterCount()).isZero();
-        assertThat(replayed.summary().incompleteCount()).as("runs left incomplete").isZero();
-        assertThat(replayed.summary().runCount()).isEqualTo(QUESTIONS);
+        JsRagClient.Replayed replayed = replayedWhole(recording);
         for (JsonNode a : recording.answered()) {
             var question = plan.questions().get(a.path("id").asText());
             Run run = replayed.runs().get(question.question());
@@ -288,6 +282,15 @@ class JsRagClientsTest {
         }
     }
 
+    /** The recording replayed: no dead letter, no run left incomplete (no call unclaimed), one run per question. */
+    private JsRagClient.Replayed replayedWhole(JsRagClient.Recording recording) throws Exception {
+        JsRagClient.Replayed replayed = JsRagClient.replay(recording.calls(), dir);
+        assertThat(replayed.summary().deadLetterCount()).isZero();
+        assertThat(replayed.summary().incompleteCount()).as("runs left incomplete: calls no run claimed").isZero();
+        assertThat(replayed.summary().runCount()).isEqualTo(QUESTIONS);
+        return replayed;
+    }
+
     /**
      * @param stages the stages every run must have (and only those of rewrite, the one a client may not have)
      * @param sent what the client's library sends for the text its code asked to embed
@@ -295,10 +298,7 @@ class JsRagClientsTest {
     private void assertWholeRunsAndEmbeddingFlags(JsRagClient.Plan plan, JsRagClient.Recording recording,
             List<Stage> stages, Function<String, String> sent) throws Exception {
         assertThat(recording.answered()).hasSize(QUESTIONS);
-        JsRagClient.Replayed replayed = JsRagClient.replay(recording.calls(), dir);
-        assertThat(replayed.summary().deadLetterCount()).isZero();
-        assertThat(replayed.summary().incompleteCount()).as("calls no run claimed").isZero();
-        assertThat(replayed.summary().runCount()).isEqualTo(QUESTIONS);
+        JsRagClient.Replayed replayed = replayedWhole(recording);
         for (JsonNode a : recording.answered()) {
             var question = plan.questions().get(a.path("id").asText());
             String fault = plan.faults().get(question.questionId());

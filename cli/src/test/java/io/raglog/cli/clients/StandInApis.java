@@ -192,7 +192,8 @@ final class StandInApis implements AutoCloseable {
         String system = messages.path(0).path("content").asText();
         String user = messages.path(messages.size() - 1).path("content").asText();
         String content = system.startsWith("Rewrite") && messages.size() > 1 ? rewrite(user)
-                : user.endsWith(GATE_VERDICTS) ? gate(user) : user.startsWith(EXTRACTION) ? extract(user) : answer(user);
+                : user.endsWith(GATE_VERDICTS) ? gate(user)
+                : user.startsWith(EXTRACTION) ? extract(user) : answer(user);
         ObjectNode response = Json.MAPPER.createObjectNode()
                 .put("id", "chatcmpl-standin" + replies.incrementAndGet())
                 .put("object", "chat.completion")

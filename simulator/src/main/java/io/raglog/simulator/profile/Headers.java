@@ -42,4 +42,11 @@ final class Headers {
         return CallRecorder.headers("content-type", "application/json", "accept", "application/json",
                 "user-agent", userAgent);
     }
+
+    /** Pinecone's Python client, as it calls an index's data plane. */
+    static Map<String, String> pinecone() {
+        return CallRecorder.headers("content-type", "application/json", "accept", "application/json",
+                "api-key", REDACTED, "x-pinecone-api-version", "2025-04",
+                "user-agent", "python-client-7.0.1 (urllib3:2.4.0)");
+    }
 }

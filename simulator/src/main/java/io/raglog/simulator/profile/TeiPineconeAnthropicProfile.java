@@ -78,7 +78,7 @@ public final class TeiPineconeAnthropicProfile implements Profile {
             Chunk c = hit.chunk();
             matches.add(new Stores.Match(c.chunkId(), c.chunkId(), c.docId(), c.title(), c.text(), hit.score()));
         }
-        rec.record(PINECONE + "/query", pineconeHeaders(), Stores.pineconeQueryRequest(NAMESPACE, run.queryVector(),
+        rec.record(PINECONE + "/query", Headers.pinecone(), Stores.pineconeQueryRequest(NAMESPACE, run.queryVector(),
                         SHAPE.topK()),
                 CallRecorder.Reply.json(Stores.pineconeQueryResponse(NAMESPACE, matches, 6),
                         "x-pinecone-request-latency-ms", Integer.toString(8 + rng.nextInt(20))),
@@ -96,12 +96,6 @@ public final class TeiPineconeAnthropicProfile implements Profile {
         return new Rendered(rec.calls(), List.of(), null, generator.eventId());
     }
 
-    private static Map<String, String> pineconeHeaders() {
-        return CallRecorder.headers("content-type", "application/json", "accept", "application/json",
-                "api-key", Headers.REDACTED, "x-pinecone-api-version", "2025-04",
-                "user-agent", "python-client-7.0.1 (urllib3:2.4.0)");
-    }
-
     @Override
     public Rendered renderIndexing(List<Chunk> batch, ChunkIndex index, Instant at, SplittableRandom rng) {
         CallRecorder rec = new CallRecorder(pipeline(), null, Map.of(), new CallTimeline(at, rng), rng);
@@ -110,7 +104,7 @@ public final class TeiPineconeAnthropicProfile implements Profile {
                 SelfHosted.teiEmbedRequest(Nodes.strings(b.texts())),
                 CallRecorder.Reply.json(SelfHosted.teiEmbedResponse(b.vectors()), "x-compute-type", "cpu"),
                 null, 120, 0.3);
-        rec.record(PINECONE + "/vectors/upsert", pineconeHeaders(),
+        rec.record(PINECONE + "/vectors/upsert", Headers.pinecone(),
                 Stores.pineconeUpsertRequest(NAMESPACE, b.points()),
                 CallRecorder.Reply.json(Stores.pineconeUpsertResponse(b.points().size())), null, 90, 0.3);
         return new Rendered(rec.calls(), List.of(), null, null);

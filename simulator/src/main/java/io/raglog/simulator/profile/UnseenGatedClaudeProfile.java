@@ -102,9 +102,7 @@ public final class UnseenGatedClaudeProfile implements Profile {
             Chunk c = hit.chunk();
             matches.add(new Stores.Match(c.chunkId(), c.chunkId(), c.docId(), c.title(), c.text(), hit.score()));
         }
-        rec.record(PINECONE + "/query", CallRecorder.headers("content-type", "application/json",
-                        "api-key", Headers.REDACTED, "x-pinecone-api-version", "2025-04",
-                        "user-agent", "python-client-7.0.1 (urllib3:2.4.0)"),
+        rec.record(PINECONE + "/query", Headers.pinecone(),
                 Stores.pineconeQueryRequest(NAMESPACE, run.queryVector(), SHAPE.topK()),
                 CallRecorder.Reply.json(Stores.pineconeQueryResponse(NAMESPACE, matches, 5)), null, 30, 0.35);
 
@@ -164,9 +162,7 @@ public final class UnseenGatedClaudeProfile implements Profile {
                 OpenAi.embeddingsRequest("text-embedding-3-large", Nodes.strings(b.texts()), DIMENSIONS, "float"),
                 CallRecorder.Reply.json(OpenAi.embeddingsResponse("text-embedding-3-large", b.vectors(), false,
                         b.tokens()), Headers.openAiResponse(rng)), null, 240, 0.3);
-        rec.record(PINECONE + "/vectors/upsert", CallRecorder.headers("content-type", "application/json",
-                        "api-key", Headers.REDACTED, "x-pinecone-api-version", "2025-04",
-                        "user-agent", "python-client-7.0.1 (urllib3:2.4.0)"),
+        rec.record(PINECONE + "/vectors/upsert", Headers.pinecone(),
                 Stores.pineconeUpsertRequest(NAMESPACE, b.points()),
                 CallRecorder.Reply.json(Stores.pineconeUpsertResponse(b.points().size())), null, 90, 0.3);
         return new Rendered(rec.calls(), List.of(), null, null);
