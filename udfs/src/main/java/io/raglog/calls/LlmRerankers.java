@@ -126,7 +126,8 @@ final class LlmRerankers {
         }
         for (int i = 0; i < blocks.size(); i++) {
             int end = i + 1 < blocks.size() ? blocks.get(i + 1)[2] : questionStart(prompt, blocks.get(i)[1]);
-            String text = prompt.substring(blocks.get(i)[1], end).strip();
+            // LlamaIndex writes each node with its metadata lines first ("file_name: ..."), as in its answer prompt
+            String text = String.join("\n\n", ContextBlocks.split(prompt.substring(blocks.get(i)[1], end)));
             if (!text.isEmpty()) {
                 out.put(blocks.get(i)[0], text);
             }

@@ -27,6 +27,8 @@ import java.util.HexFormat;
 final class OtlpFixtures {
 
     static final String OPENINFERENCE_TRACE = "openinference-llamaindex-rag.json";
+    /** The same trace with LlamaIndex's LLMRerank for Cohere: its reranker span holds the chat call that ranked. */
+    static final String OPENINFERENCE_LLM_RERANK_TRACE = "openinference-llamaindex-llm-rerank.json";
     static final String GENAI_TRACE = "genai-semconv-rag.json";
     static final String LANGFUSE_TRACE = "langfuse-langchain-rag.json";
     static final String MLFLOW_TRACE = "mlflow-langchain-rag.json";

@@ -4,6 +4,7 @@ import static io.raglog.calls.otlp.ClassifiedSpans.chat;
 import static io.raglog.calls.otlp.ClassifiedSpans.classified;
 import static io.raglog.calls.otlp.ClassifiedSpans.classifyAll;
 import static io.raglog.calls.otlp.OtlpFixtures.GENAI_TRACE;
+import static io.raglog.calls.otlp.OtlpFixtures.OPENINFERENCE_LLM_RERANK_TRACE;
 import static io.raglog.calls.otlp.OtlpFixtures.OPENINFERENCE_TRACE;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -69,6 +70,27 @@ class SpanAdaptersTest {
         assertThat(calls.get(2).stage()).isEqualTo(Stage.EMBED);
         assertThat(calls.get(3).stage()).isEqualTo(Stage.RERANK);
         assertThat(calls.get(4).stage()).isIn(CHAT_STAGES);
+    }
+
+    @Test
+    void shouldReadTheChatCallInsideAnLlmRerankersSpanAsARerankNotAsTheGenerator() {
+        List<ClassifiedCall> calls = classifyAll(OPENINFERENCE_LLM_RERANK_TRACE);
+
+        // the rewrite, the retrieval, its embedding, LLMRerank's span, the chat call inside it, the answer
+        assertThat(calls).extracting(c -> c.detail().adapter()).containsExactly("openinference.llm",
+                "openinference.retriever", "openinference.embedding", "openinference.reranker",
+                "openinference.llm.llm_rerank", "openinference.llm");
+        assertThat(calls.get(4).stage()).isEqualTo(Stage.RERANK);
+        assertThat(calls.get(5).stage()).isEqualTo(Stage.GENERATE);
+        RerankDetail span = (RerankDetail) calls.get(3).detail();
+        RerankDetail chat = (RerankDetail) calls.get(4).detail();
+        // the documents as the span names them, without the metadata lines LlamaIndex writes above each in the prompt
+        assertThat(chat.documents()).containsExactlyElementsOf(span.documents());
+        assertThat(chat.query()).isEqualTo(span.query());
+        assertThat(chat.results()).containsExactly(new RerankResult(2, 9.0), new RerankResult(0, 8.0),
+                new RerankResult(1, 6.0));
+        assertThat(chat.results()).extracting(RerankResult::index)
+                .containsExactlyElementsOf(span.results().stream().map(RerankResult::index).toList());
     }
 
     @Test
