@@ -19,6 +19,7 @@ import java.util.regex.Pattern;
  *       ({@link LlmRerankers}: LlamaIndex's LLMRerank, RankGPT);
  *   <li>a compressor that extracts what of one document is relevant (LangChain's {@code LLMChainExtractor}) is OTHER:
  *       its extracts reach the generator's prompt, where context assembly reads what of each passage got there;
+ *   <li>questions suggested for the user to ask next, after the answer, are OTHER: not queries to search with;
  *   <li>a relevance gate ({@link RelevanceGates}) that answered "insufficient" is a GATE, read in the generator's place
  *       (its pipeline stopped there); one that answered "sufficient" is OTHER (the generator follows);
  *   <li>a grader or judge (relevance, groundedness: CRAG, self-RAG; a self-evaluation of the answer) is OTHER even
@@ -43,6 +44,16 @@ public final class ChatRoleRules {
             // "Is every claim directly supported by the context?"
             + "|\\bevaluat(?:e|ing)\\s+(?:the\\s+)?(?:quality\\s+of\\s+)?(?:an?\\s+|the\\s+)?(?:ai-generated\\s+"
             + "|generated\\s+|model'?s\\s+|llm'?s?\\s+)?(?:response|answer)\\b|\\bis\\s+every\\s+claim\\b");
+
+    /**
+     * "Suggest three follow-up questions the user might ask next": questions for the user to click after the answer,
+     * not queries to search with. Read as a rewrite they came after their run had closed, a late call or a run of
+     * their own.
+     */
+    private static final Pattern FOLLOW_UPS = Pattern.compile("(?i)\\bquestions?\\b[^.\\n]{0,40}?\\b(?:the\\s+)?"
+            + "(?:user|users|customer|reader|visitor|they)\\s+(?:might|may|could|would|is\\s+likely\\s+to"
+            + "|are\\s+likely\\s+to)\\s+(?:want\\s+to\\s+)?(?:ask|want|have)\\b"
+            + "|\\bsuggest(?:ed)?\\b[^.\\n]{0,40}?\\bfollow-?up\\s+questions\\b");
 
     /** "extract any part of the context *AS IS* that is relevant to answer the question" (contextual compression). */
     private static final Pattern COMPRESSOR = Pattern.compile("(?i)\\bextract\\s+(?:any|all|the)?\\s*(?:parts?"
@@ -89,11 +100,12 @@ public final class ChatRoleRules {
     private ChatRoleRules() {}
 
     /** What a prompt's instructions ask for: a pure function of their text, read once per template. */
-    private record Asks(boolean ranking, boolean compressing, boolean gate, boolean grading, boolean queries,
-            boolean answer, boolean documents) {
+    private record Asks(boolean ranking, boolean compressing, boolean followUps, boolean gate, boolean grading,
+            boolean queries, boolean answer, boolean documents) {
 
         static Asks of(String instructions) {
             return new Asks(LlmRerankers.asksForRanking(instructions), COMPRESSOR.matcher(instructions).find(),
+                    FOLLOW_UPS.matcher(instructions).find(),
                     RelevanceGates.asksForVerdict(instructions), GRADER.matcher(instructions).find(),
                     REWRITE.matcher(instructions).find(), ANSWER.matcher(instructions).find(),
                     DOCUMENTS.matcher(instructions).find());
@@ -112,7 +124,7 @@ public final class ChatRoleRules {
         if (asks.ranking() && LlmRerankers.ranking(output) != null) {
             return ChatRole.RERANK;
         }
-        if (asks.compressing()) {
+        if (asks.compressing() || asks.followUps()) {
             return ChatRole.OTHER;
         }
         if (asks.gate()) {

@@ -462,6 +462,20 @@ class ChatRoleRulesTest {
         }
 
         @Test
+        void shouldReadQuestionsSuggestedForTheUserToAskNextAsOtherNotAsARewrite() {
+            ChatDetail followUps = read(Prompts.of("system", "Based on the conversation, suggest three short follow-up "
+                    + "questions the user might ask next. Return them one per line.", "user", "Question: " + QUESTION
+                    + "\nAnswer: Acme Corp's operating cash flow in 2023 was $4.2 billion."),
+                    "What drove Acme's cash flow growth in 2023?\nHow does Acme's 2023 cash flow compare to 2022?");
+            ChatDetail related = read(Prompts.user("Given the user's question and the answer below, generate 3 related "
+                    + "questions the user may want to ask.\n\nQuestion: " + QUESTION + "\nAnswer: $4.2 billion."),
+                    "1. What was Acme's free cash flow in 2023?\n2. How did Acme's operating cash flow change?");
+
+            assertThat(followUps.role()).isEqualTo(ChatRole.OTHER);
+            assertThat(related.role()).isEqualTo(ChatRole.OTHER);
+        }
+
+        @Test
         void shouldReadAQuestionRouterAsOther() {
             ChatDetail d = read(Prompts.of(
                     "system", "You are an expert at routing a user question to a vectorstore or web search.\nThe "
