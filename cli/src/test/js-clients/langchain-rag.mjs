@@ -11,7 +11,7 @@
 // nothing when it says no; compress: LangChain's LLMChainExtractor keeps what of each reranked passage the chat model
 // finds relevant (one call per passage), and the prompt gets those extracts.
 // Prints one JSON line per question: its id, what was embedded, each reranked passage's fate in the prompt, whether
-// the gate stopped it and the answer.
+// the gate stopped it, what reached the prompt (the extracts, when compressed) and the answer.
 import { readFileSync } from "node:fs";
 import { ChatOpenAI, OpenAIEmbeddings } from "@langchain/openai";
 import { CohereRerank } from "@langchain/cohere";
