@@ -433,6 +433,15 @@ class ChatRoleRulesTest {
         }
 
         @Test
+        void shouldKeepAMultipleChoiceGeneratorThatAnswersWithALetterAGenerator() {
+            ChatDetail d = read(Prompts.of("system", "Read the context, evaluate the answer options and reply with the "
+                    + "letter of the best one.\n\nContext:\n" + CASH_FLOW,
+                    "user", QUESTION + "\nA) $3.1 billion\nB) $4.2 billion\nC) $1.1 billion"), "B");
+
+            assertThat(d.role()).isEqualTo(ChatRole.GENERATE);
+        }
+
+        @Test
         void shouldKeepAGeneratorThatIsToldToAssessTheContextFirst() {
             ChatDetail d = read(Prompts.of(
                     "system", "Assess whether the context below answers the question; if it does not, say so.\n\n"
