@@ -43,9 +43,10 @@ public final class ChatRoleRules {
             // a pipeline's check of its own answer: "You are evaluating the quality of an AI-generated response",
             // "Is every claim directly supported by the context?"
             // (said of a generated answer: "evaluate the answer options" is a multiple-choice generator's instruction)
-            + "|\\bevaluat(?:e|ing)\\s+(?:the\\s+)?quality\\s+of\\s+(?:an?\\s+|the\\s+)?(?:ai-generated\\s+|generated\\s+)?"
-            + "(?:response|answer)\\b|\\bevaluat(?:e|ing)\\s+(?:an?\\s+|the\\s+)?(?:ai-generated|generated|model'?s"
-            + "|llm'?s?)\\s+(?:response|answer)\\b|\\bis\\s+every\\s+claim\\b");
+            + "|\\bevaluat(?:e|ing)\\s+(?:the\\s+)?quality\\s+of\\s+(?:an?\\s+|the\\s+)?"
+            + "(?:ai-generated\\s+|generated\\s+)?(?:response|answer)\\b"
+            + "|\\bevaluat(?:e|ing)\\s+(?:an?\\s+|the\\s+)?(?:ai-generated|generated|model'?s|llm'?s?)\\s+"
+            + "(?:response|answer)\\b|\\bis\\s+every\\s+claim\\b");
 
     /**
      * "Suggest three follow-up questions the user might ask next": questions for the user to click after the answer,
