@@ -76,7 +76,12 @@ class RecommitAfterFailoverTest {
             recovered.resumeTransaction(txn.producerId, txn.epoch);
             recovered.commitTransaction();
 
-            assertThat(describeOnceComplete(txn.id).state()).isEqualTo(TransactionState.COMPLETE_COMMIT);
+            // what must hold is that the records are committed, once. The coordinator's state then reads
+            // CompleteCommit, or now and then Empty (already a producer epoch past the one resumed): 3 of 60 resumed
+            // commits in a row read Empty, every one with its record committed, and still Empty 300 ms later
+            // (2026-12-06); CI had read it twice in seven runs
+            assertThat(describeOnceComplete(txn.id).state()).isIn(TransactionState.COMPLETE_COMMIT,
+                    TransactionState.EMPTY);
             assertThat(committed()).containsOnlyOnce("interrupted-by-the-failure");
         } finally {
             txn.writer.close(Duration.ZERO);
