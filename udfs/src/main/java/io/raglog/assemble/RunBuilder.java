@@ -287,13 +287,11 @@ public final class RunBuilder {
         for (ClassifiedCall c : calls) {
             usage = usage.plus(((ChatDetail) c.detail()).usage());
         }
-        if (detail.role() == ChatRole.GATE && !ok.isEmpty()) {
-            // the pipeline's own gate said the context would not do, and stopped: the user got no answer
-            return new GenerateStage(true, latency(calls), ids(calls), detail.model(), context, detail.promptText(),
-                    GenerateStage.GATE_STOPPED_ANSWER, usage, detail.streamed(), detail.output());
-        }
+        // the pipeline's own gate said the context would not do, and stopped: the user got no answer
+        boolean gated = detail.role() == ChatRole.GATE && !ok.isEmpty();
+        String answer = ok.isEmpty() ? null : gated ? GenerateStage.GATE_STOPPED_ANSWER : detail.output();
         return new GenerateStage(true, latency(calls), ids(calls), detail.model(), context, detail.promptText(),
-                ok.isEmpty() ? null : detail.output(), usage, detail.streamed());
+                answer, usage, detail.streamed(), gated ? detail.output() : null);
     }
 
     /**

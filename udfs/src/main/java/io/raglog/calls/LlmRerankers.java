@@ -5,6 +5,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.IntUnaryOperator;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -115,21 +116,16 @@ final class LlmRerankers {
     private static TreeMap<Integer, String> choiceDocuments(ChatDetail chat) {
         TreeMap<Integer, String> out = new TreeMap<>();
         String prompt = lastUser(chat);
-        List<int[]> blocks = new ArrayList<>(); // number, content start, block start
-        Matcher m = DOCUMENT_BLOCK.matcher(prompt);
-        while (m.find()) {
-            int number = Integer.parseInt(m.group(1));
-            if (number == 1) {
-                blocks.clear();
-            }
-            blocks.add(new int[] {number, m.end(), m.start()});
-        }
+        List<Numbered> blocks = numbered(prompt, DOCUMENT_BLOCK, from -> questionStart(prompt, from));
+        int first = 0;
         for (int i = 0; i < blocks.size(); i++) {
-            int end = i + 1 < blocks.size() ? blocks.get(i + 1)[2] : questionStart(prompt, blocks.get(i)[1]);
+            first = blocks.get(i).number() == 1 ? i : first;
+        }
+        for (Numbered block : blocks.subList(first, blocks.size())) {
             // LlamaIndex writes each node with its metadata lines first ("file_name: ..."), as in its answer prompt
-            String text = String.join("\n\n", ContextBlocks.split(prompt.substring(blocks.get(i)[1], end)));
+            String text = String.join("\n\n", ContextBlocks.split(block.text()));
             if (!text.isEmpty()) {
-                out.put(blocks.get(i)[0], text);
+                out.put(block.number(), text);
             }
         }
         return out;
@@ -148,18 +144,33 @@ final class LlmRerankers {
                 continue;
             }
             String content = message.content();
-            Matcher m = NUMBERED_PASSAGE.matcher(content);
-            List<int[]> starts = new ArrayList<>();
-            while (m.find()) {
-                starts.add(new int[] {Integer.parseInt(m.group(1)), m.end(), m.start()});
-            }
-            for (int i = 0; i < starts.size(); i++) {
-                int end = i + 1 < starts.size() ? starts.get(i + 1)[2] : paragraphEnd(content, starts.get(i)[1]);
-                String text = content.substring(starts.get(i)[1], end).strip();
+            for (Numbered passage : numbered(content, NUMBERED_PASSAGE, from -> paragraphEnd(content, from))) {
+                String text = passage.text().strip();
                 if (!text.isEmpty()) {
-                    out.putIfAbsent(starts.get(i)[0], text);
+                    out.putIfAbsent(passage.number(), text);
                 }
             }
+        }
+        return out;
+    }
+
+    /** A block that a numbered opener starts: its number, and its text up to the next opener. */
+    private record Numbered(int number, String text) {}
+
+    /**
+     * The blocks {@code opener} (whose group 1 is the number) starts in {@code text}, in order: each runs to the next
+     * opener, the last to {@code lastEnd} of where its text starts.
+     */
+    private static List<Numbered> numbered(String text, Pattern opener, IntUnaryOperator lastEnd) {
+        List<int[]> starts = new ArrayList<>(); // number, text start, opener start
+        Matcher m = opener.matcher(text);
+        while (m.find()) {
+            starts.add(new int[] {Integer.parseInt(m.group(1)), m.end(), m.start()});
+        }
+        List<Numbered> out = new ArrayList<>(starts.size());
+        for (int i = 0; i < starts.size(); i++) {
+            int end = i + 1 < starts.size() ? starts.get(i + 1)[2] : lastEnd.applyAsInt(starts.get(i)[1]);
+            out.add(new Numbered(starts.get(i)[0], text.substring(starts.get(i)[1], end)));
         }
         return out;
     }

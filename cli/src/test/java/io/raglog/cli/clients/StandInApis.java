@@ -23,6 +23,7 @@ import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Predicate;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
@@ -243,12 +244,9 @@ final class StandInApis implements AutoCloseable {
         String question = prompt.substring(questionStart, prompt.indexOf("\"\n", questionStart));
         int chunksStart = prompt.indexOf("chunks:\n") + "chunks:\n".length();
         String chunks = prompt.substring(chunksStart, prompt.lastIndexOf("\n\nDo these chunks"));
-        Set<String> asked = contentWords(question);
-        double best = 0;
-        for (String sentence : chunks.replaceAll("\\[\\d+\\] ", "").split("(?<=[.!?])\\s+|\\n+")) {
-            best = Math.max(best, overlap(asked, sentence));
-        }
-        return best >= GATE_OVERLAP ? "SUFFICIENT" : "INSUFFICIENT";
+        String[] sentences = chunks.replaceAll("\\[\\d+\\] ", "").split("(?<=[.!?])\\s+|\\n+");
+        return mostLike(contentWords(question), sentences, any -> true).overlap() >= GATE_OVERLAP ? "SUFFICIENT"
+                : "INSUFFICIENT";
     }
 
     /** How LangChain's LLMChainExtractor opens its prompt, one call per document. */
@@ -263,16 +261,8 @@ final class StandInApis implements AutoCloseable {
         Set<String> question = contentWords(prompt.substring(q, prompt.indexOf('\n', q)));
         int from = prompt.indexOf(">>>\n") + ">>>\n".length();
         String document = prompt.substring(from, prompt.indexOf("\n>>>", from));
-        String best = null;
-        double bestOverlap = 0;
-        for (String sentence : document.split("(?<=[.!?])\\s+")) {
-            double overlap = overlap(question, sentence);
-            if (overlap > bestOverlap) {
-                best = sentence.strip();
-                bestOverlap = overlap;
-            }
-        }
-        return best == null || bestOverlap < 1 / 3.0 ? "NO_OUTPUT" : best;
+        Best best = mostLike(question, document.split("(?<=[.!?])\\s+"), any -> true);
+        return best.sentence() == null || best.overlap() < 1 / 3.0 ? "NO_OUTPUT" : best.sentence().strip();
     }
 
     private static String rewrite(String question) {
@@ -287,16 +277,26 @@ final class StandInApis implements AutoCloseable {
         int split = Math.max(prompt.lastIndexOf("Question:"), prompt.lastIndexOf("Query:"));
         String context = split < 0 ? prompt : prompt.substring(0, split);
         Set<String> question = contentWords(split < 0 ? "" : prompt.substring(split).replaceFirst("^\\w+:", ""));
+        Best best = mostLike(question, context.replaceAll("\\[\\d+\\] ", "").split("(?<=[.!?])\\s+|\\n+"),
+                sentence -> !sentence.contains("---") && !sentence.startsWith("Context"));
+        return best.sentence() == null ? REFUSAL : best.sentence().trim();
+    }
+
+    /** A sentence and the share of the question's content words it holds. */
+    private record Best(String sentence, double overlap) {}
+
+    /** Of the sentences {@code allowed} lets through, the first with the largest share of the question's words. */
+    private static Best mostLike(Set<String> question, String[] sentences, Predicate<String> allowed) {
         String best = null;
         double bestOverlap = 0;
-        for (String sentence : context.replaceAll("\\[\\d+\\] ", "").split("(?<=[.!?])\\s+|\\n+")) {
+        for (String sentence : sentences) {
             double overlap = overlap(question, sentence);
-            if (overlap > bestOverlap && !sentence.contains("---") && !sentence.startsWith("Context")) {
-                best = sentence.trim();
+            if (overlap > bestOverlap && allowed.test(sentence)) {
+                best = sentence;
                 bestOverlap = overlap;
             }
         }
-        return best == null ? REFUSAL : best;
+        return new Best(best, bestOverlap);
     }
 
     /** The share of the query's content words the text holds. */
