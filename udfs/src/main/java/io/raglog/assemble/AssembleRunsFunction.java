@@ -4,6 +4,8 @@ import io.raglog.calls.ClassifiedCall;
 import io.raglog.flink.JacksonTypeInfo;
 import io.raglog.schemas.Run;
 import io.raglog.schemas.Stage;
+import java.io.IOException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -71,6 +73,11 @@ public class AssembleRunsFunction extends KeyedProcessFunction<String, Classifie
      * #27).
      */
     private transient Set<String> withPromptCloses;
+    /**
+     * How long this key's generator calls wait for a later step of their answer (milliseconds), learned from a step
+     * that came after its run had closed ({@link SynthesisChains}); absent for the pipelines that answer in one call.
+     */
+    private transient ValueState<Long> stepWait;
     private transient CallSignalsCache signals;
     private transient PendingIndex index;
     private transient StateSweeps sweeps;
@@ -81,6 +88,7 @@ public class AssembleRunsFunction extends KeyedProcessFunction<String, Classifie
     private transient Counter lateCalls;
     private transient Counter promptRuns;
     private transient Counter gatedRuns;
+    private transient Counter lateSteps;
 
     /** Flink's default for the compaction filter: how often it reads the current time, in entries filtered. */
     private static final long ROCKSDB_TTL_QUERY_AFTER_ENTRIES = 1000;
@@ -128,6 +136,9 @@ public class AssembleRunsFunction extends KeyedProcessFunction<String, Classifie
                 Types.LONG);
         promptDescriptor.enableTimeToLive(timerCleared);
         promptCloses = getRuntimeContext().getMapState(promptDescriptor);
+        ValueStateDescriptor<Long> stepWaitDescriptor = new ValueStateDescriptor<>("synthesis-step-wait", Types.LONG);
+        stepWaitDescriptor.enableTimeToLive(timerCleared); // a pipeline that stops refining forgets it in a while
+        stepWait = getRuntimeContext().getState(stepWaitDescriptor);
         signals = new CallSignalsCache(MAX_CACHED_CALLS);
         index = new PendingIndex();
         sweeps = new StateSweeps(settings.stateTtl());
@@ -142,6 +153,8 @@ public class AssembleRunsFunction extends KeyedProcessFunction<String, Classifie
         promptRuns = group.counter("runs_closed_on_generator_arrival");
         // runs the pipeline's own relevance gate stopped before generating: checked like the rest, counted apart
         gatedRuns = group.counter("runs_stopped_by_gate");
+        // later steps of an answer synthesised in several calls that came after its run had closed (then learned)
+        lateSteps = group.counter("late_synthesis_steps");
     }
 
     @Override
@@ -163,11 +176,12 @@ public class AssembleRunsFunction extends KeyedProcessFunction<String, Classifie
             // why: a call no generator claims must still leave state, as part of an incomplete run
             ctx.timerService().registerEventTimeTimer(roundUp(eventTime + settings.runTimeout().toMillis()));
         } else {
+            AssemblySettings keySettings = settingsOfKey();
             // why: the generator call closes its run once stragglers have had the grace to arrive
-            ctx.timerService().registerEventTimeTimer(eventTime + settings.grace().toMillis());
+            ctx.timerService().registerEventTimeTimer(eventTime + keySettings.grace().toMillis());
             if (arrivedLive(arrival, ctx.timerService().currentProcessingTime())) {
                 // why: ... or sooner, a short wait after it arrived, when it arrived live (see AssemblySettings)
-                long due = ctx.timerService().currentProcessingTime() + settings.generatorWait().toMillis();
+                long due = ctx.timerService().currentProcessingTime() + keySettings.generatorWait().toMillis();
                 Long end = promptCloses.get(due);
                 promptCloses.put(due, end == null ? eventTime : Math.max(end, eventTime));
                 if (withPromptCloses != null) {
@@ -175,6 +189,25 @@ public class AssembleRunsFunction extends KeyedProcessFunction<String, Classifie
                 }
                 ctx.timerService().registerProcessingTimeTimer(due);
             }
+        }
+    }
+
+    /** The settings for the current key: the job's, unless its pipeline was seen to answer in several calls. */
+    private AssemblySettings settingsOfKey() throws IOException {
+        Long wait = stepWait.value();
+        return wait == null ? settings : settings.waitingForSteps(Duration.ofMillis(wait));
+    }
+
+    /**
+     * A step came after its answer's run had closed: from now on the key's generator calls wait for the next step
+     * twice as long as that step took, and a second more (the step began after the one before it ended).
+     */
+    private void learnStepWait(Run lateStep) throws IOException {
+        long took = Math.max(0, lateStep.endedAt().toEpochMilli() - lateStep.startedAt().toEpochMilli());
+        long wait = 2 * took + 1000;
+        Long learned = stepWait.value();
+        if (learned == null || learned < wait) {
+            stepWait.update(wait);
         }
     }
 
@@ -194,7 +227,8 @@ public class AssembleRunsFunction extends KeyedProcessFunction<String, Classifie
         }
         String key = ctx.getCurrentKey();
         indexed(key);
-        if (!index.isEmpty(key) && !index.anyDue(key, timestamp, RunLinker.due(timestamp, settings, true))) {
+        AssemblySettings keySettings = settingsOfKey();
+        if (!index.isEmpty(key) && !index.anyDue(key, timestamp, RunLinker.due(timestamp, keySettings, true))) {
             return; // linking would emit nothing: no call of the key is read
         }
         List<CallSignals> open = openCalls(key, timestamp);
@@ -208,7 +242,7 @@ public class AssembleRunsFunction extends KeyedProcessFunction<String, Classifie
         }
         String hint = hintOf(open);
         List<RunLinker.Assembled> assembled = RunLinker.linkSignals(pipelineOf(open), hint, open, timestamp,
-                settings);
+                keySettings);
         emit(assembled, hint, timestamp, ctx, out);
     }
 
@@ -234,9 +268,10 @@ public class AssembleRunsFunction extends KeyedProcessFunction<String, Classifie
             return;
         }
         String key = ctx.getCurrentKey();
-        long linkAt = upToEnd + settings.grace().toMillis();
+        AssemblySettings keySettings = settingsOfKey();
+        long linkAt = upToEnd + keySettings.grace().toMillis();
         indexed(key);
-        if (!index.anyDue(key, linkAt, RunLinker.due(linkAt, settings, false))) {
+        if (!index.anyDue(key, linkAt, RunLinker.due(linkAt, keySettings, false))) {
             return; // their runs closed already: on event time, or in an earlier prompt close that linked them
         }
         List<CallSignals> open = openCalls(key, linkAt);
@@ -245,11 +280,11 @@ public class AssembleRunsFunction extends KeyedProcessFunction<String, Classifie
         }
         String hint = hintOf(open);
         List<RunLinker.Assembled> assembled = RunLinker.closeGenerators(pipelineOf(open), hint, open, upToEnd,
-                settings);
+                keySettings);
         promptRuns.inc(assembled.size());
         // the event time these runs would have closed at: downstream event-time operators (the fault-rate windows)
         // need a timestamp, and Flink sends none with what a processing-time timer emits
-        long eventTime = upToEnd + settings.grace().toMillis();
+        long eventTime = upToEnd + keySettings.grace().toMillis();
         if (out instanceof TimestampedCollector<Run> timestamped) {
             timestamped.setAbsoluteTimestamp(eventTime);
         }
@@ -267,6 +302,10 @@ public class AssembleRunsFunction extends KeyedProcessFunction<String, Classifie
                 if (IncompleteRuns.orphan(a.run())) {
                     orphanRuns.inc();
                     orphanCalls.inc(a.run().callIds().size());
+                }
+                if (SynthesisChains.lateStepReason().equals(a.run().incompleteReason())) {
+                    lateSteps.inc();
+                    learnStepWait(a.run());
                 }
             } else {
                 closedAComplete = true;

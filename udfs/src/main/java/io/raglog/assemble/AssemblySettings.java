@@ -77,6 +77,20 @@ public record AssemblySettings(Duration grace, Duration runTimeout, Duration max
         return new AssemblySettings(grace, runTimeout, maxRunDuration, closedRunMemory, stateTtl, wait, maxLag);
     }
 
+    /**
+     * For a pipeline seen to synthesise an answer in several calls, whose later steps came after the first step's
+     * run had closed: a generator call waits at least {@code stepWait} for the next step, in event time and on the
+     * prompt path (below the run timeout, which it must leave room for).
+     */
+    public AssemblySettings waitingForSteps(Duration stepWait) {
+        Duration cap = runTimeout.dividedBy(2);
+        Duration wait = stepWait.compareTo(cap) > 0 ? cap : stepWait;
+        return new AssemblySettings(grace.compareTo(wait) < 0 ? wait : grace, runTimeout, maxRunDuration,
+                closedRunMemory, stateTtl,
+                generatorWait == null || generatorWait.compareTo(wait) >= 0 ? generatorWait : wait,
+                generatorWaitMaxLag);
+    }
+
     public boolean promptClose() {
         return generatorWait != null;
     }

@@ -5,6 +5,7 @@ import io.raglog.calls.ClassifiedCall;
 import io.raglog.calls.EmbedDetail;
 import io.raglog.calls.RerankDetail;
 import io.raglog.calls.RetrieveDetail;
+import io.raglog.calls.SynthesisSteps;
 import io.raglog.schemas.Passage;
 import io.raglog.schemas.Stage;
 import java.util.ArrayList;
@@ -39,6 +40,13 @@ final class CallSignals {
     final String prompt;
     /** The prompt and passages as normalised here, for building the run, which reads them again. */
     final NormalisedTexts normalised;
+    /** A generator's answer, normalised; null for other calls. */
+    final String answer;
+    /**
+     * The earlier answer a generator's prompt hands it to refine ({@link SynthesisSteps}), normalised; null when it
+     * carries none.
+     */
+    final String priorAnswer;
 
     CallSignals(ClassifiedCall call) {
         this.call = call;
@@ -49,6 +57,8 @@ final class CallSignals {
         String q = null;
         float[] vector = null;
         String promptText = "";
+        String answerText = null;
+        String prior = null;
         // the collections a call of this stage fills, read-only empty ones for the rest: five per call, of which a
         // call fills two at most, were a twentieth of what linking a run allocated (JFR of assembleRun, issue #27)
         Set<String> produced = Collections.emptySet();
@@ -65,6 +75,11 @@ final class CallSignals {
                 }
             } else {
                 promptText = normalised.prompt(chat);
+                if (stage == Stage.GENERATE) {
+                    answerText = chat.output() == null ? null : Texts.norm(chat.output());
+                    String carried = SynthesisSteps.priorAnswer(chat);
+                    prior = carried == null ? null : Texts.norm(carried);
+                }
             }
         } else if (call.detail() instanceof EmbedDetail embed) {
             consumed = new LinkedHashSet<>();
@@ -103,6 +118,8 @@ final class CallSignals {
         this.question = q == null || q.isEmpty() ? null : q;
         this.consumedVector = vector;
         this.prompt = promptText;
+        this.answer = answerText == null || answerText.isEmpty() ? null : answerText;
+        this.priorAnswer = prior == null || prior.isEmpty() ? null : prior;
         consumed.remove("");
         produced.remove("");
         this.producedQueries = produced;
@@ -146,6 +163,29 @@ final class CallSignals {
             sourceWords = NearText.sourceWords(this);
         }
         return sourceWords;
+    }
+
+    /**
+     * Whether this generator call is a later step of an answer {@code earlier} began: it asks the same question,
+     * started after {@code earlier} ended, and carries its answer, to refine (LlamaIndex's and LangChain's refine) or
+     * as a passage of its context (LlamaIndex's tree summary, LangChain's map-reduce: the answers over parts of the
+     * context summarised into one).
+     */
+    boolean continues(CallSignals earlier) {
+        if (stage != Stage.GENERATE || earlier.stage != Stage.GENERATE || earlier.answer == null || question == null
+                || !question.equals(earlier.question) || startMs < earlier.endMs || failed() || earlier.failed()) {
+            return false;
+        }
+        if (earlier.answer.equals(priorAnswer)) {
+            return true;
+        }
+        List<String> passages = ((ChatDetail) call.detail()).contextPassages();
+        for (String passage : passages == null ? List.<String>of() : passages) {
+            if (earlier.answer.equals(normalised.text(passage))) {
+                return true;
+            }
+        }
+        return false;
     }
 
     String eventId() {

@@ -1,6 +1,7 @@
 package io.raglog.assemble;
 
 import io.raglog.calls.ChatDetail;
+import io.raglog.calls.ChatMessage;
 import io.raglog.calls.ChatRole;
 import io.raglog.calls.ClassifiedCall;
 import io.raglog.calls.EmbedDetail;
@@ -77,7 +78,7 @@ public final class RunBuilder {
         List<ClassifiedCall> generatorCalls = byStage.getOrDefault(Stage.GENERATE, List.of());
         // what was handed on, found in the prompt once: the generator's context and context assembly both read it
         List<Passage> handedOn = rerank.present() ? rerank.output() : retrieved.passages();
-        ChatDetail prompt = promptCall(generatorCalls);
+        ChatDetail prompt = promptCall(generatorCalls, norm);
         List<PromptMatches.Match> matches = prompt == null ? List.of()
                 : PromptMatches.find(norm.prompt(prompt), handedOn, norm);
         GenerateStage generate = generate(generatorCalls, prompt, handedOn, matches, norm);
@@ -267,13 +268,54 @@ public final class RunBuilder {
         return new RerankStage(true, latency(calls), ids(calls), detail.model(), detail.query(), input, output, topN);
     }
 
-    /** The generator call whose prompt and answer the run keeps: its last that succeeded, else its last; null if none. */
-    private static ChatDetail promptCall(List<ClassifiedCall> calls) {
+    /**
+     * The generator call whose prompt and answer the run keeps: its last that succeeded, else its last; null if none.
+     * An answer synthesised in several calls is read as one call made of them ({@link #stepsAsOne}).
+     */
+    private static ChatDetail promptCall(List<ClassifiedCall> calls, NormalisedTexts norm) {
         if (calls.isEmpty()) {
             return null;
         }
         List<ClassifiedCall> ok = succeeded(calls);
+        if (ok.size() > 1) {
+            return stepsAsOne(ok, norm);
+        }
         return (ChatDetail) (ok.isEmpty() ? calls.get(calls.size() - 1) : ok.get(ok.size() - 1)).detail();
+    }
+
+    /**
+     * The steps of an answer synthesised in several calls ({@link SynthesisChains}) as the one generator call the run
+     * reads: their prompts in order, every passage they put before the model but the earlier steps' answers they carry
+     * (a tree summary's context), the last step's answer; the prompt size of its largest step, the one a context
+     * window bounds.
+     */
+    private static ChatDetail stepsAsOne(List<ClassifiedCall> steps, NormalisedTexts norm) {
+        Set<String> answers = new HashSet<>();
+        Set<String> seen = new HashSet<>();
+        List<ChatMessage> messages = new ArrayList<>();
+        List<String> passages = new ArrayList<>();
+        Integer largestPrompt = null;
+        ChatDetail last = null;
+        for (ClassifiedCall c : steps) {
+            last = (ChatDetail) c.detail();
+            messages.addAll(last.messages());
+            for (String p : last.contextPassages() == null ? List.<String>of() : last.contextPassages()) {
+                String n = norm.text(p);
+                if (!answers.contains(n) && seen.add(n)) {
+                    passages.add(p);
+                }
+            }
+            if (last.output() != null) {
+                answers.add(norm.text(last.output()));
+            }
+            Integer in = last.usage() == null ? null : last.usage().inputTokens();
+            if (in != null && (largestPrompt == null || in > largestPrompt)) {
+                largestPrompt = in;
+            }
+        }
+        return new ChatDetail(last.adapter(), last.model(), messages, last.output(),
+                new TokenUsage(largestPrompt, last.usage() == null ? null : last.usage().outputTokens()), last.role(),
+                last.question(), String.join("\n\n", passages), passages, last.streamed());
     }
 
     private static GenerateStage generate(List<ClassifiedCall> calls, ChatDetail detail, List<Passage> known,

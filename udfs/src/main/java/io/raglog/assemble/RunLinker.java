@@ -83,7 +83,7 @@ public final class RunLinker {
         long grace = settings.grace().toMillis();
         List<CallSignals> closers = new ArrayList<>();
         for (CallSignals s : open) {
-            if (closes(s.isCloser(), s.endMs, grace, now)) {
+            if (closes(s.isCloser(), s.endMs, grace, now) && !SynthesisChains.continued(s, open)) {
                 closers.add(s);
             }
         }
@@ -93,7 +93,15 @@ public final class RunLinker {
             if (claimed.contains(g)) {
                 continue;
             }
-            List<CallSignals> members = hinted ? hintedMembers(g, open) : linkedMembers(g, open, settings);
+            List<CallSignals> chain = SynthesisChains.stepsBefore(g, open);
+            if (chain.size() == 1 && g.priorAnswer != null && !hinted) {
+                // a refine whose first step's run had closed before it came: the run it belongs to is gone
+                claimed.add(g);
+                open.remove(g);
+                out.add(assembled(pipeline, null, List.of(g), g, SynthesisChains.lateStepReason()));
+                continue;
+            }
+            List<CallSignals> members = hinted ? hintedMembers(g, open) : linkedMembers(g, chain, open, settings);
             claimed.addAll(members);
             open.removeIf(claimed::contains);
             String hint = hinted && closed > 0 ? runHint + "#" + (closed + 1) : runHint;
@@ -166,8 +174,9 @@ public final class RunLinker {
      * text is near its rewrite or question, or the lone one between its rewrite and its next stage
      * ({@link LooseEmbedLinks}). Failed calls (429, 5xx) join when their request is the one a member retried.
      */
-    private static List<CallSignals> linkedMembers(CallSignals g, List<CallSignals> open, AssemblySettings settings) {
-        long earliest = g.startMs - settings.maxRunDuration().toMillis();
+    private static List<CallSignals> linkedMembers(CallSignals g, List<CallSignals> chain, List<CallSignals> open,
+            AssemblySettings settings) {
+        long earliest = chain.get(0).startMs - settings.maxRunDuration().toMillis();
         List<CallSignals> candidates = new ArrayList<>();
         for (CallSignals s : open) {
             if (s != g && !s.isCloser() && s.startMs >= earliest && s.startMs <= g.endMs) {
@@ -175,10 +184,11 @@ public final class RunLinker {
             }
         }
         // nearest in time first, so that of two equally linked calls (the same question asked twice) the closer wins
-        candidates.sort((a, b) -> Long.compare(Math.abs(g.startMs - a.endMs), Math.abs(g.startMs - b.endMs)));
+        CallSignals first = chain.get(0);
+        candidates.sort((a, b) -> Long.compare(Math.abs(first.startMs - a.endMs), Math.abs(first.startMs - b.endMs)));
 
-        List<CallSignals> members = new ArrayList<>();
-        members.add(g);
+        // the answer's synthesis steps are the run's generator together; the rest links to any of them
+        List<CallSignals> members = new ArrayList<>(chain);
         addStrongClosure(members, candidates);
         for (Stage stage : List.of(Stage.RERANK, Stage.RETRIEVE)) {
             if (!hasStage(members, stage)) {

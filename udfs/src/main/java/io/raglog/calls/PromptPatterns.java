@@ -14,7 +14,7 @@ final class PromptPatterns {
     private static final String LINE_START = "(?im)^[ \\t]*(?:#{1,6}[ \\t]*)?(?:\\*\\*|__)?";
     private static final String LABEL_END = "(?:\\*\\*|__)?[ \\t]*:(?:\\*\\*|__)?[ \\t]*";
 
-    private static final String CONTEXT_NAMES = "(?:the[ \\t]+)?(?:context(?:[ \\t]+information)?|contexts"
+    private static final String CONTEXT_NAMES = "(?:the[ \\t]+)?(?:(?:new[ \\t]+)?context(?:[ \\t]+information)?|contexts"
             + "|(?:retrieved|relevant|provided|supporting)[ \\t]+(?:context|documents|passages|information|sources)"
             + "|(?:retrieved[ \\t]+|relevant[ \\t]+)?chunks"
             + "|documents|passages|sources|search[ \\t]+results|excerpts|knowledge(?:[ \\t]+base)?"
@@ -40,15 +40,18 @@ final class PromptPatterns {
 
     /**
      * Question labels that templates put mid-line: "...separated by newlines. Original question: {q}",
-     * "...end the queries with '**'. Question: {q} Answer:", "search queries related to: {q}".
+     * "...end the queries with '**'. Question: {q} Answer:", "search queries related to: {q}", "...not prior
+     * knowledge, answer the question: {q}" (LangChain's refine chain, its first step).
      */
     static final Pattern INLINE_QUESTION_LABEL = Pattern.compile("(?i)(?:(?<=[.!?:\"'’*)])[ \\t]+(?:question|query)"
             + "|\\b(?:the[ \\t]+)?original[ \\t]+(?:question|query)(?:[ \\t]+is[ \\t]+as[ \\t]+follows)?"
-            + "|\\bfollow[ \\t-]?up[ \\t]+input|\\b(?:queries|questions)[ \\t]+related[ \\t]+to)[ \\t]*:[ \\t]*");
+            + "|\\bfollow[ \\t-]?up[ \\t]+input|\\b(?:queries|questions)[ \\t]+related[ \\t]+to"
+            + "|\\banswer[ \\t]+the[ \\t]+(?:question|query))[ \\t]*:[ \\t]*");
 
-    /** "Answer:", "Helpful Answer:", "Refined Answer:": where a template's prompt ends. */
+    /** "Answer:", "Helpful Answer:", "Refined Answer:", "New Answer:": where a template's prompt ends. */
     static final Pattern ANSWER_LABEL = Pattern.compile(LINE_START
-            + "(?:helpful[ \\t]+answer|answer|final[ \\t]+answer|your[ \\t]+answer|refined[ \\t]+answer|response)"
+            + "(?:helpful[ \\t]+answer|answer|final[ \\t]+answer|your[ \\t]+answer|(?:refined|new)[ \\t]+answer"
+            + "|response)"
             + LABEL_END);
 
     /** Where a labelled question's text stops: the next label of a template, inline or on its own line. */

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.raglog.calls.CallDetail;
 import io.raglog.calls.ChatDetail;
+import io.raglog.calls.ChatDetails;
 import io.raglog.calls.ChatMessage;
 import io.raglog.calls.ChatRole;
 import io.raglog.calls.ClassifiedCall;
@@ -126,6 +127,14 @@ final class TestCalls {
 
     ClassifiedCall generateWithContext(double start, double end, List<Passage> context) {
         return generate("generate", start, end, 200, context);
+    }
+
+    /** A chat call whose role and question are read from its prompt, as an adapter reads them. */
+    ClassifiedCall chat(String id, double start, double end, String prompt, String output) {
+        ChatDetail d = ChatDetails.of("test.chat", "gpt-4o", List.of(new ChatMessage("user", prompt)), output,
+                new TokenUsage(300, 20), false);
+        Stage stage = d.role() == ChatRole.REWRITE ? Stage.REWRITE : Stage.GENERATE;
+        return new ClassifiedCall(event(id, start, end, 200, body("prompt", prompt)), stage, d);
     }
 
     ClassifiedCall generate(String id, double start, double end, int status, List<Passage> context) {

@@ -1,0 +1,61 @@
+package io.raglog.assemble;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+
+/**
+ * An answer synthesised in several generator calls (LlamaIndex's refine and tree summary, LangChain's refine and
+ * map-reduce): each later step carries an earlier step's answer ({@link CallSignals#continues}). The run closes on the
+ * last step, and its generator is all of them: what reached the model is every step's context, its answer the last.
+ */
+final class SynthesisChains {
+
+    private SynthesisChains() {}
+
+    /** Whether a later open generator call carries {@code step}'s answer on: then {@code step} does not close a run. */
+    static boolean continued(CallSignals step, List<CallSignals> open) {
+        if (step.answer == null) {
+            return false;
+        }
+        for (CallSignals later : open) {
+            if (later != step && later.continues(step)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * The steps of the answer {@code last} ends, in the order they started, {@code last} included: every open
+     * generator call whose answer it, or a step before it, carries on.
+     */
+    static List<CallSignals> stepsBefore(CallSignals last, List<CallSignals> open) {
+        List<CallSignals> steps = new ArrayList<>();
+        steps.add(last);
+        for (int i = 0; i < steps.size(); i++) {
+            CallSignals step = steps.get(i);
+            for (CallSignals earlier : open) {
+                if (!steps.contains(earlier) && step.continues(earlier)) {
+                    steps.add(earlier);
+                }
+            }
+        }
+        if (steps.size() > 1) {
+            steps.sort(Comparator.comparingLong((CallSignals s) -> s.startMs).thenComparing(CallSignals::eventId));
+        }
+        return steps;
+    }
+
+    /**
+     * Why a refine step whose first step's run had closed before it arrived leaves alone, as an orphan: the run it
+     * belongs to was checked on the answer before it.
+     */
+    static String lateStepReason() {
+        return IncompleteRuns.ORPHAN_PREFIX + LATE_STEP;
+    }
+
+    /** How {@link #lateStepReason} goes on after the orphan prefix: how a late step is told apart. */
+    static final String LATE_STEP = "a later step of an answer synthesised in several calls (it refines an earlier "
+            + "call's answer), which came after that answer's run had closed";
+}
