@@ -6,10 +6,12 @@
 //   node llamaindex-rag.mjs PLAN.json
 //
 // PLAN.json as for langchain-rag.mjs; embedFault: how the client gets the question it embeds wrong
-// (query-faults.mjs), in a subclass of the embedding model, as a team's own preprocessing would.
+// (query-faults.mjs), in a subclass of the embedding model, as a team's own preprocessing would; responseMode, how
+// the answer is synthesised ("refine": a chat call per passage, each refining the answer before it; else the
+// default, "compact").
 // Prints one JSON line per question: its id, what was embedded and the answer.
 import { readFileSync } from "node:fs";
-import { Document, Settings, VectorStoreIndex } from "llamaindex";
+import { Document, Settings, VectorStoreIndex, getResponseSynthesizer } from "llamaindex";
 import { OpenAI, OpenAIEmbedding } from "@llamaindex/openai";
 import { CohereRerank } from "@llamaindex/cohere";
 import { askAll, queryToEmbed } from "./query-faults.mjs";
@@ -36,6 +38,7 @@ const index = await VectorStoreIndex.fromDocuments(
 );
 const engine = index.asQueryEngine({
   similarityTopK: 6,
+  ...(plan.responseMode ? { responseSynthesizer: getResponseSynthesizer(plan.responseMode) } : {}),
   nodePostprocessors: [new CohereRerank({
     topN: 3, model: "rerank-english-v3.0", apiKey: process.env.COHERE_API_KEY, baseUrl: process.env.COHERE_BASE_URL,
   })],

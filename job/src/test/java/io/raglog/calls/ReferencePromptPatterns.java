@@ -4,7 +4,9 @@ import java.util.regex.Pattern;
 
 
 // A verbatim copy of the prompt reader as it was before its speed work (main at 1cd143c), kept as the reference that
-// PromptAnatomyUnchangedTest compares the live code with. Only the class names differ.
+// PromptAnatomyUnchangedTest compares the live code with. Only the class names differ, and the readings changed on
+// purpose since, made here too: "answer the question:" as an inline question label, "New Context:" and "New Answer:"
+// as labels (LangChain's and LlamaIndex's refine steps).
 
 /**
  * The labels and phrases RAG frameworks put in prompts (LangChain, LlamaIndex, Haystack, hand-written templates),
@@ -18,7 +20,7 @@ final class ReferencePromptPatterns {
     private static final String LINE_START = "(?im)^[ \\t]*(?:#{1,6}[ \\t]*)?(?:\\*\\*|__)?";
     private static final String LABEL_END = "(?:\\*\\*|__)?[ \\t]*:(?:\\*\\*|__)?[ \\t]*";
 
-    private static final String CONTEXT_NAMES = "(?:the[ \\t]+)?(?:context(?:[ \\t]+information)?|contexts"
+    private static final String CONTEXT_NAMES = "(?:the[ \\t]+)?(?:(?:new[ \\t]+)?context(?:[ \\t]+information)?|contexts"
             + "|(?:retrieved|relevant|provided|supporting)[ \\t]+(?:context|documents|passages|information|sources)"
             + "|documents|passages|sources|search[ \\t]+results|excerpts|knowledge(?:[ \\t]+base)?"
             + "|reference[ \\t]+(?:documents|material|text)|background(?:[ \\t]+information)?|retrieved[ \\t]+document)";
@@ -40,11 +42,13 @@ final class ReferencePromptPatterns {
      */
     static final Pattern INLINE_QUESTION_LABEL = Pattern.compile("(?i)(?:(?<=[.!?:\"'’*)])[ \\t]+(?:question|query)"
             + "|\\b(?:the[ \\t]+)?original[ \\t]+(?:question|query)(?:[ \\t]+is[ \\t]+as[ \\t]+follows)?"
-            + "|\\bfollow[ \\t-]?up[ \\t]+input|\\b(?:queries|questions)[ \\t]+related[ \\t]+to)[ \\t]*:[ \\t]*");
+            + "|\\bfollow[ \\t-]?up[ \\t]+input|\\b(?:queries|questions)[ \\t]+related[ \\t]+to"
+            + "|\\banswer[ \\t]+the[ \\t]+(?:question|query))[ \\t]*:[ \\t]*");
 
     /** "Answer:", "Helpful Answer:", "Refined Answer:": where a template's prompt ends. */
     static final Pattern ANSWER_LABEL = Pattern.compile(LINE_START
-            + "(?:helpful[ \\t]+answer|answer|final[ \\t]+answer|your[ \\t]+answer|refined[ \\t]+answer|response)"
+            + "(?:helpful[ \\t]+answer|answer|final[ \\t]+answer|your[ \\t]+answer|(?:refined|new)[ \\t]+answer"
+            + "|response)"
             + LABEL_END);
 
     /** Where a labelled question's text stops: the next label of a template, inline or on its own line. */

@@ -98,14 +98,16 @@ final class JsRagClient {
      * What a client was asked: the knowledge base, the questions, how each one's embedded query goes wrong, the
      * characters its prompt's context may take (null: no budget), the questions whose answer a client that can
      * stream asks for as a stream, whether a relevance gate asks first, and whether the reranked passages are
-     * compressed by an LLM before the prompt ({@code langchain-rag.mjs} does all three; the others ignore them).
+     * compressed by an LLM before the prompt ({@code langchain-rag.mjs} does all three; the others ignore them); and
+     * how the answer is synthesised from the passages (LlamaIndex's response mode, {@code llamaindex-rag.mjs}; null:
+     * its default).
      */
     record Plan(List<Document> passages, Map<String, Question> questions, Map<String, String> faults,
-            Integer contextBudget, Set<String> streamed, boolean gated, boolean compressed) {
+            Integer contextBudget, Set<String> streamed, boolean gated, boolean compressed, String responseMode) {
 
         Plan(List<Document> passages, Map<String, Question> questions, Map<String, String> faults,
                 Integer contextBudget, Set<String> streamed) {
-            this(passages, questions, faults, contextBudget, streamed, false, false);
+            this(passages, questions, faults, contextBudget, streamed, false, false, null);
         }
 
         /**
@@ -148,7 +150,7 @@ final class JsRagClient {
         Plan withContextBudget(int chars) {
             Map<String, String> none = new HashMap<>();
             questions.keySet().forEach(id -> none.put(id, "none"));
-            return new Plan(passages, questions, none, chars, streamed, gated, compressed);
+            return new Plan(passages, questions, none, chars, streamed, gated, compressed, responseMode);
         }
 
         /**
@@ -156,7 +158,7 @@ final class JsRagClient {
          * only when the chat model says its context suffices.
          */
         Plan withRelevanceGate() {
-            return new Plan(passages, questions, faults, contextBudget, streamed, true, compressed);
+            return new Plan(passages, questions, faults, contextBudget, streamed, true, compressed, responseMode);
         }
 
         /**
@@ -164,7 +166,16 @@ final class JsRagClient {
          * prompt ({@code langchain-rag.mjs}): one chat call per passage, its extract in the prompt.
          */
         Plan withContextualCompression() {
-            return new Plan(passages, questions, faults, contextBudget, streamed, gated, true);
+            return new Plan(passages, questions, faults, contextBudget, streamed, gated, true, responseMode);
+        }
+
+        /**
+         * The same questions, their answers synthesised in LlamaIndex's response {@code mode} ({@code
+         * llamaindex-rag.mjs}): "refine" answers from the first passage and refines that answer with each next one,
+         * a chat call per passage.
+         */
+        Plan withResponseMode(String mode) {
+            return new Plan(passages, questions, faults, contextBudget, streamed, gated, compressed, mode);
         }
 
         /** The question asked in these words (a run and a verdict carry the words, not the id). */
@@ -179,6 +190,9 @@ final class JsRagClient {
         JsonNode json() {
             ObjectNode plan = Json.MAPPER.createObjectNode()
                     .put("concurrency", Integer.getInteger("js.concurrency", 4));
+            if (responseMode != null) {
+                plan.put("responseMode", responseMode);
+            }
             ArrayNode p = plan.putArray("passages");
             passages.forEach(d -> p.addObject().put("id", d.docId()).put("text", d.text()));
             ArrayNode q = plan.putArray("questions");

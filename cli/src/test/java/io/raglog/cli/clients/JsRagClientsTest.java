@@ -8,6 +8,7 @@ import io.raglog.llm.LlmCheck;
 import io.raglog.schemas.Finding;
 import io.raglog.schemas.GenerateStage;
 import io.raglog.schemas.Passage;
+import io.raglog.schemas.PassageFate;
 import io.raglog.schemas.Run;
 import io.raglog.schemas.Stage;
 import io.raglog.schemas.Verdict;
@@ -89,6 +90,36 @@ class JsRagClientsTest {
         assertWholeRunsAndEmbeddingFlags(plan, recording,
                 List.of(Stage.EMBED, Stage.RETRIEVE, Stage.RERANK, Stage.ASSEMBLE, Stage.GENERATE),
                 Function.identity());
+    }
+
+    /**
+     * {@code llamaindex-rag.mjs} in LlamaIndex's refine mode: an answer from the first reranked passage, then a chat
+     * call per further passage that refines it ("We have provided an existing answer: …"). Read as generators, the
+     * first closed its run with two passages "dropped" by assembly, and each refine made a run of its own. Each
+     * question must come out as one whole run whose generator is its three calls, its answer the last, every reranked
+     * passage before the model.
+     */
+    @Test
+    void shouldAssembleALlamaIndexTsClientsAnswersRefinedOverSeveralCalls() throws Exception {
+        JsRagClient.Plan plan = JsRagClient.Plan.of(PASSAGES, QUESTIONS).withResponseMode("refine");
+        JsRagClient.Recording recording = JsRagClient.record("llamaindex-rag.mjs", "refine-llamaindex-ts", plan, dir);
+        // the index's documents in batches, then an embedding, a rerank and three answer steps per question
+        assertThat(recording.served()).isEqualTo((PASSAGES + LLAMAINDEX_BATCH - 1) / LLAMAINDEX_BATCH + 5 * QUESTIONS);
+
+        JsRagClient.Replayed replayed = replayedWhole(recording);
+        for (JsonNode a : recording.answered()) {
+            var question = plan.questions().get(a.path("id").asText());
+            Run run = replayed.runs().get(question.question());
+            assertThat(run).as("the run of %s", question.question()).isNotNull();
+            assertThat(run.stages().generate().callIds()).as("the answer steps of %s", question.question())
+                    .hasSize(3);
+            assertThat(run.stages().generate().answer()).isEqualTo(a.path("answer").asText());
+            assertThat(run.stages().generate().context()).extracting(Passage::text)
+                    .containsExactlyElementsOf(run.stages().rerank().output().stream().map(Passage::text).toList());
+            assertThat(run.stages().assemble().passages()).as("what of %s reached the model", question.question())
+                    .extracting(PassageFate::fate).containsOnly(PassageFate.Fate.WHOLE);
+        }
+        assertThat(replayed.verdicts()).hasSize(QUESTIONS);
     }
 
     /**

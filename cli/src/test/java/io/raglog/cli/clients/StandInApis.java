@@ -185,8 +185,8 @@ final class StandInApis implements AutoCloseable {
     /**
      * OpenAI's {@code /v1/chat/completions}: a rewrite request (a system message that asks to rewrite) gets the
      * question's content words; a relevance gate gets its verdict ({@link #gate}), a contextual compressor its extract
-     * ({@link #extract}); an answer request gets the context's sentence that shares the most words with the
-     * question, or a refusal when none shares any.
+     * ({@link #extract}), a refine step its answer kept or bettered ({@link #refine}); an answer request gets the
+     * context's sentence that shares the most words with the question, or a refusal when none shares any.
      */
     private JsonNode chat(JsonNode request) {
         JsonNode messages = request.path("messages");
@@ -194,7 +194,8 @@ final class StandInApis implements AutoCloseable {
         String user = messages.path(messages.size() - 1).path("content").asText();
         String content = system.startsWith("Rewrite") && messages.size() > 1 ? rewrite(user)
                 : user.endsWith(GATE_VERDICTS) ? gate(user)
-                : user.startsWith(EXTRACTION) ? extract(user) : answer(user);
+                : user.startsWith(EXTRACTION) ? extract(user)
+                : user.startsWith(REFINE) ? refine(user) : answer(user);
         ObjectNode response = Json.MAPPER.createObjectNode()
                 .put("id", "chatcmpl-standin" + replies.incrementAndGet())
                 .put("object", "chat.completion")
@@ -280,6 +281,23 @@ final class StandInApis implements AutoCloseable {
         Best best = mostLike(question, context.replaceAll("\\[\\d+\\] ", "").split("(?<=[.!?])\\s+|\\n+"),
                 sentence -> !sentence.contains("---") && !sentence.startsWith("Context"));
         return best.sentence() == null ? REFUSAL : best.sentence().trim();
+    }
+
+    /** How LlamaIndex's refine prompt opens: a later step of an answer synthesised in several calls. */
+    private static final String REFINE = "The original query is as follows: ";
+
+    /**
+     * A refine step ({@code llamaindex-rag.mjs} in refine mode): the new context's sentence most like the question when
+     * it shares more of the question's words than the answer to refine, else that answer as it was.
+     */
+    private static String refine(String prompt) {
+        Set<String> question = contentWords(prompt.substring(REFINE.length(), prompt.indexOf('\n')));
+        int from = prompt.indexOf("existing answer: ") + "existing answer: ".length();
+        String existing = prompt.substring(from, prompt.indexOf("\nWe have the opportunity", from));
+        String[] parts = prompt.split("\n-{3,}\n");
+        Best best = mostLike(question, parts[1].split("(?<=[.!?])\\s+|\\n+"), any -> true);
+        return best.sentence() != null && best.overlap() > overlap(question, existing) ? best.sentence().trim()
+                : existing;
     }
 
     /** A sentence and the share of the question's content words it holds. */
