@@ -1,5 +1,6 @@
 package io.raglog.calls;
 
+import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -32,22 +33,39 @@ public final class SynthesisSteps {
 
     /**
      * The earlier answer a generator's prompt hands it to refine, as written; null when its prompt carries none or does
-     * not ask for it to be refined. Read
-     * from the prompt text, not kept on the call: only run assembly asks, once per generator call.
+     * not ask for it to be refined. Read from the prompt's messages, not kept on the call: only run assembly asks, once
+     * per generator call, and most prompts are passed over on a plain search for the words a refine step uses.
      */
     public static String priorAnswer(ChatDetail chat) {
         if (chat.role() != ChatRole.GENERATE) {
             return null;
         }
-        String prompt = chat.promptText();
-        Matcher label = PRIOR_ANSWER_LABEL.matcher(prompt);
-        if (!label.find()) {
+        List<String> parts = chat.promptParts();
+        if (!asksToRefine(parts)) {
             return null;
         }
-        Matcher end = PRIOR_ANSWER_END.matcher(prompt);
-        int stop = end.find(label.end()) ? end.start() : prompt.length();
-        String answer = prompt.substring(label.end(), stop).strip();
-        // a conversation's "Previous answer:" is not a step to refine: the prompt must ask for one
-        return answer.isEmpty() || !REFINE_WORDS.matcher(prompt).find() ? null : answer;
+        for (String part : parts) {
+            Matcher label = PRIOR_ANSWER_LABEL.matcher(part);
+            if (label.find()) {
+                Matcher end = PRIOR_ANSWER_END.matcher(part);
+                int stop = end.find(label.end()) ? end.start() : part.length();
+                String answer = part.substring(label.end(), stop).strip();
+                return answer.isEmpty() ? null : answer;
+            }
+        }
+        return null;
+    }
+
+    /** A conversation's "Previous answer:" is not a step to refine: the prompt must ask for one. */
+    private static boolean asksToRefine(List<String> parts) {
+        for (String part : parts) {
+            // what REFINE_WORDS needs, looked for plainly first: the regular expression runs on few prompts
+            boolean maybe = part.contains("efin") || part.contains("EFIN") || part.contains("ew context")
+                    || part.contains("ew Context") || part.contains("EW CONTEXT");
+            if (maybe && REFINE_WORDS.matcher(part).find()) {
+                return true;
+            }
+        }
+        return false;
     }
 }

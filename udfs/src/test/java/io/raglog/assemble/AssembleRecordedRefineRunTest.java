@@ -89,6 +89,46 @@ class AssembleRecordedRefineRunTest {
         }
     }
 
+    /** The same, live: the prompt path closes the first step's run, then waits for the next run's refine. */
+    @Test
+    void shouldWaitOnThePromptPathForTheRefineOfAPipelineSeenToRefine() throws Exception {
+        try (KeyedOneInputStreamOperatorTestHarness<String, ClassifiedCall, Run> harness =
+                ProcessFunctionTestHarnesses.forKeyedProcessFunction(new AssembleRunsFunction(AssemblySettings.DEFAULTS),
+                        ClassifiedCall::runKey, Types.STRING)) {
+            long wait = AssemblySettings.DEFAULTS.generatorWait().toMillis();
+            List<ClassifiedCall> first = calls(Duration.ZERO, "");
+            first.forEach(c -> arrive(harness, c));
+            harness.setProcessingTime(endOf(first.get(3)) + wait);
+            List<Run> runs = harness.extractOutputValues();
+            assertThat(runs).hasSize(2);
+            assertThat(runs.get(0).stages().generate().callIds()).containsExactly("acme-ir-supabase-0011");
+            assertThat(runs.get(1).incompleteReason()).contains("came after that answer's run had closed");
+
+            List<ClassifiedCall> next = calls(Duration.ofSeconds(30), "-next");
+            next.subList(0, 3).forEach(c -> arrive(harness, c));
+            harness.setProcessingTime(endOf(next.get(2)) + wait);
+            assertThat(harness.extractOutputValues()).as("waiting for its refine").hasSize(2);
+            arrive(harness, next.get(3));
+            // twice the late refine's 1,067 ms, and a second more, after the refine arrived
+            harness.setProcessingTime(endOf(next.get(3)) + 3_134);
+
+            runs = harness.extractOutputValues();
+            assertThat(runs).hasSize(3);
+            assertWhole(runs.get(2), "acme-ir-supabase-0011-next", "acme-ir-supabase-0012-next");
+        }
+    }
+
+    /** A call arriving live: the processing clock reads its end time when its record arrives. */
+    private static void arrive(KeyedOneInputStreamOperatorTestHarness<String, ClassifiedCall, Run> harness,
+            ClassifiedCall call) {
+        try {
+            harness.setProcessingTime(Math.max(harness.getProcessingTime(), endOf(call)));
+            harness.processElement(call, endOf(call));
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     private static void assertWhole(Run run, String firstStep, String refineStep) {
         assertThat(run.incomplete()).isFalse();
         assertThat(run.question()).isEqualTo(QUESTION);
