@@ -18,8 +18,9 @@ import java.util.function.Predicate;
  * Decides which buffered calls form which run, at a given event time. Pure logic: the Flink function owns state and
  * timers and calls this when a timer fires.
  *
- * <p>A run ends at the generator call that produces the answer: once event time passes that call's end plus the
- * grace, the run is closed with every call that belongs to it. Calls with a run hint all belong to the hinted run.
+ * <p>A run ends at the generator call that produces the answer (of an answer synthesised in several calls, the last:
+ * {@link SynthesisChains}): once event time passes that call's end plus the grace, the run is closed with every call
+ * that belongs to it. Calls with a run hint all belong to the hinted run.
  * Calls without one are linked by content ({@link ContentLinks}), so interleaved concurrent runs of one pipeline
  * separate. Calls no generator claims within the run timeout are flushed as incomplete runs.
  */
@@ -168,7 +169,8 @@ public final class RunLinker {
     }
 
     /**
-     * Without a hint: first every call strongly linked to the run so far (transitively), one rewriter and one
+     * Without a hint: the answer's steps ({@code chain}: the generator call alone, unless the answer was synthesised in
+     * several calls), then every call strongly linked to the run so far (transitively), one rewriter and one
      * reranker at most; then stages still empty from passage overlap; then strong links again from what that added
      * (the embedding behind a retrieval found by overlap); then, for a run still without an embedding, the one whose
      * text is near its rewrite or question, or the lone one between its rewrite and its next stage
