@@ -199,12 +199,11 @@ public class AssembleRunsFunction extends KeyedProcessFunction<String, Classifie
     }
 
     /**
-     * A step came after its answer's run had closed: from now on the key's generator calls wait for the next step
-     * twice as long as that step took, and a second more (the step began after the one before it ended).
+     * The key's pipeline answers in several calls (a step came late, or an answer's steps came whole): from now on its
+     * generator calls wait for a next step as long as {@code stepsMs} and a second more, or longer if learned before.
      */
-    private void learnStepWait(Run lateStep) throws IOException {
-        long took = Math.max(0, lateStep.endedAt().toEpochMilli() - lateStep.startedAt().toEpochMilli());
-        long wait = 2 * took + 1000;
+    private void learnStepWait(long stepsMs) throws IOException {
+        long wait = Math.max(0, stepsMs) + 1000;
         Long learned = stepWait.value();
         if (learned == null || learned < wait) {
             stepWait.update(wait);
@@ -305,10 +304,15 @@ public class AssembleRunsFunction extends KeyedProcessFunction<String, Classifie
                 }
                 if (SynthesisChains.lateStepReason().equals(a.run().incompleteReason())) {
                     lateSteps.inc();
-                    learnStepWait(a.run());
+                    // twice the step's time: it began after the step before it ended
+                    learnStepWait(2 * (a.run().endedAt().toEpochMilli() - a.run().startedAt().toEpochMilli()));
                 }
             } else {
                 closedAComplete = true;
+                if (SynthesisChains.steps(a.run()) > 1) {
+                    // an answer in several steps came whole: its pipeline's next answers wait as long as this took
+                    learnStepWait(a.run().stages().generate().latencyMs());
+                }
                 if (a.run().stages().generate().stoppedByGate()) {
                     gatedRuns.inc();
                 }

@@ -167,17 +167,23 @@ final class CallSignals {
 
     /**
      * Whether this generator call is a later step of an answer {@code earlier} began: it asks the same question,
-     * started after {@code earlier} ended, and carries its answer, to refine (LlamaIndex's and LangChain's refine) or
-     * as a passage of its context (LlamaIndex's tree summary, LangChain's map-reduce: the answers over parts of the
-     * context summarised into one).
+     * started after {@code earlier} ended, and carries its answer, to refine ({@link #refines}: LlamaIndex's and
+     * LangChain's refine) or as a passage of its context ({@link #summarises}: LlamaIndex's tree summary, LangChain's
+     * map-reduce, the answers over parts of the context summarised into one).
      */
     boolean continues(CallSignals earlier) {
-        if (stage != Stage.GENERATE || earlier.stage != Stage.GENERATE || earlier.answer == null || question == null
-                || !question.equals(earlier.question) || startMs < earlier.endMs || failed() || earlier.failed()) {
+        return refines(earlier) || summarises(earlier);
+    }
+
+    /** This generator call carries {@code earlier}'s answer to refine. */
+    boolean refines(CallSignals earlier) {
+        return priorAnswer != null && mayFollow(earlier) && earlier.answer.equals(priorAnswer);
+    }
+
+    /** This generator call carries {@code earlier}'s answer as a passage of its context. */
+    boolean summarises(CallSignals earlier) {
+        if (!mayFollow(earlier)) {
             return false;
-        }
-        if (earlier.answer.equals(priorAnswer)) {
-            return true;
         }
         List<String> passages = ((ChatDetail) call.detail()).contextPassages();
         for (String passage : passages == null ? List.<String>of() : passages) {
@@ -186,6 +192,12 @@ final class CallSignals {
             }
         }
         return false;
+    }
+
+    private boolean mayFollow(CallSignals earlier) {
+        return stage == Stage.GENERATE && earlier.stage == Stage.GENERATE && earlier.answer != null
+                && question != null && question.equals(earlier.question) && startMs >= earlier.endMs && !failed()
+                && !earlier.failed();
     }
 
     String eventId() {

@@ -1,5 +1,8 @@
 package io.raglog.assemble;
 
+import io.raglog.schemas.HttpError;
+import io.raglog.schemas.Run;
+import io.raglog.schemas.Stage;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -27,24 +30,43 @@ final class SynthesisChains {
     }
 
     /**
-     * The steps of the answer {@code last} ends, in the order they started, {@code last} included: every open
-     * generator call whose answer it, or a step before it, carries on.
+     * The steps of the answer {@code last} ends, in the order they started, {@code last} included: the step each refine
+     * step refines (of two with the same answer, the one that ended last: another run asking the same question may
+     * have answered alike), and every step a summary summarises.
      */
     static List<CallSignals> stepsBefore(CallSignals last, List<CallSignals> open) {
         List<CallSignals> steps = new ArrayList<>();
         steps.add(last);
         for (int i = 0; i < steps.size(); i++) {
             CallSignals step = steps.get(i);
+            CallSignals refined = null;
             for (CallSignals earlier : open) {
-                if (!steps.contains(earlier) && step.continues(earlier)) {
+                if (steps.contains(earlier)) {
+                    continue;
+                }
+                if (step.refines(earlier) && (refined == null || earlier.endMs > refined.endMs)) {
+                    refined = earlier;
+                } else if (step.summarises(earlier)) {
                     steps.add(earlier);
                 }
+            }
+            if (refined != null) {
+                steps.add(refined);
             }
         }
         if (steps.size() > 1) {
             steps.sort(Comparator.comparingLong((CallSignals s) -> s.startMs).thenComparing(CallSignals::eventId));
         }
         return steps;
+    }
+
+    /** How many generator calls that succeeded made the run's answer: more than one for an answer made in steps. */
+    static int steps(Run run) {
+        int failed = 0;
+        for (HttpError e : run.httpErrors()) {
+            failed += e.stage() == Stage.GENERATE ? 1 : 0;
+        }
+        return run.stages().generate().callIds().size() - failed;
     }
 
     /**

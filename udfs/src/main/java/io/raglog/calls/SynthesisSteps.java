@@ -21,10 +21,13 @@ public final class SynthesisSteps {
             + "(?:we[ \\t]+have[ \\t]+provided[ \\t]+an?[ \\t]+|here[ \\t]+is[ \\t]+the[ \\t]+|the[ \\t]+)?"
             + "(?:existing|original|previous|prior|current|initial|draft)[ \\t]+answer[ \\t]*(?:is)?[ \\t]*:[ \\t]*");
 
-    /** Where the answer a step carries ends: the template's next sentence or label, a separator line. */
+    /**
+     * Where the answer a step carries ends: the template's next sentence or label, a separator line (not a blank line:
+     * an answer written as paragraphs or a list holds some).
+     */
     private static final Pattern PRIOR_ANSWER_END = Pattern.compile("(?im)\\n[ \\t]*(?:we[ \\t]+have[ \\t]+the"
             + "[ \\t]+opportunity|(?:new|refined|improved|updated|final)[ \\t]+answer[ \\t]*:|(?:new[ \\t]+)?context"
-            + "(?:[ \\t]+information)?[ \\t]*:|query[ \\t]*:|question[ \\t]*:|-{3,}|={3,}|#{2,})|\\n[ \\t]*\\n");
+            + "(?:[ \\t]+information)?[ \\t]*:|query[ \\t]*:|question[ \\t]*:|-{3,}|={3,}|#{2,})");
 
     /** What a refine step is asked to do, besides carrying the answer: refine it, rewrite it with new context. */
     private static final Pattern REFINE_WORDS = Pattern.compile("(?i)\\brefin(?:e|es|ed|ing)\\b|\\bnew[ \\t]+context\\b");

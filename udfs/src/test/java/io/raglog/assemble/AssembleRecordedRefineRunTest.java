@@ -18,7 +18,6 @@ import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
 import org.apache.flink.streaming.util.ProcessFunctionTestHarnesses;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * A LlamaIndex run over Supabase whose four rows overflow one prompt (its compact mode): the first generator call
@@ -35,14 +34,27 @@ class AssembleRecordedRefineRunTest {
     private static final List<String> CALLS = List.of("openai-embed-query", "rpc-match-documents",
             "openai-chat-compact-first-step", "openai-chat-refine-step");
 
-    @RegisterExtension
-    final RecordedRunAssembly assembly = new RecordedRunAssembly("supabase");
-
     @Test
     void shouldReadTheRefineStepAsTheLastCallOfTheGeneratorItContinues() throws Exception {
-        Run run = assembly.theOneRunOf(CALLS.toArray(String[]::new));
+        try (KeyedOneInputStreamOperatorTestHarness<String, ClassifiedCall, Run> harness = harness(
+                AssemblySettings.DEFAULTS)) {
+            for (ClassifiedCall c : calls(Duration.ZERO, "")) {
+                harness.processElement(c, endOf(c));
+            }
+            harness.processWatermark(Long.MAX_VALUE - 1);
 
-        assertWhole(run, "acme-ir-supabase-0011", "acme-ir-supabase-0012");
+            assertThat(harness.extractOutputValues()).singleElement()
+                    .satisfies(run -> assertWhole(run, "acme-ir-supabase-0011", "acme-ir-supabase-0012"));
+            assertThat(harness.numEventTimeTimers()).isZero();
+            // what the pipeline taught: its answers come in steps, so its next generator calls wait for them
+            assertThat(harness.numKeyedStateEntries()).isOne();
+        }
+    }
+
+    private static KeyedOneInputStreamOperatorTestHarness<String, ClassifiedCall, Run> harness(
+            AssemblySettings settings) throws Exception {
+        return ProcessFunctionTestHarnesses.forKeyedProcessFunction(new AssembleRunsFunction(settings),
+                ClassifiedCall::runKey, Types.STRING);
     }
 
     /**
@@ -52,10 +64,8 @@ class AssembleRecordedRefineRunTest {
      */
     @Test
     void shouldLetALateRefineGoAsAnOrphanAndWaitForTheNextRunsRefine() throws Exception {
-        try (KeyedOneInputStreamOperatorTestHarness<String, ClassifiedCall, Run> harness =
-                ProcessFunctionTestHarnesses.forKeyedProcessFunction(
-                        new AssembleRunsFunction(AssemblySettings.DEFAULTS.eventTimeOnly()), ClassifiedCall::runKey,
-                        Types.STRING)) {
+        try (KeyedOneInputStreamOperatorTestHarness<String, ClassifiedCall, Run> harness = harness(
+                AssemblySettings.DEFAULTS.eventTimeOnly())) {
             List<ClassifiedCall> first = calls(Duration.ZERO, "");
             for (ClassifiedCall c : first.subList(0, 3)) {
                 harness.processElement(c, c.event().endedAt().toEpochMilli());
@@ -92,9 +102,8 @@ class AssembleRecordedRefineRunTest {
     /** The same, live: the prompt path closes the first step's run, then waits for the next run's refine. */
     @Test
     void shouldWaitOnThePromptPathForTheRefineOfAPipelineSeenToRefine() throws Exception {
-        try (KeyedOneInputStreamOperatorTestHarness<String, ClassifiedCall, Run> harness =
-                ProcessFunctionTestHarnesses.forKeyedProcessFunction(new AssembleRunsFunction(AssemblySettings.DEFAULTS),
-                        ClassifiedCall::runKey, Types.STRING)) {
+        try (KeyedOneInputStreamOperatorTestHarness<String, ClassifiedCall, Run> harness = harness(
+                AssemblySettings.DEFAULTS)) {
             long wait = AssemblySettings.DEFAULTS.generatorWait().toMillis();
             List<ClassifiedCall> first = calls(Duration.ZERO, "");
             first.forEach(c -> arrive(harness, c));

@@ -48,6 +48,17 @@ class SynthesisStepsTest {
     }
 
     @Test
+    void shouldReadAnAnswerToRefineThatIsAListWhole() {
+        String list = "Two figures:\n\n- $4.2 billion in 2023\n- $3.1 billion in 2022";
+        ChatDetail d = read(Prompts.user("The original query is as follows: " + QUESTION + "\nWe have provided an "
+                + "existing answer: " + list + "\nWe have the opportunity to refine the existing answer (only if "
+                + "needed) with some more context below.\n------------\n" + CAPEX + "\n------------\nGiven the new "
+                + "context, refine the original answer to better answer the query.\nRefined Answer: "));
+
+        assertThat(SynthesisSteps.priorAnswer(d)).isEqualTo(list);
+    }
+
+    @Test
     void shouldReadTheQuestionOfLangChainsRefineChainsFirstStep() {
         ChatDetail d = read(Prompts.user("Context information is below. \n------------\n" + CAPEX + "\n------------\n"
                 + "Given the context information and not prior knowledge, answer the question: " + QUESTION + "\n"));
