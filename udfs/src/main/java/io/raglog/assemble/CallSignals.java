@@ -200,6 +200,24 @@ final class CallSignals {
                 && !earlier.failed();
     }
 
+    /**
+     * Whether this rerank call and {@code other} are batches of one ranking: the same query over documents neither
+     * shares (LlamaIndex's {@code LLMRerank} asks about its documents a batch at a time). A second rerank of the same
+     * documents is another run's, or a window of a sliding ranking (RankGPT), not a batch.
+     */
+    boolean batchOf(CallSignals other) {
+        if (stage != Stage.RERANK || other.stage != Stage.RERANK || failed() || other.failed()
+                || consumedQueries.isEmpty() || !consumedQueries.equals(other.consumedQueries)) {
+            return false;
+        }
+        for (String p : consumedPassages) {
+            if (other.consumedPassages.contains(p)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     String eventId() {
         return call.event().eventId();
     }

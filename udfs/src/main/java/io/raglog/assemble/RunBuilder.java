@@ -241,7 +241,8 @@ public final class RunBuilder {
             return RerankStage.absent();
         }
         List<ClassifiedCall> ok = succeeded(calls);
-        RerankDetail detail = (RerankDetail) (ok.isEmpty() ? calls.get(0) : ok.get(ok.size() - 1)).detail();
+        RerankDetail detail = ok.size() > 1 ? batchesAsOne(ok, norm)
+                : (RerankDetail) (ok.isEmpty() ? calls.get(0) : ok.get(ok.size() - 1)).detail();
         Map<String, String> idByText = new HashMap<>();
         for (Passage p : retrieved) {
             idByText.putIfAbsent(norm.text(p.text()), p.id());
@@ -266,6 +267,40 @@ public final class RunBuilder {
         }
         Integer topN = detail.topN() != null ? detail.topN() : (ok.isEmpty() ? null : output.size());
         return new RerankStage(true, latency(calls), ids(calls), detail.model(), detail.query(), input, output, topN);
+    }
+
+    /**
+     * A ranking asked in batches (LlamaIndex's {@code LLMRerank}: disjoint documents, the same query) as one: the
+     * documents in the order the batches were asked, every choice ranked by its score, best first (an order without
+     * scores kept batch by batch). Calls that are not batches of one ranking (a sliding window over the same
+     * documents) keep the last, as one call does.
+     */
+    private static RerankDetail batchesAsOne(List<ClassifiedCall> calls, NormalisedTexts norm) {
+        RerankDetail last = (RerankDetail) calls.get(calls.size() - 1).detail();
+        Set<String> seen = new HashSet<>();
+        List<String> documents = new ArrayList<>();
+        List<RerankDetail.RerankResult> results = new ArrayList<>();
+        boolean scored = true;
+        for (ClassifiedCall c : calls) {
+            RerankDetail batch = (RerankDetail) c.detail();
+            if (!Objects.equals(batch.query(), last.query())) {
+                return last;
+            }
+            for (String d : batch.documents()) {
+                if (!seen.add(norm.text(d))) {
+                    return last;
+                }
+            }
+            for (RerankDetail.RerankResult r : batch.results()) {
+                results.add(new RerankDetail.RerankResult(documents.size() + r.index(), r.score()));
+                scored &= r.score() != null;
+            }
+            documents.addAll(batch.documents());
+        }
+        if (scored) {
+            results.sort(Comparator.comparing((RerankDetail.RerankResult r) -> r.score()).reversed());
+        }
+        return new RerankDetail(last.adapter(), last.model(), last.query(), documents, results, null);
     }
 
     /**

@@ -171,7 +171,7 @@ public final class RunLinker {
     /**
      * Without a hint: the answer's steps ({@code chain}: the generator call alone, unless the answer was synthesised in
      * several calls), then every call strongly linked to the run so far (transitively), one rewriter and one
-     * reranker at most; then stages still empty from passage overlap; then strong links again from what that added
+     * reranker at most (a reranker asked in batches: all of them); then stages still empty from passage overlap; then strong links again from what that added
      * (the embedding behind a retrieval found by overlap); then, for a run still without an embedding, the one whose
      * text is near its rewrite or question, or the lone one between its rewrite and its next stage
      * ({@link LooseEmbedLinks}). Failed calls (429, 5xx) join when their request is the one a member retried.
@@ -225,7 +225,8 @@ public final class RunLinker {
         do {
             added = null;
             for (CallSignals c : candidates) {
-                if (c.failed() || (single(c.stage) && hasStage(members, c.stage)) || repeatsAMember(c, members)) {
+                if (c.failed() || (single(c.stage) && hasStage(members, c.stage) && !batchOfAMember(c, members))
+                        || repeatsAMember(c, members)) {
                     continue;
                 }
                 if (linksStrongly(members, c)) {
@@ -257,6 +258,11 @@ public final class RunLinker {
             if (c.stage != stage || c.failed()) {
                 continue;
             }
+            double batches = stage == Stage.RETRIEVE ? inRerankBatches(c, members) : 0;
+            if (batches > bestScore) {
+                bestScore = batches;
+                best = c;
+            }
             for (CallSignals m : members) {
                 if (m.stage.ordinal() > stage.ordinal() && (m.stage == Stage.GENERATE || m.stage == Stage.RERANK)) {
                     double score = ContentLinks.weak(c, m);
@@ -268,6 +274,32 @@ public final class RunLinker {
             }
         }
         return best;
+    }
+
+    /**
+     * The share of a retrieval's passages among the documents of a reranker asked in batches, all batches together;
+     * 0 when the members rerank in one call (what {@link ContentLinks#weak} reads).
+     */
+    private static double inRerankBatches(CallSignals retrieval, List<CallSignals> members) {
+        List<CallSignals> batches = new ArrayList<>();
+        for (CallSignals m : members) {
+            if (m.stage == Stage.RERANK && !m.failed()) {
+                batches.add(m);
+            }
+        }
+        if (batches.size() < 2 || retrieval.producedPassages.isEmpty()) {
+            return 0;
+        }
+        int found = 0;
+        for (String p : retrieval.producedPassages) {
+            for (CallSignals b : batches) {
+                if (!p.isEmpty() && b.consumedPassages.contains(p)) {
+                    found++;
+                    break;
+                }
+            }
+        }
+        return found / (double) retrieval.producedPassages.size();
     }
 
     private static void addRetries(List<CallSignals> members, List<CallSignals> candidates) {
@@ -327,7 +359,7 @@ public final class RunLinker {
      */
     private static boolean repeatsAMember(CallSignals c, List<CallSignals> members) {
         for (CallSignals m : members) {
-            if (m.stage != c.stage || m.failed()) {
+            if (m.stage != c.stage || m.failed() || c.batchOf(m)) {
                 continue;
             }
             if (!c.consumedQueries.isEmpty() && m.consumedQueries.equals(c.consumedQueries)) {
@@ -338,6 +370,20 @@ public final class RunLinker {
             }
         }
         return false;
+    }
+
+    /** A rerank call that is another batch of every rerank among the members (a single stage's one ranking). */
+    private static boolean batchOfAMember(CallSignals c, List<CallSignals> members) {
+        boolean any = false;
+        for (CallSignals m : members) {
+            if (m.stage == c.stage && !m.failed()) {
+                if (!c.batchOf(m)) {
+                    return false;
+                }
+                any = true;
+            }
+        }
+        return any;
     }
 
     private static boolean single(Stage stage) {

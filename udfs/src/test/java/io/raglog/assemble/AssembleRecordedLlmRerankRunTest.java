@@ -43,4 +43,25 @@ class AssembleRecordedLlmRerankRunTest {
         assertThat(run.stages().generate().answer()).isEqualTo("Acme Corp's operating cash flow in 2023 was $4.2 "
                 + "billion.");
     }
+
+    /**
+     * LlamaIndex's {@code LLMRerank} asks about its documents a batch at a time ({@code choice_batch_size}; its
+     * documented example ranks ten in batches of five) and ranks every choice by its relevance. The batches are one
+     * rerank: each alone linked as the run's reranker left the other an orphan and half the passages "from nowhere".
+     */
+    @Test
+    void shouldReadTheBatchesOfAnLlmRerankAsOneRerank() throws Exception {
+        Run run = assembly.theOneRunOf("openai-embed-query", "rpc-match-documents", "openai-chat-llm-rerank-batch-1",
+                "openai-chat-llm-rerank-batch-2", "openai-chat-generate-after-llm-rerank");
+
+        assertThat(run.incomplete()).isFalse();
+        assertThat(run.stages().rerank().callIds()).containsExactly("acme-ir-supabase-0013", "acme-ir-supabase-0014");
+        assertThat(run.stages().rerank().input()).extracting(Passage::id).containsExactly("41", "44", "47", "50");
+        assertThat(run.stages().rerank().output()).extracting(Passage::id).containsExactly("41", "44", "50");
+        assertThat(run.stages().rerank().output()).extracting(Passage::score).containsExactly(10.0, 7.0, 3.0);
+        assertThat(run.stages().rerank().output()).extracting(Passage::rank).containsExactly(1, 2, 3);
+        assertThat(run.stages().generate().context()).extracting(Passage::id).containsExactly("41", "44", "50");
+        assertThat(run.stages().assemble().passages()).extracting(PassageFate::fate)
+                .containsOnly(PassageFate.Fate.WHOLE);
+    }
 }
