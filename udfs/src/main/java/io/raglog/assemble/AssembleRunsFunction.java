@@ -176,7 +176,7 @@ public class AssembleRunsFunction extends KeyedProcessFunction<String, Classifie
             // why: a call no generator claims must still leave state, as part of an incomplete run
             ctx.timerService().registerEventTimeTimer(roundUp(eventTime + settings.runTimeout().toMillis()));
         } else {
-            AssemblySettings keySettings = settingsOfKey();
+            AssemblySettings keySettings = settingsOfKey(ctx.getCurrentKey());
             // why: the generator call closes its run once stragglers have had the grace to arrive
             ctx.timerService().registerEventTimeTimer(eventTime + keySettings.grace().toMillis());
             if (arrivedLive(arrival, ctx.timerService().currentProcessingTime())) {
@@ -192,8 +192,14 @@ public class AssembleRunsFunction extends KeyedProcessFunction<String, Classifie
         }
     }
 
-    /** The settings for the current key: the job's, unless its pipeline was seen to answer in several calls. */
-    private AssemblySettings settingsOfKey() throws IOException {
+    /**
+     * The settings for the current key: the job's, unless its pipeline was seen to answer in several calls. A hinted
+     * key holds one run, so it learns nothing for the next: its state is not read.
+     */
+    private AssemblySettings settingsOfKey(String key) throws IOException {
+        if (ClassifiedCall.hintedKey(key)) {
+            return settings;
+        }
         Long wait = stepWait.value();
         return wait == null ? settings : settings.waitingForSteps(Duration.ofMillis(wait));
     }
@@ -226,7 +232,7 @@ public class AssembleRunsFunction extends KeyedProcessFunction<String, Classifie
         }
         String key = ctx.getCurrentKey();
         indexed(key);
-        AssemblySettings keySettings = settingsOfKey();
+        AssemblySettings keySettings = settingsOfKey(ctx.getCurrentKey());
         if (!index.isEmpty(key) && !index.anyDue(key, timestamp, RunLinker.due(timestamp, keySettings, true))) {
             return; // linking would emit nothing: no call of the key is read
         }
@@ -267,7 +273,7 @@ public class AssembleRunsFunction extends KeyedProcessFunction<String, Classifie
             return;
         }
         String key = ctx.getCurrentKey();
-        AssemblySettings keySettings = settingsOfKey();
+        AssemblySettings keySettings = settingsOfKey(ctx.getCurrentKey());
         long linkAt = upToEnd + keySettings.grace().toMillis();
         indexed(key);
         if (!index.anyDue(key, linkAt, RunLinker.due(linkAt, keySettings, false))) {

@@ -40,8 +40,9 @@ final class CallSignals {
     final String prompt;
     /** The prompt and passages as normalised here, for building the run, which reads them again. */
     final NormalisedTexts normalised;
-    /** A generator's answer, normalised; null for other calls. */
-    final String answer;
+    /** A generator's answer, normalised when first asked ({@link #answer()}): most runs never ask. */
+    private String answer;
+    private boolean answerRead;
     /**
      * The earlier answer a generator's prompt hands it to refine ({@link SynthesisSteps}), normalised; null when it
      * carries none.
@@ -57,7 +58,6 @@ final class CallSignals {
         String q = null;
         float[] vector = null;
         String promptText = "";
-        String answerText = null;
         String prior = null;
         // the collections a call of this stage fills, read-only empty ones for the rest: five per call, of which a
         // call fills two at most, were a twentieth of what linking a run allocated (JFR of assembleRun, issue #27)
@@ -76,7 +76,6 @@ final class CallSignals {
             } else {
                 promptText = normalised.prompt(chat);
                 if (stage == Stage.GENERATE) {
-                    answerText = chat.output() == null ? null : Texts.norm(chat.output());
                     String carried = SynthesisSteps.priorAnswer(chat);
                     prior = carried == null ? null : Texts.norm(carried);
                 }
@@ -118,7 +117,6 @@ final class CallSignals {
         this.question = q == null || q.isEmpty() ? null : q;
         this.consumedVector = vector;
         this.prompt = promptText;
-        this.answer = answerText == null || answerText.isEmpty() ? null : answerText;
         this.priorAnswer = prior == null || prior.isEmpty() ? null : prior;
         consumed.remove("");
         produced.remove("");
@@ -175,9 +173,20 @@ final class CallSignals {
         return refines(earlier) || summarises(earlier);
     }
 
+    /** A generator's answer, normalised; null for other calls and an empty answer. */
+    String answer() {
+        if (!answerRead) {
+            String output = call.detail() instanceof ChatDetail chat && stage == Stage.GENERATE ? chat.output() : null;
+            String normalised = output == null ? "" : Texts.norm(output);
+            answer = normalised.isEmpty() ? null : normalised;
+            answerRead = true;
+        }
+        return answer;
+    }
+
     /** This generator call carries {@code earlier}'s answer to refine. */
     boolean refines(CallSignals earlier) {
-        return priorAnswer != null && mayFollow(earlier) && earlier.answer.equals(priorAnswer);
+        return priorAnswer != null && mayFollow(earlier) && priorAnswer.equals(earlier.answer());
     }
 
     /** This generator call carries {@code earlier}'s answer as a passage of its context. */
@@ -187,7 +196,7 @@ final class CallSignals {
         }
         List<String> passages = ((ChatDetail) call.detail()).contextPassages();
         for (String passage : passages == null ? List.<String>of() : passages) {
-            if (earlier.answer.equals(normalised.text(passage))) {
+            if (normalised.text(passage).equals(earlier.answer())) {
                 return true;
             }
         }
@@ -195,9 +204,9 @@ final class CallSignals {
     }
 
     private boolean mayFollow(CallSignals earlier) {
-        return stage == Stage.GENERATE && earlier.stage == Stage.GENERATE && earlier.answer != null
-                && question != null && question.equals(earlier.question) && startMs >= earlier.endMs && !failed()
-                && !earlier.failed();
+        return stage == Stage.GENERATE && earlier.stage == Stage.GENERATE && question != null
+                && question.equals(earlier.question) && startMs >= earlier.endMs && !failed() && !earlier.failed()
+                && earlier.answer() != null;
     }
 
     /**

@@ -94,15 +94,20 @@ public final class RunLinker {
             if (claimed.contains(g)) {
                 continue;
             }
-            List<CallSignals> chain = SynthesisChains.stepsBefore(g, open);
-            if (chain.size() == 1 && g.priorAnswer != null && !hinted) {
-                // a refine whose first step's run had closed before it came: the run it belongs to is gone
-                claimed.add(g);
-                open.remove(g);
-                out.add(assembled(pipeline, null, List.of(g), g, SynthesisChains.lateStepReason()));
-                continue;
+            List<CallSignals> members;
+            if (hinted) {
+                members = hintedMembers(g, open); // the steps of its answer among them: every call is the run's
+            } else {
+                List<CallSignals> chain = SynthesisChains.stepsBefore(g, open);
+                if (chain.size() == 1 && g.priorAnswer != null) {
+                    // a refine whose first step's run had closed before it came: the run it belongs to is gone
+                    claimed.add(g);
+                    open.remove(g);
+                    out.add(assembled(pipeline, null, List.of(g), g, SynthesisChains.lateStepReason()));
+                    continue;
+                }
+                members = linkedMembers(g, chain, open, settings);
             }
-            List<CallSignals> members = hinted ? hintedMembers(g, open) : linkedMembers(g, chain, open, settings);
             claimed.addAll(members);
             open.removeIf(claimed::contains);
             String hint = hinted && closed > 0 ? runHint + "#" + (closed + 1) : runHint;

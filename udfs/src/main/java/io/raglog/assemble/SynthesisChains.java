@@ -18,7 +18,7 @@ final class SynthesisChains {
 
     /** Whether a later open generator call carries {@code step}'s answer on: then {@code step} does not close a run. */
     static boolean continued(CallSignals step, List<CallSignals> open) {
-        if (step.answer == null) {
+        if (step.stage != Stage.GENERATE) {
             return false;
         }
         for (CallSignals later : open) {
@@ -35,6 +35,9 @@ final class SynthesisChains {
      * have answered alike), and every step a summary summarises.
      */
     static List<CallSignals> stepsBefore(CallSignals last, List<CallSignals> open) {
+        if (!continuesAny(last, open)) {
+            return List.of(last); // the answer in one call, as most are: no list grown for it
+        }
         List<CallSignals> steps = new ArrayList<>();
         steps.add(last);
         for (int i = 0; i < steps.size(); i++) {
@@ -58,6 +61,15 @@ final class SynthesisChains {
             steps.sort(Comparator.comparingLong((CallSignals s) -> s.startMs).thenComparing(CallSignals::eventId));
         }
         return steps;
+    }
+
+    private static boolean continuesAny(CallSignals step, List<CallSignals> open) {
+        for (CallSignals earlier : open) {
+            if (earlier != step && step.continues(earlier)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** How many generator calls that succeeded made the run's answer: more than one for an answer made in steps. */

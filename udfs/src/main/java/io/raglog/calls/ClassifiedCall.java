@@ -39,8 +39,16 @@ public record ClassifiedCall(CallEvent event, Stage stage, CallDetail detail, lo
     }
 
     public static String runKey(CallEvent event) {
-        return event.pipeline() + "\u001f" + (event.hasRunHint() ? event.runHint() : "");
+        return event.pipeline() + KEY_SEPARATOR + (event.hasRunHint() ? event.runHint() : "");
     }
+
+    /** Whether a {@link #runKey} is a hinted run's (one run) rather than a pipeline's calls without a hint. */
+    public static boolean hintedKey(String runKey) {
+        return !runKey.endsWith(KEY_SEPARATOR);
+    }
+
+    /** Between a run key's pipeline and its hint. */
+    private static final String KEY_SEPARATOR = "\u001f";
 
     /**
      * The call as assembly holds it. Assembly reads what the adapters extracted ({@link #detail}), never the bodies,

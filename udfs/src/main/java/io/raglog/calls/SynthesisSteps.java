@@ -29,25 +29,22 @@ public final class SynthesisSteps {
             + "[ \\t]+opportunity|(?:new|refined|improved|updated|final)[ \\t]+answer[ \\t]*:|(?:new[ \\t]+)?context"
             + "(?:[ \\t]+information)?[ \\t]*:|query[ \\t]*:|question[ \\t]*:|-{3,}|={3,}|#{2,})");
 
-    /** What a refine step is asked to do, besides carrying the answer: refine it, rewrite it with new context. */
-    private static final Pattern REFINE_WORDS = Pattern.compile("(?i)\\brefin(?:e|es|ed|ing)\\b|\\bnew[ \\t]+context\\b");
-
     private SynthesisSteps() {}
 
     /**
      * The earlier answer a generator's prompt hands it to refine, as written; null when its prompt carries none or does
-     * not ask for it to be refined. Read from the prompt's messages, not kept on the call: only run assembly asks, once
+     * not ask for it to be refined. Read from the messages, not kept on the call: only run assembly asks, once
      * per generator call, and most prompts are passed over on a plain search for the words a refine step uses.
      */
     public static String priorAnswer(ChatDetail chat) {
         if (chat.role() != ChatRole.GENERATE) {
             return null;
         }
-        List<String> parts = chat.promptParts();
-        if (!asksToRefine(parts)) {
+        if (!asksToRefine(chat.messages())) {
             return null;
         }
-        for (String part : parts) {
+        for (ChatMessage m : chat.messages()) {
+            String part = m.content() == null ? "" : m.content();
             Matcher label = PRIOR_ANSWER_LABEL.matcher(part);
             if (label.find()) {
                 Matcher end = PRIOR_ANSWER_END.matcher(part);
@@ -59,14 +56,19 @@ public final class SynthesisSteps {
         return null;
     }
 
-    /** A conversation's "Previous answer:" is not a step to refine: the prompt must ask for one. */
-    private static boolean asksToRefine(List<String> parts) {
-        for (String part : parts) {
-            // what REFINE_WORDS needs, looked for plainly first: the regular expression runs on few prompts
-            boolean maybe = part.contains("efin") || part.contains("EFIN") || part.contains("ew context")
-                    || part.contains("ew Context") || part.contains("EW CONTEXT");
-            if (maybe && REFINE_WORDS.matcher(part).find()) {
-                return true;
+    /**
+     * A conversation's "Previous answer:" is not a step to refine: the prompt must ask for one, by a word that begins
+     * "refin" (refine, refining: LlamaIndex's and LangChain's templates all say it). Looked for without a regular
+     * expression: "defined" is common in passages, and this is asked of every generator call.
+     */
+    private static boolean asksToRefine(List<ChatMessage> messages) {
+        for (ChatMessage m : messages) {
+            String part = m.content() == null ? "" : m.content();
+            for (int at = part.indexOf("efin"); at >= 0; at = part.indexOf("efin", at + 4)) {
+                if (at > 0 && (part.charAt(at - 1) == 'r' || part.charAt(at - 1) == 'R')
+                        && (at == 1 || !Character.isLetter(part.charAt(at - 2)))) {
+                    return true;
+                }
             }
         }
         return false;
