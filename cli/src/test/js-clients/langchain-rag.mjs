@@ -5,11 +5,12 @@
 //   node langchain-rag.mjs PLAN.json
 //
 // PLAN.json: {"passages": [{"id", "text"}], "questions": [{"id", "question", "embedFault", "contextBudget", "stream",
-// "gate", "compress"}], "concurrency"}; embedFault: how the client gets the rewrite it embeds wrong, contextBudget: the
-// characters its prompt's context may take, if any (query-faults.mjs); stream: the answer is streamed, as a chat UI
-// shows it; gate: a relevance gate asks the chat model whether the context suffices first, and the client answers
-// nothing when it says no; compress: LangChain's LLMChainExtractor keeps what of each reranked passage the chat model
-// finds relevant (one call per passage), and the prompt gets those extracts.
+// "gate", "compress"}], "concurrency", "responseMode"}; embedFault: how the client gets the rewrite it embeds wrong,
+// contextBudget: the characters its prompt's context may take, if any (query-faults.mjs); stream: the answer is
+// streamed, as a chat UI shows it; gate: a relevance gate asks the chat model whether the context suffices first, and
+// the client answers nothing when it says no; compress: LangChain's LLMChainExtractor keeps what of each reranked
+// passage the chat model finds relevant (one call per passage), and the prompt gets those extracts; responseMode
+// "refine": LangChain's refine chain answers (its chat prompts, a call per reranked passage, none streamed).
 // Prints one JSON line per question: its id, what was embedded, each reranked passage's fate in the prompt, whether
 // the gate stopped it, what reached the prompt (the extracts, when compressed) and the answer.
 import { readFileSync } from "node:fs";
@@ -19,6 +20,7 @@ import { CohereClient } from "cohere-ai";
 import { MemoryVectorStore } from "langchain/vectorstores/memory";
 import { Document } from "@langchain/core/documents";
 import { LLMChainExtractor } from "langchain/retrievers/document_compressors/chain_extract";
+import { loadQARefineChain } from "langchain/chains";
 import { HumanMessage, SystemMessage } from "@langchain/core/messages";
 import { askAll, contextOf, queryToEmbed } from "./query-faults.mjs";
 
@@ -34,6 +36,7 @@ const reranker = new CohereRerank({
 });
 
 const extractor = LLMChainExtractor.fromLLM(chat);
+const refineChain = loadQARefineChain(chat);
 
 const REWRITE =
   "Rewrite the user's question as a short search query for the knowledge base. Reply with the query only.";
@@ -56,6 +59,11 @@ async function answer(store, q) {
     if (verdict !== "SUFFICIENT") {
       return { id: q.id, embedded, fates, stopped: true, answer: null };
     }
+  }
+  if (plan.responseMode === "refine") {
+    // LangChain's refine chain, its chat prompts: an answer from the first passage, refined with each next one
+    const refined = await refineChain.invoke({ input_documents: prompted, question: q.question });
+    return { id: q.id, embedded, fates, stopped: false, answer: refined.output_text };
   }
   const prompt = [new SystemMessage(ANSWER), new HumanMessage(`Context:\n${context}\n\nQuestion: ${q.question}`)];
   let reply = "";

@@ -99,8 +99,8 @@ final class JsRagClient {
      * characters its prompt's context may take (null: no budget), the questions whose answer a client that can
      * stream asks for as a stream, whether a relevance gate asks first, and whether the reranked passages are
      * compressed by an LLM before the prompt ({@code langchain-rag.mjs} does all three; the others ignore them); and
-     * how the answer is synthesised from the passages (LlamaIndex's response mode, {@code llamaindex-rag.mjs}; null:
-     * its default).
+     * how the answer is synthesised from the passages ("refine": LangChain's refine chain in {@code langchain-rag.mjs},
+     * LlamaIndex's response mode in {@code llamaindex-rag.mjs}; null: the client's own prompt, LlamaIndex's default).
      */
     record Plan(List<Document> passages, Map<String, Question> questions, Map<String, String> faults,
             Integer contextBudget, Set<String> streamed, boolean gated, boolean compressed, String responseMode) {
@@ -170,9 +170,9 @@ final class JsRagClient {
         }
 
         /**
-         * The same questions, their answers synthesised in LlamaIndex's response {@code mode} ({@code
-         * llamaindex-rag.mjs}): "refine" answers from the first passage and refines that answer with each next one,
-         * a chat call per passage.
+         * The same questions, their answers synthesised in {@code mode}: "refine" answers from the first passage and
+         * refines that answer with each next one, a chat call per passage (LangChain's refine chain, LlamaIndex's
+         * response mode).
          */
         Plan withResponseMode(String mode) {
             return new Plan(passages, questions, faults, contextBudget, streamed, gated, compressed, mode);

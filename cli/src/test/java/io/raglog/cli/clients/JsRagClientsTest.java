@@ -123,6 +123,34 @@ class JsRagClientsTest {
     }
 
     /**
+     * {@code langchain-rag.mjs} answering with LangChain's refine chain ({@code loadQARefineChain}, its chat prompts):
+     * the first reranked passage in a system message and the question, then for each next passage the question, the
+     * answer so far as the model's own message, and the refine template carrying it again. One whole run per question,
+     * its generator the three calls, its answer the last.
+     */
+    @Test
+    void shouldAssembleALangChainJsClientsRefineChainAsOneRunPerQuestion() throws Exception {
+        JsRagClient.Plan plan = JsRagClient.Plan.of(PASSAGES, QUESTIONS).withResponseMode("refine");
+        JsRagClient.Recording recording = JsRagClient.record("langchain-rag.mjs", "refine-langchain-js", plan, dir);
+        // the index's documents in one batch, then a rewrite, an embedding, a rerank and three answer steps per question
+        assertThat(recording.served()).isEqualTo(1 + 6 * QUESTIONS);
+
+        JsRagClient.Replayed replayed = replayedWhole(recording);
+        for (JsonNode a : recording.answered()) {
+            var question = plan.questions().get(a.path("id").asText());
+            Run run = replayed.runs().get(question.question());
+            assertThat(run).as("the run of %s", question.question()).isNotNull();
+            assertThat(run.has(Stage.REWRITE)).isTrue();
+            assertThat(run.stages().generate().callIds()).as("the answer steps of %s", question.question())
+                    .hasSize(3);
+            assertThat(run.stages().generate().answer()).isEqualTo(a.path("answer").asText());
+            assertThat(run.stages().generate().context()).extracting(Passage::text)
+                    .containsExactlyElementsOf(run.stages().rerank().output().stream().map(Passage::text).toList());
+        }
+        assertThat(replayed.verdicts()).hasSize(QUESTIONS);
+    }
+
+    /**
      * {@code openai-otel-rag.cjs}: OpenAI's and Cohere's SDKs, no framework, traced with OpenTelemetry and
      * OpenLLMetry's instrumentations, each question one trace; raglog reads the traces alone. What those
      * instrumentations record sets what can be assembled: OpenLLMetry's OpenAI instrumentation traces the chat calls

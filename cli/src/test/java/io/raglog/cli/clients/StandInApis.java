@@ -24,6 +24,8 @@ import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Predicate;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
@@ -195,7 +197,9 @@ final class StandInApis implements AutoCloseable {
         String content = system.startsWith("Rewrite") && messages.size() > 1 ? rewrite(user)
                 : user.endsWith(GATE_VERDICTS) ? gate(user)
                 : user.startsWith(EXTRACTION) ? extract(user)
-                : user.startsWith(REFINE) ? refine(user) : answer(user);
+                : REFINE.matcher(user).lookingAt() ? refine(user)
+                : answer(user.contains("Question:") || !system.startsWith(CONTEXT_BELOW) || messages.size() < 2 ? user
+                        : system + "\nQuestion: " + user);
         ObjectNode response = Json.MAPPER.createObjectNode()
                 .put("id", "chatcmpl-standin" + replies.incrementAndGet())
                 .put("object", "chat.completion")
@@ -283,15 +287,20 @@ final class StandInApis implements AutoCloseable {
         return best.sentence() == null ? REFUSAL : best.sentence().trim();
     }
 
-    /** How LlamaIndex's refine prompt opens: a later step of an answer synthesised in several calls. */
-    private static final String REFINE = "The original query is as follows: ";
+    /** How LlamaIndex's and LangChain's refine prompts open: a later step of an answer synthesised in several calls. */
+    private static final Pattern REFINE = Pattern.compile("The original (?:query|question) is as follows: ");
+
+    /** How LangChain's refine chain's first step opens its system message, the context in it, the question after. */
+    private static final String CONTEXT_BELOW = "Context information is below.";
 
     /**
      * A refine step ({@code llamaindex-rag.mjs} in refine mode): the new context's sentence most like the question when
      * it shares more of the question's words than the answer to refine, else that answer as it was.
      */
     private static String refine(String prompt) {
-        Set<String> question = contentWords(prompt.substring(REFINE.length(), prompt.indexOf('\n')));
+        Matcher opening = REFINE.matcher(prompt);
+        opening.lookingAt();
+        Set<String> question = contentWords(prompt.substring(opening.end(), prompt.indexOf('\n')));
         int from = prompt.indexOf("existing answer: ") + "existing answer: ".length();
         String existing = prompt.substring(from, prompt.indexOf("\nWe have the opportunity", from));
         String[] parts = prompt.split("\n-{3,}\n");
