@@ -78,6 +78,8 @@ public class AssembleRunsFunction extends KeyedProcessFunction<String, Classifie
      * that came after its run had closed ({@link SynthesisChains}); absent for the pipelines that answer in one call.
      */
     private transient ValueState<Long> stepWait;
+    /** The same, for pipelines that send run hints: their keys hold one run each ({@link HintedStepWaits}). */
+    private transient HintedStepWaits hintedStepWaits;
     private transient CallSignalsCache signals;
     private transient PendingIndex index;
     private transient StateSweeps sweeps;
@@ -139,6 +141,7 @@ public class AssembleRunsFunction extends KeyedProcessFunction<String, Classifie
         ValueStateDescriptor<Long> stepWaitDescriptor = new ValueStateDescriptor<>("synthesis-step-wait", Types.LONG);
         stepWaitDescriptor.enableTimeToLive(timerCleared); // a pipeline that stops refining forgets it in a while
         stepWait = getRuntimeContext().getState(stepWaitDescriptor);
+        hintedStepWaits = new HintedStepWaits();
         signals = new CallSignalsCache(MAX_CACHED_CALLS);
         index = new PendingIndex();
         sweeps = new StateSweeps(settings.stateTtl());
@@ -165,6 +168,11 @@ public class AssembleRunsFunction extends KeyedProcessFunction<String, Classifie
         }
         long eventTime = call.event().endedAt().toEpochMilli();
         if (call.event().hasRunHint() && closedAt.value() != null) {
+            if (SynthesisChains.isStep(call)) {
+                // a later step of the answer its run was closed without: its pipeline's next runs wait for theirs
+                lateSteps.inc();
+                learnStepWait(ctx.getCurrentKey(), 2 * (eventTime - call.event().startedAt().toEpochMilli()));
+            }
             ctx.output(LATE, call);
             return;
         }
@@ -193,14 +201,11 @@ public class AssembleRunsFunction extends KeyedProcessFunction<String, Classifie
     }
 
     /**
-     * The settings for the current key: the job's, unless its pipeline was seen to answer in several calls. A hinted
-     * key holds one run, so it learns nothing for the next: its state is not read.
+     * The settings for the current key: the job's, unless its pipeline was seen to answer in several calls (for a
+     * hinted key, whose one run teaches nothing to its own state, what its pipeline taught this subtask).
      */
     private AssemblySettings settingsOfKey(String key) throws IOException {
-        if (ClassifiedCall.hintedKey(key)) {
-            return settings;
-        }
-        Long wait = stepWait.value();
+        Long wait = ClassifiedCall.hintedKey(key) ? hintedStepWaits.waitFor(key) : stepWait.value();
         return wait == null ? settings : settings.waitingForSteps(Duration.ofMillis(wait));
     }
 
@@ -208,8 +213,12 @@ public class AssembleRunsFunction extends KeyedProcessFunction<String, Classifie
      * The key's pipeline answers in several calls (a step came late, or an answer's steps came whole): from now on its
      * generator calls wait for a next step as long as {@code stepsMs} and a second more, or longer if learned before.
      */
-    private void learnStepWait(long stepsMs) throws IOException {
+    private void learnStepWait(String key, long stepsMs) throws IOException {
         long wait = Math.max(0, stepsMs) + 1000;
+        if (ClassifiedCall.hintedKey(key)) {
+            hintedStepWaits.learn(key, wait);
+            return;
+        }
         Long learned = stepWait.value();
         if (learned == null || learned < wait) {
             stepWait.update(wait);
@@ -311,13 +320,14 @@ public class AssembleRunsFunction extends KeyedProcessFunction<String, Classifie
                 if (SynthesisChains.lateStepReason().equals(a.run().incompleteReason())) {
                     lateSteps.inc();
                     // twice the step's time: it began after the step before it ended
-                    learnStepWait(2 * (a.run().endedAt().toEpochMilli() - a.run().startedAt().toEpochMilli()));
+                    learnStepWait(ctx.getCurrentKey(),
+                            2 * (a.run().endedAt().toEpochMilli() - a.run().startedAt().toEpochMilli()));
                 }
             } else {
                 closedAComplete = true;
                 if (SynthesisChains.steps(a.run()) > 1) {
                     // an answer in several steps came whole: its pipeline's next answers wait as long as this took
-                    learnStepWait(a.run().stages().generate().latencyMs());
+                    learnStepWait(ctx.getCurrentKey(), a.run().stages().generate().latencyMs());
                 }
                 if (a.run().stages().generate().stoppedByGate()) {
                     gatedRuns.inc();

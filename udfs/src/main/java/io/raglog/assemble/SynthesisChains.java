@@ -1,5 +1,8 @@
 package io.raglog.assemble;
 
+import io.raglog.calls.ChatDetail;
+import io.raglog.calls.ClassifiedCall;
+import io.raglog.calls.SynthesisSteps;
 import io.raglog.schemas.HttpError;
 import io.raglog.schemas.Run;
 import io.raglog.schemas.Stage;
@@ -70,6 +73,12 @@ final class SynthesisChains {
             }
         }
         return false;
+    }
+
+    /** A generator call that carries an earlier answer to refine: a later step of an answer made in several calls. */
+    static boolean isStep(ClassifiedCall call) {
+        return call.stage() == Stage.GENERATE && !call.event().failed() && call.detail() instanceof ChatDetail chat
+                && SynthesisSteps.priorAnswer(chat) != null;
     }
 
     /** How many generator calls that succeeded made the run's answer: more than one for an answer made in steps. */

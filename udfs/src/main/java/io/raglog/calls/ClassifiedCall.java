@@ -47,6 +47,11 @@ public record ClassifiedCall(CallEvent event, Stage stage, CallDetail detail, lo
         return !runKey.endsWith(KEY_SEPARATOR);
     }
 
+    /** The pipeline a {@link #runKey} is of. */
+    public static String pipelineOfKey(String runKey) {
+        return runKey.substring(0, runKey.lastIndexOf(KEY_SEPARATOR));
+    }
+
     /** Between a run key's pipeline and its hint. */
     private static final String KEY_SEPARATOR = "\u001f";
 

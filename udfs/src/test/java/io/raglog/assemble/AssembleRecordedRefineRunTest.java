@@ -38,7 +38,7 @@ class AssembleRecordedRefineRunTest {
     void shouldReadTheRefineStepAsTheLastCallOfTheGeneratorItContinues() throws Exception {
         try (KeyedOneInputStreamOperatorTestHarness<String, ClassifiedCall, Run> harness = harness(
                 AssemblySettings.DEFAULTS)) {
-            for (ClassifiedCall c : calls(Duration.ZERO, "")) {
+            for (ClassifiedCall c : calls(Duration.ZERO, "", null)) {
                 harness.processElement(c, endOf(c));
             }
             harness.processWatermark(Long.MAX_VALUE - 1);
@@ -66,7 +66,7 @@ class AssembleRecordedRefineRunTest {
     void shouldLetALateRefineGoAsAnOrphanAndWaitForTheNextRunsRefine() throws Exception {
         try (KeyedOneInputStreamOperatorTestHarness<String, ClassifiedCall, Run> harness = harness(
                 AssemblySettings.DEFAULTS.eventTimeOnly())) {
-            List<ClassifiedCall> first = calls(Duration.ZERO, "");
+            List<ClassifiedCall> first = calls(Duration.ZERO, "", null);
             for (ClassifiedCall c : first.subList(0, 3)) {
                 harness.processElement(c, c.event().endedAt().toEpochMilli());
             }
@@ -82,7 +82,7 @@ class AssembleRecordedRefineRunTest {
             assertThat(runs.get(1).incompleteReason()).contains("came after that answer's run had closed");
             assertThat(runs.get(1).callIds()).containsExactly("acme-ir-supabase-0012");
 
-            List<ClassifiedCall> next = calls(Duration.ofSeconds(30), "-next");
+            List<ClassifiedCall> next = calls(Duration.ofSeconds(30), "-next", null);
             for (ClassifiedCall c : next.subList(0, 3)) {
                 harness.processElement(c, c.event().endedAt().toEpochMilli());
             }
@@ -105,7 +105,7 @@ class AssembleRecordedRefineRunTest {
         try (KeyedOneInputStreamOperatorTestHarness<String, ClassifiedCall, Run> harness = harness(
                 AssemblySettings.DEFAULTS)) {
             long wait = AssemblySettings.DEFAULTS.generatorWait().toMillis();
-            List<ClassifiedCall> first = calls(Duration.ZERO, "");
+            List<ClassifiedCall> first = calls(Duration.ZERO, "", null);
             first.forEach(c -> arrive(harness, c));
             harness.setProcessingTime(endOf(first.get(3)) + wait);
             List<Run> runs = harness.extractOutputValues();
@@ -113,7 +113,7 @@ class AssembleRecordedRefineRunTest {
             assertThat(runs.get(0).stages().generate().callIds()).containsExactly("acme-ir-supabase-0011");
             assertThat(runs.get(1).incompleteReason()).contains("came after that answer's run had closed");
 
-            List<ClassifiedCall> next = calls(Duration.ofSeconds(30), "-next");
+            List<ClassifiedCall> next = calls(Duration.ofSeconds(30), "-next", null);
             next.subList(0, 3).forEach(c -> arrive(harness, c));
             harness.setProcessingTime(endOf(next.get(2)) + wait);
             assertThat(harness.extractOutputValues()).as("waiting for its refine").hasSize(2);
@@ -124,6 +124,37 @@ class AssembleRecordedRefineRunTest {
             runs = harness.extractOutputValues();
             assertThat(runs).hasSize(3);
             assertWhole(runs.get(2), "acme-ir-supabase-0011-next", "acme-ir-supabase-0012-next");
+        }
+    }
+
+    /**
+     * A pipeline that sends run hints: its first run closed before its refine came, which is a late call; its next
+     * runs, each a key of its own, wait for theirs, as the pipeline taught.
+     */
+    @Test
+    void shouldTeachAHintedPipelineToWaitForItsRefineSteps() throws Exception {
+        try (KeyedOneInputStreamOperatorTestHarness<String, ClassifiedCall, Run> harness = harness(
+                AssemblySettings.DEFAULTS)) {
+            long wait = AssemblySettings.DEFAULTS.generatorWait().toMillis();
+            List<ClassifiedCall> first = calls(Duration.ZERO, "", "run-1");
+            first.forEach(c -> arrive(harness, c));
+            harness.setProcessingTime(endOf(first.get(3)) + wait);
+            assertThat(harness.extractOutputValues()).singleElement().satisfies(run -> assertThat(
+                    run.stages().generate().callIds()).containsExactly("acme-ir-supabase-0011"));
+            assertThat(harness.getSideOutput(AssembleRunsFunction.LATE)).extracting(r -> r.getValue().event().eventId())
+                    .containsExactly("acme-ir-supabase-0012");
+
+            List<ClassifiedCall> next = calls(Duration.ofSeconds(30), "-next", "run-2");
+            next.subList(0, 3).forEach(c -> arrive(harness, c));
+            harness.setProcessingTime(endOf(next.get(2)) + wait);
+            assertThat(harness.extractOutputValues()).as("waiting for its refine").hasSize(1);
+            arrive(harness, next.get(3));
+            harness.setProcessingTime(endOf(next.get(3)) + 3_134);
+
+            List<Run> runs = harness.extractOutputValues();
+            assertThat(runs).hasSize(2);
+            assertWhole(runs.get(1), "acme-ir-supabase-0011-next", "acme-ir-supabase-0012-next");
+            assertThat(harness.getSideOutput(AssembleRunsFunction.LATE)).hasSize(1);
         }
     }
 
@@ -154,8 +185,11 @@ class AssembleRecordedRefineRunTest {
         return c.event().endedAt().toEpochMilli();
     }
 
-    /** The recorded calls without their run hint, moved {@code later} in time, their event ids suffixed. */
-    private static List<ClassifiedCall> calls(Duration later, String suffix) throws IOException {
+    /**
+     * The recorded calls with {@code hint} for their run hint (null: none), moved {@code later} in time, their event
+     * ids suffixed.
+     */
+    private static List<ClassifiedCall> calls(Duration later, String suffix, String hint) throws IOException {
         List<ClassifiedCall> out = new java.util.ArrayList<>();
         for (String file : CALLS) {
             CallEvent recorded;
@@ -163,7 +197,7 @@ class AssembleRecordedRefineRunTest {
                     + ".json")) {
                 recorded = Json.MAPPER.readValue(in, CallEvent.class);
             }
-            CallEvent call = new CallEvent(recorded.schema(), recorded.eventId() + suffix, recorded.pipeline(), null,
+            CallEvent call = new CallEvent(recorded.schema(), recorded.eventId() + suffix, recorded.pipeline(), hint,
                     recorded.startedAt().plus(later), recorded.endedAt().plus(later), recorded.request(),
                     recorded.response(), recorded.source());
             out.add(((Classification.Classified) BuiltInAdapters.classifier().classify(call)).call());
