@@ -164,8 +164,8 @@ final class CallSignals {
     }
 
     /**
-     * Whether this generator call is a later step of an answer {@code earlier} began: it asks the same question,
-     * started after {@code earlier} ended, and carries its answer, to refine ({@link #refines}: LlamaIndex's and
+     * Whether this generator call is a later step of an answer {@code earlier} began: it asks the same question, came
+     * after {@code earlier} ({@link #mayFollow}), and carries its answer, to refine ({@link #refines}: LlamaIndex's and
      * LangChain's refine) or as a passage of its context ({@link #summarises}: LlamaIndex's tree summary, LangChain's
      * map-reduce, the answers over parts of the context summarised into one).
      */
@@ -203,10 +203,16 @@ final class CallSignals {
         return false;
     }
 
+    /**
+     * Whether this generator call can carry {@code earlier}'s answer: the same question, asked no sooner and answered
+     * later. Not "started after it ended": the proxy stamps a call's end once it has finished writing the reply, and
+     * the client, which has the reply by then, may already have sent the next step (a CI run split a LlamaIndex.TS
+     * refine so); which answer a step carries says their order.
+     */
     private boolean mayFollow(CallSignals earlier) {
         return stage == Stage.GENERATE && earlier.stage == Stage.GENERATE && question != null
-                && question.equals(earlier.question) && startMs >= earlier.endMs && !failed() && !earlier.failed()
-                && earlier.answer() != null;
+                && question.equals(earlier.question) && startMs >= earlier.startMs && endMs > earlier.endMs
+                && !failed() && !earlier.failed() && earlier.answer() != null;
     }
 
     /**

@@ -175,11 +175,12 @@ public final class RunLinker {
 
     /**
      * Without a hint: the answer's steps ({@code chain}: the generator call alone, unless the answer was synthesised in
-     * several calls), then every call strongly linked to the run so far (transitively), one rewriter and one
-     * reranker at most (a reranker asked in batches: all of them); then stages still empty from passage overlap; then strong links again from what that added
-     * (the embedding behind a retrieval found by overlap); then, for a run still without an embedding, the one whose
-     * text is near its rewrite or question, or the lone one between its rewrite and its next stage
-     * ({@link LooseEmbedLinks}). Failed calls (429, 5xx) join when their request is the one a member retried.
+     * several calls), then every call strongly linked to the run so far (transitively), one rewriter and one reranker
+     * at most (a reranker asked in batches: all of them); then stages still empty from passage overlap; then strong
+     * links again from what that added (the embedding behind a retrieval found by overlap); then, for a run still
+     * without an embedding, the one whose text is near its rewrite or question, or the lone one between its rewrite and
+     * its next stage ({@link LooseEmbedLinks}). Failed calls (429, 5xx) join when their request is the one a member
+     * retried.
      */
     private static List<CallSignals> linkedMembers(CallSignals g, List<CallSignals> chain, List<CallSignals> open,
             AssemblySettings settings) {

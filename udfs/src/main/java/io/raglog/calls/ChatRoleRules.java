@@ -31,6 +31,7 @@ import java.util.regex.Pattern;
  *   <li>a prompt that asks to answer from context or documents is a GENERATE call even when the block came back
  *       empty;
  *   <li>a reply of a few short lines that reuse the question's words is a rewriter's (query-like lines);
+ *   <li>a chunk enriched for the index (a context to situate it, a title, the questions it answers) is OTHER;
  *   <li>anything else (routers, guardrails, title generators, small talk) is OTHER.
  * </ol>
  */
@@ -62,6 +63,24 @@ public final class ChatRoleRules {
     private static final Pattern COMPRESSOR = Pattern.compile("(?i)\\bextract\\s+(?:any|all|the)?\\s*(?:parts?"
             + "|sentences|passages|portions?|snippets)\\s+of\\s+the\\s+(?:context|document|passage|text)s?\\b"
             + "[^.\\n]{0,40}?\\brelevant\\b");
+
+    /**
+     * A chunk or document enriched when the index is built, one call per chunk: Anthropic's contextual retrieval ("give
+     * a short succinct context to situate this chunk within the overall document", LlamaIndex's
+     * DocumentContextExtractor), LlamaIndex's title and questions-answered extractors, LangChain's multi-vector
+     * summaries and hypothetical questions. Read as generators (a document and an instruction), each made a "run" of
+     * its own at indexing time, checked and judged.
+     */
+    private static final Pattern INDEX_ENRICHMENT = Pattern.compile("(?i)\\bsituate\\s+(?:this|the)\\s+chunk\\b"
+            + "|\\bchunk\\s+we\\s+want\\s+to\\s+situate\\b"
+            + "|\\bgive\\s+a\\s+title\\s+that\\s+summari[sz]es\\b"
+            + "|\\b(?:comprehensive\\s+)?title\\s+for\\s+this\\s+document\\b"
+            + "|\\bquestions?\\s+(?:that\\s+)?this\\s+(?:context|document|passage|chunk|text|section)\\s+"
+            + "(?:can|could)\\s+(?:provide\\s+(?:specific\\s+)?)?answers?\\b"
+            + "|\\bhypothetical\\s+questions?\\s+that\\s+the\\s+(?:below\\s+|following\\s+|above\\s+)?"
+            + "(?:document|text|passage|chunk)\\s+could\\s+be\\s+used\\s+to\\s+answer\\b"
+            + "|\\bunique\\s+keywords\\s+for\\s+this\\s+document\\b"
+            + "|\\bsummari[sz]e\\s+the\\s+following\\s+document\\b");
 
     private static final Pattern REWRITE = Pattern.compile("(?i)"
             + "\\b(?:re-?write|re-?phrase|re-?formulate|paraphrase|re-?word|condense|expand|decompose"
@@ -103,12 +122,12 @@ public final class ChatRoleRules {
     private ChatRoleRules() {}
 
     /** What a prompt's instructions ask for: a pure function of their text, read once per template. */
-    private record Asks(boolean ranking, boolean compressing, boolean followUps, boolean gate, boolean grading,
-            boolean queries, boolean answer, boolean documents) {
+    private record Asks(boolean ranking, boolean compressing, boolean followUps, boolean indexing, boolean gate,
+            boolean grading, boolean queries, boolean answer, boolean documents) {
 
         static Asks of(String instructions) {
             return new Asks(LlmRerankers.asksForRanking(instructions), COMPRESSOR.matcher(instructions).find(),
-                    FOLLOW_UPS.matcher(instructions).find(),
+                    FOLLOW_UPS.matcher(instructions).find(), INDEX_ENRICHMENT.matcher(instructions).find(),
                     RelevanceGates.asksForVerdict(instructions), GRADER.matcher(instructions).find(),
                     REWRITE.matcher(instructions).find(), ANSWER.matcher(instructions).find(),
                     DOCUMENTS.matcher(instructions).find());
@@ -127,7 +146,7 @@ public final class ChatRoleRules {
         if (asks.ranking() && LlmRerankers.ranking(output) != null) {
             return ChatRole.RERANK;
         }
-        if (asks.compressing() || asks.followUps()) {
+        if (asks.compressing() || asks.followUps() || asks.indexing()) {
             return ChatRole.OTHER;
         }
         if (asks.gate()) {
@@ -145,6 +164,9 @@ public final class ChatRoleRules {
             return ChatRole.OTHER;
         }
         if (anatomy.hasContext()) {
+            if (enrichesForTheIndex(messages, anatomy)) {
+                return ChatRole.OTHER;
+            }
             return asks.queries() && !asks.answer() ? ChatRole.REWRITE : ChatRole.GENERATE;
         }
         if (asks.queries()) {
@@ -158,6 +180,27 @@ public final class ChatRoleRules {
         }
         return ChatRole.OTHER;
     }
+
+    /**
+     * An index-time instruction the prompt reader took for the question or for the end of the context (it follows the
+     * chunk: "Context: {chunk}. Give a title that summarizes…"), so the instructions do not show it: searched for in
+     * the last message's tail, where these templates put it. Asked only of what would be a generator.
+     */
+    private static boolean enrichesForTheIndex(List<ChatMessage> messages, PromptAnatomy.Parsed anatomy) {
+        String q = anatomy.question();
+        if (q != null && q.length() <= ENRICHMENT_TAIL_CHARS && INDEX_ENRICHMENT.matcher(q).find()) {
+            return true;
+        }
+        String last = messages.isEmpty() ? null : messages.get(messages.size() - 1).content();
+        if (last == null) {
+            return false;
+        }
+        return INDEX_ENRICHMENT.matcher(last).region(Math.max(0, last.length() - ENRICHMENT_TAIL_CHARS),
+                last.length()).find();
+    }
+
+    /** How much of a prompt's end an index-time instruction takes, at most. */
+    private static final int ENRICHMENT_TAIL_CHARS = 600;
 
     /** Below this a reply is a verdict ("yes", "relevant", "0.8"), not an answer. */
     private static final int MAX_VERDICT_CHARS = 40;

@@ -87,6 +87,30 @@ class SynthesisChainsTest {
                 .containsExactly("doc-gamma-0", "doc-gamma-1", "doc-gamma-2", "doc-gamma-3");
     }
 
+    /**
+     * The proxy stamps a call's end once it has written the reply, and the client may send its next step before that:
+     * the refine starts a few milliseconds before the step it refines ended, and is still its next step.
+     */
+    @Test
+    void shouldChainARefineSentBeforeTheProxyStampedTheStepBeforeItsEnd() {
+        TestCalls chain = TestCalls.run("kb-bot", null, "epsilon", 6);
+        String first = "Context information is below.\n------------\n" + chain.retrieved.get(0).text()
+                + "\n------------\nGiven the context information and not prior knowledge, answer the question: "
+                + chain.question + "\n";
+        String refine = "The original question is as follows: " + chain.question + "\nWe have provided an existing "
+                + "answer: It is 60.\nWe have the opportunity to refine the existing answer(only if needed) with some "
+                + "more context below.\n------------\n" + chain.retrieved.get(1).text() + "\n------------\nGiven the "
+                + "new context, refine the original answer to better answer the question.";
+        List<ClassifiedCall> calls = List.of(chain.embed(0.0, 0.2), chain.retrieve(0.2, 0.3),
+                chain.chat("step-1", 0.3, 1.0, first, "It is 60."),
+                chain.chat("step-2", 0.998, 1.7, refine, "It is 60 or 61."));
+
+        List<Run> runs = runs(calls);
+
+        assertThat(runs).singleElement().satisfies(r -> assertThat(r.stages().generate().callIds())
+                .containsExactly("epsilon-step-1", "epsilon-step-2"));
+    }
+
     /** Two people ask the same question at once: two answers, neither a step of the other. */
     @Test
     void shouldKeepTheSameQuestionAskedTwiceAsTwoRuns() {

@@ -614,4 +614,72 @@ class ChatRoleRulesTest {
             assertThat(d.role()).isEqualTo(ChatRole.OTHER);
         }
     }
+
+    /**
+     * A chunk or document enriched when the index is built, one chat call per chunk, with a document and an
+     * instruction: no run, and no stage of one (read as generators, each made a "run" at indexing time).
+     */
+    @Nested
+    class IndexTimeEnrichment {
+
+        private static final String DOCUMENT = "ACME Corp Q2 2023 report. The company's revenue grew by 3% over the "
+                + "previous quarter. Operating cash flow was $4.2 billion in fiscal 2023.";
+        private static final String CHUNK = "The company's revenue grew by 3% over the previous quarter.";
+        private static final String SITUATE = "Please give a short succinct context to situate this chunk within the "
+                + "overall document for the purposes of improving search retrieval of the chunk. Answer only with the "
+                + "succinct context and nothing else.";
+
+        @Test
+        void shouldTakeAnthropicsContextualRetrievalForIndexing() {
+            ChatDetail d = read(Prompts.user("<document>\n" + DOCUMENT + "\n</document>\nHere is the chunk we want to "
+                    + "situate within the whole document\n<chunk>\n" + CHUNK + "\n</chunk>\n" + SITUATE),
+                    "This chunk is from ACME Corp's Q2 2023 report on revenue growth.");
+
+            assertThat(d.role()).isEqualTo(ChatRole.OTHER);
+        }
+
+        @Test
+        void shouldTakeLlamaIndexsDocumentContextExtractorForIndexing() {
+            ChatDetail d = read(Prompts.of("user", "<document>\n" + DOCUMENT + "\n</document>", "user",
+                    "Here is the chunk we want to situate within the whole document\n<chunk>\n" + CHUNK + "\n</chunk>\n"
+                            + "Generate keywords and brief phrases describing the main topics, entities, and actions in "
+                            + "this text. Replace pronouns with their specific referents. Format as comma-separated "
+                            + "phrases. Exclude meta-commentary about the text itself."),
+                    "ACME Corp, revenue growth, Q2 2023");
+
+            assertThat(d.role()).isEqualTo(ChatRole.OTHER);
+        }
+
+        @Test
+        void shouldTakeLlamaIndexsTitleAndQuestionsAnsweredExtractorsForIndexing() {
+            ChatDetail title = read(Prompts.user("Context: " + CHUNK + ". Give a title that summarizes all of the "
+                    + "unique entities, titles or themes found in the context. Title: "), "ACME's Quarterly Revenue");
+            ChatDetail questions = read(Prompts.user("Here is the context:\n" + CHUNK + "\n\nGiven the contextual "
+                    + "information, generate 5 questions this context can provide specific answers to which are unlikely "
+                    + "to be found elsewhere.\n\n"), "1. By how much did ACME's revenue grow in Q2 2023?");
+
+            assertThat(title.role()).isEqualTo(ChatRole.OTHER);
+            assertThat(questions.role()).isEqualTo(ChatRole.OTHER);
+        }
+
+        @Test
+        void shouldTakeLangChainsMultiVectorSummariesAndHypotheticalQuestionsForIndexing() {
+            ChatDetail summary = read(Prompts.user("Summarize the following document:\n\n" + DOCUMENT),
+                    "ACME's Q2 2023 report: revenue up 3%, operating cash flow $4.2 billion.");
+            ChatDetail questions = read(Prompts.user("Generate a list of exactly 3 hypothetical questions that the "
+                    + "below document could be used to answer:\n\n" + DOCUMENT),
+                    "1. How much did ACME's revenue grow?\n2. What was its operating cash flow?\n3. Which quarter?");
+
+            assertThat(summary.role()).isEqualTo(ChatRole.OTHER);
+            assertThat(questions.role()).isEqualTo(ChatRole.OTHER);
+        }
+
+        @Test
+        void shouldStillReadAGeneratorAskedAboutADocumentAsAGenerator() {
+            ChatDetail d = read(Prompts.user("Answer the question using the document below.\n\n<document>\n" + DOCUMENT
+                    + "\n</document>\n\nQuestion: How much did ACME's revenue grow in Q2 2023?"), "By 3%.");
+
+            assertThat(d.role()).isEqualTo(ChatRole.GENERATE);
+        }
+    }
 }
