@@ -6,6 +6,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
@@ -188,16 +189,23 @@ public final class ChatRoleRules {
      */
     private static boolean enrichesForTheIndex(List<ChatMessage> messages, PromptAnatomy.Parsed anatomy) {
         String q = anatomy.question();
-        if (q != null && q.length() <= ENRICHMENT_TAIL_CHARS && INDEX_ENRICHMENT.matcher(q).find()) {
+        if (q != null && q.length() <= ENRICHMENT_TAIL_CHARS && enriches(q, 0)) {
             return true;
         }
         String last = messages.isEmpty() ? null : messages.get(messages.size() - 1).content();
-        if (last == null) {
-            return false;
-        }
-        return INDEX_ENRICHMENT.matcher(last).region(Math.max(0, last.length() - ENRICHMENT_TAIL_CHARS),
-                last.length()).find();
+        return last != null && enriches(last, Math.max(0, last.length() - ENRICHMENT_TAIL_CHARS));
     }
+
+    private static boolean enriches(String text, int from) {
+        Matcher m = ENRICHMENT_MATCHER.get().reset(text);
+        boolean found = m.region(from, text.length()).find();
+        m.reset(""); // holds no prompt between calls
+        return found;
+    }
+
+    /** The thread's matcher: one made for every generator call was most of what this check allocated. */
+    private static final ThreadLocal<Matcher> ENRICHMENT_MATCHER =
+            ThreadLocal.withInitial(() -> INDEX_ENRICHMENT.matcher(""));
 
     /** How much of a prompt's end an index-time instruction takes, at most. */
     private static final int ENRICHMENT_TAIL_CHARS = 600;
