@@ -1,7 +1,5 @@
 package io.raglog.job;
 
-import io.raglog.assemble.AssembleRunsFunction;
-import io.raglog.assemble.AssemblySettings;
 import io.raglog.calls.CallClassifier;
 import io.raglog.calls.Classification;
 import io.raglog.calls.ClassifiedCall;
@@ -30,7 +28,6 @@ import org.apache.flink.streaming.api.watermark.Watermark;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
 import org.apache.flink.types.Either;
-import org.apache.flink.streaming.util.ProcessFunctionTestHarnesses;
 import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -42,8 +39,6 @@ import static org.assertj.core.api.Assertions.assertThat;
  * mismatched index are found, and only on the runs it labeled.
  */
 class EmbeddingDriftSimulatedTest {
-
-    private static final long OUT_OF_ORDER_MS = TopologySettings.DEFAULTS.maxOutOfOrder().toMillis();
 
     /** What the drift operator said: the runs it passed on and its drift records. */
     private record Seen(List<Run> runs, List<EmbeddingDrift> drift, List<Label> labels) {}
@@ -68,18 +63,7 @@ class EmbeddingDriftSimulatedTest {
                 }
             }
         }
-        List<Run> runs;
-        try (var h = ProcessFunctionTestHarnesses.forKeyedProcessFunction(
-                new AssembleRunsFunction(AssemblySettings.DEFAULTS.eventTimeOnly()), ClassifiedCall::runKey,
-                Types.STRING)) {
-            for (ClassifiedCall c : calls) {
-                long end = c.event().endedAt().toEpochMilli();
-                h.processElement(c, end);
-                h.processWatermark(end - OUT_OF_ORDER_MS);
-            }
-            h.processWatermark(Long.MAX_VALUE);
-            runs = new ArrayList<>(h.extractOutputValues());
-        }
+        List<Run> runs = new ArrayList<>(StreamedAssembly.of(calls).runs());
         runs.sort(Comparator.comparing(Run::endedAt).thenComparing(Run::runId));
         var h = new KeyedOneInputStreamOperatorTestHarness<String, Either<Run, IndexEmbedding>, Run>(
                 new KeyedProcessOperator<>(new EmbeddingDriftFunction()),

@@ -4,8 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
-import io.raglog.assemble.AssembleRunsFunction;
-import io.raglog.assemble.AssemblySettings;
 import io.raglog.calls.CallClassifier;
 import io.raglog.calls.Classification;
 import io.raglog.calls.ClassifiedCall;
@@ -28,8 +26,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import org.apache.flink.api.common.typeinfo.Types;
-import org.apache.flink.streaming.util.ProcessFunctionTestHarnesses;
 import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -43,7 +39,6 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class UnhintedEmbedLinkingTest {
 
-    private static final long OUT_OF_ORDER_MS = TopologySettings.DEFAULTS.maxOutOfOrder().toMillis();
     private static final List<String> PREFIXES = List.of("query: ", "search_query: ",
             "Represent this sentence for searching relevant passages: ",
             "Represent the question for retrieving supporting documents: ");
@@ -100,21 +95,11 @@ class UnhintedEmbedLinkingTest {
                     new Truth(l, callsByHint.get(l.runHint()), fault));
         }
 
-        List<Run> runs;
         long linkingStart = System.nanoTime();
-        try (var h = ProcessFunctionTestHarnesses.forKeyedProcessFunction(
-                new AssembleRunsFunction(AssemblySettings.DEFAULTS.eventTimeOnly()), ClassifiedCall::runKey,
-                Types.STRING)) {
-            for (ClassifiedCall c : calls) {
-                long end = c.event().endedAt().toEpochMilli();
-                h.processElement(c, end);
-                h.processWatermark(end - OUT_OF_ORDER_MS);
-            }
-            h.processWatermark(Long.MAX_VALUE);
-            runs = h.extractOutputValues();
-            assertThat(h.numKeyedStateEntries()).as("keyed state entries").isZero();
-            assertThat(h.numEventTimeTimers()).as("event-time timers").isZero();
-        }
+        StreamedAssembly assembly = StreamedAssembly.of(calls);
+        List<Run> runs = assembly.runs();
+        assertThat(assembly.keyedStateEntries()).as("keyed state entries").isZero();
+        assertThat(assembly.eventTimeTimers()).as("event-time timers").isZero();
 
         long linkingMs = (System.nanoTime() - linkingStart) / 1_000_000;
         // the embedding calls of each run, by the truth: what this test is about

@@ -3,8 +3,6 @@ package io.raglog.job;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import io.raglog.assemble.AssembleRunsFunction;
-import io.raglog.assemble.AssemblySettings;
 import io.raglog.calls.CallClassifier;
 import io.raglog.calls.ChatDetail;
 import io.raglog.calls.ChatDetails;
@@ -32,8 +30,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import org.apache.flink.api.common.typeinfo.Types;
-import org.apache.flink.streaming.util.ProcessFunctionTestHarnesses;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -45,8 +41,6 @@ import org.junit.jupiter.api.Test;
  * may be left over as an orphan.
  */
 class UnhintedSynthesisLinkingTest {
-
-    private static final long OUT_OF_ORDER_MS = TopologySettings.DEFAULTS.maxOutOfOrder().toMillis();
 
     private enum Synthesis { ONE_CALL, REFINE, TREE }
 
@@ -112,21 +106,11 @@ class UnhintedSynthesisLinkingTest {
                     callsByHint.get(l.runHint()), steps, synthesisByHint.get(l.runHint())));
         }
 
-        List<Run> runs;
-        try (var h = ProcessFunctionTestHarnesses.forKeyedProcessFunction(
-                new AssembleRunsFunction(AssemblySettings.DEFAULTS.eventTimeOnly()), ClassifiedCall::runKey,
-                Types.STRING)) {
-            for (ClassifiedCall c : calls) {
-                long end = c.event().endedAt().toEpochMilli();
-                h.processElement(c, end);
-                h.processWatermark(end - OUT_OF_ORDER_MS);
-            }
-            h.processWatermark(Long.MAX_VALUE);
-            runs = h.extractOutputValues();
-            // what each pipeline learned: how long its answers' steps take
-            assertThat(h.numKeyedStateEntries()).as("keyed state entries").isEqualTo(2);
-            assertThat(h.numEventTimeTimers()).as("event-time timers").isZero();
-        }
+        StreamedAssembly assembly = StreamedAssembly.of(calls);
+        List<Run> runs = assembly.runs();
+        // what each pipeline learned: how long its answers' steps take
+        assertThat(assembly.keyedStateEntries()).as("keyed state entries").isEqualTo(2);
+        assertThat(assembly.eventTimeTimers()).as("event-time timers").isZero();
 
         Map<String, String> stageOf = new HashMap<>();
         calls.forEach(c -> stageOf.put(c.event().eventId(), c.stage().id()));

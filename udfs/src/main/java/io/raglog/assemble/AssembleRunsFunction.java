@@ -317,7 +317,7 @@ public class AssembleRunsFunction extends KeyedProcessFunction<String, Classifie
                     orphanRuns.inc();
                     orphanCalls.inc(a.run().callIds().size());
                 }
-                if (SynthesisChains.lateStepReason().equals(a.run().incompleteReason())) {
+                if (SynthesisChains.LATE_STEP_REASON.equals(a.run().incompleteReason())) {
                     lateSteps.inc();
                     // twice the step's time: it began after the step before it ended
                     learnStepWait(ctx.getCurrentKey(),

@@ -103,7 +103,7 @@ public final class RunLinker {
                     // a refine whose first step's run had closed before it came: the run it belongs to is gone
                     claimed.add(g);
                     open.remove(g);
-                    out.add(assembled(pipeline, null, List.of(g), g, SynthesisChains.lateStepReason()));
+                    out.add(assembled(pipeline, null, List.of(g), g, SynthesisChains.LATE_STEP_REASON));
                     continue;
                 }
                 members = linkedMembers(g, chain, open, settings);

@@ -94,11 +94,6 @@ final class SynthesisChains {
      * Why a refine step whose first step's run had closed before it arrived leaves alone, as an orphan: the run it
      * belongs to was checked on the answer before it.
      */
-    static String lateStepReason() {
-        return IncompleteRuns.ORPHAN_PREFIX + LATE_STEP;
-    }
-
-    /** How {@link #lateStepReason} goes on after the orphan prefix: how a late step is told apart. */
-    static final String LATE_STEP = "a later step of an answer synthesised in several calls (it refines an earlier "
-            + "call's answer), which came after that answer's run had closed";
+    static final String LATE_STEP_REASON = IncompleteRuns.ORPHAN_PREFIX + "a later step of an answer synthesised in "
+            + "several calls (it refines an earlier call's answer), which came after that answer's run had closed";
 }
