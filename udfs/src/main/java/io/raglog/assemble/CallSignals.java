@@ -166,8 +166,8 @@ final class CallSignals {
     /**
      * Whether this generator call is a later step of an answer {@code earlier} began: it asks the same question, came
      * after {@code earlier} ({@link #mayFollow}), and carries its answer, to refine ({@link #refines}: LlamaIndex's and
-     * LangChain's refine) or as a passage of its context ({@link #summarises}: LlamaIndex's tree summary, LangChain's
-     * map-reduce, the answers over parts of the context summarised into one).
+     * LangChain's refine) or as a passage of its context ({@link #summarises}: LlamaIndex's tree summary, the answers
+     * over parts of the context summarised into one).
      */
     boolean continues(CallSignals earlier) {
         return refines(earlier) || summarises(earlier);

@@ -11,9 +11,10 @@ import java.util.Comparator;
 import java.util.List;
 
 /**
- * An answer synthesised in several generator calls (LlamaIndex's refine and tree summary, LangChain's refine and
- * map-reduce): each later step carries an earlier step's answer ({@link CallSignals#continues}). The run closes on the
- * last step, and its generator is all of them: what reached the model is every step's context, its answer the last.
+ * An answer synthesised in several generator calls (LlamaIndex's refine and tree summary, LangChain's refine): each
+ * later step carries an earlier step's answer ({@link CallSignals#continues}). The run closes on the last step, and its
+ * generator is all of them: what reached the model is every step's context, its answer the last. (LangChain's
+ * map-reduce is not one: its map steps extract, as a compressor does, and are no stage; its combining call answers.)
  */
 final class SynthesisChains {
 

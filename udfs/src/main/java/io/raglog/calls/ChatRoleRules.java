@@ -60,10 +60,14 @@ public final class ChatRoleRules {
             + "|are\\s+likely\\s+to)\\s+(?:want\\s+to\\s+)?(?:ask|want|have)\\b"
             + "|\\bsuggest(?:ed)?\\b[^.\\n]{0,40}?\\bfollow-?up\\s+questions\\b");
 
-    /** "extract any part of the context *AS IS* that is relevant to answer the question" (contextual compression). */
+    /**
+     * "extract any part of the context *AS IS* that is relevant to answer the question" (contextual compression);
+     * "Return any relevant text verbatim" (LangChain's map-reduce, its map step over each document: the extracts reach
+     * the combining call's prompt, as a compressor's do).
+     */
     private static final Pattern COMPRESSOR = Pattern.compile("(?i)\\bextract\\s+(?:any|all|the)?\\s*(?:parts?"
             + "|sentences|passages|portions?|snippets)\\s+of\\s+the\\s+(?:context|document|passage|text)s?\\b"
-            + "[^.\\n]{0,40}?\\brelevant\\b");
+            + "[^.\\n]{0,40}?\\brelevant\\b|\\breturn\\s+any\\s+relevant\\s+text\\s+verbatim\\b");
 
     /**
      * A chunk or document enriched when the index is built, one call per chunk: Anthropic's contextual retrieval ("give

@@ -471,6 +471,25 @@ class ChatRoleRulesTest {
         }
 
         @Test
+        void shouldReadLangChainsMapReduceMapStepsAsOtherAndItsCombiningCallAsTheGenerator() {
+            // the map step, one call per document, returns what of it is relevant, verbatim; the combining call
+            // answers from those extracts (a generator whose context they are)
+            String map = "Use the following portion of a long document to see if any of the text is relevant to "
+                    + "answer the question. \nReturn any relevant text verbatim.\n" + CASH_FLOW + "\nQuestion: "
+                    + QUESTION + "\nRelevant text, if any:";
+            String extract = "Net cash provided by operating activities was $4.2 billion in fiscal 2023";
+            ChatDetail combine = read(Prompts.user("Given the following extracted parts of a long document and a "
+                    + "question, create a final answer. \nIf you don't know the answer, just say that you don't know. "
+                    + "Don't try to make up an answer.\n\nQUESTION: " + QUESTION + "\n=========\n" + extract
+                    + "\n=========\nFINAL ANSWER:"), "$4.2 billion.");
+
+            assertThat(read(Prompts.user(map), extract).role()).isEqualTo(ChatRole.OTHER);
+            assertThat(combine.role()).isEqualTo(ChatRole.GENERATE);
+            assertThat(combine.question()).isEqualTo(QUESTION);
+            assertThat(combine.contextPassages()).containsExactly(extract);
+        }
+
+        @Test
         void shouldReadQuestionsSuggestedForTheUserToAskNextAsOtherNotAsARewrite() {
             ChatDetail followUps = read(Prompts.of("system", "Based on the conversation, suggest three short follow-up "
                     + "questions the user might ask next. Return them one per line.", "user", "Question: " + QUESTION
