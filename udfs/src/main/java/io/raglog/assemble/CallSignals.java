@@ -206,8 +206,8 @@ final class CallSignals {
     /**
      * Whether this generator call can carry {@code earlier}'s answer: the same question, asked no sooner and answered
      * later. Not "started after it ended": the proxy stamps a call's end once it has finished writing the reply, and
-     * the client, which has the reply by then, may already have sent the next step (a CI run split a LlamaIndex.TS
-     * refine so); which answer a step carries says their order.
+     * the client, which has the reply by then, may already have sent the next step (most likely what split a
+     * LlamaIndex.TS refine in one CI run); which answer a step carries says their order.
      */
     private boolean mayFollow(CallSignals earlier) {
         return stage == Stage.GENERATE && earlier.stage == Stage.GENERATE && question != null
