@@ -206,8 +206,19 @@ public class AssembleRunsFunction extends KeyedProcessFunction<String, Classifie
      */
     private AssemblySettings settingsOfKey(String key) throws IOException {
         Long wait = ClassifiedCall.hintedKey(key) ? hintedStepWaits.waitFor(key) : stepWait.value();
-        return wait == null ? settings : settings.waitingForSteps(Duration.ofMillis(wait));
+        if (wait == null) {
+            return settings;
+        }
+        if (wait != waitingMs) { // made once per learned wait, not for every generator call and timer of its keys
+            waitingMs = wait;
+            waiting = settings.waitingForSteps(Duration.ofMillis(wait));
+        }
+        return waiting;
     }
+
+    /** The settings of the last learned wait asked for, and that wait: few pipelines learn one. */
+    private transient AssemblySettings waiting;
+    private transient long waitingMs = -1;
 
     /**
      * The key's pipeline answers in several calls (a step came late, or an answer's steps came whole): from now on its
