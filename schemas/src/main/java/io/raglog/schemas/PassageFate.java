@@ -8,7 +8,9 @@ import java.util.Locale;
  *
  * @param passageId the passage's id as the stage that handed it on gave it
  * @param handedRank its 1-based place in what was handed on
- * @param fate whole, cut (only its first {@code keptChars} characters reached the prompt) or dropped
+ * @param fate whole, cut (only its first {@code keptChars} characters reached the prompt), extracted (pieces of it,
+ *     {@code keptChars} characters in all, reached the prompt on their own: a contextual compressor kept what of it it
+ *     found relevant; the pieces are the run's context passages under its id) or dropped
  * @param promptPosition its 1-based place among the passages in the prompt; null when dropped
  * @param chars the passage's length in characters
  * @param keptChars how many of them reached the prompt
@@ -16,7 +18,10 @@ import java.util.Locale;
 public record PassageFate(String passageId, int handedRank, Fate fate, Integer promptPosition, int chars,
         int keptChars) {
 
-    /** The part of {@code text} that reached the prompt: none when dropped, all when whole, the opening when cut. */
+    /**
+     * The part of {@code text} that reached the prompt: none when dropped, all when whole, the opening when cut. Not
+     * for an extracted passage, whose pieces are its context passages: the share of it they make, from its opening.
+     */
     public String keptText(String text) {
         return keptPart(text == null ? "" : text, keptChars, chars);
     }
@@ -37,7 +42,7 @@ public record PassageFate(String passageId, int handedRank, Fate fate, Integer p
     }
 
     public enum Fate {
-        WHOLE, CUT, DROPPED;
+        WHOLE, CUT, EXTRACTED, DROPPED;
 
         @JsonValue
         public String id() {

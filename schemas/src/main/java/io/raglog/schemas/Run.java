@@ -5,8 +5,9 @@ import java.time.Instant;
 import java.util.List;
 
 /**
- * One question's harmonized run ({@code schemas/run.v2.json}; v1 runs are still read): what every stage received and produced, whatever
- * vendor APIs the pipeline called. Everything downstream (checks, scoring, sinks) reads this and nothing else.
+ * One question's harmonized run ({@code schemas/run.v3.json}; v1 and v2 runs are still read): what every stage
+ * received and produced, whatever vendor APIs the pipeline called. Everything downstream (checks, scoring, sinks)
+ * reads this and nothing else.
  *
  * @param runId stable across replays of the same calls: derived from the pipeline and the run hint, or from the
  *     generator call when the run was linked by content
@@ -17,7 +18,7 @@ import java.util.List;
  * @param embeddingMismatch the run's query embedding does not match its index's model or dimension; set by the job's
  *     embedding-drift operator before the checks (null on the runs topic and when nothing is wrong or known)
  * @param session the user session the run's calls carried ({@link CallEvent#session()}, the first call that has one);
- *     null when none did. Optional within run v2, left out when null: re-ask detection keys on it
+ *     null when none did. Optional within run v2 and v3, left out when null: re-ask detection keys on it
  */
 public record Run(
         String schema,

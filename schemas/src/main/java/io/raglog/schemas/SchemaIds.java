@@ -6,6 +6,8 @@ public final class SchemaIds {
     public static final String RUN_V1 = "raglog.run/v1";
     /** v2 adds the stage {@code assemble}; v1 runs are still read (it is then absent). */
     public static final String RUN_V2 = "raglog.run/v2";
+    /** v3 adds the passage fate {@code extracted} to {@code assemble}; v1 and v2 runs are still read. */
+    public static final String RUN_V3 = "raglog.run/v3";
     public static final String DEAD_LETTER_V1 = "raglog.dead-letter/v1";
     public static final String LABEL_V1 = "raglog.label/v1";
     /** v2 adds {@code knowledge_gap}; v1 lines are still read ({@link Label}). */

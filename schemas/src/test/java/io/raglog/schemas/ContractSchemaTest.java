@@ -45,7 +45,7 @@ class ContractSchemaTest {
     static Run sampleRun(boolean incomplete) {
         Passage p1 = new Passage("doc-7#2", "Operating cash flow in 2023 was $4.1bn.", 0.83, 1);
         Passage p2 = new Passage("doc-3#0", "Revenue grew 12% in 2022.", 0.71, 2);
-        return new Run(SchemaIds.RUN_V2, "r-1", "support-bot", null, "What was the operating cash flow in 2023?",
+        return new Run(SchemaIds.RUN_V3, "r-1", "support-bot", null, "What was the operating cash flow in 2023?",
                 Instant.parse("2026-11-29T10:00:00Z"), Instant.parse("2026-11-29T10:00:02Z"),
                 incomplete, incomplete ? "no generator call within 120s" : null,
                 List.of("a", "b", "c", "d", "e"), List.of(new HttpError("x", Stage.GENERATE, 429)),
@@ -80,9 +80,25 @@ class ContractSchemaTest {
 
     @Test
     void encodedRunValidatesAgainstItsSchema() throws Exception {
-        assertThat(validate("run.v2.json", sampleRun(false))).isEmpty();
-        assertThat(validate("run.v2.json", sampleRun(true))).isEmpty();
-        assertThat(validate("run.v2.json", withAssembly(sampleRun(false)))).isEmpty();
+        assertThat(validate("run.v3.json", sampleRun(false))).isEmpty();
+        assertThat(validate("run.v3.json", sampleRun(true))).isEmpty();
+        assertThat(validate("run.v3.json", withAssembly(sampleRun(false)))).isEmpty();
+    }
+
+    @Test
+    void aV2RunIsStillReadAndOnlyV3NamesAnExtractedPassage() throws Exception {
+        ObjectNode v2 = Json.MAPPER.valueToTree(withAssembly(sampleRun(false)));
+        v2.put("schema", SchemaIds.RUN_V2);
+        assertThat(schema("run.v2.json").validate(v2)).isEmpty();
+        assertThat(Json.MAPPER.treeToValue(v2, Run.class).stages().assemble())
+                .isEqualTo(withAssembly(sampleRun(false)).stages().assemble());
+
+        ObjectNode v3 = Json.MAPPER.valueToTree(withExtract(sampleRun(false)));
+        assertThat(schema("run.v3.json").validate(v3)).isEmpty();
+        assertThat(v3.at("/stages/assemble/passages/1/fate").asText()).isEqualTo("extracted");
+        assertThat(Json.MAPPER.treeToValue(v3, Run.class)).isEqualTo(withExtract(sampleRun(false)));
+        v3.put("schema", SchemaIds.RUN_V2);
+        assertThat(schema("run.v2.json").validate(v3)).isNotEmpty();
     }
 
     @Test
@@ -97,11 +113,20 @@ class ContractSchemaTest {
         assertThat(read.stages().generate()).isEqualTo(sampleRun(false).stages().generate());
     }
 
-    /** The sample run with its assembly read: passage doc-7#2 kept whole, doc-3#0 cut after 40 characters. */
+    /** The sample run with its assembly read: passage doc-7#2 kept whole, doc-3#0 cut after 12 characters. */
     static Run withAssembly(Run run) {
+        return withAssembly(run, PassageFate.Fate.CUT);
+    }
+
+    /** The same with doc-3#0 extracted: 12 of its characters reached the prompt as an extract. */
+    static Run withExtract(Run run) {
+        return withAssembly(run, PassageFate.Fate.EXTRACTED);
+    }
+
+    private static Run withAssembly(Run run, PassageFate.Fate second) {
         AssembleStage assemble = new AssembleStage(true, AssembleStage.BY_RERANK, List.of(
                 new PassageFate("doc-7#2", 1, PassageFate.Fate.WHOLE, 1, 39, 39),
-                new PassageFate("doc-3#0", 2, PassageFate.Fate.CUT, 2, 25, 12)), 412, 128_000);
+                new PassageFate("doc-3#0", 2, second, 2, 25, 12)), 412, 128_000);
         return new Run(run.schema(), run.runId(), run.pipeline(), run.runHint(), run.question(), run.startedAt(),
                 run.endedAt(), run.incomplete(), run.incompleteReason(), run.callIds(), run.httpErrors(),
                 run.stages().withAssemble(assemble));

@@ -48,7 +48,7 @@ class DriftSchemaTest {
         EmbeddingMismatch m = new EmbeddingMismatch("squad_chunks", "text-embedding-3-small", 384,
                 "text-embedding-ada-002", 384, EmbeddingMismatch.SEEN, "the question was embedded with ...");
         Run run = ContractSchemaTest.sampleRun(false).withEmbeddingMismatch(m);
-        assertThat(validate("run.v2.json", run)).isEmpty();
+        assertThat(validate("run.v3.json", run)).isEmpty();
         assertThat(Json.read(Json.write(run), Run.class)).isEqualTo(run);
         // absent on a run without one: the runs topic's records do not change
         assertThat(Json.write(ContractSchemaTest.sampleRun(false))).doesNotContain("embedding_mismatch");

@@ -12,7 +12,7 @@ import java.util.List;
 /**
  * Context assembly read from both of its sides: each passage handed on (the reranker's output, else retrieval's) is
  * looked for in the generator's prompt: whole, cut (a prefix of it is there and the rest is not: a context budget or
- * a per-passage cap cut it) or dropped. Lengths are in characters of the normalised texts (whitespace collapsed), the
+ * a per-passage cap cut it), extracted (pieces of it are there: a contextual compressor kept them) or dropped. Lengths are in characters of the normalised texts (whitespace collapsed), the
  * form both sides are compared in.
  */
 final class ContextAssembly {
@@ -67,7 +67,8 @@ final class ContextAssembly {
         List<PassageFate> fates = new ArrayList<>();
         for (int i = 0; i <= last; i++) {
             PromptMatches.Match m = matches.get(i);
-            Fate fate = !m.reached() ? Fate.DROPPED : m.whole() ? Fate.WHOLE : Fate.CUT;
+            Fate fate = !m.reached() ? Fate.DROPPED
+                    : m.whole() ? Fate.WHOLE : m.extracted() ? Fate.EXTRACTED : Fate.CUT;
             Integer position = m.reached() ? inPromptOrder.indexOf(i) + 1 : null;
             fates.add(new PassageFate(handedOn.get(i).id(), i + 1, fate, position, m.length(), m.kept()));
         }

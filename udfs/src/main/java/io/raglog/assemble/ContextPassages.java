@@ -13,8 +13,8 @@ import java.util.Set;
  * Which passages a generator actually saw. Passages raglog already knows (the reranker's output, else what was
  * retrieved) are found in the prompt verbatim, in prompt order; the prompt reader's own split fills in passages that
  * came from nowhere logged. A known passage cut short by the pipeline's context budget is in the context with the
- * part that reached the prompt (its opening, at least {@link PromptMatches#MIN_KEPT_CHARS} characters); one dropped
- * is missing.
+ * part that reached the prompt (its opening, at least {@link PromptMatches#MIN_KEPT_CHARS} characters); one a
+ * contextual compressor extracted is there under its own id, as the prompt holds the extract; one dropped is missing.
  */
 final class ContextPassages {
 
@@ -29,9 +29,11 @@ final class ContextPassages {
             NormalisedTexts norm) {
         List<Placed> placed = new ArrayList<>();
         Set<String> seen = new LinkedHashSet<>();
+        boolean anyExtracted = false;
         for (int i = 0; i < known.size(); i++) {
             PromptMatches.Match m = matches.get(i);
-            if (!m.reached()) {
+            if (!m.reached() || m.extracted()) {
+                anyExtracted |= m.extracted();
                 continue;
             }
             Passage p = known.get(i);
@@ -40,6 +42,9 @@ final class ContextPassages {
             String text = m.whole() ? p.text() : PassageFate.keptPart(p.text(), m.kept(), m.length()).strip();
             placed.add(new Placed(m.at(), p.id(), text, p.score()));
         }
+        // the prompt reader's blocks an extracted passage's pieces fall in are that passage's, as the compressor
+        // wrote them into the prompt
+        boolean[] placedExtracts = anyExtracted ? new boolean[known.size()] : null;
         if (generator.contextPassages() != null) {
             String prompt = null;
             for (String text : generator.contextPassages()) {
@@ -54,8 +59,22 @@ final class ContextPassages {
                 // where it sits among the known ones: a prompt mixing passages raglog knows with extracts or
                 // passages from nowhere logged keeps its own order
                 int at = prompt.indexOf(normalised);
-                placed.add(new Placed(at < 0 ? Integer.MAX_VALUE : at, Texts.normalisedContentId(normalised), text,
-                        null));
+                int source = at < 0 || !anyExtracted ? -1 : extractedInto(at, at + normalised.length(), matches);
+                if (source >= 0) {
+                    placedExtracts[source] = true;
+                    Passage p = known.get(source);
+                    placed.add(new Placed(at, p.id(), text, p.score()));
+                } else {
+                    placed.add(new Placed(at < 0 ? Integer.MAX_VALUE : at, Texts.normalisedContentId(normalised),
+                            text, null));
+                }
+            }
+        }
+        for (int i = 0; anyExtracted && i < known.size(); i++) {
+            if (matches.get(i).extracted() && !placedExtracts[i]) {
+                // the reader did not split the pieces out: they stand as the passage's own text has them
+                Passage p = known.get(i);
+                placed.add(new Placed(matches.get(i).at(), p.id(), pieces(p.text(), matches.get(i)), p.score()));
             }
         }
         placed.sort(Comparator.comparingInt(Placed::at)); // stable: passages not found keep the reader's order, last
@@ -64,6 +83,35 @@ final class ContextPassages {
             context.add(new Passage(p.id(), p.text(), p.score(), context.size() + 1));
         }
         return context;
+    }
+
+    /** The passage whose extracts a block of the prompt at [start, end) holds a piece of; -1 when none. */
+    private static int extractedInto(int start, int end, List<PromptMatches.Match> matches) {
+        for (int i = 0; i < matches.size(); i++) {
+            for (PromptMatches.Piece piece : matches.get(i).extracts()) {
+                if (piece.at() < end && piece.at() + piece.length() > start) {
+                    return i;
+                }
+            }
+        }
+        return -1;
+    }
+
+    /**
+     * An extracted passage's pieces from its text as logged, joined by a space: each the same share of the text, from
+     * the same share on, as it is of the normalised text (as a cut passage's opening is read, {@link PassageFate}).
+     */
+    static String pieces(String text, PromptMatches.Match m) {
+        StringBuilder out = new StringBuilder();
+        for (PromptMatches.Piece piece : m.extracts()) {
+            int from = (int) Math.round((double) piece.from() / m.length() * text.length());
+            int to = (int) Math.round((double) (piece.from() + piece.length()) / m.length() * text.length());
+            if (!out.isEmpty()) {
+                out.append(' ');
+            }
+            out.append(text, Math.min(from, text.length()), Math.min(to, text.length()));
+        }
+        return out.toString().strip();
     }
 
     /** A passage of the context and where it starts in the normalised prompt. */

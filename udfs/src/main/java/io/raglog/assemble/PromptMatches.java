@@ -7,7 +7,9 @@ import java.util.List;
 /**
  * Where each passage handed on sits in the generator's prompt, found once per run: the generator's context
  * ({@link ContextPassages}) and context assembly ({@link ContextAssembly}) both read it. A passage is there whole, or
- * cut (its longest opening in the prompt is at least {@link #MIN_KEPT_CHARS} characters), or not at all. An opening
+ * cut (its longest opening in the prompt is at least {@link #MIN_KEPT_CHARS} characters), or extracted (only pieces of
+ * it that start a sentence are there, each at least {@link #MIN_EXTRACT_CHARS} long: a contextual compressor such as
+ * LangChain's {@code LLMChainExtractor} kept what of it it found relevant), or not at all. An opening
  * inside another passage found in the prompt is that passage's text, unless it runs to that passage's end (chunks
  * that overlap: one's tail is the next one's opening): "Reciprocating piston type steam engines remained ..." was read
  * as cut where another passage said "... more efficient than reciprocating piston type steam engines (for ...", in a
@@ -23,13 +25,27 @@ final class PromptMatches {
     static final int MIN_KEPT_CHARS = 40;
 
     /**
+     * The shortest piece of a passage read as an extract of it: a short sentence ("The war ended in 1945 with the
+     * treaty." is 38), long enough that a sentence two passages share by chance is rare. A piece must also start
+     * where one of the passage's sentences does, as a compressor's extracts do.
+     */
+    static final int MIN_EXTRACT_CHARS = 30;
+
+    /**
      * One passage in the prompt.
      *
-     * @param at where its (kept part's) text starts in the normalised prompt; -1 when it is not there
+     * @param at where its (kept part's, or its first extract's) text starts in the normalised prompt; -1 when it is
+     *     not there
      * @param kept normalised characters that reached the prompt (0 when none did)
      * @param length the passage's normalised length
+     * @param extracts the pieces that reached the prompt when it was extracted, in the passage's order; empty when it
+     *     is whole, cut or not there
      */
-    record Match(int at, int kept, int length) {
+    record Match(int at, int kept, int length, List<Piece> extracts) {
+
+        Match(int at, int kept, int length) {
+            this(at, kept, length, List.of());
+        }
 
         boolean reached() {
             return at >= 0;
@@ -38,7 +54,20 @@ final class PromptMatches {
         boolean whole() {
             return reached() && kept == length;
         }
+
+        boolean extracted() {
+            return !extracts.isEmpty();
+        }
     }
+
+    /**
+     * A piece of a passage found in the prompt on its own.
+     *
+     * @param from where it starts in the normalised passage
+     * @param at where it starts in the normalised prompt
+     * @param length its normalised length
+     */
+    record Piece(int from, int at, int length) {}
 
     private static final int[] NO_SPANS = new int[0];
 
@@ -70,7 +99,97 @@ final class PromptMatches {
                 }
             }
         }
+        List<int[]> extractSpans = null;
+        for (int i = 0; i < n; i++) {
+            if (!out[i].reached()) {
+                if (extractSpans == null) {
+                    extractSpans = new ArrayList<>();
+                }
+                out[i] = extracted(prompt, texts[i], spans, found, extractSpans);
+            }
+        }
         return List.of(out);
+    }
+
+    /**
+     * A passage neither whole nor cut in the prompt, read for extracts: from each place one of its sentences starts
+     * (its opening was the cut's to find), the longest run of its text found in the prompt outside every passage found
+     * before and every extract taken, kept when it is at least {@link #MIN_EXTRACT_CHARS} long; the next place tried
+     * is after it. Not there when no piece is kept.
+     */
+    private static Match extracted(String prompt, String text, int[] spans, int found, List<int[]> taken) {
+        List<Piece> pieces = null;
+        int kept = 0;
+        for (int from = nextSentenceStart(text, 1); from >= 0 && text.length() - from >= MIN_EXTRACT_CHARS;
+                from = nextSentenceStart(text, from + 1)) {
+            String opening = text.substring(from, from + MIN_EXTRACT_CHARS);
+            int longest = 0;
+            int longestAt = -1;
+            for (int at = prompt.indexOf(opening); at >= 0; at = prompt.indexOf(opening, at + 1)) {
+                int length = MIN_EXTRACT_CHARS + commonLength(prompt, at + MIN_EXTRACT_CHARS, text,
+                        from + MIN_EXTRACT_CHARS);
+                if (length > longest && !within(at, at + length, spans, found) && !within(at, at + length, taken)) {
+                    longest = length;
+                    longestAt = at;
+                }
+            }
+            if (longestAt >= 0) {
+                if (text.charAt(from + longest - 1) == ' ') {
+                    longest--; // the space before the passage's next sentence, which the prompt also had next
+                }
+                if (pieces == null) {
+                    pieces = new ArrayList<>();
+                }
+                pieces.add(new Piece(from, longestAt, longest));
+                taken.add(new int[] {longestAt, longestAt + longest});
+                kept += longest;
+                from += longest - 1;
+            }
+        }
+        return pieces == null ? new Match(-1, 0, text.length())
+                : new Match(pieces.get(0).at(), kept, text.length(), List.copyOf(pieces));
+    }
+
+    /**
+     * The first place at or after {@code from} where a sentence of the normalised {@code text} starts: after a space
+     * that follows a full stop, question or exclamation mark (a closing quote or bracket between them); -1 when none.
+     */
+    static int nextSentenceStart(String text, int from) {
+        for (int i = Math.max(from, 2); i < text.length(); i++) {
+            if (text.charAt(i - 1) == ' ' && text.charAt(i) != ' ' && endsSentence(text, i - 2)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    private static boolean endsSentence(String text, int i) {
+        char c = text.charAt(i);
+        if (c == '.' || c == '!' || c == '?') {
+            return true;
+        }
+        return i > 0 && (c == '"' || c == '\'' || c == ')' || c == '\u201d' || c == '\u2019')
+                && endsSentence(text, i - 1);
+    }
+
+    /** Whether [start, end) lies within one of the first {@code found} spans. */
+    private static boolean within(int start, int end, int[] spans, int found) {
+        for (int s = 0; s < found; s++) {
+            if (start >= spans[2 * s] && end <= spans[2 * s + 1]) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Whether [start, end) overlaps an extract already taken: two passages do not claim one piece of the prompt. */
+    private static boolean within(int start, int end, List<int[]> taken) {
+        for (int[] t : taken) {
+            if (start < t[1] && end > t[0]) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**

@@ -90,7 +90,7 @@ public final class RunBuilder {
         Instant end = end(ordered);
         List<String> callIds = ids(ordered);
         String session = session(ordered);
-        return new Run(SchemaIds.RUN_V2, RunIds.of(pipeline, runHint, anchor.event().eventId()), pipeline,
+        return new Run(SchemaIds.RUN_V3, RunIds.of(pipeline, runHint, anchor.event().eventId()), pipeline,
                 runHint, question, start, end, incompleteReason != null, incompleteReason, callIds, errors,
                 new RunStages(rewrite, embed, retrieve, rerank, assemble, generate), null, null, session);
     }

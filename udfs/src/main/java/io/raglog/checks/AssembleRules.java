@@ -37,7 +37,9 @@ final class AssembleRules {
         }
         AssembleStage stage = run.stages().assemble();
         List<HandedOn> handed = RunTexts.handedOn(run);
-        long cut = handed.stream().filter(h -> h.fate().fate() == PassageFate.Fate.CUT).count();
+        // an extracted passage is cut too (part of it reached the prompt); what cut it is told apart for the repair
+        long extracted = handed.stream().filter(h -> h.fate().fate() == PassageFate.Fate.EXTRACTED).count();
+        long cut = extracted + handed.stream().filter(h -> h.fate().fate() == PassageFate.Fate.CUT).count();
         long dropped = handed.stream().filter(h -> h.fate().fate() == PassageFate.Fate.DROPPED).count();
         long chars = 0;
         long lostChars = 0;
@@ -52,7 +54,8 @@ final class AssembleRules {
                 rankWeight = Math.max(rankWeight, (double) (f.chars() - f.keptChars()) / f.chars() / f.handedRank());
             }
         }
-        v.put(ASSEMBLE_HANDED_ON, handed.size()).put(ASSEMBLE_CUT, cut).put(ASSEMBLE_DROPPED, dropped)
+        v.put(ASSEMBLE_HANDED_ON, handed.size()).put(ASSEMBLE_CUT, cut).put(ASSEMBLE_EXTRACTED, extracted)
+                .put(ASSEMBLE_DROPPED, dropped)
                 .put(ASSEMBLE_LOST_SHARE, chars == 0 ? 0 : (double) lostChars / chars)
                 .put(ASSEMBLE_LOST_RANK_WEIGHT, rankWeight);
         if (stage.promptTokens() != null && stage.contextWindow() != null) {
@@ -108,10 +111,13 @@ final class AssembleRules {
             PassageFate f = bestLost.fate();
             // a budget mostly cuts inside a sentence; the reader looks for the answer where the cut fell
             String where = answers.bestIn(bestLost.cutSentence()) >= lostBest ? "inside" : "before";
-            String what = f.fate() == PassageFate.Fate.CUT
-                    ? "cut it after " + f.keptChars() + " of its " + f.chars() + " characters, " + where
-                            + " the sentence that answers the question"
-                    : "dropped it";
+            String what = switch (f.fate()) {
+                case CUT -> "cut it after " + f.keptChars() + " of its " + f.chars() + " characters, " + where
+                        + " the sentence that answers the question";
+                case EXTRACTED -> "kept only extracts of it (" + f.keptChars() + " of its " + f.chars()
+                        + " characters), without the sentence that answers the question";
+                default -> "dropped it";
+            };
             findings.add(Finding.of(CHECK, Fact.of(Stage.ASSEMBLE, FactKind.MISSING_ANSWER, Fact.ANSWER)
                             .withPassages(List.of(f.passageId())),
                     "passage " + f.handedRank() + " of " + handed.size() + " handed on by " + handedOnBy(stage)
@@ -120,21 +126,23 @@ final class AssembleRules {
         } else if (cut + dropped > 0) {
             List<String> lost = handed.stream().filter(HandedOn::lost).map(h -> h.passage().id()).toList();
             findings.add(Finding.of(CHECK, Fact.of(Stage.ASSEMBLE, FactKind.LOST_IN_ASSEMBLY, "").withPassages(lost),
-                    "context assembly cut " + cut + " and dropped " + dropped + " of the " + handed.size()
-                            + " passages handed on" + promptSize(stage)));
+                    "context assembly cut " + cut + (extracted > 0 ? " (" + extracted + " to extracts)" : "")
+                            + " and dropped " + dropped + " of the " + handed.size() + " passages handed on"
+                            + promptSize(stage)));
         }
     }
 
     /**
      * How well the prompt answers, by whole sentences: a passage the budget cut counts only the sentences before the
-     * one the cut falls in, which is read as lost ({@link HandedOn#lostSentences}). Its kept half restates the
+     * one the cut falls in, which is read as lost ({@link HandedOn#lostSentences}); an extracted one, the sentences its
+     * extracts hold whole. Its kept half restates the
      * question's words as well as the whole sentence does, and would hide that the answer went with the other half.
      */
     private static double keptBest(List<Passage> context, List<HandedOn> handed, AnswerSentences answers) {
         Set<String> cut = new HashSet<>();
         double best = 0;
         for (HandedOn h : handed) {
-            if (h.fate().fate() == PassageFate.Fate.CUT) {
+            if (h.fate().fate() == PassageFate.Fate.CUT || h.fate().fate() == PassageFate.Fate.EXTRACTED) {
                 cut.add(h.passage().id());
                 best = Math.max(best, answers.bestIn(h.keptSentences()));
             }

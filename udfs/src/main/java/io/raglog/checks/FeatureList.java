@@ -13,15 +13,16 @@ import java.util.Map;
  */
 public final class FeatureList {
 
-    public static final String VERSION = "raglog.checks/v6";
+    public static final String VERSION = "raglog.checks/v7";
 
     /**
      * Lists that only add features to the one before (none redefined or removed), so a model trained on the earlier
      * list still reads the later one's vectors: v3 added the known-passages features to v2, v4 the context-assembly
      * stage's features and the reranker's own cut, v5 whether the answer is the kind the question asks for, v6 how
-     * high the passages assembly lost were ranked.
+     * high the passages assembly lost were ranked, v7 how many a contextual compressor kept extracts of.
      */
-    private static final Map<String, String> ADDS_TO = Map.of("raglog.checks/v6", "raglog.checks/v5",
+    private static final Map<String, String> ADDS_TO = Map.of("raglog.checks/v7", "raglog.checks/v6",
+            "raglog.checks/v6", "raglog.checks/v5",
             "raglog.checks/v5", "raglog.checks/v4",
             "raglog.checks/v4", "raglog.checks/v3", "raglog.checks/v3", "raglog.checks/v2");
 
@@ -100,6 +101,9 @@ public final class FeatureList {
     public static final String ASSEMBLE_FLOW_LOST = "assemble.flow_lost_share";
     // v6: how high the stage before ranked what assembly lost
     public static final String ASSEMBLE_LOST_RANK_WEIGHT = "assemble.lost_rank_weight";
+    // v7: the passages a contextual compressor kept extracts of, among those cut (the cut count, as v6 defined it,
+    // counts them: before v7 they were read as dropped, or the stage as absent when nothing else reached the prompt)
+    public static final String ASSEMBLE_EXTRACTED = "assemble.extracted_count";
 
     // Vector checks
     public static final String REWRITE_SIM_QUESTION = "rewrite.min_similarity_to_question";
@@ -207,7 +211,10 @@ public final class FeatureList {
         rule(RETRIEVE_UNRETURNED_ANSWER_GAIN, Stage.RETRIEVE, "best sentence match to the question in the known"
                 + " passages the run was not handed, minus the best in the retrieved passages");
         rule(ASSEMBLE_HANDED_ON, Stage.ASSEMBLE, "passages handed on to the prompt (the reranker's, else retrieval's)");
-        rule(ASSEMBLE_CUT, Stage.ASSEMBLE, "passages handed on that reached the prompt cut short");
+        rule(ASSEMBLE_CUT, Stage.ASSEMBLE, "passages handed on that reached the prompt cut short (their opening, or"
+                + " extracts of them)");
+        rule(ASSEMBLE_EXTRACTED, Stage.ASSEMBLE, "of those, passages only extracts of which reached the prompt (a"
+                + " contextual compressor kept what of them it found relevant)");
         rule(ASSEMBLE_DROPPED, Stage.ASSEMBLE, "passages handed on that did not reach the prompt at all");
         rule(ASSEMBLE_LOST_SHARE, Stage.ASSEMBLE, "share of the handed-on text that did not reach the prompt");
         rule(ASSEMBLE_LOST_ANSWER_MATCH, Stage.ASSEMBLE,

@@ -13,13 +13,17 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.RandomAccess;
 import java.util.Set;
+import java.util.regex.Pattern;
 
 /** The texts of a run the checks keep asking for: the question, the rewrites, the passages each stage saw. */
 public final class RunTexts {
+
+    private static final Pattern WHITESPACE = Pattern.compile("\\s+");
 
     private RunTexts() {}
 
@@ -169,7 +173,8 @@ public final class RunTexts {
         for (PassageFate fate : a.passages()) {
             Passage p = byId.get(fate.passageId());
             if (p != null) {
-                out.add(new HandedOn(p, fate));
+                out.add(fate.fate() == PassageFate.Fate.EXTRACTED ? HandedOn.extracted(p, fate, context(run))
+                        : new HandedOn(p, fate));
             }
         }
         return out;
@@ -187,7 +192,7 @@ public final class RunTexts {
         List<Passage> dropped = dropped(run);
         List<Passage> out = dropped;
         for (HandedOn h : handedOn(run)) {
-            if (h.fate().fate() == PassageFate.Fate.CUT) {
+            if (h.fate().fate() == PassageFate.Fate.CUT || h.fate().fate() == PassageFate.Fate.EXTRACTED) {
                 String cutOff = h.lostSentences();
                 if (!cutOff.isBlank()) {
                     if (out == dropped) {
@@ -212,8 +217,28 @@ public final class RunTexts {
         return ids;
     }
 
-    /** A passage handed on to the prompt and its fate there. */
-    public record HandedOn(Passage passage, PassageFate fate) {
+    /**
+     * A passage handed on to the prompt and its fate there.
+     *
+     * @param extracts what of an extracted passage reached the prompt (its context passages' texts, joined); "" for
+     *     any other
+     */
+    public record HandedOn(Passage passage, PassageFate fate, String extracts) {
+
+        public HandedOn(Passage passage, PassageFate fate) {
+            this(passage, fate, "");
+        }
+
+        /** An extracted passage, its extracts the context passages under its id. */
+        static HandedOn extracted(Passage passage, PassageFate fate, List<Passage> context) {
+            StringBuilder extracts = new StringBuilder();
+            for (Passage p : context) {
+                if (Objects.equals(p.id(), passage.id()) && p.text() != null) {
+                    extracts.append(extracts.isEmpty() ? "" : " ").append(p.text());
+                }
+            }
+            return new HandedOn(passage, fate, extracts.toString());
+        }
 
         public boolean lost() {
             return fate.fate() != PassageFate.Fate.WHOLE;
@@ -221,10 +246,39 @@ public final class RunTexts {
 
         /**
          * The text that did not reach the prompt: all of a dropped passage, the tail of a cut one (cut where the kept
-         * share of the normalised text ends), none of a whole one.
+         * share of the normalised text ends), the sentences no extract of an extracted one holds, none of a whole
+         * one.
          */
         public String lostText() {
-            return fate.lostText(passage.text());
+            return fate.fate() == PassageFate.Fate.EXTRACTED ? extractedSentences(false)
+                    : fate.lostText(passage.text());
+        }
+
+        /**
+         * An extracted passage's sentences its extracts hold ({@code kept}) or do not, joined by a space. A sentence
+         * an extract holds only part of is not kept: as a cut's sentence, neither part answers as the whole does.
+         */
+        private String extractedSentences(boolean kept) {
+            String text = text();
+            String held = collapsed(extracts);
+            int[] bounds = AnswerSentences.sentenceBounds(text);
+            StringBuilder out = new StringBuilder();
+            for (int i = 0; i < bounds.length; i += 2) {
+                String sentence = text.substring(bounds[i], bounds[i + 1]);
+                String s = collapsed(sentence);
+                if (!s.isEmpty() && held.contains(s) == kept) {
+                    out.append(out.isEmpty() ? "" : " ").append(sentence.strip());
+                }
+            }
+            return out.toString();
+        }
+
+        /**
+         * Whitespace runs as one space, trimmed, lower case (the form context assembly found the extracts in): an
+         * extract's lines may be joined otherwise than its passage's.
+         */
+        private static String collapsed(String text) {
+            return WHITESPACE.matcher(text).replaceAll(" ").strip().toLowerCase(Locale.ROOT);
         }
 
         /**
@@ -269,14 +323,18 @@ public final class RunTexts {
 
         /** The text that reached the prompt. */
         public String keptText() {
-            return fate.keptText(passage.text());
+            return fate.fate() == PassageFate.Fate.EXTRACTED ? extracts : fate.keptText(passage.text());
         }
 
         /**
          * What reached the prompt whole, by sentence: the counterpart of {@link #lostSentences}. All of a whole
-         * passage, none of a dropped one; of a cut one, the sentences before the one the cut falls in.
+         * passage, none of a dropped one; of a cut one, the sentences before the one the cut falls in; of an
+         * extracted one, the sentences its extracts hold whole.
          */
         public String keptSentences() {
+            if (fate.fate() == PassageFate.Fate.EXTRACTED) {
+                return extractedSentences(true);
+            }
             int[] span = cutSentenceSpan();
             return span == null ? keptText() : text().substring(0, span[0]);
         }

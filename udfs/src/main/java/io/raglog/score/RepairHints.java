@@ -3,6 +3,7 @@ package io.raglog.score;
 import static io.raglog.checks.FeatureList.ASSEMBLE_ANSWER_DEPTH;
 import static io.raglog.checks.FeatureList.ASSEMBLE_CUT;
 import static io.raglog.checks.FeatureList.ASSEMBLE_DROPPED;
+import static io.raglog.checks.FeatureList.ASSEMBLE_EXTRACTED;
 import static io.raglog.checks.FeatureList.ASSEMBLE_HANDED_ON;
 import static io.raglog.checks.FeatureList.ASSEMBLE_WINDOW_SHARE;
 import static io.raglog.checks.FeatureList.EMBED_ADDED_WORDS;
@@ -117,7 +118,10 @@ public final class RepairHints {
                 + "reranker model.";
     }
 
-    /** The knob is the pipeline's own: its context budget, how it fits passages into it, and their order. */
+    /**
+     * The knob is the pipeline's own: its context budget, how it fits passages into it, and their order; or, when
+     * every passage cut was cut to extracts, its contextual compressor.
+     */
     private static String assemble(RunFeatures f) {
         int handed = Evidence.count(f, ASSEMBLE_HANDED_ON);
         int cut = Evidence.count(f, ASSEMBLE_CUT);
@@ -133,6 +137,13 @@ public final class RepairHints {
             return "Put the passages that answer best at the ends of the prompt (best first, or best at both ends as "
                     + "LongContextReorder does), or hand on fewer: the passage holding the answer sat in the middle "
                     + "of the " + inPrompt + " in the prompt, and the answer did without it.";
+        }
+        int extracted = Evidence.count(f, ASSEMBLE_EXTRACTED);
+        if (extracted > 0 && extracted == cut) {
+            return "Check the context compressor (an LLM extractor such as LLMChainExtractor, or a sentence filter): "
+                    + "it kept only extracts of " + extracted + " of the " + handed + " passages handed on"
+                    + (dropped > 0 ? " and dropped " + dropped : "") + ", and the sentence that answers did not reach "
+                    + "the prompt; loosen its prompt or threshold, or hand the generator whole passages.";
         }
         if (cut > 0) {
             return "Raise the context budget" + filled + " or fit passages whole instead of cutting the last one: it cut "

@@ -99,6 +99,35 @@ class ContextAssemblyTest {
         assertThat(context.get(0).text()).isEqualTo(C.text());
     }
 
+    /**
+     * A contextual compressor kept B's second sentence and nothing of C: B is extracted, its extract the context's
+     * passage under B's own id (as the prompt reader split it out, or from B's text when it did not), C dropped.
+     */
+    @Test
+    void readsACompressorsExtractAsWhatOfItsPassageReachedThePromptUnderThePassagesId() {
+        String extract = "His descendants swore fealty to the kings of West Francia, and the duchy grew strong under "
+                + "them.";
+        ChatDetail chat = generator(A.text() + "\n\n" + extract);
+        ChatDetail split = new ChatDetail(chat.adapter(), chat.model(), chat.messages(), chat.output(), chat.usage(),
+                chat.role(), chat.question(), chat.contextText(), List.of(A.text(), extract), false);
+
+        AssembleStage stage = ContextAssembly.of(List.of(A, B, C), AssembleStage.BY_RERANK, chat, null,
+                new NormalisedTexts());
+
+        assertThat(stage.passages()).extracting(PassageFate::passageId, PassageFate::fate, PassageFate::promptPosition)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("a", Fate.WHOLE, 1),
+                        org.assertj.core.groups.Tuple.tuple("b", Fate.EXTRACTED, 2),
+                        org.assertj.core.groups.Tuple.tuple("c", Fate.DROPPED, null));
+        assertThat(stage.passages().get(1).keptChars()).isEqualTo(extract.length());
+        for (ChatDetail generator : List.of(chat, split)) {
+            List<Passage> context = ContextPassages.inPrompt(generator, List.of(A, B, C), new NormalisedTexts());
+            assertThat(context).extracting(Passage::id, Passage::text).containsExactly(
+                    org.assertj.core.groups.Tuple.tuple("a", A.text()),
+                    org.assertj.core.groups.Tuple.tuple("b", extract));
+            assertThat(context.get(1).score()).isEqualTo(B.score());
+        }
+    }
+
     @Test
     void findsTheLongestPrefixInLogarithmicSteps() {
         assertThat(PromptMatches.longestPrefixIn("xx hello wor yy", "hello world", 0)).isEqualTo(9);

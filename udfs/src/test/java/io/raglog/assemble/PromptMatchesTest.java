@@ -83,6 +83,64 @@ class PromptMatchesTest {
         assertThat(overlap.get(1).kept()).isEqualTo(tail.length() + " Today most electric".length());
     }
 
+    /**
+     * A contextual compressor's extracts: what of a passage it found relevant, sentences from its middle, one or
+     * several, as they stand. Each is read as an extract of that passage; a sentence too short to tell from chance, a
+     * piece that lies in a passage found in the prompt (chunks overlap) and a piece another passage claimed are not.
+     */
+    @Test
+    void shouldReadSentencesACompressorKeptAsExtractsOfTheirPassage() {
+        NormalisedTexts norm = new NormalisedTexts();
+        String s1 = "Steam turbines are generally more efficient than piston engines.";
+        String s2 = "They have fewer moving parts, so they replaced reciprocating engines in power stations.";
+        String s3 = "It was hot.";
+        String s4 = "Today most electric power is provided by steam turbines of many sizes.";
+        Passage passage = new Passage("a", s1 + " " + s2 + " " + s3 + " " + s4, null, 1);
+        String text = norm.text(passage.text());
+
+        // one sentence from the middle
+        String prompt = Texts.norm("Context:\n" + s2 + "\n\nQuestion: why?");
+        PromptMatches.Match one = PromptMatches.find(prompt, List.of(passage), norm).get(0);
+        assertThat(one.extracted()).isTrue();
+        assertThat(one.whole()).isFalse();
+        assertThat(one.at()).isEqualTo(prompt.indexOf(Texts.norm(s2)));
+        assertThat(one.kept()).isEqualTo(s2.length());
+        assertThat(one.extracts()).containsExactly(new PromptMatches.Piece(text.indexOf(Texts.norm(s2)),
+                prompt.indexOf(Texts.norm(s2)), s2.length()));
+
+        // the second and the fourth, joined as the compressor wrote them; the short third is not counted alone
+        String two = Texts.norm("Context:\n" + s2 + " ... " + s4 + " " + s3 + "\n\nQuestion: why?");
+        PromptMatches.Match both = PromptMatches.find(two, List.of(passage), norm).get(0);
+        assertThat(both.extracts()).extracting(PromptMatches.Piece::from)
+                .containsExactly(text.indexOf(Texts.norm(s2)), text.indexOf(Texts.norm(s4)));
+        assertThat(both.kept()).isEqualTo(s2.length() + s4.length());
+        assertThat(PromptMatches.find(Texts.norm("Context: " + s3 + " Question: why?"), List.of(passage), norm)
+                .get(0).reached()).isFalse();
+
+        // a dropped passage that shares a sentence with one the prompt holds whole (chunks that overlap)
+        Passage first = new Passage("a", s1 + " " + s2, null, 1);
+        Passage second = new Passage("b", "The chunk before it ended with this sentence. " + s1 + " " + s4, null, 2);
+        String overlapping = Texts.norm("Context: " + first.text() + " Question: why?");
+        assertThat(PromptMatches.find(overlapping, List.of(first, second), norm))
+                .extracting(PromptMatches.Match::reached).containsExactly(true, false);
+
+        // two passages that share a sentence: the one piece of the prompt is the first's
+        Passage copy = new Passage("c", "A copy of the text. " + s2 + " And more of it here.", null, 2);
+        List<PromptMatches.Match> shared = PromptMatches.find(prompt, List.of(passage, copy), norm);
+        assertThat(shared).extracting(PromptMatches.Match::extracted).containsExactly(true, false);
+    }
+
+    @Test
+    void shouldFindWhereSentencesStartAfterTheirEnd() {
+        String text = "one. two? \"three!\" four (five.) six";
+        assertThat(PromptMatches.nextSentenceStart(text, 0)).isEqualTo(text.indexOf("two"));
+        assertThat(PromptMatches.nextSentenceStart(text, text.indexOf("two"))).isEqualTo(text.indexOf("two"));
+        assertThat(PromptMatches.nextSentenceStart(text, text.indexOf("two") + 1)).isEqualTo(text.indexOf("\"three"));
+        assertThat(PromptMatches.nextSentenceStart(text, text.indexOf("three") + 1)).isEqualTo(text.indexOf("four"));
+        assertThat(PromptMatches.nextSentenceStart(text, text.indexOf("four") + 1)).isEqualTo(text.indexOf("six"));
+        assertThat(PromptMatches.nextSentenceStart(text, text.indexOf("six") + 1)).isEqualTo(-1);
+    }
+
     static int plainLongestPrefixIn(String prompt, String text, int found) {
         int lo = found;
         int hi = text.length();

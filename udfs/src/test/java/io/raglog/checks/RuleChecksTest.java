@@ -400,4 +400,43 @@ class RuleChecksTest {
                 .as("the first passage handed on lost most of its text").isGreaterThan(0.5);
         assertThat(check(healthy().assembledWhole().build()).get(ASSEMBLE_LOST_RANK_WEIGHT)).isZero();
     }
+    /**
+     * A contextual compressor (LangChain's LLMChainExtractor) kept a sentence of each passage: where it kept the
+     * company's pumps and left out the cash flow, assembly lost the answer to the compressor; where it kept the cash
+     * flow, the extract answers and nothing is missing.
+     */
+    @Test
+    void shouldSayACompressorsExtractsLeftOutTheAnsweringSentenceAndNotWhenTheyKeptIt() {
+        String founded = "Acme Corp was founded in Cleveland in 1950.";
+        String answering = "Acme Corp reported operating cash flow of $4.1 billion in 2023.";
+        Passage compressed = new Passage("doc-7#5", founded + " " + PUMPS + " " + answering, 0.83, 1);
+        int chars = compressed.text().length();
+        int revenue = REVENUE_2022.text().length();
+
+        FeatureVector missed = check(healthy().reranked(compressed, REVENUE_2022)
+                .context(new Passage(compressed.id(), PUMPS, compressed.score(), 1), REVENUE_2022).assembled(
+                        new PassageFate(compressed.id(), 1, PassageFate.Fate.EXTRACTED, 1, chars, PUMPS.length()),
+                        new PassageFate(REVENUE_2022.id(), 2, PassageFate.Fate.WHOLE, 2, revenue, revenue))
+                .answer("I don't know.").build());
+
+        assertThat(missed.get(ASSEMBLE_CUT)).isEqualTo(1.0);
+        assertThat(missed.get(ASSEMBLE_EXTRACTED)).isEqualTo(1.0);
+        assertThat(missed.get(ASSEMBLE_DROPPED)).isZero();
+        assertThat(missed.get(ASSEMBLE_LOST_ANSWER_GAP)).isGreaterThanOrEqualTo(0.5);
+        assertThat(findingTexts(Stage.ASSEMBLE)).containsExactly("passage 1 of 2 handed on by the reranker (doc-7#5)"
+                + " holds the answer; context assembly kept only extracts of it (" + PUMPS.length() + " of its "
+                + chars + " characters), without the sentence that answers the question");
+
+        findings.clear();
+        FeatureVector kept = check(healthy().reranked(compressed, REVENUE_2022)
+                .context(new Passage(compressed.id(), answering, compressed.score(), 1), REVENUE_2022).assembled(
+                        new PassageFate(compressed.id(), 1, PassageFate.Fate.EXTRACTED, 1, chars, answering.length()),
+                        new PassageFate(REVENUE_2022.id(), 2, PassageFate.Fate.WHOLE, 2, revenue, revenue))
+                .build());
+
+        assertThat(kept.get(ASSEMBLE_LOST_ANSWER_GAP)).isNegative();
+        assertThat(findings).noneMatch(f -> f.fact().kind() == FactKind.MISSING_ANSWER);
+        assertThat(findingTexts(Stage.ASSEMBLE)).containsExactly("context assembly cut 1 (1 to extracts) and dropped"
+                + " 0 of the 2 passages handed on");
+    }
 }

@@ -71,6 +71,30 @@ class RunTextsTest {
         assertThat(dropped.lostSentences()).isEqualTo(text);
     }
 
+    @Test
+    void shouldReadAnExtractedPassagesLostSentencesAsThoseNoExtractHolds() {
+        String text = "A probabilistic Turing machine has random bits. Algorithms that use random bits are called"
+                + " randomized algorithms. They often run faster.\nSome fail with a small probability.";
+        Passage passage = new Passage("p1", text, null, 1);
+        // a compressor kept the second and the last sentence, joined on one line, and cut the third short
+        String extract = "Algorithms that use random bits are called randomized algorithms.";
+        List<Passage> context = List.of(new Passage("p0", "Another passage.", null, 1),
+                new Passage("p1", extract, null, 2), new Passage("p1", "Some fail with a small  probability. They",
+                        null, 3));
+
+        RunTexts.HandedOn extracted = RunTexts.HandedOn.extracted(passage,
+                new PassageFate("p1", 1, PassageFate.Fate.EXTRACTED, 2, text.length(), extract.length() + 40),
+                context);
+
+        assertThat(extracted.lost()).isTrue();
+        assertThat(extracted.keptText()).isEqualTo(extract + " Some fail with a small  probability. They");
+        assertThat(extracted.keptSentences()).isEqualTo(extract + " Some fail with a small probability.");
+        assertThat(extracted.lostSentences()).isEqualTo("A probabilistic Turing machine has random bits. They often"
+                + " run faster.");
+        assertThat(extracted.lostText()).isEqualTo(extracted.lostSentences());
+        assertThat(extracted.cutSentence()).isEmpty();
+    }
+
     /** The former {@code texts}, kept here as the reference. */
     private static List<String> referenceTexts(List<Passage> passages) {
         return passages.stream().map(p -> p.text() == null ? "" : p.text()).toList();

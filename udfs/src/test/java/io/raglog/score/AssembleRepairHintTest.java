@@ -35,6 +35,21 @@ class AssembleRepairHintTest {
     }
 
     @Test
+    void anAnswerACompressorLeftOutOfItsExtractsAsksAboutTheCompressorNotTheBudget() {
+        String compressed = RepairHints.forStage(Stage.ASSEMBLE, features(Map.of(FeatureList.ASSEMBLE_HANDED_ON, 3.0,
+                FeatureList.ASSEMBLE_CUT, 2.0, FeatureList.ASSEMBLE_EXTRACTED, 2.0, FeatureList.ASSEMBLE_DROPPED, 1.0,
+                FeatureList.ASSEMBLE_LOST_ANSWER_MATCH, 0.7, FeatureList.ASSEMBLE_LOST_ANSWER_GAP, 0.3)), false);
+        // a budget that cut one passage short beside the compressor's extracts is the budget's to raise
+        String both = RepairHints.forStage(Stage.ASSEMBLE, features(Map.of(FeatureList.ASSEMBLE_HANDED_ON, 3.0,
+                FeatureList.ASSEMBLE_CUT, 2.0, FeatureList.ASSEMBLE_EXTRACTED, 1.0, FeatureList.ASSEMBLE_DROPPED, 0.0)),
+                false);
+
+        assertThat(compressed).startsWith("Check the context compressor").contains("only extracts of 2 of the 3")
+                .contains("and dropped 1");
+        assertThat(both).startsWith("Raise the context budget");
+    }
+
+    @Test
     void aBudgetThatLeftMostOfTheWindowUnusedSaysSoWithoutReadingAsNothingSent() {
         String tiny = RepairHints.forStage(Stage.ASSEMBLE, features(Map.of(FeatureList.ASSEMBLE_HANDED_ON, 3.0,
                 FeatureList.ASSEMBLE_CUT, 1.0, FeatureList.ASSEMBLE_DROPPED, 2.0,

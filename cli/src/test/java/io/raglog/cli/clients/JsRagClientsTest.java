@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.raglog.checks.RuleChecks;
 import io.raglog.llm.LlmCheck;
+import io.raglog.schemas.AssembleStage;
 import io.raglog.schemas.Finding;
 import io.raglog.schemas.GenerateStage;
 import io.raglog.schemas.Passage;
@@ -15,6 +16,7 @@ import io.raglog.schemas.Verdict;
 import io.raglog.simulator.text.AnswerMatch;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.Function;
@@ -311,7 +313,9 @@ class JsRagClientsTest {
      * prompt: one chat call per passage, asked to "extract any part of the context *AS IS* that is relevant" (or to say
      * NO_OUTPUT), each carrying the question and a document. Read as generators, they closed runs early; they are no
      * stage. Each question must come out as one whole run of its own calls, the extractions not among them, and its
-     * prompt's context read as the extracts that reached it.
+     * prompt's context read as the extracts that reached it, each under the id of the passage it was taken from (an
+     * extract from a passage's middle was read as the passage dropped, and a prompt of such extracts alone as no
+     * assembly at all).
      */
     @Test
     void shouldAssembleALangChainJsClientWhoseContextAnLlmCompressed() throws Exception {
@@ -336,6 +340,13 @@ class JsRagClientsTest {
             // what reached the prompt is the extracts, none where every passage was compressed away
             assertThat(run.stages().generate().context()).as("the context of %s", question.question())
                     .extracting(Passage::text).containsExactlyElementsOf(extracts);
+            // each extract is what of its passage reached the prompt, under that passage's id; a passage the
+            // compressor found nothing relevant in was dropped; with no extract there is no assembly to read
+            AssembleStage assembly = run.stages().assemble();
+            assertThat(assembly.present()).as("the assembly of %s", question.question()).isEqualTo(!extracts.isEmpty());
+            List<String> reached = assembly.passages().stream().filter(f -> f.fate() != PassageFate.Fate.DROPPED)
+                    .sorted(Comparator.comparing(PassageFate::promptPosition)).map(PassageFate::passageId).toList();
+            assertThat(run.stages().generate().context()).extracting(Passage::id).containsExactlyElementsOf(reached);
         }
     }
 
