@@ -41,8 +41,9 @@ final class ContextAssembly {
         if (handedOn.isEmpty() || generator == null) {
             return AssembleStage.absent();
         }
-        return of(handedOn, PromptMatches.find(norm.prompt(generator), handedOn, norm), handedOnBy, ownTopN,
-                generator, promptTokens);
+        List<PromptMatches.Match> matches = PromptMatches.find(norm.prompt(generator), handedOn,
+                generator.contextPassages(), norm);
+        return of(handedOn, matches, handedOnBy, ownTopN, generator, promptTokens);
     }
 
     /** The same from the passages' matches in the prompt, found once for the run ({@link PromptMatches}). */

@@ -21,7 +21,8 @@ final class ContextPassages {
     private ContextPassages() {}
 
     static List<Passage> inPrompt(ChatDetail generator, List<Passage> known, NormalisedTexts norm) {
-        return inPrompt(generator, known, PromptMatches.find(norm.prompt(generator), known, norm), norm);
+        return inPrompt(generator, known, PromptMatches.find(norm.prompt(generator), known,
+                generator.contextPassages(), norm), norm);
     }
 
     /** The same from the passages' matches in the prompt, found once for the run ({@link PromptMatches}). */

@@ -2,19 +2,20 @@ package io.raglog.assemble;
 
 import io.raglog.schemas.Passage;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
  * Where each passage handed on sits in the generator's prompt, found once per run: the generator's context
- * ({@link ContextPassages}) and context assembly ({@link ContextAssembly}) both read it. A passage is there whole, or
- * cut (its longest opening in the prompt is at least {@link #MIN_KEPT_CHARS} characters), or extracted (only pieces of
- * it that start a sentence are there, each at least {@link #MIN_EXTRACT_CHARS} long: a contextual compressor such as
- * LangChain's {@code LLMChainExtractor} kept what of it it found relevant), or not at all. An opening
- * inside another passage found in the prompt is that passage's text, unless it runs to that passage's end (chunks
- * that overlap: one's tail is the next one's opening): "Reciprocating piston type steam engines remained ..." was read
- * as cut where another passage said "... more efficient than reciprocating piston type steam engines (for ...", in a
- * real LangChain.js client's prompt. Positions and lengths are in characters of the normalised texts, the form prompt
- * and passages are compared in.
+ * ({@link ContextPassages}) and context assembly ({@link ContextAssembly}) both read it. A passage is there whole, or cut (its
+ * longest opening in the prompt is at least {@link #MIN_KEPT_CHARS} characters), or extracted (only pieces of it that
+ * start a sentence are there, each at least {@link #MIN_EXTRACT_CHARS} long and outside the passages found whole or
+ * cut: a contextual compressor such as LangChain's {@code LLMChainExtractor} kept what of it it found relevant), or not
+ * at all. An opening inside another passage found in the prompt is that passage's text, unless it runs to that
+ * passage's end (chunks that overlap: one's tail is the next one's opening): "Reciprocating piston type steam engines
+ * remained ..." was read as cut where another passage said "... more efficient than reciprocating piston type steam
+ * engines (for ...", in a real LangChain.js client's prompt. Positions and lengths are in characters of the normalised
+ * texts, the form prompt and passages are compared in.
  */
 final class PromptMatches {
 
@@ -73,8 +74,17 @@ final class PromptMatches {
 
     private PromptMatches() {}
 
-    /** One match per passage, in the passages' order: the whole ones first, then each cut one in turn. */
+    /** {@link #find(String, List, List, NormalisedTexts)} with the prompt's context blocks unknown. */
     static List<Match> find(String prompt, List<Passage> passages, NormalisedTexts norm) {
+        return find(prompt, passages, null, norm);
+    }
+
+    /**
+     * One match per passage, in the passages' order: the whole ones first, then each cut one in turn, then each
+     * extracted one, looked for only when the prompt reader split out a context block no passage found whole or cut
+     * accounts for ({@code blocks}: the generator's context passages; null when unknown, and then always looked for).
+     */
+    static List<Match> find(String prompt, List<Passage> passages, List<String> blocks, NormalisedTexts norm) {
         int n = passages.size();
         String[] texts = new String[n];
         Match[] out = new Match[n];
@@ -99,38 +109,154 @@ final class PromptMatches {
                 }
             }
         }
+        if (found == n || !someBlockUnaccounted(blocks, texts, out, norm)) {
+            return List.of(out);
+        }
+        int[] gaps = null;
         List<int[]> extractSpans = null;
         for (int i = 0; i < n; i++) {
             if (!out[i].reached()) {
-                if (extractSpans == null) {
+                if (gaps == null) {
+                    gaps = gaps(prompt.length(), spans, found);
                     extractSpans = new ArrayList<>();
                 }
-                out[i] = extracted(prompt, texts[i], spans, found, extractSpans);
+                out[i] = extracted(prompt, texts[i], gaps, extractSpans);
             }
         }
         return List.of(out);
     }
 
     /**
-     * A passage neither whole nor cut in the prompt, read for extracts: from each place one of its sentences starts
-     * (its opening was the cut's to find), the longest run of its text found in the prompt outside every passage found
-     * before and every extract taken, kept when it is at least {@link #MIN_EXTRACT_CHARS} long; the next place tried
-     * is after it. Not there when no piece is kept.
+     * A passage not in the prompt whole: its longest opening there, at the first place it is, when that is at least
+     * {@link #MIN_KEPT_CHARS} long and is no other passage's text; else not there.
      */
-    private static Match extracted(String prompt, String text, int[] spans, int found, List<int[]> taken) {
+    private static Match cut(String prompt, String text, int[] spans, int found) {
+        int at = text.length() < MIN_KEPT_CHARS ? -1 : longestOpeningAt(prompt, text, MIN_KEPT_CHARS, spans, found);
+        return at < 0 ? new Match(-1, 0, text.length())
+                : new Match(at, openingLength(prompt, at, text, MIN_KEPT_CHARS), text.length());
+    }
+
+    /** Whether [start, end) begins inside a span found and ends before that span does. */
+    private static boolean insideAnother(int start, int end, int[] spans, int found) {
+        for (int s = 0; s < found; s++) {
+            if (start >= spans[2 * s] && start < spans[2 * s + 1] && end < spans[2 * s + 1]) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Whether a context block of the prompt reader's is none of the passages found whole or cut, nor part of one, nor
+     * one with a line too short to be an extract (a header kept with it): an extract can be only there. The usual
+     * prompt (every block a passage) is told by comparing texts, without searching the prompt for the sentences of
+     * every passage it dropped.
+     */
+    private static boolean someBlockUnaccounted(List<String> blocks, String[] texts, Match[] matches,
+            NormalisedTexts norm) {
+        if (blocks == null || blocks.isEmpty()) {
+            return true;
+        }
+        for (String block : blocks) {
+            String b = norm.text(block);
+            if (!b.isEmpty() && !accounted(b, texts, matches)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean accounted(String block, String[] texts, Match[] matches) {
+        for (int i = 0; i < texts.length; i++) {
+            if (matches[i].reached() && block.equals(texts[i])) {
+                return true;
+            }
+        }
+        for (int i = 0; i < texts.length; i++) {
+            if (!matches[i].reached()) {
+                continue;
+            }
+            int at = texts[i].indexOf(block);
+            int kept = matches[i].kept();
+            if (at >= 0 && at + block.length() <= kept
+                    || block.length() - kept < MIN_EXTRACT_CHARS && holds(block, texts[i], kept)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Whether {@code block} holds the first {@code length} chars of {@code text}. */
+    private static boolean holds(String block, String text, int length) {
+        if (length > block.length() || length == 0) {
+            return false;
+        }
+        char first = text.charAt(0);
+        for (int at = block.indexOf(first); at >= 0 && at <= block.length() - length; at = block.indexOf(first,
+                at + 1)) {
+            if (block.regionMatches(at, text, 0, length)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * The parts of the prompt no passage found whole or cut covers, as [start, end) pairs in order: where an extract
+     * can start. A passage that was dropped is mostly dropped (a budget, a top-k), and searching the template and
+     * question for its sentences, not the passages around them, kept the search off linking's costs (JMH
+     * {@code RaglogBenchmarks.assembleRun}: a search of the whole prompt for each sentence cost a fifth of its speed).
+     */
+    private static int[] gaps(int promptLength, int[] spans, int found) {
+        long[] sorted = new long[found];
+        for (int s = 0; s < found; s++) {
+            sorted[s] = (long) spans[2 * s] << 32 | spans[2 * s + 1];
+        }
+        Arrays.sort(sorted);
+        int[] gaps = new int[2 * (found + 1)];
+        int count = 0;
+        int from = 0;
+        for (long span : sorted) {
+            int start = (int) (span >>> 32);
+            if (start > from) {
+                gaps[2 * count] = from;
+                gaps[2 * count++ + 1] = start;
+            }
+            from = Math.max(from, (int) span);
+        }
+        if (promptLength > from) {
+            gaps[2 * count] = from;
+            gaps[2 * count++ + 1] = promptLength;
+        }
+        return Arrays.copyOf(gaps, 2 * count);
+    }
+
+    /**
+     * A passage neither whole nor cut in the prompt, read for extracts: from each place one of its sentences starts
+     * (its opening was the cut's to find), the longest run of its text found in the prompt starting in one of the
+     * {@code gaps} the passages found leave, outside every extract taken, kept when it is at least
+     * {@link #MIN_EXTRACT_CHARS} long; the next place tried is after it. Not there when no piece is kept.
+     */
+    private static Match extracted(String prompt, String text, int[] gaps, List<int[]> taken) {
         List<Piece> pieces = null;
         int kept = 0;
         for (int from = nextSentenceStart(text, 1); from >= 0 && text.length() - from >= MIN_EXTRACT_CHARS;
                 from = nextSentenceStart(text, from + 1)) {
-            String opening = text.substring(from, from + MIN_EXTRACT_CHARS);
+            char first = text.charAt(from);
             int longest = 0;
             int longestAt = -1;
-            for (int at = prompt.indexOf(opening); at >= 0; at = prompt.indexOf(opening, at + 1)) {
-                int length = MIN_EXTRACT_CHARS + commonLength(prompt, at + MIN_EXTRACT_CHARS, text,
-                        from + MIN_EXTRACT_CHARS);
-                if (length > longest && !within(at, at + length, spans, found) && !within(at, at + length, taken)) {
-                    longest = length;
-                    longestAt = at;
+            for (int g = 0; g < gaps.length; g += 2) {
+                for (int at = prompt.indexOf(first, gaps[g]); at >= 0 && at < gaps[g + 1];
+                        at = prompt.indexOf(first, at + 1)) {
+                    if (!prompt.regionMatches(at, text, from, MIN_EXTRACT_CHARS)) {
+                        continue;
+                    }
+                    int length = MIN_EXTRACT_CHARS + commonLength(prompt, at + MIN_EXTRACT_CHARS, text,
+                            from + MIN_EXTRACT_CHARS);
+                    if (length > longest && !overlapsTaken(at, at + length, taken)) {
+                        longest = length;
+                        longestAt = at;
+                    }
                 }
             }
             if (longestAt >= 0) {
@@ -172,40 +298,10 @@ final class PromptMatches {
                 && endsSentence(text, i - 1);
     }
 
-    /** Whether [start, end) lies within one of the first {@code found} spans. */
-    private static boolean within(int start, int end, int[] spans, int found) {
-        for (int s = 0; s < found; s++) {
-            if (start >= spans[2 * s] && end <= spans[2 * s + 1]) {
-                return true;
-            }
-        }
-        return false;
-    }
-
     /** Whether [start, end) overlaps an extract already taken: two passages do not claim one piece of the prompt. */
-    private static boolean within(int start, int end, List<int[]> taken) {
+    private static boolean overlapsTaken(int start, int end, List<int[]> taken) {
         for (int[] t : taken) {
             if (start < t[1] && end > t[0]) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /**
-     * A passage not in the prompt whole: its longest opening there, at the first place it is, when that is at least
-     * {@link #MIN_KEPT_CHARS} long and is no other passage's text; else not there.
-     */
-    private static Match cut(String prompt, String text, int[] spans, int found) {
-        int at = text.length() < MIN_KEPT_CHARS ? -1 : longestOpeningAt(prompt, text, MIN_KEPT_CHARS, spans, found);
-        return at < 0 ? new Match(-1, 0, text.length())
-                : new Match(at, openingLength(prompt, at, text, MIN_KEPT_CHARS), text.length());
-    }
-
-    /** Whether [start, end) begins inside a span found and ends before that span does. */
-    private static boolean insideAnother(int start, int end, int[] spans, int found) {
-        for (int s = 0; s < found; s++) {
-            if (start >= spans[2 * s] && start < spans[2 * s + 1] && end < spans[2 * s + 1]) {
                 return true;
             }
         }

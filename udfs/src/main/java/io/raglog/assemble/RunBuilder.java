@@ -80,7 +80,7 @@ public final class RunBuilder {
         List<Passage> handedOn = rerank.present() ? rerank.output() : retrieved.passages();
         ChatDetail prompt = promptCall(generatorCalls, norm);
         List<PromptMatches.Match> matches = prompt == null ? List.of()
-                : PromptMatches.find(norm.prompt(prompt), handedOn, norm);
+                : PromptMatches.find(norm.prompt(prompt), handedOn, prompt.contextPassages(), norm);
         GenerateStage generate = generate(generatorCalls, prompt, handedOn, matches, norm);
         RetrieveStage retrieve = retrieved.present() ? retrieved : reconstructRetrieval(rerank, generate);
         AssembleStage assemble = assemble(retrieved, rerank, prompt, handedOn, matches);

@@ -119,6 +119,13 @@ class ContextAssemblyTest {
                         org.assertj.core.groups.Tuple.tuple("b", Fate.EXTRACTED, 2),
                         org.assertj.core.groups.Tuple.tuple("c", Fate.DROPPED, null));
         assertThat(stage.passages().get(1).keptChars()).isEqualTo(extract.length());
+        // the reader may not split the context at all: one block, a passage and an extract
+        ChatDetail oneBlock = new ChatDetail(chat.adapter(), chat.model(), chat.messages(), chat.output(),
+                chat.usage(), chat.role(), chat.question(), chat.contextText(), List.of(A.text() + "\n\n" + extract),
+                false);
+        assertThat(ContextAssembly.of(List.of(A, B, C), AssembleStage.BY_RERANK, oneBlock, null,
+                new NormalisedTexts()).passages()).extracting(PassageFate::fate)
+                .containsExactly(Fate.WHOLE, Fate.EXTRACTED, Fate.DROPPED);
         for (ChatDetail generator : List.of(chat, split)) {
             List<Passage> context = ContextPassages.inPrompt(generator, List.of(A, B, C), new NormalisedTexts());
             assertThat(context).extracting(Passage::id, Passage::text).containsExactly(
