@@ -74,7 +74,8 @@ public final class RunBuilder {
         RewriteStage rewrite = rewrite(byStage.getOrDefault(Stage.REWRITE, List.of()));
         EmbedStage embed = embed(byStage.getOrDefault(Stage.EMBED, List.of()));
         RetrieveStage retrieved = retrieve(byStage.getOrDefault(Stage.RETRIEVE, List.of()), norm);
-        RerankStage rerank = rerank(byStage.getOrDefault(Stage.RERANK, List.of()), retrieved.passages(), norm);
+        List<ClassifiedCall> rerankCalls = byStage.getOrDefault(Stage.RERANK, List.of());
+        RerankStage rerank = rerank(rerankCalls, retrieved.passages(), norm);
         List<ClassifiedCall> generatorCalls = byStage.getOrDefault(Stage.GENERATE, List.of());
         // what was handed on, found in the prompt once: the generator's context and context assembly both read it
         List<Passage> handedOn = rerank.present() ? rerank.output() : retrieved.passages();
@@ -83,7 +84,7 @@ public final class RunBuilder {
                 : PromptMatches.find(norm.prompt(prompt), handedOn, prompt.contextPassages(), norm);
         GenerateStage generate = generate(generatorCalls, prompt, handedOn, matches, norm);
         RetrieveStage retrieve = retrieved.present() ? retrieved : reconstructRetrieval(rerank, generate);
-        AssembleStage assemble = assemble(retrieved, rerank, prompt, handedOn, matches);
+        AssembleStage assemble = assemble(retrieved, rerank, askedNoTopN(rerankCalls), prompt, handedOn, matches);
 
         String question = question(rewrite, generatorCalls, embed);
         Instant start = start(ordered);
@@ -375,20 +376,34 @@ public final class RunBuilder {
      * What of the passages handed on reached the prompt. Retrieval rebuilt from the prompt itself (an in-process store
      * and no reranker) shows nothing handed on but what arrived, so assembly is then not seen.
      */
-    private static AssembleStage assemble(RetrieveStage retrieved, RerankStage rerank, ChatDetail prompt,
-            List<Passage> handedOn, List<PromptMatches.Match> matches) {
+    private static AssembleStage assemble(RetrieveStage retrieved, RerankStage rerank, boolean askedNoTopN,
+            ChatDetail prompt, List<Passage> handedOn, List<PromptMatches.Match> matches) {
         if (prompt == null) {
             return AssembleStage.absent();
         }
         Integer promptTokens = prompt.usage() == null ? null : prompt.usage().inputTokens();
         if (rerank.present()) {
             List<Passage> input = rerank.input() == null ? List.of() : rerank.input();
-            boolean scoredAll = !input.isEmpty() && handedOn.size() >= input.size();
-            return ContextAssembly.of(handedOn, matches, AssembleStage.BY_RERANK, scoredAll, prompt, promptTokens);
+            // a reranker that scored every passage, or chose among them unasked for how many (an LLM reranker's
+            // choices, which LlamaIndex's LLMRerank then cuts to its top_n in the pipeline's own code), leaves the
+            // pipeline to keep its own top few: that cut is the reranker's, not assembly's
+            boolean ownTopN = !input.isEmpty() && (handedOn.size() >= input.size() || askedNoTopN);
+            return ContextAssembly.of(handedOn, matches, AssembleStage.BY_RERANK, ownTopN, prompt, promptTokens);
         }
         return retrieved.present()
                 ? ContextAssembly.of(handedOn, matches, AssembleStage.BY_RETRIEVE, false, prompt, promptTokens)
                 : AssembleStage.absent();
+    }
+
+    /** Whether the run's rerank calls asked for no top n (every one that succeeded): the pipeline cuts its ranking. */
+    private static boolean askedNoTopN(List<ClassifiedCall> rerankCalls) {
+        List<ClassifiedCall> ok = succeeded(rerankCalls);
+        for (ClassifiedCall c : ok) {
+            if (((RerankDetail) c.detail()).topN() != null) {
+                return false;
+            }
+        }
+        return !ok.isEmpty();
     }
 
     /** In-process vector store: no retrieval call was logged, so rebuild what it returned from what came after. */

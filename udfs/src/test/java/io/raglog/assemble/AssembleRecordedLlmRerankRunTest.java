@@ -64,4 +64,21 @@ class AssembleRecordedLlmRerankRunTest {
         assertThat(run.stages().assemble().passages()).extracting(PassageFate::fate)
                 .containsOnly(PassageFate.Fate.WHOLE);
     }
+
+    /**
+     * LlamaIndex's {@code LLMRerank} keeps its {@code top_n} of the model's choices in its own code, out of sight: the
+     * model chose three documents, the prompt got the two best. The third is the reranker's cut, not a passage context
+     * assembly dropped (it was, before: every such run lost a passage in assembly).
+     */
+    @Test
+    void shouldReadAnLlmRerankersTopNAsItsOwnCutNotAsAssemblyDroppingTheRest() throws Exception {
+        Run run = assembly.theOneRunOf("openai-embed-query", "rpc-match-documents", "openai-chat-llm-rerank",
+                "openai-chat-generate-after-llm-rerank-top-two");
+
+        assertThat(run.stages().rerank().output()).extracting(Passage::id).containsExactly("41", "44", "50");
+        assertThat(run.stages().generate().context()).extracting(Passage::id).containsExactly("41", "44");
+        assertThat(run.stages().assemble().passages()).extracting(PassageFate::passageId).containsExactly("41", "44");
+        assertThat(run.stages().assemble().passages()).extracting(PassageFate::fate)
+                .containsOnly(PassageFate.Fate.WHOLE);
+    }
 }
