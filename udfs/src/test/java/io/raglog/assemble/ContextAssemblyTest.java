@@ -135,6 +135,40 @@ class ContextAssemblyTest {
         }
     }
 
+    /**
+     * LlamaIndex's sentence window: the store returns single sentences, the prompt gets each one's window, the
+     * sentences around it. What the generator saw of each is its window (two windows overlapping, each the one of the
+     * sentence in its middle); a header line kept with a passage widens nothing.
+     */
+    @Test
+    void listsAPassageThePromptHoldsWithinItsSentenceWindowAsTheWindow() {
+        String before = "The Normans were a people of northern France. ";
+        String s1 = "Rollo was the first ruler of Normandy.";
+        String s2 = "His descendants swore fealty to the kings of West Francia.";
+        String after = " The duchy grew strong under them, and its knights went south to Italy.";
+        Passage first = new Passage("s1", s1, 0.9, 1);
+        Passage second = new Passage("s2", s2, 0.8, 2);
+        String window1 = before + s1 + " " + s2;
+        String window2 = s1 + " " + s2 + after;
+        ChatDetail chat = generator(window1 + "\n\n" + window2);
+        ChatDetail windows = new ChatDetail(chat.adapter(), chat.model(), chat.messages(), chat.output(), chat.usage(),
+                chat.role(), chat.question(), chat.contextText(), List.of(window1, window2), false);
+
+        List<Passage> context = ContextPassages.inPrompt(windows, List.of(first, second), new NormalisedTexts());
+
+        assertThat(context).extracting(Passage::id, Passage::text).containsExactly(
+                org.assertj.core.groups.Tuple.tuple("s1", window1), org.assertj.core.groups.Tuple.tuple("s2", window2));
+        assertThat(ContextAssembly.of(List.of(first, second), AssembleStage.BY_RETRIEVE, windows, null,
+                new NormalisedTexts()).passages()).extracting(PassageFate::fate).containsOnly(Fate.WHOLE);
+
+        String headedBlock = "From the annual report of the Norman history society, page 12\n" + A.text();
+        ChatDetail plain = generator(headedBlock);
+        ChatDetail headed = new ChatDetail(plain.adapter(), plain.model(), plain.messages(), plain.output(),
+                plain.usage(), plain.role(), plain.question(), plain.contextText(), List.of(headedBlock), false);
+        assertThat(ContextPassages.inPrompt(headed, List.of(A), new NormalisedTexts())).extracting(Passage::text)
+                .containsExactly(A.text());
+    }
+
     @Test
     void findsTheLongestPrefixInLogarithmicSteps() {
         assertThat(PromptMatches.longestPrefixIn("xx hello wor yy", "hello world", 0)).isEqualTo(9);
