@@ -1,13 +1,8 @@
 package io.raglog.assemble;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
-import io.raglog.schemas.Json;
+import io.raglog.calls.JsonQueries;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
-import java.util.Locale;
-import java.util.Map;
 import java.util.regex.Pattern;
 
 /**
@@ -52,48 +47,11 @@ final class RewriteQueries {
         return queries;
     }
 
-    /**
-     * The queries of a reply that is one JSON value: the strings of an array, or of an object's fields that name a
-     * query or a question ({@code queries}, {@code sub_questions}, {@code search_query}), in order. False, and
-     * nothing added, when the reply is not JSON or holds no such string.
-     */
+    /** The queries of a reply that is one JSON value ({@link JsonQueries}); false, and none added, when none. */
     private static boolean fromJson(String output, List<String> queries) {
-        String text = output.strip();
-        if (text.isEmpty() || text.charAt(0) != '{' && text.charAt(0) != '[') {
-            return false;
-        }
-        JsonNode node;
-        try {
-            node = Json.MAPPER.readTree(text);
-        } catch (JsonProcessingException e) {
-            return false; // a line that only starts like JSON: read as lines
-        }
-        int before = queries.size();
-        if (node.isArray()) {
-            strings(node, queries);
-        } else if (node.isObject()) {
-            for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
-                Map.Entry<String, JsonNode> field = it.next();
-                String name = field.getKey().toLowerCase(Locale.ROOT);
-                if (name.contains("quer") || name.contains("question") || name.contains("search")
-                        || name.contains("rewrit")) {
-                    strings(field.getValue(), queries);
-                }
-            }
-        }
-        return queries.size() > before;
-    }
-
-    private static void strings(JsonNode node, List<String> into) {
-        if (node.isTextual() && !node.textValue().isBlank()) {
-            into.add(node.textValue().strip());
-        } else if (node.isArray()) {
-            for (JsonNode element : node) {
-                if (element.isTextual() && !element.textValue().isBlank()) {
-                    into.add(element.textValue().strip());
-                }
-            }
-        }
+        List<String> json = JsonQueries.of(output);
+        queries.addAll(json);
+        return !json.isEmpty();
     }
 
     private static String unquote(String s) {

@@ -26,6 +26,8 @@ import java.util.regex.Pattern;
  *   <li>a grader or judge (relevance, groundedness: CRAG, self-RAG; a self-evaluation of the answer) is OTHER even
  *       though it carries documents, when its reply is a verdict (yes / no, a score, "GROUNDED: no") rather than an
  *       answer;
+ *   <li>a reply that is a search and nothing else ({@link JsonQueries#searchOnly}: an agent's call to its search
+ *       tool, a rewriter's structured output) is a REWRITE, whatever the prompt carries;
  *   <li>a prompt with a context block is a GENERATE call, unless its instructions ask for queries and not for an
  *       answer (a rewriter shown documents, as in iterative retrieval);
  *   <li>instructions that ask to rewrite, rephrase, expand, decompose or generate search queries make a REWRITE;
@@ -167,6 +169,11 @@ public final class ChatRoleRules {
         }
         if (asks.grading() && verdictLike(output)) {
             return ChatRole.OTHER;
+        }
+        if (JsonQueries.searchOnly(output)) {
+            // an agent's call to its search tool (the arguments are the reply), shown documents or not: the query it
+            // wrote is the run's rewrite, and the call is never its answer
+            return ChatRole.REWRITE;
         }
         if (anatomy.hasContext()) {
             if (enrichesForTheIndex(messages, anatomy)) {
