@@ -10,7 +10,9 @@
 // streamed, as a chat UI shows it; gate: a relevance gate asks the chat model whether the context suffices first, and
 // the client answers nothing when it says no; compress: LangChain's LLMChainExtractor keeps what of each reranked
 // passage the chat model finds relevant (one call per passage), and the prompt gets those extracts; responseMode
-// "refine": LangChain's refine chain answers (its chat prompts, a call per reranked passage, none streamed).
+// "refine": LangChain's refine chain answers (its chat prompts, a call per reranked passage, none streamed); "agent":
+// the chat model is an agent with a search tool (OpenAI function calling through bindTools): it writes the query in
+// its call to the tool, the tool embeds, searches and reranks, and the model answers from the tool's result.
 // Prints one JSON line per question: its id, what was embedded, each reranked passage's fate in the prompt, whether
 // the gate stopped it, what reached the prompt (the extracts, when compressed) and the answer.
 import { readFileSync } from "node:fs";
@@ -21,7 +23,7 @@ import { MemoryVectorStore } from "langchain/vectorstores/memory";
 import { Document } from "@langchain/core/documents";
 import { LLMChainExtractor } from "langchain/retrievers/document_compressors/chain_extract";
 import { loadQARefineChain } from "langchain/chains";
-import { HumanMessage, SystemMessage } from "@langchain/core/messages";
+import { HumanMessage, SystemMessage, ToolMessage } from "@langchain/core/messages";
 import { askAll, contextOf, queryToEmbed } from "./query-faults.mjs";
 
 const plan = JSON.parse(readFileSync(process.argv[2], "utf8"));
@@ -46,7 +48,41 @@ const gatePrompt = (question, context) => `Given this query: "${question}"\n\nAn
   + "\n\nDo these chunks contain sufficient information to answer the query accurately? Respond with only: "
   + "SUFFICIENT or INSUFFICIENT";
 
+const SEARCH_TOOL = {
+  type: "function",
+  function: {
+    name: "search_knowledge_base",
+    description: "Searches the knowledge base and returns the passages most relevant to a query.",
+    parameters: {
+      type: "object",
+      properties: { query: { type: "string", description: "What to search the knowledge base for" } },
+      required: ["query"],
+    },
+  },
+};
+const AGENT = "You answer questions with the search_knowledge_base tool: search first, then answer only from what it"
+  + " returns. If it returns nothing relevant, say so.";
+const agent = chat.bindTools([SEARCH_TOOL]);
+
+// An agent's turn: the model calls the search tool with a query it wrote, the tool's result goes back to it, and it
+// answers from that.
+async function agentAnswer(store, q) {
+  const messages = [new SystemMessage(AGENT), new HumanMessage(q.question)];
+  const decided = await agent.invoke(messages);
+  const call = decided.tool_calls[0];
+  const embedded = queryToEmbed(call.args.query, q.question, q.embedFault);
+  const retrieved = await store.similaritySearchVectorWithScore(await embeddings.embedQuery(embedded), 6);
+  const kept = await reranker.compressDocuments(retrieved.map(([doc]) => doc), call.args.query);
+  const { context, fates } = contextOf(kept.map((doc) => doc.pageContent), q.contextBudget);
+  messages.push(decided, new ToolMessage({ content: context, tool_call_id: call.id }));
+  const reply = String((await agent.invoke(messages)).content);
+  return { id: q.id, embedded, fates, stopped: false, answer: reply };
+}
+
 async function answer(store, q) {
+  if (plan.responseMode === "agent") {
+    return agentAnswer(store, q);
+  }
   const rewritten = await chat.invoke([new SystemMessage(REWRITE), new HumanMessage(q.question)]);
   const rewrite = String(rewritten.content).trim();
   const embedded = queryToEmbed(rewrite, q.question, q.embedFault);

@@ -172,7 +172,8 @@ final class JsRagClient {
         /**
          * The same questions, their answers synthesised in {@code mode}: "refine" answers from the first passage and
          * refines that answer with each next one, a chat call per passage (LangChain's refine chain, LlamaIndex's
-         * response mode).
+         * response mode); "agent" has the chat model call a search tool with a query it writes and answer from the
+         * tool's result ({@code langchain-rag.mjs}).
          */
         Plan withResponseMode(String mode) {
             return new Plan(passages, questions, faults, contextBudget, streamed, gated, compressed, mode);

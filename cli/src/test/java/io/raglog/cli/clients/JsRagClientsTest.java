@@ -78,6 +78,24 @@ class JsRagClientsTest {
     }
 
     /**
+     * {@code langchain-rag.mjs} as an agent: the chat model, given a search tool through LangChain's {@code bindTools}
+     * (OpenAI function calling), writes the query in its call to the tool, and answers from the tool's result in a
+     * second turn. The first turn is the run's rewrite (it was no stage: the agent's query stood apart from the
+     * question it came from, and an embedding fault in it could not be told from the query the agent meant).
+     */
+    @Test
+    void shouldAssembleALangChainJsAgentsSearchToolCallsAndFlagExactlyItsFaultyEmbeddings() throws Exception {
+        JsRagClient.Plan plan = JsRagClient.Plan.of(PASSAGES, QUESTIONS).withResponseMode("agent");
+        JsRagClient.Recording recording = JsRagClient.record("langchain-rag.mjs", "agent-langchain-js", plan, dir);
+        // the index's documents in one batch, then the agent's call to its tool, the tool's embedding and rerank, and
+        // the agent's answer per question
+        assertThat(recording.served()).isEqualTo(1 + 4 * QUESTIONS);
+        assertWholeRunsAndEmbeddingFlags(plan, recording,
+                List.of(Stage.REWRITE, Stage.EMBED, Stage.RETRIEVE, Stage.RERANK, Stage.ASSEMBLE, Stage.GENERATE),
+                embedded -> embedded.replace('\n', ' '));
+    }
+
+    /**
      * {@code llamaindex-rag.mjs}: LlamaIndex.TS's defaults (VectorStoreIndex's in-memory store, the default query
      * engine and its prompt template, OpenAI), a Cohere rerank postprocessor; no rewrite, so the question itself is
      * embedded.

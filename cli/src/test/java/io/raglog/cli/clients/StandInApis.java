@@ -185,8 +185,8 @@ final class StandInApis implements AutoCloseable {
     }
 
     /**
-     * OpenAI's {@code /v1/chat/completions}: a rewrite request (a system message that asks to rewrite) gets the
-     * question's content words; a relevance gate gets its verdict ({@link #gate}), a contextual compressor its extract
+     * OpenAI's {@code /v1/chat/completions}: an agent's turn is {@link #agentTurn}'s; a rewrite request (a system
+     * message that asks to rewrite) gets the question's content words; a relevance gate gets its verdict ({@link #gate}), a contextual compressor its extract
      * ({@link #extract}), a refine step its answer kept or bettered ({@link #refine}); an answer request gets the
      * context's sentence that shares the most words with the question, or a refusal when none shares any.
      */
@@ -194,24 +194,58 @@ final class StandInApis implements AutoCloseable {
         JsonNode messages = request.path("messages");
         String system = messages.path(0).path("content").asText();
         String user = messages.path(messages.size() - 1).path("content").asText();
+        if (request.has("tools")) {
+            return agentTurn(request, messages);
+        }
         String content = system.startsWith("Rewrite") && messages.size() > 1 ? rewrite(user)
                 : user.endsWith(GATE_VERDICTS) ? gate(user)
                 : user.startsWith(EXTRACTION) ? extract(user)
                 : REFINE.matcher(user).lookingAt() ? refine(user)
                 : answer(user.contains("Question:") || !system.startsWith(CONTEXT_BELOW) || messages.size() < 2 ? user
                         : system + "\nQuestion: " + user);
+        return completion(request, Json.MAPPER.createObjectNode().put("role", "assistant").put("content", content),
+                "stop", words(system + " " + user).size(), words(content).size());
+    }
+
+    /**
+     * An agent's turn ({@code langchain-rag.mjs} in agent mode, a request that offers tools): before any tool's result,
+     * a call to the first tool with the question's content words as its {@code query}; after one, the answer {@link
+     * #answer} finds in the tool's result for the user's question.
+     */
+    private JsonNode agentTurn(JsonNode request, JsonNode messages) {
+        String question = "";
+        String result = null;
+        for (JsonNode m : messages) {
+            String role = m.path("role").asText();
+            question = "user".equals(role) ? m.path("content").asText() : question;
+            result = "tool".equals(role) ? m.path("content").asText() : result;
+        }
+        if (result != null) {
+            String content = answer(result + "\nQuestion: " + question);
+            return completion(request, Json.MAPPER.createObjectNode().put("role", "assistant").put("content", content),
+                    "stop", words(result + " " + question).size(), words(content).size());
+        }
+        ObjectNode message = Json.MAPPER.createObjectNode().put("role", "assistant").putNull("content");
+        String arguments = Json.MAPPER.createObjectNode().put("query", rewrite(question)).toString();
+        message.putArray("tool_calls").addObject().put("id", "call_standin" + replies.incrementAndGet())
+                .put("type", "function").putObject("function")
+                .put("name", request.path("tools").path(0).path("function").path("name").asText())
+                .put("arguments", arguments);
+        return completion(request, message, "tool_calls", words(question).size(), words(arguments).size());
+    }
+
+    private ObjectNode completion(JsonNode request, ObjectNode message, String finishReason, int promptTokens,
+            int completionTokens) {
         ObjectNode response = Json.MAPPER.createObjectNode()
                 .put("id", "chatcmpl-standin" + replies.incrementAndGet())
                 .put("object", "chat.completion")
                 .put("created", 1_733_000_000L)
                 .put("model", request.path("model").asText() + "-2024-07-18");
         ObjectNode choice = response.putArray("choices").addObject().put("index", 0);
-        choice.putObject("message").put("role", "assistant").put("content", content);
-        choice.put("finish_reason", "stop");
-        int prompt = words(system + " " + user).size();
-        int completion = words(content).size();
-        response.putObject("usage").put("prompt_tokens", prompt).put("completion_tokens", completion)
-                .put("total_tokens", prompt + completion);
+        choice.set("message", message);
+        choice.put("finish_reason", finishReason);
+        response.putObject("usage").put("prompt_tokens", promptTokens).put("completion_tokens", completionTokens)
+                .put("total_tokens", promptTokens + completionTokens);
         return response;
     }
 
