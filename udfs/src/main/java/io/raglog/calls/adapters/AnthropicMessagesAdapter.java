@@ -71,10 +71,28 @@ public final class AnthropicMessagesAdapter implements ApiAdapter, Serializable 
         if (!reply.isObject()) {
             throw new AdapterException("response body is " + Bodies.describe(reply) + ", expected a message");
         }
-        String output = Bodies.replyText(reply.get("content"), "content");
+        String output = "tool_use".equals(Bodies.label(reply, "stop_reason")) ? toolInputs(reply.get("content"))
+                : Bodies.replyText(reply.get("content"), "content");
         String replyModel = Bodies.label(reply, "model");
         return ChatDetails.of(name(), replyModel != null ? replyModel : model, messages, output,
                 usage(reply.get("usage"), null), false);
+    }
+
+    /**
+     * What a turn that stopped to use a tool asked of it: each tool's input, as JSON, one to a line (the text before
+     * it, "I'll search the filings…", only announces it). An agent's call to its search tool is its run's rewrite: the
+     * query is in the input, as OpenAI's function calls carry theirs in their arguments.
+     */
+    private static String toolInputs(JsonNode content) throws AdapterException {
+        StringBuilder sb = new StringBuilder();
+        if (content != null && content.isArray()) {
+            for (JsonNode part : content) {
+                if ("tool_use".equals(part.path("type").asText()) && part.path("input").isObject()) {
+                    sb.append(sb.isEmpty() ? "" : "\n").append(part.get("input").toString());
+                }
+            }
+        }
+        return sb.isEmpty() ? Bodies.replyText(content, "content") : sb.toString();
     }
 
     private CallDetail fromStream(List<ChatMessage> messages, String model, JsonNode reply, boolean bedrock)
