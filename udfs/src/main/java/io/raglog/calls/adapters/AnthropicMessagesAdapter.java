@@ -1,6 +1,7 @@
 package io.raglog.calls.adapters;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.MissingNode;
 import io.raglog.calls.AdapterException;
 import io.raglog.calls.ApiAdapter;
 import io.raglog.calls.CallDetail;
@@ -78,21 +79,11 @@ public final class AnthropicMessagesAdapter implements ApiAdapter, Serializable 
                 usage(reply.get("usage"), null), false);
     }
 
-    /**
-     * What a turn that stopped to use a tool asked of it: each tool's input, as JSON, one to a line (the text before
-     * it, "I'll search the filings…", only announces it). An agent's call to its search tool is its run's rewrite: the
-     * query is in the input, as OpenAI's function calls carry theirs in their arguments.
-     */
+    /** A turn that stopped to use a tool: what it asked of the tools ({@link ChatMessages#toolInputs}). */
     private static String toolInputs(JsonNode content) throws AdapterException {
-        StringBuilder sb = new StringBuilder();
-        if (content != null && content.isArray()) {
-            for (JsonNode part : content) {
-                if ("tool_use".equals(part.path("type").asText()) && part.path("input").isObject()) {
-                    sb.append(sb.isEmpty() ? "" : "\n").append(part.get("input").toString());
-                }
-            }
-        }
-        return sb.isEmpty() ? Bodies.replyText(content, "content") : sb.toString();
+        String inputs = ChatMessages.toolInputs(content,
+                part -> "tool_use".equals(part.path("type").asText()) ? part : MissingNode.getInstance(), "input");
+        return inputs.isEmpty() ? Bodies.replyText(content, "content") : inputs;
     }
 
     private CallDetail fromStream(List<ChatMessage> messages, String model, JsonNode reply, boolean bedrock)

@@ -76,7 +76,12 @@ public final class BedrockConverseAdapter implements ApiAdapter, Serializable {
             return ChatDetails.of(name(), model, messages, Bodies.contentText(message.get("content"),
                     "choices[0].message.content"), Usage.openAi(reply.get("usage")), false);
         }
-        String output = replyText(reply.path("output").path("message").get("content"));
+        JsonNode content = reply.path("output").path("message").get("content");
+        String output = replyText(content);
+        if ("tool_use".equals(Bodies.label(reply, "stopReason"))) {
+            String inputs = ChatMessages.toolInputs(content, block -> block.path("toolUse"), "input");
+            output = inputs.isEmpty() ? output : inputs;
+        }
         return ChatDetails.of(name(), model, messages, output, usage(reply.get("usage")), false);
     }
 

@@ -5,6 +5,7 @@ import io.raglog.calls.AdapterException;
 import io.raglog.calls.ChatMessage;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 
 /** Reads OpenAI-shaped {@code messages} arrays (OpenAI, Azure, vLLM, LiteLLM, Ollama's native chat too). */
 public final class ChatMessages {
@@ -30,6 +31,27 @@ public final class ChatMessages {
             i++;
         }
         return out;
+    }
+
+    /**
+     * The inputs of the tool calls a reply made, one to a line, each found at {@code input} in its part (Anthropic's
+     * {@code tool_use}, Bedrock Converse's {@code toolUse}, Gemini's {@code functionCall}: {@code calls} picks the
+     * object naming the call from a part, a missing node when the part is none). An agent's turn that calls its search
+     * tool carries the query there, and the text beside it ("I'll search the filings…") only announces the call: such
+     * a turn is read by what it asked of the tool (its run's rewrite), as OpenAI's function calls are.
+     */
+    public static String toolInputs(JsonNode parts, Function<JsonNode, JsonNode> calls,
+            String input) {
+        StringBuilder sb = new StringBuilder();
+        if (parts != null && parts.isArray()) {
+            for (JsonNode part : parts) {
+                JsonNode args = calls.apply(part).path(input);
+                if (args.isObject()) {
+                    sb.append(sb.isEmpty() ? "" : "\n").append(args);
+                }
+            }
+        }
+        return sb.toString();
     }
 
     /**

@@ -80,8 +80,23 @@ public final class GeminiGenerateAdapter implements ApiAdapter, Serializable {
             throw new AdapterException("response body is " + Bodies.describe(reply) + ", expected candidates");
         }
         grounding.intoLastUserMessage(messages);
-        return ChatDetails.of(name(), version[0] != null ? version[0] : model, messages, output.toString(), usage[0],
-                streamed);
+        String calls = functionCalls(reply);
+        return ChatDetails.of(name(), version[0] != null ? version[0] : model, messages,
+                calls.isEmpty() ? output.toString() : calls, usage[0], streamed);
+    }
+
+    /**
+     * The function calls of a reply's first candidate ({@link ChatMessages#toolInputs}); of a stream's pieces, those of
+     * the last piece that made any. Empty when it made none.
+     */
+    private static String functionCalls(JsonNode reply) {
+        String calls = "";
+        for (JsonNode piece : reply.isArray() ? reply : List.of(reply)) {
+            String these = ChatMessages.toolInputs(piece.path("candidates").path(0).path("content").path("parts"),
+                    part -> part.path("functionCall"), "args");
+            calls = these.isEmpty() ? calls : these;
+        }
+        return calls;
     }
 
     /**

@@ -145,6 +145,14 @@ public final class OpenAiResponsesAdapter implements ApiAdapter, Serializable {
         if (sb.length() == 0 && response.path("output_text").isTextual()) {
             sb.append(response.get("output_text").textValue()); // the SDKs' convenience field, when a proxy kept it
         }
+        if (sb.length() == 0) {
+            // a turn that calls functions (an agent's search tool, in the Agents SDK): what it asked of them
+            for (JsonNode item : response.path("output")) {
+                if ("function_call".equals(item.path("type").asText()) && item.path("arguments").isTextual()) {
+                    sb.append(sb.length() > 0 ? "\n" : "").append(item.get("arguments").textValue());
+                }
+            }
+        }
         return sb.toString();
     }
 

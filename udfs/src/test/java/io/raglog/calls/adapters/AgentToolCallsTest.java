@@ -1,0 +1,76 @@
+package io.raglog.calls.adapters;
+
+import static io.raglog.calls.Calls.classified;
+import static io.raglog.calls.Calls.post;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.raglog.calls.ChatDetail;
+import io.raglog.calls.ClassifiedCall;
+import io.raglog.calls.JsonQueries;
+import io.raglog.schemas.Stage;
+import org.junit.jupiter.api.Test;
+
+/**
+ * An agent's first turn on each chat API: asked the user's question with a search tool offered, the model calls the
+ * tool with a query it wrote (beside a sentence announcing the call, where the API allows one). The turn is the run's
+ * rewrite, its output what it asked of the tool: read as the text beside it, or as nothing, it was no stage.
+ */
+class AgentToolCallsTest {
+
+    private static final String QUESTION = "What was Acme cash flow in 2023?";
+    private static final String QUERY = "Acme cash flow 2023";
+    private static final String ANNOUNCED = "I will search the filings for that.";
+
+    @Test
+    void shouldReadAnOpenAiFunctionCallToASearchToolAsARewrite() {
+        assertRewrite(classified(post("https://api.openai.com/v1/chat/completions", "{'model':'gpt-4o-mini',"
+                + "'messages':[{'role':'user','content':'" + QUESTION + "'}],'tools':[{'type':'function','function':"
+                + "{'name':'search_kb','parameters':{'type':'object'}}}]}", 200, "{'model':'gpt-4o-mini','choices':[{"
+                + "'message':{'role':'assistant','content':null,'tool_calls':[{'id':'c1','type':'function','function':"
+                + "{'name':'search_kb','arguments':'{\\'query\\':\\'" + QUERY + "\\'}'}}]},'finish_reason':"
+                + "'tool_calls'}]}")));
+    }
+
+    @Test
+    void shouldReadAResponsesApiFunctionCallToASearchToolAsARewrite() {
+        assertRewrite(classified(post("https://api.openai.com/v1/responses", "{'model':'gpt-4o-mini','input':'"
+                + QUESTION + "','tools':[{'type':'function','name':'search_kb'}]}", 200, "{'model':'gpt-4o-mini',"
+                + "'output':[{'type':'function_call','call_id':'c1','name':'search_kb','arguments':'{\\'query\\':"
+                + "\\'" + QUERY + "\\'}'}]}")));
+    }
+
+    @Test
+    void shouldReadAnAnthropicToolUseToASearchToolAsARewrite() {
+        assertRewrite(classified(post("https://api.anthropic.com/v1/messages", "{'model':'claude-3-5-haiku-latest',"
+                + "'max_tokens':512,'messages':[{'role':'user','content':'" + QUESTION + "'}],'tools':[{'name':"
+                + "'search_kb','input_schema':{'type':'object'}}]}", 200, "{'type':'message','role':'assistant',"
+                + "'model':'claude-3-5-haiku-20241022','content':[{'type':'text','text':'" + ANNOUNCED + "'},{'type':"
+                + "'tool_use','id':'t1','name':'search_kb','input':{'query':'" + QUERY + "'}}],'stop_reason':"
+                + "'tool_use'}")));
+    }
+
+    @Test
+    void shouldReadABedrockConverseToolUseToASearchToolAsARewrite() {
+        assertRewrite(classified(post("https://bedrock-runtime.us-east-1.amazonaws.com/model/amazon.nova-pro-v1%3A0/"
+                + "converse", "{'messages':[{'role':'user','content':[{'text':'" + QUESTION + "'}]}],'toolConfig':{"
+                + "'tools':[{'toolSpec':{'name':'search_kb'}}]}}", 200, "{'output':{'message':{'role':'assistant',"
+                + "'content':[{'text':'" + ANNOUNCED + "'},{'toolUse':{'toolUseId':'t1','name':'search_kb','input':{"
+                + "'query':'" + QUERY + "'}}}]}},'stopReason':'tool_use'}")));
+    }
+
+    @Test
+    void shouldReadAGeminiFunctionCallToASearchToolAsARewrite() {
+        assertRewrite(classified(post("https://generativelanguage.googleapis.com/v1beta/models/gemini-2.0-flash:"
+                + "generateContent", "{'contents':[{'role':'user','parts':[{'text':'" + QUESTION + "'}]}],'tools':[{"
+                + "'functionDeclarations':[{'name':'search_kb'}]}]}", 200, "{'candidates':[{'content':{'role':'model',"
+                + "'parts':[{'text':'" + ANNOUNCED + "'},{'functionCall':{'name':'search_kb','args':{'query':'" + QUERY
+                + "'}}}]}}]}")));
+    }
+
+    private static void assertRewrite(ClassifiedCall call) {
+        ChatDetail d = (ChatDetail) call.detail();
+        assertThat(call.stage()).as("the stage of %s", d.adapter()).isEqualTo(Stage.REWRITE);
+        assertThat(d.question()).isEqualTo(QUESTION);
+        assertThat(JsonQueries.of(d.output())).containsExactly(QUERY);
+    }
+}
