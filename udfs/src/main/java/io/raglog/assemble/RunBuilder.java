@@ -84,7 +84,7 @@ public final class RunBuilder {
                 : PromptMatches.find(norm.prompt(prompt), handedOn, prompt.contextPassages(), norm);
         GenerateStage generate = generate(generatorCalls, prompt, handedOn, matches, norm);
         RetrieveStage retrieve = retrieved.present() ? retrieved : reconstructRetrieval(rerank, generate);
-        AssembleStage assemble = assemble(retrieved, rerank, askedNoTopN(rerankCalls), prompt, handedOn, matches);
+        AssembleStage assemble = assemble(retrieved, rerank, rerankCalls, prompt, handedOn, matches);
 
         String question = question(rewrite, generatorCalls, embed);
         Instant start = start(ordered);
@@ -376,8 +376,9 @@ public final class RunBuilder {
      * What of the passages handed on reached the prompt. Retrieval rebuilt from the prompt itself (an in-process store
      * and no reranker) shows nothing handed on but what arrived, so assembly is then not seen.
      */
-    private static AssembleStage assemble(RetrieveStage retrieved, RerankStage rerank, boolean askedNoTopN,
-            ChatDetail prompt, List<Passage> handedOn, List<PromptMatches.Match> matches) {
+    private static AssembleStage assemble(RetrieveStage retrieved, RerankStage rerank,
+            List<ClassifiedCall> rerankCalls, ChatDetail prompt, List<Passage> handedOn,
+            List<PromptMatches.Match> matches) {
         if (prompt == null) {
             return AssembleStage.absent();
         }
@@ -387,7 +388,7 @@ public final class RunBuilder {
             // a reranker that scored every passage, or chose among them unasked for how many (an LLM reranker's
             // choices, which LlamaIndex's LLMRerank then cuts to its top_n in the pipeline's own code), leaves the
             // pipeline to keep its own top few: that cut is the reranker's, not assembly's
-            boolean ownTopN = !input.isEmpty() && (handedOn.size() >= input.size() || askedNoTopN);
+            boolean ownTopN = !input.isEmpty() && (handedOn.size() >= input.size() || askedNoTopN(rerankCalls));
             return ContextAssembly.of(handedOn, matches, AssembleStage.BY_RERANK, ownTopN, prompt, promptTokens);
         }
         return retrieved.present()
@@ -397,13 +398,17 @@ public final class RunBuilder {
 
     /** Whether the run's rerank calls asked for no top n (every one that succeeded): the pipeline cuts its ranking. */
     private static boolean askedNoTopN(List<ClassifiedCall> rerankCalls) {
-        List<ClassifiedCall> ok = succeeded(rerankCalls);
-        for (ClassifiedCall c : ok) {
-            if (((RerankDetail) c.detail()).topN() != null) {
-                return false;
+        boolean any = false;
+        for (int i = 0; i < rerankCalls.size(); i++) {
+            ClassifiedCall c = rerankCalls.get(i);
+            if (!c.event().failed()) {
+                if (((RerankDetail) c.detail()).topN() != null) {
+                    return false;
+                }
+                any = true;
             }
         }
-        return !ok.isEmpty();
+        return any;
     }
 
     /** In-process vector store: no retrieval call was logged, so rebuild what it returned from what came after. */
