@@ -90,7 +90,8 @@ public final class AnthropicMessagesAdapter implements ApiAdapter, Serializable 
             throws AdapterException {
         AnthropicStream stream = new AnthropicStream(model);
         Sse.readChunks(reply, bedrock ? BedrockChunks.unwrapping(stream) : stream);
-        return ChatDetails.of(name(), stream.model(), messages, stream.text(), stream.usage(), true);
+        String output = stream.toolInput().isBlank() ? stream.text() : stream.toolInput();
+        return ChatDetails.of(name(), stream.model(), messages, output, stream.usage(), true);
     }
 
     private static List<ChatMessage> messages(JsonNode request) throws AdapterException {

@@ -10,8 +10,9 @@ import java.io.IOException;
 
 /**
  * What an Anthropic Messages stream's events add up to, read as they are parsed: the text of
- * {@code content_block_delta} / {@code text_delta} events, the model and input usage of {@code message_start}, the
- * output tokens of {@code message_delta}; an {@code error} event ends it (overloaded mid-stream: what arrived is
+ * {@code content_block_delta} / {@code text_delta} events (and of {@code input_json_delta} ones, a tool's input, read as
+ * the reply when a {@code message_delta} says the turn stopped to use a tool), the model and input usage of
+ * {@code message_start}, the output tokens of {@code message_delta}; an {@code error} event ends it (overloaded mid-stream: what arrived is
  * kept). An event's {@code type} may follow its other fields, so what a delta appended is taken back at the event's
  * end when it was not a text delta; a field given twice counts with its last value, as in a tree.
  */
@@ -23,6 +24,10 @@ final class AnthropicStream implements Sse.ChunkReader {
     private static final String ERROR = "error";
 
     private final StringBuilder text = new StringBuilder();
+    /** The {@code input_json_delta} pieces: a tool call's input, as the model wrote it. */
+    private final StringBuilder toolInput = new StringBuilder();
+    /** Whether a {@code message_delta} said the turn stopped to use a tool. */
+    private boolean stoppedForTool;
     private TokenUsage usage = TokenUsage.UNKNOWN;
     private String model;
     private boolean ended;
@@ -33,6 +38,14 @@ final class AnthropicStream implements Sse.ChunkReader {
 
     String text() {
         return text.toString();
+    }
+
+    /**
+     * What a turn that stopped to use a tool asked of it: its tool's input JSON (the first tool's, when it called
+     * several); empty for any other turn.
+     */
+    String toolInput() {
+        return stoppedForTool ? toolInput.toString() : "";
     }
 
     TokenUsage usage() {
@@ -51,6 +64,8 @@ final class AnthropicStream implements Sse.ChunkReader {
             return;
         }
         int textMark = text.length();
+        int toolMark = toolInput.length();
+        boolean toolStop = false;
         boolean typed = false;
         String type = null;
         JsonNode message = MissingNode.getInstance();
@@ -63,8 +78,10 @@ final class AnthropicStream implements Sse.ChunkReader {
                 type = ChunkFields.oneOf(event, MESSAGE_START, CONTENT_BLOCK_DELTA, MESSAGE_DELTA, ERROR);
             } else if ("delta".equals(field)) {
                 text.setLength(textMark);
+                toolInput.setLength(toolMark);
+                toolStop = false;
                 if (value == JsonToken.START_OBJECT) {
-                    readDelta(event);
+                    toolStop = readDelta(event);
                 } else {
                     event.skipChildren();
                 }
@@ -81,7 +98,9 @@ final class AnthropicStream implements Sse.ChunkReader {
         }
         if (!CONTENT_BLOCK_DELTA.equals(type)) {
             text.setLength(textMark);
+            toolInput.setLength(toolMark);
         }
+        stoppedForTool |= toolStop && MESSAGE_DELTA.equals(type);
         if (MESSAGE_START.equals(type)) {
             model = message.path("model").isTextual() ? message.get("model").textValue() : model;
             usage = AnthropicMessagesAdapter.usage(message.get("usage"), null);
@@ -93,24 +112,41 @@ final class AnthropicStream implements Sse.ChunkReader {
         }
     }
 
-    /** Appends a text delta's text; anything else a delta carries (tool input JSON, thinking) is not the reply. */
-    private void readDelta(JsonParser p) throws IOException {
+    /**
+     * Appends a text delta's text, and an {@code input_json_delta}'s piece of a tool's input; anything else a delta
+     * carries (thinking) is neither.
+     *
+     * @return whether it said the turn stopped to use a tool ({@code stop_reason} {@code tool_use}, a
+     *     {@code message_delta}'s)
+     */
+    private boolean readDelta(JsonParser p) throws IOException {
         int textMark = text.length();
-        boolean textDelta = false;
+        int toolMark = toolInput.length();
+        String deltaType = null;
+        boolean toolStop = false;
         while (p.nextToken() == JsonToken.FIELD_NAME) {
             String field = p.currentName();
             p.nextToken();
             if ("type".equals(field)) {
-                textDelta = ChunkFields.oneOf(p, "text_delta") != null;
+                deltaType = ChunkFields.oneOf(p, "text_delta", "input_json_delta");
             } else if ("text".equals(field)) {
                 text.setLength(textMark);
                 ChunkFields.appendText(text, p);
+            } else if ("partial_json".equals(field)) {
+                toolInput.setLength(toolMark);
+                ChunkFields.appendText(toolInput, p);
+            } else if ("stop_reason".equals(field)) {
+                toolStop = ChunkFields.oneOf(p, "tool_use") != null;
             } else {
                 p.skipChildren();
             }
         }
-        if (!textDelta) {
+        if (!"text_delta".equals(deltaType)) {
             text.setLength(textMark);
         }
+        if (!"input_json_delta".equals(deltaType)) {
+            toolInput.setLength(toolMark);
+        }
+        return toolStop;
     }
 }

@@ -2,6 +2,7 @@ package io.raglog.calls.adapters;
 
 import static io.raglog.calls.Calls.classified;
 import static io.raglog.calls.Calls.post;
+import static io.raglog.calls.Calls.postWithTextReply;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.raglog.calls.ChatDetail;
@@ -47,6 +48,33 @@ class AgentToolCallsTest {
                 + "'model':'claude-3-5-haiku-20241022','content':[{'type':'text','text':'" + ANNOUNCED + "'},{'type':"
                 + "'tool_use','id':'t1','name':'search_kb','input':{'query':'" + QUERY + "'}}],'stop_reason':"
                 + "'tool_use'}")));
+    }
+
+    @Test
+    void shouldReadAStreamedAnthropicToolUseToASearchToolAsARewrite() {
+        String sse = event("message_start", "{'type':'message_start','message':{'model':'claude-3-5-haiku-20241022',"
+                + "'usage':{'input_tokens':40,'output_tokens':1}}}")
+                + event("content_block_start", "{'type':'content_block_start','index':0,'content_block':{'type':"
+                + "'text','text':''}}")
+                + event("content_block_delta", "{'type':'content_block_delta','index':0,'delta':{'type':'text_delta',"
+                + "'text':'" + ANNOUNCED + "'}}")
+                + event("content_block_start", "{'type':'content_block_start','index':1,'content_block':{'type':"
+                + "'tool_use','id':'t1','name':'search_kb','input':{}}}")
+                + event("content_block_delta", "{'type':'content_block_delta','index':1,'delta':{'type':"
+                + "'input_json_delta','partial_json':'{\\'query\\': \\'Acme cash'}}")
+                + event("content_block_delta", "{'type':'content_block_delta','index':1,'delta':{'type':"
+                + "'input_json_delta','partial_json':' flow 2023\\'}'}}")
+                + event("message_delta", "{'type':'message_delta','delta':{'stop_reason':'tool_use'},'usage':{"
+                + "'output_tokens':30}}")
+                + event("message_stop", "{'type':'message_stop'}");
+        assertRewrite(classified(postWithTextReply("https://api.anthropic.com/v1/messages", "{'model':"
+                + "'claude-3-5-haiku-latest','max_tokens':512,'stream':true,'messages':[{'role':'user','content':'"
+                + QUESTION + "'}],'tools':[{'name':'search_kb','input_schema':{'type':'object'}}]}", 200, sse)));
+    }
+
+    /** One server-sent event, its JSON written with single quotes. */
+    private static String event(String name, String singleQuotedJson) {
+        return "event: " + name + "\ndata: " + singleQuotedJson.replace('\'', '"') + "\n\n";
     }
 
     @Test

@@ -99,6 +99,13 @@ class StreamedRepliesTest {
         "{\"type\":5,\"delta\":{\"type\":\"text_delta\",\"text\":\"number type\"}}",
         "{\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"end_turn\",\"type\":\"text_delta\",\"text\":\"zz\"},"
             + "\"usage\":{\"output_tokens\":15}}",
+        "{\"type\":\"content_block_delta\",\"index\":1,\"delta\":{\"type\":\"input_json_delta\","
+            + "\"partial_json\":\"{\\\"query\\\": \\\"tides\"}}",
+        "{\"delta\":{\"partial_json\":\" 2023\\\"}\",\"type\":\"input_json_delta\"},\"type\":\"content_block_delta\"}",
+        "{\"type\":\"content_block_delta\",\"delta\":{\"type\":\"input_json_delta\",\"partial_json\":\"x\","
+            + "\"type\":\"text_delta\"}}",
+        "{\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"tool_use\"},\"usage\":{\"output_tokens\":20}}",
+        "{\"delta\":{\"stop_reason\":\"tool_use\"},\"type\":\"ping\"}",
         "{\"type\":\"message_delta\",\"usage\":{\"output_tokens\":\"x\"}}",
         "{\"type\":\"message_delta\",\"usage\":null}",
         "{\"type\":\"message_start\",\"message\":null}",
@@ -437,6 +444,8 @@ class StreamedRepliesTest {
     private static Outcome anthropicAsBefore(List<JsonNode> events) throws AdapterException {
         String model = "asked";
         StringBuilder text = new StringBuilder();
+        StringBuilder toolInput = new StringBuilder();
+        boolean stoppedForTool = false;
         TokenUsage usage = TokenUsage.UNKNOWN;
         for (JsonNode event : events) {
             String type = Bodies.label(event, "type");
@@ -449,13 +458,19 @@ class StreamedRepliesTest {
                 if ("text_delta".equals(delta.path("type").asText()) && delta.path("text").isTextual()) {
                     text.append(delta.get("text").textValue());
                 }
+                if ("input_json_delta".equals(delta.path("type").asText())
+                        && delta.path("partial_json").isTextual()) {
+                    toolInput.append(delta.get("partial_json").textValue());
+                }
             } else if ("message_delta".equals(type)) {
                 usage = AnthropicMessagesAdapter.usage(event.get("usage"), usage);
+                stoppedForTool |= "tool_use".equals(event.path("delta").path("stop_reason").asText(null));
             } else if ("error".equals(type)) {
                 break;
             }
         }
-        return Outcome.of(model, text.toString(), usage);
+        String reply = stoppedForTool && !toolInput.toString().isBlank() ? toolInput.toString() : text.toString();
+        return Outcome.of(model, reply, usage);
     }
 
     private static Outcome responsesAsBefore(List<JsonNode> events) throws AdapterException {
