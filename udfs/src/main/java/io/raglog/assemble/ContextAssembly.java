@@ -11,9 +11,9 @@ import java.util.List;
 
 /**
  * Context assembly read from both of its sides: each passage handed on (the reranker's output, else retrieval's) is
- * looked for in the generator's prompt: whole, cut (a prefix of it is there and the rest is not: a context budget or
- * a per-passage cap cut it), extracted (pieces of it are there: a contextual compressor kept them) or dropped. Lengths are in characters of the normalised texts (whitespace collapsed), the
- * form both sides are compared in.
+ * looked for in the generator's prompt: whole, cut (a prefix of it is there and the rest is not: a context budget or a
+ * per-passage cap cut it), extracted (pieces of it are there: a contextual compressor kept them) or dropped. Lengths
+ * are in characters of the normalised texts (whitespace collapsed), the form both sides are compared in.
  */
 final class ContextAssembly {
 

@@ -7,15 +7,15 @@ import java.util.List;
 
 /**
  * Where each passage handed on sits in the generator's prompt, found once per run: the generator's context
- * ({@link ContextPassages}) and context assembly ({@link ContextAssembly}) both read it. A passage is there whole, or cut (its
- * longest opening in the prompt is at least {@link #MIN_KEPT_CHARS} characters), or extracted (only pieces of it that
- * start a sentence are there, each at least {@link #MIN_EXTRACT_CHARS} long and outside the passages found whole or
- * cut: a contextual compressor such as LangChain's {@code LLMChainExtractor} kept what of it it found relevant), or not
- * at all. An opening inside another passage found in the prompt is that passage's text, unless it runs to that
- * passage's end (chunks that overlap: one's tail is the next one's opening): "Reciprocating piston type steam engines
- * remained ..." was read as cut where another passage said "... more efficient than reciprocating piston type steam
- * engines (for ...", in a real LangChain.js client's prompt. Positions and lengths are in characters of the normalised
- * texts, the form prompt and passages are compared in.
+ * ({@link ContextPassages}) and context assembly ({@link ContextAssembly}) both read it. A passage is there whole, or
+ * cut (its longest opening in the prompt is at least {@link #MIN_KEPT_CHARS} characters), or extracted (only pieces of
+ * it that start a sentence are there, each at least {@link #MIN_EXTRACT_CHARS} long and outside the passages found
+ * whole or cut: a contextual compressor such as LangChain's {@code LLMChainExtractor} kept what of it it found
+ * relevant), or not at all. An opening inside another passage found in the prompt is that passage's text, unless it
+ * runs to that passage's end (chunks that overlap: one's tail is the next one's opening): "Reciprocating piston type
+ * steam engines remained ..." was read as cut where another passage said "... more efficient than reciprocating piston
+ * type steam engines (for ...", in a real LangChain.js client's prompt. Positions and lengths are in characters of the
+ * normalised texts, the form prompt and passages are compared in.
  */
 final class PromptMatches {
 

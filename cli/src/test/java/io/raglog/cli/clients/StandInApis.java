@@ -186,9 +186,10 @@ final class StandInApis implements AutoCloseable {
 
     /**
      * OpenAI's {@code /v1/chat/completions}: an agent's turn is {@link #agentTurn}'s; a rewrite request (a system
-     * message that asks to rewrite) gets the question's content words; a relevance gate gets its verdict ({@link #gate}), a contextual compressor its extract
-     * ({@link #extract}), a refine step its answer kept or bettered ({@link #refine}); an answer request gets the
-     * context's sentence that shares the most words with the question, or a refusal when none shares any.
+     * message that asks to rewrite) gets the question's content words; a relevance gate gets its verdict
+     * ({@link #gate}), a contextual compressor its extract ({@link #extract}), a refine step its answer kept or
+     * bettered ({@link #refine}); an answer request gets the context's sentence that shares the most words with the
+     * question, or a refusal when none shares any.
      */
     private JsonNode chat(JsonNode request) {
         JsonNode messages = request.path("messages");

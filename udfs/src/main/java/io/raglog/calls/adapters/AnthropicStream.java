@@ -10,11 +10,12 @@ import java.io.IOException;
 
 /**
  * What an Anthropic Messages stream's events add up to, read as they are parsed: the text of
- * {@code content_block_delta} / {@code text_delta} events (and of {@code input_json_delta} ones, a tool's input, read as
- * the reply when a {@code message_delta} says the turn stopped to use a tool), the model and input usage of
- * {@code message_start}, the output tokens of {@code message_delta}; an {@code error} event ends it (overloaded mid-stream: what arrived is
- * kept). An event's {@code type} may follow its other fields, so what a delta appended is taken back at the event's
- * end when it was not a text delta; a field given twice counts with its last value, as in a tree.
+ * {@code content_block_delta} / {@code text_delta} events (and of {@code input_json_delta} ones, a tool's input, read
+ * as the reply when a {@code message_delta} says the turn stopped to use a tool), the model and input usage of
+ * {@code message_start}, the output tokens of {@code message_delta}; an {@code error} event ends it (overloaded
+ * mid-stream: what arrived is kept). An event's {@code type} may follow its other fields, so what a delta appended is
+ * taken back at the event's end when it was not a text delta; a field given twice counts with its last value, as in a
+ * tree.
  */
 final class AnthropicStream implements Sse.ChunkReader {
 

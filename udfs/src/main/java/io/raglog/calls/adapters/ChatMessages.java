@@ -40,8 +40,7 @@ public final class ChatMessages {
      * tool carries the query there, and the text beside it ("I'll search the filings…") only announces the call: such
      * a turn is read by what it asked of the tool (its run's rewrite), as OpenAI's function calls are.
      */
-    public static String toolInputs(JsonNode parts, Function<JsonNode, JsonNode> calls,
-            String input) {
+    public static String toolInputs(JsonNode parts, Function<JsonNode, JsonNode> calls, String input) {
         StringBuilder sb = new StringBuilder();
         if (parts != null && parts.isArray()) {
             for (JsonNode part : parts) {

@@ -86,8 +86,8 @@ public final class GeminiGenerateAdapter implements ApiAdapter, Serializable {
     }
 
     /**
-     * The function calls of a reply's first candidate ({@link ChatMessages#toolInputs}); of a stream's pieces, those of
-     * the last piece that made any. Empty when it made none.
+     * The function calls of a reply's first candidate ({@link ChatMessages#toolInputs}); of a stream sent as a JSON
+     * array, those of the last piece that made any (an event stream's are not read). Empty when it made none.
      */
     private static String functionCalls(JsonNode reply) {
         String calls = "";
