@@ -72,6 +72,26 @@ class AgentToolCallsTest {
                 + QUESTION + "'}],'tools':[{'name':'search_kb','input_schema':{'type':'object'}}]}", 200, sse)));
     }
 
+    /** The OpenAI Agents SDK streams its turns: a call's arguments come in deltas, and whole in the last event. */
+    @Test
+    void shouldReadAStreamedResponsesApiFunctionCallToASearchToolAsARewrite() {
+        String call = "{'type':'function_call','call_id':'c1','name':'search_kb','arguments':'{\\'query\\':\\'"
+                + QUERY + "\\'}'}";
+        String sse = event("response.created", "{'type':'response.created','response':{'model':'gpt-4o-mini',"
+                + "'output':[]}}")
+                + event("response.output_item.added", "{'type':'response.output_item.added','output_index':0,"
+                + "'item':{'type':'function_call','call_id':'c1','name':'search_kb','arguments':''}}")
+                + event("response.function_call_arguments.delta", "{'type':'response.function_call_arguments.delta',"
+                + "'output_index':0,'delta':'{\\'query\\':'}")
+                + event("response.function_call_arguments.delta", "{'type':'response.function_call_arguments.delta',"
+                + "'output_index':0,'delta':'\\'" + QUERY + "\\'}'}")
+                + event("response.completed", "{'type':'response.completed','response':{'model':'gpt-4o-mini',"
+                + "'output':[" + call + "],'usage':{'input_tokens':40,'output_tokens':12}}}");
+        assertRewrite(classified(postWithTextReply("https://api.openai.com/v1/responses", "{'model':'gpt-4o-mini',"
+                + "'stream':true,'input':'" + QUESTION + "','tools':[{'type':'function','name':'search_kb'}]}", 200,
+                sse)));
+    }
+
     /** One server-sent event, its JSON written with single quotes. */
     private static String event(String name, String singleQuotedJson) {
         return "event: " + name + "\ndata: " + singleQuotedJson.replace('\'', '"') + "\n\n";
