@@ -139,8 +139,11 @@ final class ContextPassages {
             }
             String passage = norm.text(p.text());
             int at = block.length() - passage.length() < PromptMatches.MIN_EXTRACT_CHARS ? -1 : block.indexOf(passage);
+            if (at < 0) {
+                continue;
+            }
             double offCentre = Math.abs(at + passage.length() / 2.0 - block.length() / 2.0);
-            if (at >= 0 && offCentre < nearest && endsASentenceOutside(block, at, at + passage.length())) {
+            if (offCentre < nearest && endsASentenceOutside(block, at, at + passage.length())) {
                 nearest = offCentre;
                 holder = i;
             }

@@ -52,11 +52,7 @@ public final class JsonQueries {
             if (name.contains("answer") || name.contains("response") || name.contains("reply")) {
                 return false;
             }
-            if (namesAQuery(name)) {
-                List<String> strings = new ArrayList<>(1);
-                strings(field.getValue(), strings);
-                query |= !strings.isEmpty();
-            }
+            query |= namesAQuery(name) && holdsAString(field.getValue());
         }
         return query;
     }
@@ -80,6 +76,19 @@ public final class JsonQueries {
         String name = field.toLowerCase(Locale.ROOT);
         return name.contains("quer") || name.contains("question") || name.contains("search")
                 || name.contains("rewrit");
+    }
+
+    /** Whether {@link #strings} would find a string in {@code node}. */
+    private static boolean holdsAString(JsonNode node) {
+        if (node.isTextual()) {
+            return !node.textValue().isBlank();
+        }
+        for (JsonNode element : node.isArray() ? node : List.<JsonNode>of()) {
+            if (element.isTextual() && !element.textValue().isBlank()) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static void strings(JsonNode node, List<String> into) {
