@@ -24,7 +24,9 @@ import java.util.Set;
  * document blocks are, written as {@code <document>} elements so the prompt rules read them), a tool result, guarded
  * text; the reply is {@code output.message.content}, cited spans in {@code citationsContent}. A streamed reply is an
  * AWS event stream, which the proxy records as server-sent events by their {@code :event-type}: text in {@code
- * contentBlockDelta}, token counts in {@code metadata}; an exception event ends it and what arrived is kept. Through
+ * contentBlockDelta}, token counts in {@code metadata}; an exception event ends it and what arrived is kept; a tool
+ * call's input in {@code contentBlockDelta} too, read as the reply when {@code messageStop} says the turn stopped to
+ * use a tool (a non-streamed reply's {@code toolUse} blocks are read alike). Through
  * {@code invoke-with-response-stream} each event is a {@code chunk} whose {@code bytes} hold the model's own event
  * ({@link BedrockChunks}).
  */
@@ -66,7 +68,7 @@ public final class BedrockConverseAdapter implements ApiAdapter, Serializable {
         if (Sse.isStream(reply)) {
             Reply stream = new Reply();
             Sse.readChunks(reply, (chunk, event) -> BedrockChunks.read(chunk, event, stream::take));
-            return ChatDetails.of(name(), model, messages, stream.text.toString(), stream.usage, true);
+            return ChatDetails.of(name(), model, messages, stream.output(), stream.usage, true);
         }
         if (!reply.isObject()) {
             throw new AdapterException("response body is " + Bodies.describe(reply) + ", expected output.message");
@@ -85,21 +87,43 @@ public final class BedrockConverseAdapter implements ApiAdapter, Serializable {
         return ChatDetails.of(name(), model, messages, output, usage(reply.get("usage")), false);
     }
 
-    /** What a streamed reply's events add up to: the text deltas, the last usage, nothing after an exception. */
+    /**
+     * What a streamed reply's events add up to: the text deltas, or the tool calls' input pieces when the turn stopped
+     * to use a tool; the last usage; nothing after an exception.
+     */
     private static final class Reply {
         private final StringBuilder text = new StringBuilder();
+        /** The {@code toolUse.input} pieces of the deltas, a line per content block (one tool call each). */
+        private final StringBuilder toolInputs = new StringBuilder();
+        private int toolBlock = -1;
+        private boolean stoppedForTool;
         private TokenUsage usage = TokenUsage.UNKNOWN;
         private boolean ended;
+
+        /** As a whole reply is read: the tool calls' inputs when the turn stopped for them, else the text. */
+        String output() {
+            return stoppedForTool && !toolInputs.isEmpty() ? toolInputs.toString() : text.toString();
+        }
 
         void take(String event, JsonNode payload) throws AdapterException {
             if (ended || event == null) {
                 return;
             }
             if (event.equals("contentBlockDelta")) {
-                JsonNode delta = payload.path("delta").path("text");
-                if (delta.isTextual()) {
-                    text.append(delta.textValue());
+                JsonNode delta = payload.path("delta");
+                if (delta.path("text").isTextual()) {
+                    text.append(delta.get("text").textValue());
+                } else if (delta.path("toolUse").path("input").isTextual()) {
+                    // an agent's search call: its input JSON, in pieces, in the tool call's own block
+                    int block = payload.path("contentBlockIndex").asInt(-1);
+                    if (block != toolBlock && !toolInputs.isEmpty()) {
+                        toolInputs.append('\n');
+                    }
+                    toolBlock = block;
+                    toolInputs.append(delta.get("toolUse").get("input").textValue());
                 }
+            } else if (event.equals("messageStop")) {
+                stoppedForTool = "tool_use".equals(Bodies.label(payload, "stopReason"));
             } else if (event.equals("metadata")) {
                 TokenUsage counted = usage(payload.get("usage"));
                 usage = counted.equals(TokenUsage.UNKNOWN) ? usage : counted;

@@ -69,34 +69,33 @@ public final class GeminiGenerateAdapter implements ApiAdapter, Serializable {
         TokenUsage[] usage = {TokenUsage.UNKNOWN};
         String[] version = {null};
         GroundingDocuments.Gathered grounding = new GroundingDocuments.Gathered();
+        String[] calls = {""};
         if (Sse.isStream(reply) || reply != null && reply.isArray()) {
             Sse.readChunks(reply, (chunk, event) -> {
                 JsonNode piece = Json.MAPPER.readTree(chunk);
                 readReply(piece, output, usage, version, grounding);
+                calls[0] = functionCalls(piece, calls[0]);
             });
         } else if (reply != null && reply.isObject()) {
             readReply(reply, output, usage, version, grounding);
+            calls[0] = functionCalls(reply, calls[0]);
         } else {
             throw new AdapterException("response body is " + Bodies.describe(reply) + ", expected candidates");
         }
         grounding.intoLastUserMessage(messages);
-        String calls = functionCalls(reply);
         return ChatDetails.of(name(), version[0] != null ? version[0] : model, messages,
-                calls.isEmpty() ? output.toString() : calls, usage[0], streamed);
+                calls[0].isEmpty() ? output.toString() : calls[0], usage[0], streamed);
     }
 
     /**
-     * The function calls of a reply's first candidate ({@link ChatMessages#toolInputs}); of a stream sent as a JSON
-     * array, those of the last piece that made any (an event stream's are not read). Empty when it made none.
+     * {@code before} and the function calls of a reply's first candidate ({@link ChatMessages#toolInputs}), a line
+     * each: a stream (a JSON array, or events with {@code alt=sse}) sends each call whole in one of its pieces, and
+     * parallel calls may come in pieces of their own.
      */
-    private static String functionCalls(JsonNode reply) {
-        String calls = "";
-        for (JsonNode piece : reply.isArray() ? reply : List.of(reply)) {
-            String these = ChatMessages.toolInputs(piece.path("candidates").path(0).path("content").path("parts"),
-                    part -> part.path("functionCall"), "args");
-            calls = these.isEmpty() ? calls : these;
-        }
-        return calls;
+    private static String functionCalls(JsonNode reply, String before) {
+        String these = ChatMessages.toolInputs(reply.path("candidates").path(0).path("content").path("parts"),
+                part -> part.path("functionCall"), "args");
+        return these.isEmpty() ? before : before.isEmpty() ? these : before + "\n" + these;
     }
 
     /**

@@ -106,6 +106,54 @@ class AgentToolCallsTest {
                 + "'query':'" + QUERY + "'}}}]}},'stopReason':'tool_use'}")));
     }
 
+    /**
+     * LangChain's {@code ChatBedrockConverse} streams through {@code converse-stream}: the tool call's input comes in
+     * {@code contentBlockDelta} pieces of its own block, and {@code messageStop} says the turn stopped to use it.
+     */
+    @Test
+    void shouldReadAStreamedBedrockConverseToolUseToASearchToolAsARewrite() {
+        String sse = event("messageStart", "{'role':'assistant'}")
+                + event("contentBlockDelta", "{'contentBlockIndex':0,'delta':{'text':'" + ANNOUNCED + "'}}")
+                + event("contentBlockStop", "{'contentBlockIndex':0}")
+                + event("contentBlockStart", "{'contentBlockIndex':1,'start':{'toolUse':{'toolUseId':'t1','name':"
+                + "'search_kb'}}}")
+                + event("contentBlockDelta", "{'contentBlockIndex':1,'delta':{'toolUse':{'input':'{\\'query\\': "
+                + "\\'Acme cash'}}}")
+                + event("contentBlockDelta", "{'contentBlockIndex':1,'delta':{'toolUse':{'input':' flow 2023\\'}'}}}")
+                + event("contentBlockStop", "{'contentBlockIndex':1}")
+                + event("messageStop", "{'stopReason':'tool_use'}")
+                + event("metadata", "{'usage':{'inputTokens':40,'outputTokens':30,'totalTokens':70}}");
+        assertRewrite(classified(postWithTextReply("https://bedrock-runtime.us-east-1.amazonaws.com/model/"
+                + "amazon.nova-pro-v1%3A0/converse-stream", "{'messages':[{'role':'user','content':[{'text':'"
+                + QUESTION + "'}]}],'toolConfig':{'tools':[{'toolSpec':{'name':'search_kb'}}]}}", 200, sse)));
+    }
+
+    /** A streamed turn that answers in text (its stop reason {@code end_turn}) is its text, tool offered or not. */
+    @Test
+    void shouldReadAStreamedBedrockConverseTurnThatUsedNoToolAsItsText() {
+        String sse = event("messageStart", "{'role':'assistant'}")
+                + event("contentBlockDelta", "{'contentBlockIndex':0,'delta':{'text':'Acme reported $4.1 billion.'}}")
+                + event("messageStop", "{'stopReason':'end_turn'}");
+        ChatDetail d = (ChatDetail) classified(postWithTextReply("https://bedrock-runtime.us-east-1.amazonaws.com/"
+                + "model/amazon.nova-pro-v1%3A0/converse-stream", "{'messages':[{'role':'user','content':[{'text':'"
+                + QUESTION + "'}]}],'toolConfig':{'tools':[{'toolSpec':{'name':'search_kb'}}]}}", 200, sse))
+                .detail();
+        assertThat(d.output()).isEqualTo("Acme reported $4.1 billion.");
+    }
+
+    /** Gemini's {@code streamGenerateContent?alt=sse}: each piece an event, the call whole in one of them. */
+    @Test
+    void shouldReadAStreamedGeminiFunctionCallToASearchToolAsARewrite() {
+        String sse = "data: " + ("{'candidates':[{'content':{'role':'model','parts':[{'text':'" + ANNOUNCED
+                + "'}]}}]}").replace('\'', '"') + "\n\n"
+                + "data: " + ("{'candidates':[{'content':{'role':'model','parts':[{'functionCall':{'name':'search_kb',"
+                + "'args':{'query':'" + QUERY + "'}}}]},'finishReason':'STOP'}],'usageMetadata':{'promptTokenCount':"
+                + "40,'candidatesTokenCount':12}}").replace('\'', '"') + "\n\n";
+        assertRewrite(classified(postWithTextReply("https://generativelanguage.googleapis.com/v1beta/models/"
+                + "gemini-2.0-flash:streamGenerateContent?alt=sse", "{'contents':[{'role':'user','parts':[{'text':'"
+                + QUESTION + "'}]}],'tools':[{'functionDeclarations':[{'name':'search_kb'}]}]}", 200, sse)));
+    }
+
     @Test
     void shouldReadAGeminiFunctionCallToASearchToolAsARewrite() {
         assertRewrite(classified(post("https://generativelanguage.googleapis.com/v1beta/models/gemini-2.0-flash:"
