@@ -28,6 +28,11 @@ final class CallSignals {
     final String question;
     /** Queries a rewriter wrote. */
     final Set<String> producedQueries;
+    /**
+     * Queries a rewriter's own conversation shows it sent a search tool in earlier turns: an agent that searches
+     * again after reading what its first search found ({@link RewriteQueries#searchedBefore}).
+     */
+    final Set<String> searchedBefore;
     /** Texts sent to be embedded or searched, or the rerank query. */
     final Set<String> consumedQueries;
     final List<float[]> producedVectors;
@@ -62,6 +67,7 @@ final class CallSignals {
         // the collections a call of this stage fills, read-only empty ones for the rest: five per call, of which a
         // call fills two at most, were a twentieth of what linking a run allocated (JFR of assembleRun, issue #27)
         Set<String> produced = Collections.emptySet();
+        Set<String> searched = Collections.emptySet();
         Set<String> consumed = Collections.emptySet();
         List<float[]> vectors = Collections.emptyList();
         List<String> passagesOut = Collections.emptyList();
@@ -73,6 +79,7 @@ final class CallSignals {
                 for (String out : RewriteQueries.split(chat.output())) {
                     produced.add(Texts.norm(out));
                 }
+                searched = RewriteQueries.searchedBefore(chat.messages());
             } else {
                 promptText = normalised.prompt(chat);
                 if (stage == Stage.GENERATE) {
@@ -121,6 +128,7 @@ final class CallSignals {
         consumed.remove("");
         produced.remove("");
         this.producedQueries = produced;
+        this.searchedBefore = searched;
         this.consumedQueries = consumed;
         this.producedVectors = vectors;
         this.producedPassages = passagesOut;
@@ -171,6 +179,22 @@ final class CallSignals {
      */
     boolean continues(CallSignals earlier) {
         return refines(earlier) || summarises(earlier);
+    }
+
+    /**
+     * Whether this rewrite call is an agent's later turn after {@code earlier}: its conversation carries a search
+     * {@code earlier} asked for. One run, though a run has one rewriter: the agent is that rewriter, called per search.
+     */
+    boolean searchesAfter(CallSignals earlier) {
+        if (searchedBefore.isEmpty() || earlier.stage != Stage.REWRITE) {
+            return false;
+        }
+        for (String q : earlier.producedQueries) {
+            if (searchedBefore.contains(q)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** A generator's answer, normalised; null for other calls and an empty answer. */

@@ -1,8 +1,11 @@
 package io.raglog.assemble;
 
+import io.raglog.calls.ChatMessage;
 import io.raglog.calls.JsonQueries;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
@@ -36,6 +39,9 @@ final class RewriteQueries {
             return queries;
         }
         for (String line : LINE_BREAK.split(output)) {
+            if (line.startsWith("{") && fromJson(line, queries)) {
+                continue; // one of several tool calls, a line each (an agent searching for two things at once)
+            }
             String q = unquote(LIST_MARKER.matcher(EMPHASIS.matcher(line).replaceAll("")).replaceFirst("").strip());
             if (!q.isEmpty()) {
                 queries.add(q);
@@ -45,6 +51,26 @@ final class RewriteQueries {
             queries.remove(0);
         }
         return queries;
+    }
+
+    /**
+     * The queries an agent sent its search tool in the earlier turns its conversation carries: its assistant messages'
+     * tool calls, read as JSON (a line each), normalised. A plain answer of an earlier turn is none.
+     */
+    static Set<String> searchedBefore(List<ChatMessage> messages) {
+        Set<String> searched = Set.of();
+        for (ChatMessage m : messages) {
+            if (!"assistant".equals(m.role()) || m.content() == null || !m.content().startsWith("{")) {
+                continue;
+            }
+            for (String line : LINE_BREAK.split(m.content())) {
+                for (String q : line.startsWith("{") ? JsonQueries.of(line) : List.<String>of()) {
+                    searched = searched.isEmpty() ? new LinkedHashSet<>() : searched;
+                    searched.add(Texts.norm(q));
+                }
+            }
+        }
+        return searched;
     }
 
     /** The queries of a reply that is one JSON value ({@link JsonQueries}); false, and none added, when none. */

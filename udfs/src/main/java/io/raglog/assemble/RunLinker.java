@@ -176,7 +176,8 @@ public final class RunLinker {
     /**
      * Without a hint: the answer's steps ({@code chain}: the generator call alone, unless the answer was synthesised in
      * several calls), then every call strongly linked to the run so far (transitively), one rewriter and one reranker
-     * at most (a reranker asked in batches: all of them); then stages still empty from passage overlap; then strong
+     * at most (a reranker asked in batches: all of them; an agent's turns that searched, each of them); then stages
+     * still empty from passage overlap; then strong
      * links again from what that added (the embedding behind a retrieval found by overlap); then, for a run still
      * without an embedding, the one whose text is near its rewrite or question, or the lone one between its rewrite and
      * its next stage ({@link LooseEmbedLinks}). Failed calls (429, 5xx) join when their request is the one a member
@@ -231,8 +232,8 @@ public final class RunLinker {
         do {
             added = null;
             for (CallSignals c : candidates) {
-                if (c.failed() || (single(c.stage) && hasStage(members, c.stage) && !batchOfAMember(c, members))
-                        || repeatsAMember(c, members)) {
+                if (c.failed() || (single(c.stage) && hasStage(members, c.stage) && !batchOfAMember(c, members)
+                        && !agentTurnOfAMember(c, members)) || repeatsAMember(c, members)) {
                     continue;
                 }
                 if (linksStrongly(members, c)) {
@@ -376,6 +377,28 @@ public final class RunLinker {
             }
         }
         return false;
+    }
+
+    /**
+     * A rewrite call that is an agent's turn before or after a member's: one of them carries, in its conversation, a
+     * search the other asked for ({@link CallSignals#searchesAfter}), and it asks for no search a member asked for
+     * (another run's same turn, the same question asked twice at once).
+     */
+    private static boolean agentTurnOfAMember(CallSignals c, List<CallSignals> members) {
+        if (c.stage != Stage.REWRITE) {
+            return false;
+        }
+        boolean turn = false;
+        for (CallSignals m : members) {
+            if (m.stage != Stage.REWRITE || m.failed()) {
+                continue;
+            }
+            if (m.producedQueries.equals(c.producedQueries)) {
+                return false;
+            }
+            turn |= c.searchesAfter(m) || m.searchesAfter(c);
+        }
+        return turn;
     }
 
     /** A rerank call that is another batch of every rerank among the members (a single stage's one ranking). */

@@ -62,15 +62,32 @@ final class RecordedRunAssembly implements BeforeEachCallback, AfterEachCallback
 
     /** The calls sent in order, as they are; the one run they make, state and timers cleared. */
     Run theOneRunOf(List<ClassifiedCall> calls) throws Exception {
+        List<Run> runs = runsOf(calls);
+        assertThat(runs).hasSize(1);
+        return runs.get(0);
+    }
+
+    /** The calls sent in order, as they are; the runs they make, state and timers cleared. */
+    List<Run> runsOf(List<ClassifiedCall> calls) throws Exception {
         for (ClassifiedCall call : calls) {
             harness.processElement(call, call.event().endedAt().toEpochMilli());
         }
         harness.processWatermark(Long.MAX_VALUE - 1);
-        List<Run> runs = harness.extractOutputValues();
-        assertThat(runs).hasSize(1);
         assertThat(harness.numKeyedStateEntries()).isZero();
         assertThat(harness.numEventTimeTimers()).isZero();
-        return runs.get(0);
+        return harness.extractOutputValues();
+    }
+
+    /**
+     * A recorded call sent without its run hint, as another run of the same pipeline made it: its event id prefixed
+     * with {@code tag}, its times {@code shiftMs} later.
+     */
+    ClassifiedCall unhinted(String file, String tag, long shiftMs) throws IOException {
+        CallEvent recorded = recorded(file);
+        CallEvent call = new CallEvent(recorded.schema(), tag + recorded.eventId(), recorded.pipeline(), null,
+                recorded.startedAt().plusMillis(shiftMs), recorded.endedAt().plusMillis(shiftMs), recorded.request(),
+                recorded.response(), recorded.source());
+        return classified(file, call);
     }
 
     /**
@@ -112,13 +129,17 @@ final class RecordedRunAssembly implements BeforeEachCallback, AfterEachCallback
     }
 
     private ClassifiedCall unhinted(String file) throws IOException {
-        CallEvent recorded;
+        return unhinted(file, "", 0);
+    }
+
+    private CallEvent recorded(String file) throws IOException {
         try (InputStream in = RecordedRunAssembly.class.getResourceAsStream("/wire/" + vendor + "/" + file
                 + ".json")) {
-            recorded = Json.MAPPER.readValue(in, CallEvent.class);
+            return Json.MAPPER.readValue(in, CallEvent.class);
         }
-        CallEvent call = new CallEvent(recorded.schema(), recorded.eventId(), recorded.pipeline(), null,
-                recorded.startedAt(), recorded.endedAt(), recorded.request(), recorded.response(), recorded.source());
+    }
+
+    private static ClassifiedCall classified(String file, CallEvent call) {
         Classification c = BuiltInAdapters.classifier().classify(call);
         assertThat(c).as(file).isInstanceOf(Classification.Classified.class);
         return ((Classification.Classified) c).call();

@@ -24,8 +24,9 @@ public final class ChatMessages {
             }
             String role = Bodies.text(m, "role");
             String content = Bodies.contentText(m.get("content"), "messages[" + i + "].content");
-            if (content.isEmpty() && m.has("tool_calls")) {
-                content = toolCallArguments(m.get("tool_calls"));
+            String calls = m.has("tool_calls") ? toolCallArguments(m.get("tool_calls")) : "";
+            if (!calls.isEmpty()) {
+                content = calls; // an agent's turn that searched: what it asked of the tool, as its reply is read
             }
             out.add(new ChatMessage(role == null ? "user" : role, content));
             i++;
