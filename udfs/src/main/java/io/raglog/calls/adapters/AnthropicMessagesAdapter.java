@@ -112,6 +112,10 @@ public final class AnthropicMessagesAdapter implements ApiAdapter, Serializable 
             JsonNode content = m.get("content");
             String text = content != null && content.isTextual() ? content.textValue()
                     : textBlocks(content, "messages[" + i + "].content");
+            // an agent's earlier turn that called a tool: what it asked of it, as its reply was read
+            String calls = ChatMessages.toolInputs(content,
+                    part -> "tool_use".equals(part.path("type").asText()) ? part : MissingNode.getInstance(), "input");
+            text = calls.isEmpty() ? text : calls;
             // Claude takes a tool's results in a user turn; read as what they are, a tool's output, so that the
             // question stays the user's own turn before them (the agentic loop as OpenAI's tool role gives it)
             boolean toolResults = Bodies.everyElement(content, b -> "tool_result".equals(b.path("type").asText()));

@@ -158,7 +158,10 @@ public final class BedrockConverseAdapter implements ApiAdapter, Serializable {
             // a turn of tool results alone is the tool's output, though Converse sends it as the user's
             String role = Bodies.everyElement(m.get("content"), b -> b.has("toolResult")) ? "tool"
                     : Bodies.text(m, "role");
-            out.add(new ChatMessage(role, blocks(m.get("content"), "messages[" + i + "].content")));
+            // an agent's earlier turn that called a tool: what it asked of it, as its reply is read
+            String calls = ChatMessages.toolInputs(m.get("content"), block -> block.path("toolUse"), "input");
+            out.add(new ChatMessage(role, calls.isEmpty() ? blocks(m.get("content"), "messages[" + i + "].content")
+                    : calls));
         }
         return out;
     }

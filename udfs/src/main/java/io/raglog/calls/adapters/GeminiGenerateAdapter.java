@@ -57,7 +57,10 @@ public final class GeminiGenerateAdapter implements ApiAdapter, Serializable {
             JsonNode turn = contents.get(i);
             String role = "model".equals(turn.path("role").asText("user")) ? "assistant"
                     : Bodies.everyElement(turn.get("parts"), p -> p.has("functionResponse")) ? "tool" : "user";
-            messages.add(new ChatMessage(role, parts(turn.get("parts"), "contents[" + i + "].parts", "\n")));
+            // an agent's earlier turn that called a function: what it asked of it, as its reply is read
+            String calls = ChatMessages.toolInputs(turn.get("parts"), part -> part.path("functionCall"), "args");
+            messages.add(new ChatMessage(role, calls.isEmpty() ? parts(turn.get("parts"), "contents[" + i + "].parts",
+                    "\n") : calls));
         }
         String model = Endpoint.of(call).modelBeforeMethod();
         boolean streamed = Endpoint.of(call).pathEndsWith(":streamGenerateContent");

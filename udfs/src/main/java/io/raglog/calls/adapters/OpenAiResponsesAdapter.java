@@ -95,7 +95,10 @@ public final class OpenAiResponsesAdapter implements ApiAdapter, Serializable {
         int i = 0;
         for (JsonNode item : input) {
             String type = Bodies.label(item, "type");
-            if ("function_call_output".equals(type)) {
+            if ("function_call".equals(type) && item.path("arguments").isTextual()) {
+                // an agent's earlier turn that called a tool: what it asked of it, as its reply is read
+                out.add(new ChatMessage("assistant", item.get("arguments").textValue()));
+            } else if ("function_call_output".equals(type)) {
                 JsonNode output = item.get("output");
                 out.add(new ChatMessage("tool", output != null && output.isTextual() ? output.textValue()
                         : Bodies.contentText(output, "input[" + i + "].output")));
