@@ -12,9 +12,11 @@
 // passage the chat model finds relevant (one call per passage), and the prompt gets those extracts; responseMode
 // "refine": LangChain's refine chain answers (its chat prompts, a call per reranked passage, none streamed); "agent":
 // the chat model is an agent with a search tool (OpenAI function calling through bindTools): it writes the query in
-// its call to the tool, the tool embeds, searches and reranks, and the model answers from the tool's result.
-// Prints one JSON line per question: its id, what was embedded, each reranked passage's fate in the prompt, whether
-// the gate stopped it, what reached the prompt (the extracts, when compressed) and the answer.
+// its call to the tool, the tool embeds, searches and reranks, and the model answers from the tool's results or
+// searches again first.
+// Prints one JSON line per question: its id, what was embedded (an agent: the text of each search, in order, how many
+// and the passages its searches returned, told apart by text), each reranked passage's fate in the prompt, whether the
+// gate stopped it, what reached the prompt (the extracts, when compressed) and the answer.
 import { readFileSync } from "node:fs";
 import { ChatOpenAI, OpenAIEmbeddings } from "@langchain/openai";
 import { CohereRerank } from "@langchain/cohere";
@@ -64,19 +66,28 @@ const AGENT = "You answer questions with the search_knowledge_base tool: search 
   + " returns. If it returns nothing relevant, say so.";
 const agent = chat.bindTools([SEARCH_TOOL]);
 
-// An agent's turn: the model calls the search tool with a query it wrote, the tool's result goes back to it, and it
-// answers from that.
+// An agent's loop: the model calls the search tool with a query it wrote, the tool's result goes back to it, and it
+// answers from what it found, or searches again first (as many times as it asks, up to three). The tool sees only the
+// query, so an embedding fault that embeds the wrong field embeds the tool's query in it, not the user's question.
 async function agentAnswer(store, q) {
   const messages = [new SystemMessage(AGENT), new HumanMessage(q.question)];
-  const decided = await agent.invoke(messages);
-  const call = decided.tool_calls[0];
-  const embedded = queryToEmbed(call.args.query, q.question, q.embedFault);
-  const retrieved = await store.similaritySearchVectorWithScore(await embeddings.embedQuery(embedded), 6);
-  const kept = await reranker.compressDocuments(retrieved.map(([doc]) => doc), call.args.query);
-  const { context, fates } = contextOf(kept.map((doc) => doc.pageContent), q.contextBudget);
-  messages.push(decided, new ToolMessage({ content: context, tool_call_id: call.id }));
-  const reply = String((await agent.invoke(messages)).content);
-  return { id: q.id, embedded, fates, stopped: false, answer: reply };
+  const embedded = [];
+  const seen = new Set();
+  for (;;) {
+    const decided = await agent.invoke(messages);
+    const call = decided.tool_calls?.[0];
+    if (!call || embedded.length === 3) {
+      return { id: q.id, embedded, searches: embedded.length, passagesSeen: seen.size, stopped: false,
+        answer: String(decided.content) };
+    }
+    const text = queryToEmbed(call.args.query, call.args.query, q.embedFault);
+    embedded.push(text);
+    const retrieved = await store.similaritySearchVectorWithScore(await embeddings.embedQuery(text), 6);
+    const kept = await reranker.compressDocuments(retrieved.map(([doc]) => doc), call.args.query);
+    kept.forEach((doc) => seen.add(doc.pageContent));
+    const { context } = contextOf(kept.map((doc) => doc.pageContent), q.contextBudget);
+    messages.push(decided, new ToolMessage({ content: context, tool_call_id: call.id }));
+  }
 }
 
 async function answer(store, q) {

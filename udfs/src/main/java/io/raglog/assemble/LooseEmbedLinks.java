@@ -37,10 +37,20 @@ final class LooseEmbedLinks {
      * @return the embedding call that belongs to the run, or null
      */
     static CallSignals find(List<CallSignals> members, List<CallSignals> candidates, List<CallSignals> open) {
+        return find(members, members, candidates, open);
+    }
+
+    /**
+     * The same for one search of an agent that searched more than once: {@code turn} is its rewrite call and the
+     * run's calls that came between it and the agent's next turn, {@code run} the whole run so far, whose other turns
+     * are no rivals; {@code candidates} are those of the turn's time alone.
+     */
+    static CallSignals find(List<CallSignals> turn, List<CallSignals> run, List<CallSignals> candidates,
+            List<CallSignals> open) {
         Set<CallSignals> inRun = Collections.newSetFromMap(new IdentityHashMap<>());
-        inRun.addAll(members);
-        CallSignals byText = byNearText(members, inRun, candidates, open);
-        return byText != null ? byText : byTimeOrder(members, inRun, candidates, open);
+        inRun.addAll(run);
+        CallSignals byText = byNearText(turn, inRun, candidates, open);
+        return byText != null ? byText : byTimeOrder(turn, inRun, candidates, open);
     }
 
     private static CallSignals byNearText(List<CallSignals> members, Set<CallSignals> inRun,

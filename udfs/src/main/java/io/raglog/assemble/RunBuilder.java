@@ -273,11 +273,15 @@ public final class RunBuilder {
     /**
      * A ranking asked in batches (LlamaIndex's {@code LLMRerank}: disjoint documents, the same query) as one: the
      * documents in the order the batches were asked, every choice ranked by its score, best first (an order without
-     * scores kept batch by batch). Calls that are not batches of one ranking (a sliding window over the same
-     * documents) keep the last, as one call does.
+     * scores kept batch by batch). Rankings of different queries (an agent's searches, each reranked) are read as
+     * {@link #searchesAsOne}. Calls that are not batches of one ranking (a sliding window over the same documents) keep
+     * the last, as one call does.
      */
     private static RerankDetail batchesAsOne(List<ClassifiedCall> calls, NormalisedTexts norm) {
         RerankDetail last = (RerankDetail) calls.get(calls.size() - 1).detail();
+        if (eachItsOwnQuery(calls)) {
+            return searchesAsOne(calls, norm);
+        }
         Set<String> seen = new HashSet<>();
         List<String> documents = new ArrayList<>();
         List<RerankDetail.RerankResult> results = new ArrayList<>();
@@ -300,6 +304,50 @@ public final class RunBuilder {
         }
         if (scored) {
             results.sort(Comparator.comparing((RerankDetail.RerankResult r) -> r.score()).reversed());
+        }
+        return new RerankDetail(last.adapter(), last.model(), last.query(), documents, results, null);
+    }
+
+    /** Whether every rerank call ranked for a query of its own, none for the same as another. */
+    private static boolean eachItsOwnQuery(List<ClassifiedCall> calls) {
+        Set<String> queries = new HashSet<>();
+        for (ClassifiedCall c : calls) {
+            String query = ((RerankDetail) c.detail()).query();
+            if (query == null || !queries.add(query)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Rankings of different queries (an agent that searched twice, its tool reranking each time) as one: every
+     * document any of them was given, once, in the order they were given; what each kept, in the order of the calls
+     * and then of its ranking, a document kept twice counted once, where it was first kept. Scores of different
+     * queries do not compare, so none are sorted across calls.
+     */
+    private static RerankDetail searchesAsOne(List<ClassifiedCall> calls, NormalisedTexts norm) {
+        RerankDetail last = (RerankDetail) calls.get(calls.size() - 1).detail();
+        Map<String, Integer> indexByText = new HashMap<>();
+        List<String> documents = new ArrayList<>();
+        Set<Integer> kept = new HashSet<>();
+        List<RerankDetail.RerankResult> results = new ArrayList<>();
+        for (ClassifiedCall c : calls) {
+            RerankDetail search = (RerankDetail) c.detail();
+            int[] index = new int[search.documents().size()];
+            for (int i = 0; i < index.length; i++) {
+                String d = search.documents().get(i);
+                Integer known = indexByText.putIfAbsent(norm.text(d), documents.size());
+                index[i] = known != null ? known : documents.size();
+                if (known == null) {
+                    documents.add(d);
+                }
+            }
+            for (RerankDetail.RerankResult r : search.results()) {
+                if (r.index() >= 0 && r.index() < index.length && kept.add(index[r.index()])) {
+                    results.add(new RerankDetail.RerankResult(index[r.index()], r.score()));
+                }
+            }
         }
         return new RerankDetail(last.adapter(), last.model(), last.query(), documents, results, null);
     }

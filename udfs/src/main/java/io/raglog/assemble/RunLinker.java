@@ -209,7 +209,10 @@ public final class RunLinker {
             }
         }
         addStrongClosure(members, candidates);
-        if (!hasStage(members, Stage.EMBED)) {
+        List<CallSignals> turns = rewrites(members);
+        if (!turns.isEmpty()) {
+            addAgentsLooseEmbeddings(turns, chain.get(0).startMs, members, candidates, open);
+        } else if (!hasStage(members, Stage.EMBED)) {
             // an embed fault or an instruction prefix changed the text, and no retrieval call carries the vector
             CallSignals embed = LooseEmbedLinks.find(members, candidates, open);
             if (embed != null) {
@@ -223,6 +226,74 @@ public final class RunLinker {
     }
 
     /**
+     * The run's rewrite calls that succeeded, by start: an agent's turns that searched, when more than one. Most runs
+     * have one at most, and get an empty list without one made.
+     */
+    private static List<CallSignals> rewrites(List<CallSignals> members) {
+        int count = 0;
+        for (CallSignals m : members) {
+            count += m.stage == Stage.REWRITE && !m.failed() ? 1 : 0;
+        }
+        if (count < 2) {
+            return List.of();
+        }
+        List<CallSignals> rewrites = new ArrayList<>(count);
+        for (CallSignals m : members) {
+            if (m.stage == Stage.REWRITE && !m.failed()) {
+                rewrites.add(m);
+            }
+        }
+        rewrites.sort(Comparator.comparingLong(m -> m.startMs));
+        return rewrites;
+    }
+
+    /**
+     * An agent's run: each turn that searched, without an embedding call between it and the next turn (or the
+     * answer), gets the one {@link LooseEmbedLinks} finds there, its text near the turn's query, or lone in that time.
+     */
+    private static void addAgentsLooseEmbeddings(List<CallSignals> turns, long answerStartMs,
+            List<CallSignals> members, List<CallSignals> candidates, List<CallSignals> open) {
+        for (int i = 0; i < turns.size(); i++) {
+            CallSignals turn = turns.get(i);
+            long until = i + 1 < turns.size() ? turns.get(i + 1).startMs : answerStartMs;
+            List<CallSignals> ofTurn = new ArrayList<>(List.of(turn));
+            boolean embedded = false;
+            for (CallSignals m : members) {
+                if (m != turn && !m.failed() && inTurn(m, turn, until)) {
+                    ofTurn.add(m);
+                    embedded |= m.stage == Stage.EMBED;
+                }
+            }
+            if (embedded) {
+                continue;
+            }
+            List<CallSignals> inTime = new ArrayList<>();
+            for (CallSignals c : candidates) {
+                if (c.stage == Stage.EMBED && inTurn(c, turn, until)) {
+                    inTime.add(c);
+                }
+            }
+            CallSignals embed = LooseEmbedLinks.find(ofTurn, members, inTime, open);
+            if (embed != null) {
+                members.add(embed);
+                candidates.remove(embed);
+                addStrongClosure(members, candidates);
+            }
+        }
+    }
+
+    /**
+     * Whether a call lies in an agent's turn's search: it started after the turn was asked and had its reply, and
+     * before the next turn (or the answer) was asked, and ended before then. A recorded end may lag the client's reply
+     * ({@link LooseEmbedLinks#RECORDED_END_LAG_MS}); a recorded start does not, so starts part the turns.
+     */
+    private static boolean inTurn(CallSignals c, CallSignals turn, long untilMs) {
+        long lag = LooseEmbedLinks.RECORDED_END_LAG_MS;
+        return c.startMs > turn.startMs && c.startMs >= turn.endMs - lag && c.startMs < untilMs
+                && c.endMs - lag <= untilMs;
+    }
+
+    /**
      * Adds strongly linked candidates one at a time, rescanning from the nearest candidate after each addition: a new
      * member can make a nearer call linkable, and the nearer of two identical calls (the same question asked twice at
      * once) must win.
@@ -233,7 +304,8 @@ public final class RunLinker {
             added = null;
             for (CallSignals c : candidates) {
                 if (c.failed() || (single(c.stage) && hasStage(members, c.stage) && !batchOfAMember(c, members)
-                        && !agentTurnOfAMember(c, members)) || repeatsAMember(c, members)) {
+                        && !agentTurnOfAMember(c, members) && !rerankOfAnAgentsSearch(c, members))
+                        || repeatsAMember(c, members)) {
                     continue;
                 }
                 if (linksStrongly(members, c)) {
@@ -399,6 +471,32 @@ public final class RunLinker {
             turn |= c.searchesAfter(m) || m.searchesAfter(c);
         }
         return turn;
+    }
+
+    /**
+     * A rerank call of one of an agent's searches, its search tool reranking what it found: the run's rewriter is an
+     * agent's turns (two rewrite calls or more), the call's query is one a turn asked for, and no member reranked
+     * for it.
+     */
+    private static boolean rerankOfAnAgentsSearch(CallSignals c, List<CallSignals> members) {
+        if (c.stage != Stage.RERANK || c.consumedQueries.isEmpty()) {
+            return false;
+        }
+        int turns = 0;
+        boolean asked = false;
+        for (CallSignals m : members) {
+            if (m.failed()) {
+                continue;
+            }
+            if (m.stage == Stage.RERANK && m.consumedQueries.equals(c.consumedQueries)) {
+                return false;
+            }
+            if (m.stage == Stage.REWRITE) {
+                turns++;
+                asked |= m.producedQueries.containsAll(c.consumedQueries);
+            }
+        }
+        return turns > 1 && asked;
     }
 
     /** A rerank call that is another batch of every rerank among the members (a single stage's one ranking). */

@@ -178,8 +178,9 @@ class AssembleAgentConversationsTest {
     @EnumSource(Api.class)
     void shouldReadAnAgentsTwoSearchingTurnsAsTheRewriterOfOneRun(Api api) throws Exception {
         ClassifiedCall first = call(api, "turn-1", 0, api.request(List.of()), api.toolReply(0, FIRST));
-        ClassifiedCall second = call(api, "turn-2", 1, api.request(List.of(FIRST)), api.toolReply(1, SECOND));
-        ClassifiedCall answer = call(api, "turn-3", 2, api.request(List.of(FIRST, SECOND)), api.textReply(ANSWER));
+        ClassifiedCall second = call(api, "turn-2", 1000, api.request(List.of(FIRST)), api.toolReply(1, SECOND));
+        ClassifiedCall answer = call(api, "turn-3", 2000, api.request(List.of(FIRST, SECOND)),
+                api.textReply(ANSWER));
 
         Run run = assembly.theOneRunOf(List.of(first, second, answer));
 
@@ -193,12 +194,58 @@ class AssembleAgentConversationsTest {
         assertThat(run.stages().generate().context()).extracting(p -> p.text()).containsExactlyElementsOf(FOUND);
     }
 
-    /** One unhinted call of the agent's, {@code second} seconds in, half a second long. */
-    private static ClassifiedCall call(Api api, String id, int second, Object request, Object reply) {
+    /**
+     * The agent's search tool embeds each query in process (no retrieval call: an in-memory store) and reranks what it
+     * found, and its embedding goes wrong in both searches (a slip of the keyboard, the last letter lost): each embedding
+     * call is linked to its own turn by its text near that turn's query, and each rerank by its query; none is left
+     * over as a run of its own.
+     */
+    @ParameterizedTest
+    @EnumSource(Api.class)
+    void shouldLinkEachOfAnAgentsSearchesWithItsFaultyEmbeddingAndItsRerank(Api api) throws Exception {
+        String firstSlip = "Acme cash flpw 202";
+        String secondSlip = "Acme operating cash flow fourth quartwr 202";
+        List<ClassifiedCall> calls = List.of(
+                call(api, "turn-1", 0, api.request(List.of()), api.toolReply(0, FIRST)),
+                embedding("embed-1", 600, firstSlip), rerank("rerank-1", 800, FIRST, 0),
+                call(api, "turn-2", 1000, api.request(List.of(FIRST)), api.toolReply(1, SECOND)),
+                embedding("embed-2", 1600, secondSlip), rerank("rerank-2", 1800, SECOND, 1),
+                call(api, "turn-3", 2000, api.request(List.of(FIRST, SECOND)), api.textReply(ANSWER)));
+
+        Run run = assembly.theOneRunOf(calls);
+
+        assertThat(run.incomplete()).isFalse();
+        assertThat(run.stages().rewrite().callIds()).containsExactly("turn-1", "turn-2");
+        assertThat(run.stages().embed().texts()).containsExactly(firstSlip, secondSlip);
+        assertThat(run.stages().rerank().callIds()).containsExactly("rerank-1", "rerank-2");
+        assertThat(run.stages().rerank().output()).extracting(p -> p.text()).containsExactlyElementsOf(FOUND);
+        assertThat(run.stages().generate().context()).extracting(p -> p.text()).containsExactlyElementsOf(FOUND);
+    }
+
+    /** One unhinted call of the agent's, {@code atMs} in, 500 ms long (an LLM's) or 150 ms (the tool's). */
+    private static ClassifiedCall call(Api api, String id, long atMs, Object request, Object reply) {
+        return call(id, api.url, atMs, 500, request, reply);
+    }
+
+    private static ClassifiedCall embedding(String id, long atMs, String text) {
+        return call(id, "https://api.openai.com/v1/embeddings", atMs, 150, Map.of("model", "text-embedding-3-small",
+                "input", text), Map.of("model", "text-embedding-3-small", "data", List.of(Map.of("index", 0,
+                "embedding", List.of(0.1, 0.2, 0.3, 0.4, text.length() / 100.0)))));
+    }
+
+    /** Cohere's rerank of what a search found: the passage {@code found} names first, kept. */
+    private static ClassifiedCall rerank(String id, long atMs, String query, int found) {
+        List<String> documents = List.of(FOUND.get(found), "Revenue grew 12% in 2022, led by the consumer unit.");
+        return call(id, "https://api.cohere.com/v1/rerank", atMs, 150, Map.of("model", "rerank-english-v3.0",
+                "query", query, "documents", documents, "top_n", 1), Map.of("results", List.of(Map.of("index", 0,
+                "relevance_score", 0.91))));
+    }
+
+    private static ClassifiedCall call(String id, String url, long atMs, long forMs, Object request, Object reply) {
         Function<Object, JsonNode> tree = Json.MAPPER::valueToTree;
-        CallEvent template = Calls.call("POST", api.url, tree.apply(request), 200, tree.apply(reply));
+        CallEvent template = Calls.call("POST", url, tree.apply(request), 200, tree.apply(reply));
         return Calls.classified(new CallEvent(template.schema(), id, "agent", null,
-                template.startedAt().plusSeconds(second), template.startedAt().plusSeconds(second).plusMillis(500),
+                template.startedAt().plusMillis(atMs), template.startedAt().plusMillis(atMs + forMs),
                 template.request(), template.response(), template.source()));
     }
 }

@@ -210,29 +210,54 @@ final class StandInApis implements AutoCloseable {
 
     /**
      * An agent's turn ({@code langchain-rag.mjs} in agent mode, a request that offers tools): before any tool's result,
-     * a call to the first tool with the question's content words as its {@code query}; after one, the answer {@link
-     * #answer} finds in the tool's result for the user's question.
+     * a call to the first tool with the question's content words as its {@code query}; after one, for a question of an
+     * odd number of content words, a second call, its query narrowed by the first word of what the first search found
+     * that the question lacks (as an agent searches again with what it learned); else the answer {@link #answer} finds
+     * in the tools' results for the user's question.
      */
     private JsonNode agentTurn(JsonNode request, JsonNode messages) {
         String question = "";
-        String result = null;
+        StringBuilder results = new StringBuilder();
+        int searches = 0;
         for (JsonNode m : messages) {
             String role = m.path("role").asText();
             question = "user".equals(role) ? m.path("content").asText() : question;
-            result = "tool".equals(role) ? m.path("content").asText() : result;
+            if ("tool".equals(role)) {
+                results.append(results.isEmpty() ? "" : "\n\n").append(m.path("content").asText());
+                searches++;
+            }
         }
-        if (result != null) {
-            String content = answer(result + "\nQuestion: " + question);
+        String query = searches == 0 ? rewrite(question) : searches == 1 ? narrowed(question, results.toString())
+                : null;
+        if (query == null) {
+            String content = answer(results + "\nQuestion: " + question);
             return completion(request, Json.MAPPER.createObjectNode().put("role", "assistant").put("content", content),
-                    "stop", words(result + " " + question).size(), words(content).size());
+                    "stop", words(results + " " + question).size(), words(content).size());
         }
         ObjectNode message = Json.MAPPER.createObjectNode().put("role", "assistant").putNull("content");
-        String arguments = Json.MAPPER.createObjectNode().put("query", rewrite(question)).toString();
+        String arguments = Json.MAPPER.createObjectNode().put("query", query).toString();
         message.putArray("tool_calls").addObject().put("id", "call_standin" + replies.incrementAndGet())
                 .put("type", "function").putObject("function")
                 .put("name", request.path("tools").path(0).path("function").path("name").asText())
                 .put("arguments", arguments);
         return completion(request, message, "tool_calls", words(question).size(), words(arguments).size());
+    }
+
+    /**
+     * The query of an agent's second search, or null when it answers after one: for a question of an odd number of
+     * content words, its rewrite and the first content word of the first search's result the question lacks.
+     */
+    private static String narrowed(String question, String found) {
+        Set<String> asked = contentWords(question);
+        if (asked.size() % 2 == 0) {
+            return null;
+        }
+        for (String w : words(found)) {
+            if (!STOP_WORDS.contains(w) && !asked.contains(w) && w.chars().allMatch(Character::isLetter)) {
+                return rewrite(question) + " " + w;
+            }
+        }
+        return null;
     }
 
     private ObjectNode completion(JsonNode request, ObjectNode message, String finishReason, int promptTokens,
