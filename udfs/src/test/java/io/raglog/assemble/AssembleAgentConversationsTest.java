@@ -196,9 +196,9 @@ class AssembleAgentConversationsTest {
 
     /**
      * The agent's search tool embeds each query in process (no retrieval call: an in-memory store) and reranks what it
-     * found, and its embedding goes wrong in both searches (a slip of the keyboard, the last letter lost): each embedding
-     * call is linked to its own turn by its text near that turn's query, and each rerank by its query; none is left
-     * over as a run of its own.
+     * found, and its embedding goes wrong in both searches (a slip of the keyboard, the last letter lost): each
+     * embedding call is linked to its own turn by its text near that turn's query, and each rerank by its query; none
+     * is left over as a run of its own.
      */
     @ParameterizedTest
     @EnumSource(Api.class)
