@@ -77,10 +77,30 @@ final class GenAiMessages {
         return messages;
     }
 
-    /** OpenLLMetry writes a chat message as {@code .content}, a completions-API prompt as {@code .user}. */
+    /**
+     * OpenLLMetry writes a chat message as {@code .content}, a completions-API prompt as {@code .user}; a message that
+     * called tools as its {@code .tool_calls.N.arguments}, read as what it asked of them (a line per call).
+     */
     static String indexedPromptText(AttributeMap prompt) {
+        String calls = indexedToolCalls(prompt);
+        if (calls != null) {
+            return calls;
+        }
         String content = prompt.string("content");
         return content != null ? content : prompt.string("user");
+    }
+
+    /** The {@code tool_calls.N.arguments} of an indexed message, a line each; null when it called no tool. */
+    private static String indexedToolCalls(AttributeMap message) {
+        StringBuilder calls = null;
+        for (AttributeMap call : message.list("tool_calls")) {
+            String arguments = call.string("arguments");
+            if (arguments != null && !arguments.isBlank()) {
+                calls = calls == null ? new StringBuilder() : calls.append('\n');
+                calls.append(arguments);
+            }
+        }
+        return calls == null ? null : calls.toString();
     }
 
     /** The first completion (choice 0), null when the span recorded none. */
@@ -97,7 +117,8 @@ final class GenAiMessages {
         }
         List<AttributeMap> completions = span.attributes().list("gen_ai.completion");
         if (!completions.isEmpty()) {
-            return completions.get(0).string("content");
+            String calls = indexedToolCalls(completions.get(0));
+            return calls != null ? calls : completions.get(0).string("content");
         }
         List<SpanCall.Event> choices = span.events(CHOICE_EVENT);
         if (!choices.isEmpty()) {
@@ -186,12 +207,30 @@ final class GenAiMessages {
         return AttributeMap.text(content);
     }
 
+    /**
+     * The text parts, a line each; a tool's result ({@code tool_call_response}: an agent's search results) is text the
+     * model read. A message that calls tools ({@code tool_call} parts) is what it asked of them, the arguments a line
+     * per call, as a proxy's recorded reply is read: the text beside them only announces the call.
+     */
     private static String joinParts(JsonNode parts) {
+        String calls = toolCallArguments(parts);
+        if (calls != null) {
+            return calls;
+        }
         StringBuilder text = new StringBuilder();
         for (JsonNode part : parts) {
             String type = AttributeMap.text(part.get("type"));
+            if ("tool_call_response".equals(type)) {
+                JsonNode response = part.get("response");
+                String result = response == null || response.isNull() ? null
+                        : response.isTextual() ? response.textValue() : response.toString();
+                if (result != null) {
+                    text.append(text.length() > 0 ? "\n" : "").append(result);
+                }
+                continue;
+            }
             if (type != null && !"text".equals(type)) {
-                continue; // tool calls, blobs, reasoning: not prompt text
+                continue; // blobs, reasoning: not prompt text
             }
             String partText = part.isTextual() ? part.textValue() : AttributeMap.text(part.get("content"));
             if (partText == null) {
@@ -205,6 +244,19 @@ final class GenAiMessages {
             }
         }
         return text.length() == 0 ? null : text.toString();
+    }
+
+    /** The arguments of a message's {@code tool_call} parts, a line each (JSON); null when it calls no tool. */
+    private static String toolCallArguments(JsonNode parts) {
+        StringBuilder calls = null;
+        for (JsonNode part : parts) {
+            JsonNode arguments = part.get("arguments");
+            if ("tool_call".equals(AttributeMap.text(part.get("type"))) && arguments != null && !arguments.isNull()) {
+                calls = calls == null ? new StringBuilder() : calls.append('\n');
+                calls.append(arguments.isTextual() ? arguments.textValue() : arguments.toString());
+            }
+        }
+        return calls == null ? null : calls.toString();
     }
 
     /** The event's body: JSON-encoded in {@code gen_ai.event.content}, or its fields flattened into attributes. */

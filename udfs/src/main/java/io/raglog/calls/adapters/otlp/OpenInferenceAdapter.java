@@ -106,8 +106,23 @@ public final class OpenInferenceAdapter implements ApiAdapter, Serializable {
         return messages;
     }
 
-    /** {@code message.content}, or the text parts of {@code message.contents} joined (multi-part messages). */
+    /**
+     * {@code message.content}, or the text parts of {@code message.contents} joined (multi-part messages); for a
+     * message that calls tools, what it asked of them: {@code message.tool_calls}' arguments, a line per call (an
+     * agent's search, read as a proxy's recorded reply is).
+     */
     private static String messageText(AttributeMap message) {
+        StringBuilder calls = null;
+        for (AttributeMap call : message.list("message.tool_calls")) {
+            String arguments = call.string("tool_call.function.arguments");
+            if (arguments != null && !arguments.isBlank()) {
+                calls = calls == null ? new StringBuilder() : calls.append('\n');
+                calls.append(arguments);
+            }
+        }
+        if (calls != null) {
+            return calls.toString();
+        }
         String content = message.string("message.content");
         if (content != null) {
             return content;

@@ -106,14 +106,44 @@ final class SerializedMessages {
         return null;
     }
 
+    /**
+     * The arguments of a message's tool calls, a line per call, as a proxy's recorded reply is read (an agent's search
+     * call is its run's rewrite): OpenAI's {@code function.arguments} (a JSON string), LangChain's {@code args} (an
+     * object); null when it made none.
+     */
+    private static String toolCalls(JsonNode calls) {
+        if (calls == null || !calls.isArray()) {
+            return null;
+        }
+        StringBuilder joined = null;
+        for (JsonNode call : calls) {
+            JsonNode arguments = call.path("function").get("arguments");
+            if (arguments == null) {
+                arguments = call.has("args") ? call.get("args") : call.get("arguments");
+            }
+            if (arguments != null && !arguments.isNull()) {
+                joined = joined == null ? new StringBuilder() : joined.append('\n');
+                joined.append(arguments.isTextual() ? arguments.textValue() : arguments.toString());
+            }
+        }
+        return joined == null ? null : joined.toString();
+    }
+
     /** LangChain's {@code dumpd} keeps a message's fields under {@code kwargs}. */
     private static JsonNode fields(JsonNode message) {
         JsonNode kwargs = message.get("kwargs");
         return message.has("lc") && kwargs != null && kwargs.isObject() ? kwargs : message;
     }
 
-    /** The message's content as {@link GenAiMessages#text} reads it, else its LlamaIndex text blocks joined. */
+    /**
+     * The message's content as {@link GenAiMessages#text} reads it, else its LlamaIndex text blocks joined; for a
+     * message that calls tools, what it asked of them ({@link #toolCalls}).
+     */
     private static String text(JsonNode message) {
+        String calls = toolCalls(message.get("tool_calls"));
+        if (calls != null) {
+            return calls;
+        }
         String text = GenAiMessages.text(message);
         JsonNode blocks = message.get("blocks");
         if (text != null || blocks == null || !blocks.isArray()) {
