@@ -23,6 +23,13 @@ import java.util.regex.Pattern;
  * source as a place were added, 43 after (left: "I'm not sure based on the given context", and "the context only
  * discusses X, not Y"); the simulated runs' features came out the same to the bit (their refusals were all recognised
  * already).
+ *
+ * <p>An agent that searched through a tool words a refusal as its search's ("the search didn't turn up anything",
+ * "I searched the knowledge base but found nothing"). Two of the held-out agent profile's four refusals were not
+ * recognised, and each was read as a claim the context does not support: 30 of its 230 sound runs flagged (seed 23;
+ * 8 after). The forms were written wider than those two (the test's), and need the search as the subject or the
+ * first person searching, so a search that is part of an answer ("the search for survivors found nothing") is none.
+ * They also recognised the gated profile's "I wasn't able to find …".
  */
 public final class Refusals {
 
@@ -76,6 +83,15 @@ public final class Refusals {
             + "|\\bno (?:\\w+ ){1,3}?(?:in|within|among) " + A_SOURCE + "\\b"
             + "|\\b(?:unclear|not clear) (?:from|in|based on) " + A_SOURCE
             + "|\\bnot something (?:that )?" + A_SOURCE
+            // an agent's search came back empty: "the search didn't turn up anything", "my search of the knowledge
+            // base returned no results", "I searched the documents but found nothing" (the search is the subject, or
+            // searched through a source: "the search for survivors found nothing" is an answer)
+            + "|\\b(?:my|our|the|a) search(?:es)?(?: (?:of|in|through) " + A_SOURCE + ")? (?:(?:did|does|do)" + NOT
+            + " (?:turn up|find|return|surface|bring up|yield)|(?:returned|found|yielded|turned up|brought up|gave)"
+            + " (?:no|nothing|zero)\\b|came (?:back|up) empty)"
+            + "|\\bi searched\\b[^.!?]{0,50}?\\b(?:but|and) (?:found|came up with|turned up|got) (?:nothing|no)\\b"
+            + "|\\bi (?:was|were)" + NOT + " able to (?:answer|find|determine|tell|say|locate)"
+            + "|\\bnothing (?:relevant |useful )?(?:came|turned) up (?:in|from|when|with) (?:my|the|a|your) search"
             // it is not possible to answer from …
             + "|(?:not possible|impossible) to (?:answer|determine|say|tell|know)"
             // it is not mentioned / this cannot be determined

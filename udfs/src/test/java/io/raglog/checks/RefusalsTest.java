@@ -56,6 +56,15 @@ class RefusalsTest {
         "The text doesn't name the winner.",
         "The context doesn't go into that.",
         "That's not something the context covers.",
+        // an agent that searched through a tool says so in terms of its search
+        "The search didn't turn up anything that answers this.",
+        "I searched the knowledge base but found nothing on that.",
+        "My search of the knowledge base returned no results for that.",
+        "The search came back empty for that question.",
+        "I searched twice and got no relevant passages.",
+        "I wasn't able to find anything about the treaty.",
+        "Nothing relevant came up in my search.",
+        "Our searches did not find a founding date.",
     })
     void shouldRecogniseARefusal(String answer) {
         assertThat(Refusals.refuses(answer)).isTrue();
@@ -82,6 +91,11 @@ class RefusalsTest {
         "The law offers no protection to tenants.",
         "The treaty makes no reference to the navy.",
         "The missing piece was found in the attic.",
+        // a search that is part of the answer, not the agent's
+        "The search for survivors found nothing until dawn.",
+        "The search engine returned no results for users in China during the ban.",
+        "Their search of the archives did not find the letter until 1950.",
+        "A search of the harbour turned up no wreckage, so the ship was presumed lost.",
     })
     void shouldNotTakeAnAnswerForARefusal(String answer) {
         assertThat(Refusals.refuses(answer)).isFalse();
