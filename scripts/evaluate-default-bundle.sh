@@ -11,14 +11,17 @@
 #       indexing goes through raglog, so the known passages hold most of the knowledge base; the runs and their labels
 #       are (a)'s, the index batches have their own random stream);
 #   (f) the held-out profile `unseen-gated-claude` (a relevance gate before generation: a run it stopped has no
-#       generator call; never in training): 420 runs on the `unseen` split.
+#       generator call; never in training): 420 runs on the `unseen` split;
+#   (g) the held-out profile `unseen-agent-openai` (an agent: its call to a search tool is the rewrite, the tool
+#       embeds in process and reranks, the next turn answers from the tool's result; never in training): 420 runs on
+#       the `unseen` split.
 # Each sample is smaller than its split's pool, so no question repeats within it. These are the samples design
 # choices may be measured on; the figures quoted come from scripts/lockbox.sh, opened once.
 # The features come from the OFFLINE judge, a deterministic proxy for an LLM judge: its figures are not an LLM's.
 #
 #   scripts/evaluate-default-bundle.sh [WORK_DIR]
 #
-# About two minutes on 2 cores. Reports (table on stdout, JSON in WORK_DIR/*.json).
+# Reports (table on stdout, JSON in WORK_DIR/*.json).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
@@ -73,4 +76,12 @@ RAGLOG_LLM_ECONOMY=true ./raglog evaluate --judge offline --calls "$work/held-ou
   --labels "$work/gated-profile/labels.jsonl" --work-dir "$work/gated-profile/work" \
   --dataset-name "held-out profile unseen-gated-claude, unseen split, simulator seed 22" \
   --json-out "$work/gated-profile.json"
+# (g) an agent that searches through a tool
+# shellcheck disable=SC2046
+./raglog simulate "${corpus[@]}" $(split unseen) --profile unseen-agent-openai --runs 420 --seed 25 \
+  --out "$work/agent-profile"
+./raglog evaluate --judge offline --calls "$work/agent-profile/calls.jsonl" \
+  --labels "$work/agent-profile/labels.jsonl" --work-dir "$work/agent-profile/work" \
+  --dataset-name "held-out profile unseen-agent-openai, unseen split, simulator seed 25" \
+  --json-out "$work/agent-profile.json"
 echo "reports in $work"

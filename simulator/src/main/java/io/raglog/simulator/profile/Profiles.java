@@ -22,7 +22,7 @@ public final class Profiles {
 
     /** Held out of {@code all}: pipelines unlike the training ones, to measure on. */
     public static List<Profile> heldOut() {
-        return List.of(new UnseenHydeMistralProfile(), new UnseenGatedClaudeProfile());
+        return List.of(new UnseenHydeMistralProfile(), new UnseenGatedClaudeProfile(), new UnseenAgentOpenAiProfile());
     }
 
     /** {@code all}, one name, or a comma-separated list of names (held-out profiles by name only). */
