@@ -89,7 +89,16 @@ public final class LangChainMemoryProfile implements Profile {
 
     @Override
     public Rendered renderIndexing(List<Chunk> batch, ChunkIndex index, Instant at, SplittableRandom rng) {
-        CallRecorder rec = new CallRecorder(pipeline(), null, Map.of(), new CallTimeline(at, rng), rng);
+        return inProcessIndexing(pipeline(), batch, index, at, rng);
+    }
+
+    /**
+     * Indexing into a store searched in process: the chunks embedded by OpenAI in one call, base64, and nothing else
+     * on the wire.
+     */
+    static Rendered inProcessIndexing(String pipeline, List<Chunk> batch, ChunkIndex index, Instant at,
+            SplittableRandom rng) {
+        CallRecorder rec = new CallRecorder(pipeline, null, Map.of(), new CallTimeline(at, rng), rng);
         IndexBatch b = IndexBatch.of(batch, index, Chunk::chunkId);
         rec.record(OPENAI + "/v1/embeddings", Headers.openAiRequest(),
                 OpenAi.embeddingsRequest("text-embedding-3-small", Nodes.strings(b.texts()), DIMENSIONS, "base64"),

@@ -153,13 +153,6 @@ public final class UnseenAgentOpenAiProfile implements Profile {
 
     @Override
     public Rendered renderIndexing(List<Chunk> batch, ChunkIndex index, Instant at, SplittableRandom rng) {
-        CallRecorder rec = new CallRecorder(pipeline(), null, Map.of(), new CallTimeline(at, rng), rng);
-        IndexBatch b = IndexBatch.of(batch, index, Chunk::chunkId);
-        rec.record(OPENAI + "/v1/embeddings", Headers.openAiRequest(),
-                OpenAi.embeddingsRequest("text-embedding-3-small", Nodes.strings(b.texts()), DIMENSIONS, "base64"),
-                CallRecorder.Reply.json(
-                        OpenAi.embeddingsResponse("text-embedding-3-small", b.vectors(), true, b.tokens()),
-                        Headers.openAiResponse(rng)), null, 240, 0.3);
-        return new Rendered(rec.calls(), List.of(), null, null);
+        return LangChainMemoryProfile.inProcessIndexing(pipeline(), batch, index, at, rng);
     }
 }

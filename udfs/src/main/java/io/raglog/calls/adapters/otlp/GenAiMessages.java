@@ -92,15 +92,23 @@ final class GenAiMessages {
 
     /** The {@code tool_calls.N.arguments} of an indexed message, a line each; null when it called no tool. */
     private static String indexedToolCalls(AttributeMap message) {
-        StringBuilder calls = null;
-        for (AttributeMap call : message.list("tool_calls")) {
-            String arguments = call.string("arguments");
+        return toolCallArguments(message.list("tool_calls"), "arguments");
+    }
+
+    /**
+     * The arguments of indexed tool calls (each at {@code key} below its index), a line each: what a turn that called
+     * tools asked of them; null when none has any.
+     */
+    static String toolCallArguments(List<AttributeMap> calls, String key) {
+        StringBuilder joined = null;
+        for (AttributeMap call : calls) {
+            String arguments = call.string(key);
             if (arguments != null && !arguments.isBlank()) {
-                calls = calls == null ? new StringBuilder() : calls.append('\n');
-                calls.append(arguments);
+                joined = joined == null ? new StringBuilder() : joined.append('\n');
+                joined.append(arguments);
             }
         }
-        return calls == null ? null : calls.toString();
+        return joined == null ? null : joined.toString();
     }
 
     /** The first completion (choice 0), null when the span recorded none. */

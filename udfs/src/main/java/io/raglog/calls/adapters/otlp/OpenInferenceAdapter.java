@@ -112,16 +112,10 @@ public final class OpenInferenceAdapter implements ApiAdapter, Serializable {
      * agent's search, read as a proxy's recorded reply is).
      */
     private static String messageText(AttributeMap message) {
-        StringBuilder calls = null;
-        for (AttributeMap call : message.list("message.tool_calls")) {
-            String arguments = call.string("tool_call.function.arguments");
-            if (arguments != null && !arguments.isBlank()) {
-                calls = calls == null ? new StringBuilder() : calls.append('\n');
-                calls.append(arguments);
-            }
-        }
+        String calls = GenAiMessages.toolCallArguments(message.list("message.tool_calls"),
+                "tool_call.function.arguments");
         if (calls != null) {
-            return calls.toString();
+            return calls;
         }
         String content = message.string("message.content");
         if (content != null) {
