@@ -221,7 +221,7 @@ final class GenAiMessages {
      * per call, as a proxy's recorded reply is read: the text beside them only announces the call.
      */
     private static String joinParts(JsonNode parts) {
-        String calls = toolCallArguments(parts);
+        String calls = toolCallParts(parts);
         if (calls != null) {
             return calls;
         }
@@ -255,7 +255,7 @@ final class GenAiMessages {
     }
 
     /** The arguments of a message's {@code tool_call} parts, a line each (JSON); null when it calls no tool. */
-    private static String toolCallArguments(JsonNode parts) {
+    private static String toolCallParts(JsonNode parts) {
         StringBuilder calls = null;
         for (JsonNode part : parts) {
             JsonNode arguments = part.get("arguments");
