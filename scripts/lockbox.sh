@@ -7,12 +7,12 @@
 #
 #   scripts/lockbox.sh [WORK_DIR]
 #
-# Three samples on the lockbox articles, each drawn without repeating a question (the split has 556 answerable
-# questions): 700 runs of the six training profiles, and 300 of each held-out profile (unseen-hyde-mistral, and
-# unseen-gated-claude, whose relevance gate stops a run before generation), which no training ever saw. The OFFLINE
-# judge, as the shipped bundle was trained with. About 15-20 minutes on 2 cores. The reports (tables on stdout, JSON,
-# and lockbox.txt with the bundle id, the commit and the date) go to WORK_DIR. The lockbox opened on 2026-12-02 was
-# opened before the gated profile existed, with the first two samples.
+# Four samples on the lockbox articles, each drawn without repeating a question (the split has 556 answerable
+# questions): 700 runs of the six training profiles, and 300 of each held-out profile (unseen-hyde-mistral;
+# unseen-gated-claude, whose relevance gate stops a run before generation; unseen-agent-openai, an agent searching
+# through a tool), which no training ever saw. The OFFLINE judge, as the shipped bundle was trained with. The reports
+# (tables on stdout, JSON, and lockbox.txt with the bundle id, the commit and the date) go to WORK_DIR. The lockbox
+# opened on 2026-12-02 was opened before the gated and agent profiles existed, with the first two samples.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
@@ -51,13 +51,18 @@ NOTICE
   --labels "$work/lockbox-gated/labels.jsonl" --work-dir "$work/lockbox-gated/work" \
   --dataset-name "LOCKBOX (opened once): lockbox split, held-out profile unseen-gated-claude, seed 33, bundle $bundle_id, $opened" \
   --json-out "$work/lockbox-gated.json" | tee "$work/lockbox-gated-table.txt"
+./raglog simulate --split lockbox --profile unseen-agent-openai --runs 300 --seed 34 --out "$work/lockbox-agent"
+./raglog evaluate --judge offline --calls "$work/lockbox-agent/calls.jsonl" \
+  --labels "$work/lockbox-agent/labels.jsonl" --work-dir "$work/lockbox-agent/work" \
+  --dataset-name "LOCKBOX (opened once): lockbox split, held-out profile unseen-agent-openai, seed 34, bundle $bundle_id, $opened" \
+  --json-out "$work/lockbox-agent.json" | tee "$work/lockbox-agent-table.txt"
 
 {
   echo "lockbox opened: $opened"
   echo "bundle: $bundle_id"
   echo "commit: $commit"
   echo "samples: --split lockbox --profile all --runs 700 --seed 31; --profile unseen-hyde-mistral --runs 300 --seed 32;" \
-    "--profile unseen-gated-claude --runs 300 --seed 33"
-  echo "reports: $work/lockbox.json, $work/lockbox-unseen.json, $work/lockbox-gated.json"
+    "--profile unseen-gated-claude --runs 300 --seed 33; --profile unseen-agent-openai --runs 300 --seed 34"
+  echo "reports: $work/lockbox.json, $work/lockbox-unseen.json, $work/lockbox-gated.json, $work/lockbox-agent.json"
 } | tee "$work/lockbox.txt"
 echo "LOCKBOX OPENED ($opened, bundle $bundle_id): record these figures; do not tune on them and open it again." >&2
