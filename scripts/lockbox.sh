@@ -41,21 +41,17 @@ NOTICE
   --labels "$work/lockbox/labels.jsonl" --work-dir "$work/lockbox/work" \
   --dataset-name "LOCKBOX (opened once): lockbox split, training profiles, seed 31, bundle $bundle_id, $opened" \
   --json-out "$work/lockbox.json" | tee "$work/lockbox-table.txt"
-./raglog simulate --split lockbox --profile unseen-hyde-mistral --runs 300 --seed 32 --out "$work/lockbox-unseen"
-./raglog evaluate --judge offline --calls "$work/lockbox-unseen/calls.jsonl" \
-  --labels "$work/lockbox-unseen/labels.jsonl" --work-dir "$work/lockbox-unseen/work" \
-  --dataset-name "LOCKBOX (opened once): lockbox split, held-out profile unseen-hyde-mistral, seed 32, bundle $bundle_id, $opened" \
-  --json-out "$work/lockbox-unseen.json" | tee "$work/lockbox-unseen-table.txt"
-./raglog simulate --split lockbox --profile unseen-gated-claude --runs 300 --seed 33 --out "$work/lockbox-gated"
-./raglog evaluate --judge offline --calls "$work/lockbox-gated/calls.jsonl" \
-  --labels "$work/lockbox-gated/labels.jsonl" --work-dir "$work/lockbox-gated/work" \
-  --dataset-name "LOCKBOX (opened once): lockbox split, held-out profile unseen-gated-claude, seed 33, bundle $bundle_id, $opened" \
-  --json-out "$work/lockbox-gated.json" | tee "$work/lockbox-gated-table.txt"
-./raglog simulate --split lockbox --profile unseen-agent-openai --runs 300 --seed 34 --out "$work/lockbox-agent"
-./raglog evaluate --judge offline --calls "$work/lockbox-agent/calls.jsonl" \
-  --labels "$work/lockbox-agent/labels.jsonl" --work-dir "$work/lockbox-agent/work" \
-  --dataset-name "LOCKBOX (opened once): lockbox split, held-out profile unseen-agent-openai, seed 34, bundle $bundle_id, $opened" \
-  --json-out "$work/lockbox-agent.json" | tee "$work/lockbox-agent-table.txt"
+# one held-out profile's sample: its name in the reports' file names, the profile, the seed
+held_out() {
+  ./raglog simulate --split lockbox --profile "$2" --runs 300 --seed "$3" --out "$work/lockbox-$1"
+  ./raglog evaluate --judge offline --calls "$work/lockbox-$1/calls.jsonl" \
+    --labels "$work/lockbox-$1/labels.jsonl" --work-dir "$work/lockbox-$1/work" \
+    --dataset-name "LOCKBOX (opened once): lockbox split, held-out profile $2, seed $3, bundle $bundle_id, $opened" \
+    --json-out "$work/lockbox-$1.json" | tee "$work/lockbox-$1-table.txt"
+}
+held_out unseen unseen-hyde-mistral 32
+held_out gated unseen-gated-claude 33
+held_out agent unseen-agent-openai 34
 
 {
   echo "lockbox opened: $opened"

@@ -79,11 +79,16 @@ public final class AnthropicMessagesAdapter implements ApiAdapter, Serializable 
                 usage(reply.get("usage"), null), false);
     }
 
-    /** A turn that stopped to use a tool: what it asked of the tools ({@link ChatMessages#toolInputs}). */
+    /** A turn that stopped to use a tool: what it asked of the tools, else its text. */
     private static String toolInputs(JsonNode content) throws AdapterException {
-        String inputs = ChatMessages.toolInputs(content,
-                part -> "tool_use".equals(part.path("type").asText()) ? part : MissingNode.getInstance(), "input");
+        String inputs = toolUses(content);
         return inputs.isEmpty() ? Bodies.replyText(content, "content") : inputs;
+    }
+
+    /** The inputs of a turn's {@code tool_use} blocks, a line each ({@link ChatMessages#toolInputs}); empty if none. */
+    private static String toolUses(JsonNode content) {
+        return ChatMessages.toolInputs(content,
+                part -> "tool_use".equals(part.path("type").asText()) ? part : MissingNode.getInstance(), "input");
     }
 
     private CallDetail fromStream(List<ChatMessage> messages, String model, JsonNode reply, boolean bedrock)
@@ -113,8 +118,7 @@ public final class AnthropicMessagesAdapter implements ApiAdapter, Serializable 
             String text = content != null && content.isTextual() ? content.textValue()
                     : textBlocks(content, "messages[" + i + "].content");
             // an agent's earlier turn that called a tool: what it asked of it, as its reply was read
-            String calls = ChatMessages.toolInputs(content,
-                    part -> "tool_use".equals(part.path("type").asText()) ? part : MissingNode.getInstance(), "input");
+            String calls = toolUses(content);
             text = calls.isEmpty() ? text : calls;
             // Claude takes a tool's results in a user turn; read as what they are, a tool's output, so that the
             // question stays the user's own turn before them (the agentic loop as OpenAI's tool role gives it)

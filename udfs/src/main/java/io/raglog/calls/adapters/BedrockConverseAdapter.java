@@ -81,7 +81,7 @@ public final class BedrockConverseAdapter implements ApiAdapter, Serializable {
         JsonNode content = reply.path("output").path("message").get("content");
         String output = replyText(content);
         if ("tool_use".equals(Bodies.label(reply, "stopReason"))) {
-            String inputs = ChatMessages.toolInputs(content, block -> block.path("toolUse"), "input");
+            String inputs = toolUses(content);
             output = inputs.isEmpty() ? output : inputs;
         }
         return ChatDetails.of(name(), model, messages, output, usage(reply.get("usage")), false);
@@ -159,11 +159,16 @@ public final class BedrockConverseAdapter implements ApiAdapter, Serializable {
             String role = Bodies.everyElement(m.get("content"), b -> b.has("toolResult")) ? "tool"
                     : Bodies.text(m, "role");
             // an agent's earlier turn that called a tool: what it asked of it, as its reply is read
-            String calls = ChatMessages.toolInputs(m.get("content"), block -> block.path("toolUse"), "input");
+            String calls = toolUses(m.get("content"));
             out.add(new ChatMessage(role, calls.isEmpty() ? blocks(m.get("content"), "messages[" + i + "].content")
                     : calls));
         }
         return out;
+    }
+
+    /** The inputs of a turn's {@code toolUse} blocks, a line each ({@link ChatMessages#toolInputs}); empty for none. */
+    private static String toolUses(JsonNode content) {
+        return ChatMessages.toolInputs(content, block -> block.path("toolUse"), "input");
     }
 
     /** The text of a request's content blocks, one a line, as the model reads them. */

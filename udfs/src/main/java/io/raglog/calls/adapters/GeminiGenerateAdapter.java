@@ -58,7 +58,7 @@ public final class GeminiGenerateAdapter implements ApiAdapter, Serializable {
             String role = "model".equals(turn.path("role").asText("user")) ? "assistant"
                     : Bodies.everyElement(turn.get("parts"), p -> p.has("functionResponse")) ? "tool" : "user";
             // an agent's earlier turn that called a function: what it asked of it, as its reply is read
-            String calls = ChatMessages.toolInputs(turn.get("parts"), part -> part.path("functionCall"), "args");
+            String calls = functionCallArguments(turn.get("parts"));
             messages.add(new ChatMessage(role, calls.isEmpty() ? parts(turn.get("parts"), "contents[" + i + "].parts",
                     "\n") : calls));
         }
@@ -90,14 +90,18 @@ public final class GeminiGenerateAdapter implements ApiAdapter, Serializable {
                 calls[0].isEmpty() ? output.toString() : calls[0], usage[0], streamed);
     }
 
+    /** The arguments of a turn's {@code functionCall} parts, a line each ({@link ChatMessages#toolInputs}). */
+    private static String functionCallArguments(JsonNode parts) {
+        return ChatMessages.toolInputs(parts, part -> part.path("functionCall"), "args");
+    }
+
     /**
      * {@code before} and the function calls of a reply's first candidate ({@link ChatMessages#toolInputs}), a line
      * each: a stream (a JSON array, or events with {@code alt=sse}) sends each call whole in one of its pieces, and
      * parallel calls may come in pieces of their own.
      */
     private static String functionCalls(JsonNode reply, String before) {
-        String these = ChatMessages.toolInputs(reply.path("candidates").path(0).path("content").path("parts"),
-                part -> part.path("functionCall"), "args");
+        String these = functionCallArguments(reply.path("candidates").path(0).path("content").path("parts"));
         return these.isEmpty() ? before : before.isEmpty() ? these : before + "\n" + these;
     }
 
