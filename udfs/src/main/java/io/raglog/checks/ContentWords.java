@@ -81,6 +81,22 @@ public record ContentWords(List<String> lost, List<String> added) {
         return List.copyOf(nearest.values());
     }
 
+    /**
+     * What a reader is told of two findings of substitutions: {@link #nearestPerAskedWord} of the first, then of the
+     * second for the question words the first did not name.
+     */
+    public static List<Substitution> toldOnce(List<Substitution> first, List<Substitution> second) {
+        List<Substitution> out = new ArrayList<>(nearestPerAskedWord(first));
+        Set<String> told = new LinkedHashSet<>();
+        out.forEach(sub -> told.add(sub.asked()));
+        for (Substitution sub : nearestPerAskedWord(second)) {
+            if (told.add(sub.asked())) {
+                out.add(sub);
+            }
+        }
+        return out;
+    }
+
     /** Word similarity from which an added word is a form of a lost one rather than a substitute. */
     public static final double VARIANT = 0.6;
 

@@ -96,6 +96,21 @@ public final class Contrasts {
         return markOf(wordHash);
     }
 
+    /**
+     * Whether two lower-case words are a pair of {@link #OPPOSITES} ("before" and "after"): the function words and
+     * superlatives WordNet's antonyms leave out, for {@link Antonyms}.
+     */
+    static boolean opposite(String lowerA, String lowerB) {
+        long a = markOf(WordHash.of(lowerA)) & ~NEGATION;
+        long b = markOf(WordHash.of(lowerB)) & ~NEGATION;
+        return a != 0 && b != 0 && (a & opposites(b)) != 0;
+    }
+
+    /** Whether a lower-case word is one of a pair of {@link #OPPOSITES}. */
+    static boolean hasOpposite(String lowerWord) {
+        return (markOf(WordHash.of(lowerWord)) & ~NEGATION) != 0;
+    }
+
     /** Whether the text holds a negation ("not", "never", "…n't", …). */
     public static boolean negated(String text) {
         return (of(text) & NEGATION) != 0;

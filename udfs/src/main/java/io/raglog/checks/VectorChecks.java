@@ -43,7 +43,7 @@ public final class VectorChecks {
         List<String> rewrites = RunTexts.rewrites(run);
         if (run.has(Stage.REWRITE) && !rewrites.isEmpty()) {
             v.put(REWRITE_SIM_QUESTION, rewrites.stream().mapToDouble(r -> Embedder.cosine(q, vec.of(r))).min().orElse(0));
-            v.put(REWRITE_SUBSTITUTED, substituted(question, rewrites, findings));
+            substituted(question, rewrites, v, findings);
         }
         if (!embedded.isEmpty()) {
             List<String> sources = RunTexts.embeddingSources(run);
@@ -129,14 +129,20 @@ public final class VectorChecks {
         v.put(RERANK_SIM_CORRELATION, Ranks.spearman(position, similarity));
     }
 
-    private int substituted(String question, List<String> rewrites, List<Finding> findings) {
-        List<ContentWords.Substitution> found = ContentWords.of(question, rewrites).substitutions(embedder);
-        for (ContentWords.Substitution sub : ContentWords.nearestPerAskedWord(found)) {
+    /**
+     * The words the rewrite put for question words that mean something else: those {@link ContentWords} finds lost,
+     * and those {@link InPlaceSubstitutions} finds replaced where they stood, each a feature; a reader is told each
+     * replaced word once, in place first.
+     */
+    private void substituted(String question, List<String> rewrites, FeatureVector v, List<Finding> findings) {
+        List<ContentWords.Substitution> lost = ContentWords.of(question, rewrites).substitutions(embedder);
+        List<ContentWords.Substitution> inPlace = InPlaceSubstitutions.of(question, rewrites, embedder);
+        v.put(REWRITE_SUBSTITUTED, lost.size()).put(REWRITE_SUBSTITUTED_IN_PLACE, inPlace.size());
+        for (ContentWords.Substitution sub : ContentWords.toldOnce(inPlace, lost)) {
             Fact changed = Fact.of(Stage.REWRITE, FactKind.CHANGED_WORD, Fact.changed(sub.asked(), sub.written()));
             findings.add(Finding.of(CHECK, changed,
                     "the rewrite says '" + sub.written() + "' where the question said '" + sub.asked() + "'"));
         }
-        return found.size();
     }
 
     private static int argmax(float[] q, List<Passage> passages, Vectors vec) {

@@ -6,6 +6,7 @@ import io.raglog.checks.AnswerMarkup;
 import io.raglog.checks.AnswerSentences;
 import io.raglog.checks.ContentWords;
 import io.raglog.checks.Embedder;
+import io.raglog.checks.InPlaceSubstitutions;
 import io.raglog.checks.KeyTerm;
 import io.raglog.checks.Ranks;
 import io.raglog.checks.Refusals;
@@ -43,11 +44,12 @@ import java.util.regex.Pattern;
  * answer by sentence; v3 does not take a sentence turned against the question for its answer (the question's "not"
  * missing, the opposite of one of its words: {@link io.raglog.checks.Contrasts}); v4 traces information into the part
  * of a passage the context budget cut off ({@link RunTexts#neverReached}), which v3 called in no retrieved passage;
- * v5 reads a top-n reranker's cut from its reply, not from the context the budget then cut ({@link RunTexts#kept}).
+ * v5 reads a top-n reranker's cut from its reply, not from the context the budget then cut ({@link RunTexts#kept});
+ * v6 reads a rewrite's words replaced in place, opposites included ({@link InPlaceSubstitutions}).
  */
 public final class OfflineJudge implements Judge {
 
-    public static final String ID = "offline-judge/v5";
+    public static final String ID = "offline-judge/v6";
 
     /** Share of a statement's words the context must contain to back it. */
     static final double TOPIC_COVERAGE = 0.6;
@@ -103,16 +105,19 @@ public final class OfflineJudge implements Judge {
         float[] q = vector(question);
         double minSim = rewrites.stream().mapToDouble(r -> Embedder.cosine(q, vector(r))).min().orElse(0);
         ContentWords words = ContentWords.of(question, rewrites);
-        List<ContentWords.Substitution> substitutions = words.substitutions(embedder);
+        List<ContentWords.Substitution> lostFor = words.substitutions(embedder);
+        List<ContentWords.Substitution> substitutions = ContentWords.toldOnce(
+                InPlaceSubstitutions.of(question, rewrites, embedder), lostFor);
         // A word put in place of another that means something else asks a different question, whatever the overall
         // similarity says (one word of eight moves a sentence vector little).
-        double changed = Math.max(scale(0.85 - minSim, 0.5), Math.min(100, 70.0 * substitutions.size()));
+        int substituted = Math.max(lostFor.size(), substitutions.size());
+        double changed = Math.max(scale(0.85 - minSim, 0.5), Math.min(100, 70.0 * substituted));
         int rewriteWords = rewrites.stream().mapToInt(r -> Terms.contentWords(r).size()).sum();
         double addedConf = rewriteWords == 0 ? 0 : scale((double) words.added().size() / rewriteWords, 0.5);
         Found findings = new Found(AnswerParser.MAX_FINDINGS);
         lost.forEach(t -> findings.add(Fact.of(Stage.REWRITE, FactKind.MISSING_TERM, t.subject()),
                 "the rewrite lost the " + t));
-        ContentWords.nearestPerAskedWord(substitutions).forEach(sub -> findings.add(
+        substitutions.forEach(sub -> findings.add(
                 Fact.of(Stage.REWRITE, FactKind.CHANGED_WORD, Fact.changed(sub.asked(), sub.written())),
                 "the rewrite says '" + sub.written() + "' where the question said '" + sub.asked() + "'"));
         if (substitutions.isEmpty() && !words.added().isEmpty()) {

@@ -1,0 +1,169 @@
+package io.raglog.checks;
+
+import io.raglog.checks.ContentWords.Substitution;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Question words a rewrite replaced where they stood: the rewrite keeps the words around one and writes another in
+ * its place ("the pump <b>while</b> the work fluid" against "pump <b>curvature</b> work fluid"). Read against the
+ * question word by word, in order, not as two sets of words: a set sees nothing lost when the replaced word also
+ * stands elsewhere in the question ("a barrier in <i>insects</i> that protects the insect"), when it is a small word
+ * ("<i>more</i> steam pressure", "<i>after</i> 2007") or when the replacement is its opposite, which an embedding
+ * space puts beside it ("first" and "last" are used alike). {@link ContentWords#substitutions} finds the rest.
+ *
+ * <p>The two texts are aligned on their longest common run of words in any form ({@link Terms#sameWord}); between two
+ * aligned words (or an aligned word and an end) the question's words and the rewrite's are a gap. A gap is a
+ * substitution when the rewrite's side writes a word the question has nowhere (a moved word is not a replacement),
+ * and that word is an opposite of a question word of the gap ({@link Antonyms}), or the gap is one meaningful word on
+ * each side that mean different things (word similarity under {@link ContentWords#VARIANT}). Filler the rewriter
+ * dropped or added ("what", "the", "Tell me") is not meaningful; a paraphrase that says "the reason" for "why" is two
+ * words for none and is no substitution.
+ */
+public final class InPlaceSubstitutions {
+
+    private InPlaceSubstitutions() {}
+
+    /** Every question word some rewrite replaced in place, once per rewrite and word pair. */
+    public static List<Substitution> of(String question, List<String> rewrites, Embedder embedder) {
+        List<String> asked = Terms.words(question);
+        if (asked.isEmpty() || rewrites.isEmpty()) {
+            return List.of();
+        }
+        Set<String> askedContent = new LinkedHashSet<>();
+        Terms.addContentWords(question, askedContent);
+        List<Substitution> found = new ArrayList<>();
+        List<String[]> toCompare = new ArrayList<>();
+        for (String rewrite : rewrites) {
+            List<String> written = Terms.words(ContentWords.restatement(askedContent, rewrite));
+            for (Gap gap : gaps(asked, written)) {
+                gap.judge(asked, written, found, toCompare);
+            }
+        }
+        if (!toCompare.isEmpty()) {
+            found.addAll(unlike(toCompare, embedder));
+        }
+        return List.copyOf(new LinkedHashSet<>(found));
+    }
+
+    /** The pairs whose words mean different things: one batch of the model for all of them. */
+    private static List<Substitution> unlike(List<String[]> pairs, Embedder embedder) {
+        List<String> words = new ArrayList<>(pairs.size() * 2);
+        for (String[] pair : pairs) {
+            words.add(pair[0]);
+            words.add(pair[1]);
+        }
+        List<float[]> vectors = embedder.embed(words);
+        List<Substitution> out = new ArrayList<>();
+        for (int i = 0; i < pairs.size(); i++) {
+            double similarity = Embedder.cosine(vectors.get(2 * i), vectors.get(2 * i + 1));
+            if (similarity < ContentWords.VARIANT) {
+                out.add(new Substitution(pairs.get(i)[0], pairs.get(i)[1], similarity));
+            }
+        }
+        return out;
+    }
+
+    /** The unaligned words between two aligned ones: the question's {@code [askedFrom, askedTo)}, the rewrite's too. */
+    record Gap(int askedFrom, int askedTo, int writtenFrom, int writtenTo) {
+
+        /**
+         * Adds an opposite written for a question word to {@code found}; else, when the gap is one meaningful word on
+         * each side, the pair to {@code toCompare} by meaning.
+         */
+        void judge(List<String> asked, List<String> written, List<Substitution> found, List<String[]> toCompare) {
+            List<String> replaced = new ArrayList<>(2);
+            for (int i = askedFrom; i < askedTo; i++) {
+                if (meaningful(asked.get(i))) {
+                    replaced.add(asked.get(i));
+                }
+            }
+            List<String> replacing = new ArrayList<>(2);
+            for (int j = writtenFrom; j < writtenTo; j++) {
+                String word = written.get(j);
+                if (meaningful(word) && !formIn(word, asked)) {
+                    replacing.add(word);
+                }
+            }
+            if (replaced.isEmpty() || replacing.isEmpty()) {
+                return;
+            }
+            boolean opposed = false;
+            for (String a : replaced) {
+                for (String w : replacing) {
+                    if (Antonyms.opposite(a, w)) {
+                        found.add(new Substitution(a, w, 1.0)); // certainly written for it
+                        opposed = true;
+                    }
+                }
+            }
+            if (!opposed && replaced.size() == 1 && replacing.size() == 1 && Terms.isContentWord(replacing.get(0))) {
+                toCompare.add(new String[] {replaced.get(0), replacing.get(0)});
+            }
+        }
+    }
+
+    /** A content word, or a small word that has an opposite ("more", "after"): what a replacement can change. */
+    private static boolean meaningful(String lowerWord) {
+        return Terms.isContentWord(lowerWord) || Antonyms.hasOpposite(lowerWord);
+    }
+
+    private static boolean formIn(String word, List<String> words) {
+        for (String other : words) {
+            if (Terms.sameWord(word, other)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * The gaps of the two word lists' longest common subsequence of words in any form, in order, the ends included
+     * (an empty gap is left out).
+     */
+    static List<Gap> gaps(List<String> asked, List<String> written) {
+        int n = asked.size();
+        int m = written.size();
+        boolean[][] same = new boolean[n][m];
+        for (int i = 0; i < n; i++) {
+            for (int j = 0; j < m; j++) {
+                same[i][j] = Terms.sameWord(asked.get(i), written.get(j));
+            }
+        }
+        // common[i][j]: the longest common subsequence of asked[i..] and written[j..]
+        int[][] common = new int[n + 1][m + 1];
+        for (int i = n - 1; i >= 0; i--) {
+            for (int j = m - 1; j >= 0; j--) {
+                common[i][j] = same[i][j] ? common[i + 1][j + 1] + 1 : Math.max(common[i + 1][j], common[i][j + 1]);
+            }
+        }
+        List<Gap> gaps = new ArrayList<>();
+        int i = 0;
+        int j = 0;
+        int askedFrom = 0;
+        int writtenFrom = 0;
+        while (i < n && j < m) {
+            if (same[i][j] && common[i][j] == common[i + 1][j + 1] + 1) {
+                addGap(gaps, askedFrom, i, writtenFrom, j);
+                i++;
+                j++;
+                askedFrom = i;
+                writtenFrom = j;
+            } else if (common[i + 1][j] >= common[i][j + 1]) {
+                i++;
+            } else {
+                j++;
+            }
+        }
+        addGap(gaps, askedFrom, n, writtenFrom, m);
+        return gaps;
+    }
+
+    private static void addGap(List<Gap> gaps, int askedFrom, int askedTo, int writtenFrom, int writtenTo) {
+        if (askedFrom < askedTo && writtenFrom < writtenTo) {
+            gaps.add(new Gap(askedFrom, askedTo, writtenFrom, writtenTo));
+        }
+    }
+}
