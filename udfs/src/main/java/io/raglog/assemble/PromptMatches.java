@@ -12,9 +12,11 @@ import java.util.List;
  * it that start a sentence are there, each at least {@link #MIN_EXTRACT_CHARS} long and outside the passages found
  * whole or cut: a contextual compressor such as LangChain's {@code LLMChainExtractor} kept what of it it found
  * relevant), or not at all. An opening inside another passage found in the prompt is that passage's text, unless it
- * runs to that passage's end (chunks that overlap: one's tail is the next one's opening): "Reciprocating piston type
- * steam engines remained ..." was read as cut where another passage said "... more efficient than reciprocating piston
- * type steam engines (for ...", in a real LangChain.js client's prompt. Positions and lengths are in characters of the
+ * runs on past that passage's end (chunks that overlap, one's tail the next one's opening, written once with what
+ * follows it): "Reciprocating piston type steam engines remained ..." was read as cut where another passage said "...
+ * more efficient than reciprocating piston type steam engines (for ...", in a real LangChain.js client's prompt, and a
+ * chunk whose opening is only its neighbour's tail, with nothing of its own after it, was read as cut where the budget
+ * had dropped it. Positions and lengths are in characters of the
  * normalised texts, the form prompt and passages are compared in.
  */
 final class PromptMatches {
@@ -136,10 +138,21 @@ final class PromptMatches {
                 : new Match(at, openingLength(prompt, at, text, MIN_KEPT_CHARS), text.length());
     }
 
-    /** Whether [start, end) begins inside a span found and ends before that span does. */
+    /**
+     * Where the text of [start, end) ends without its trailing space: an opening that runs past another passage's end
+     * only by the space both texts have next (a chunk's tail, then the prompt's next line) holds nothing of its own.
+     */
+    private static int endOfWords(String prompt, int start, int end) {
+        while (end > start && prompt.charAt(end - 1) == ' ') {
+            end--;
+        }
+        return end;
+    }
+
+    /** Whether [start, end) begins inside a span found and ends before that span does or where it does. */
     private static boolean insideAnother(int start, int end, int[] spans, int found) {
         for (int s = 0; s < found; s++) {
-            if (start >= spans[2 * s] && start < spans[2 * s + 1] && end < spans[2 * s + 1]) {
+            if (start >= spans[2 * s] && start < spans[2 * s + 1] && end <= spans[2 * s + 1]) {
                 return true;
             }
         }
@@ -325,7 +338,8 @@ final class PromptMatches {
      * binary search over the opening's length copied an opening for each step and searched for it again: 4.8 % of
      * what linking a run allocated (JFR of RaglogBenchmarks.assembleRun, issue #27). A later place replaces an earlier
      * only by a longer opening, so the place kept is where a search for the longest opening finds it. A place
-     * inside one of the first {@code found} spans that ends before it does is passed over ({@link #insideAnother}).
+     * inside one of the first {@code found} spans that ends no later than it does is passed over
+     * ({@link #insideAnother}).
      */
     private static int longestOpeningAt(String prompt, String text, int least, int[] spans, int found) {
         String opening = text.substring(0, least);
@@ -333,7 +347,7 @@ final class PromptMatches {
         int longestAt = -1;
         for (int at = prompt.indexOf(opening); at >= 0; at = prompt.indexOf(opening, at + 1)) {
             int length = openingLength(prompt, at, text, least);
-            if (length > longest && !insideAnother(at, at + length, spans, found)) {
+            if (length > longest && !insideAnother(at, endOfWords(prompt, at, at + length), spans, found)) {
                 longest = length;
                 longestAt = at;
             }

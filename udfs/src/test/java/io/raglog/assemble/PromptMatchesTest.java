@@ -17,7 +17,8 @@ class PromptMatchesTest {
     /**
      * {@link PromptMatches#find} done plainly: the whole passages first; then for each other one, in order, every place
      * of the prompt compared char by char with its opening, the longest opening of {@link PromptMatches#MIN_KEPT_CHARS}
-     * or more kept (the first on a tie) unless it starts inside a passage found before and ends before it does.
+     * or more kept (the first on a tie) unless it starts inside a passage found before and ends, its trailing space
+     * left out, no later than it does.
      */
     static List<PromptMatches.Match> plainFind(String prompt, List<Passage> passages, NormalisedTexts norm) {
         List<PromptMatches.Match> out = new ArrayList<>();
@@ -45,8 +46,8 @@ class PromptMatchesTest {
                     n++;
                 }
                 int start = at;
-                int end = at + n;
-                boolean inside = spans.stream().anyMatch(s -> start >= s[0] && start < s[1] && end < s[1]);
+                int end = prompt.substring(0, at + n).stripTrailing().length();
+                boolean inside = spans.stream().anyMatch(s -> start >= s[0] && start < s[1] && end <= s[1]);
                 if (n >= PromptMatches.MIN_KEPT_CHARS && n > longest && !inside) {
                     longest = n;
                     longestAt = at;
@@ -81,6 +82,16 @@ class PromptMatchesTest {
                 List.of(new Passage("a", chunk1, null, 1), new Passage("b", chunk2, null, 2)), norm);
         assertThat(overlap.get(1).reached()).isTrue();
         assertThat(overlap.get(1).kept()).isEqualTo(tail.length() + " Today most electric".length());
+
+        // the budget dropped the second: its opening is in the prompt only as the first's tail, nothing of its own
+        List<Passage> chunks = List.of(new Passage("a", chunk1, null, 1), new Passage("b", chunk2, null, 2));
+        assertThat(PromptMatches.find(Texts.norm("Context:\n[1] " + chunk1 + "\n\nQuestion: why?"), chunks, norm))
+                .extracting(PromptMatches.Match::reached).containsExactly(true, false);
+        // cut to that opening as a block of its own: there, after the first
+        String ownBlock = Texts.norm("Context:\n[1] " + chunk1 + "\n[2] " + tail + "\n\nQuestion: why?");
+        PromptMatches.Match cutToTail = PromptMatches.find(ownBlock, chunks, norm).get(1);
+        assertThat(cutToTail.at()).isEqualTo(ownBlock.lastIndexOf(Texts.norm(tail)));
+        assertThat(cutToTail.kept()).isEqualTo(Texts.norm(tail).length() + 1); // and the space both have next
     }
 
     /**
