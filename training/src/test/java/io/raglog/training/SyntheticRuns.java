@@ -114,6 +114,10 @@ final class SyntheticRuns {
 
     private double value(FeatureList.Feature f, boolean signal) {
         String name = f.name();
+        if (name.equals(FeatureList.REWRITE_OPPOSITE_IN_PLACE)) {
+            // an opposite written in place: a few faulty rewrites, no sound one (a rule flags the rewrite on it)
+            return random.nextDouble() < (signal ? 0.2 : 0.0) ? 1.0 : 0.0;
+        }
         if (RULE_TRIGGERS.contains(name)) {
             // Lexical rules: fire on about half the faulty stages, and on a few sound ones.
             return random.nextDouble() < (signal ? 0.75 : 0.03) ? 1.0 + random.nextInt(2) : 0.0;

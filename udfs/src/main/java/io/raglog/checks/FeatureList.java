@@ -13,16 +13,17 @@ import java.util.Map;
  */
 public final class FeatureList {
 
-    public static final String VERSION = "raglog.checks/v8";
+    public static final String VERSION = "raglog.checks/v9";
 
     /**
      * Lists that only add features to the one before (none redefined or removed), so a model trained on the earlier
      * list still reads the later one's vectors: v3 added the known-passages features to v2, v4 the context-assembly
      * stage's features and the reranker's own cut, v5 whether the answer is the kind the question asks for, v6 how
      * high the passages assembly lost were ranked, v7 how many a contextual compressor kept extracts of, v8 the
-     * question words a rewrite replaced in place.
+     * question words a rewrite replaced in place, v9 how many of those by their opposite.
      */
-    private static final Map<String, String> ADDS_TO = Map.of("raglog.checks/v8", "raglog.checks/v7",
+    private static final Map<String, String> ADDS_TO = Map.of("raglog.checks/v9", "raglog.checks/v8",
+            "raglog.checks/v8", "raglog.checks/v7",
             "raglog.checks/v7", "raglog.checks/v6",
             "raglog.checks/v6", "raglog.checks/v5",
             "raglog.checks/v5", "raglog.checks/v4",
@@ -123,6 +124,8 @@ public final class FeatureList {
     public static final String REWRITE_SUBSTITUTED = "rewrite.substituted_words";
     // v8: words replaced where they stood, opposites included (InPlaceSubstitutions)
     public static final String REWRITE_SUBSTITUTED_IN_PLACE = "rewrite.substituted_in_place";
+    // v9: of those, the question words written over by their opposite (OppositeRewriteRule)
+    public static final String REWRITE_OPPOSITE_IN_PLACE = "rewrite.opposite_in_place";
 
     // LLM checks (0-100 confidences as the judge gave them; shares 0-1)
     public static final String LLM_REWRITE_DROPPED = "rewrite.llm_dropped_constraint";
@@ -265,6 +268,7 @@ public final class FeatureList {
                 "words the rewrite put in place of lost question words that mean something else (not a variant)");
         vector(REWRITE_SUBSTITUTED_IN_PLACE, Stage.REWRITE, "question words the rewrite replaced where they stood,"
                 + " by an opposite or by a word that means something else");
+        vector(REWRITE_OPPOSITE_IN_PLACE, Stage.REWRITE, "of those, the ones replaced by their opposite");
 
         llm(LLM_REWRITE_DROPPED, Stage.REWRITE, "confidence 0-100 that the rewrite dropped a constraint of the question");
         llm(LLM_REWRITE_CHANGED, Stage.REWRITE, "confidence 0-100 that the rewrite asks a different question");

@@ -17,7 +17,7 @@ import java.util.Set;
  * <p>The two texts are aligned on their longest common run of words in any form ({@link Terms#sameWord}); between two
  * aligned words (or an aligned word and an end) the question's words and the rewrite's are a gap. A gap is a
  * substitution when the rewrite's side writes a word the question has nowhere (a moved word is not a replacement),
- * and that word is an opposite of a question word of the gap ({@link Antonyms}), or the gap is one meaningful word on
+ * and that word is an opposite of a question word of the gap ({@link Antonyms}), or the gap is one content word on
  * each side that mean different things (word similarity under {@link ContentWords#VARIANT}). Filler the rewriter
  * dropped or added ("what", "the", "Tell me") is not meaningful; a paraphrase that says "the reason" for "why" is two
  * words for none and is no substitution.
@@ -25,6 +25,17 @@ import java.util.Set;
 public final class InPlaceSubstitutions {
 
     private InPlaceSubstitutions() {}
+
+    /** How many of the substitutions write a question word's opposite ({@link Antonyms}). */
+    public static int opposites(List<Substitution> found) {
+        int n = 0;
+        for (Substitution sub : found) {
+            if (Antonyms.opposite(sub.asked(), sub.written())) {
+                n++;
+            }
+        }
+        return n;
+    }
 
     /** Every question word some rewrite replaced in place, once per rewrite and word pair. */
     public static List<Substitution> of(String question, List<String> rewrites, Embedder embedder) {
@@ -70,8 +81,9 @@ public final class InPlaceSubstitutions {
     record Gap(int askedFrom, int askedTo, int writtenFrom, int writtenTo) {
 
         /**
-         * Adds an opposite written for a question word to {@code found}; else, when the gap is one meaningful word on
-         * each side, the pair to {@code toCompare} by meaning.
+         * Adds an opposite written for a question word to {@code found}; else, when the gap is one content word on each
+         * side, the pair to {@code toCompare} by meaning ("how many" written "number of" is no pair: "many" is a small
+         * word, read only for its opposite).
          */
         void judge(List<String> asked, List<String> written, List<Substitution> found, List<String[]> toCompare) {
             List<String> replaced = new ArrayList<>(2);
@@ -99,9 +111,27 @@ public final class InPlaceSubstitutions {
                     }
                 }
             }
-            if (!opposed && replaced.size() == 1 && replacing.size() == 1 && Terms.isContentWord(replacing.get(0))) {
-                toCompare.add(new String[] {replaced.get(0), replacing.get(0)});
+            if (!opposed) {
+                String a = theOnlyContentWord(replaced);
+                String w = theOnlyContentWord(replacing);
+                if (a != null && w != null) {
+                    toCompare.add(new String[] {a, w});
+                }
             }
+        }
+
+        /** The one content word among the words, or null when there are none or several. */
+        private static String theOnlyContentWord(List<String> words) {
+            String only = null;
+            for (String word : words) {
+                if (Terms.isContentWord(word)) {
+                    if (only != null) {
+                        return null;
+                    }
+                    only = word;
+                }
+            }
+            return only;
         }
     }
 

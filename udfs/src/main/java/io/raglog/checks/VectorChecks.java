@@ -137,7 +137,8 @@ public final class VectorChecks {
     private void substituted(String question, List<String> rewrites, FeatureVector v, List<Finding> findings) {
         List<ContentWords.Substitution> lost = ContentWords.of(question, rewrites).substitutions(embedder);
         List<ContentWords.Substitution> inPlace = InPlaceSubstitutions.of(question, rewrites, embedder);
-        v.put(REWRITE_SUBSTITUTED, lost.size()).put(REWRITE_SUBSTITUTED_IN_PLACE, inPlace.size());
+        v.put(REWRITE_SUBSTITUTED, lost.size()).put(REWRITE_SUBSTITUTED_IN_PLACE, inPlace.size())
+                .put(REWRITE_OPPOSITE_IN_PLACE, InPlaceSubstitutions.opposites(inPlace));
         for (ContentWords.Substitution sub : ContentWords.toldOnce(inPlace, lost)) {
             Fact changed = Fact.of(Stage.REWRITE, FactKind.CHANGED_WORD, Fact.changed(sub.asked(), sub.written()));
             findings.add(Finding.of(CHECK, changed,

@@ -45,11 +45,12 @@ import java.util.regex.Pattern;
  * missing, the opposite of one of its words: {@link io.raglog.checks.Contrasts}); v4 traces information into the part
  * of a passage the context budget cut off ({@link RunTexts#neverReached}), which v3 called in no retrieved passage;
  * v5 reads a top-n reranker's cut from its reply, not from the context the budget then cut ({@link RunTexts#kept});
- * v6 reads a rewrite's words replaced in place, opposites included ({@link InPlaceSubstitutions}).
+ * v6 reads a rewrite's words replaced in place, opposites included ({@link InPlaceSubstitutions}); v7 pairs only
+ * content words there by meaning ("how many" written "number of" is no substitution).
  */
 public final class OfflineJudge implements Judge {
 
-    public static final String ID = "offline-judge/v6";
+    public static final String ID = "offline-judge/v7";
 
     /** Share of a statement's words the context must contain to back it. */
     static final double TOPIC_COVERAGE = 0.6;

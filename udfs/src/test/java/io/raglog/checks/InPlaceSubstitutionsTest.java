@@ -72,6 +72,8 @@ class InPlaceSubstitutionsTest {
         "What is the capital city of France?|France capital city",
         "How many people live in Warsaw?|Warsaw population",
         "What did the Normans do after 1066?|Normans after 1066 events Norman conquest England",
+        // "many" is a small word, read for its opposite only: "how many" written "number of" replaces nothing
+        "How many protestants live in France today?|number protestants live France today",
     })
     void shouldFindNothingInARewriteThatKeepsTheQuestion(String question, String rewrite) {
         assertThat(replaced(question, rewrite)).isEmpty();
@@ -87,10 +89,15 @@ class InPlaceSubstitutionsTest {
     }
 
     @Test
-    void shouldTellAnOppositeFromAWordOfAnotherMeaningByItsSimilarity() {
-        List<Substitution> found = InPlaceSubstitutions.of("What was the first Yuan capital?",
+    void shouldCountTheOppositesApartFromWordsOfAnotherMeaning() {
+        List<Substitution> opposite = InPlaceSubstitutions.of("What was the first Yuan capital?",
                 List.of("What was the last Yuan capital?"), model);
-        assertThat(found).singleElement().satisfies(s -> assertThat(s.similarity()).isEqualTo(1.0));
+        assertThat(opposite).singleElement().satisfies(s -> assertThat(s.similarity()).isEqualTo(1.0));
+        assertThat(InPlaceSubstitutions.opposites(opposite)).isEqualTo(1);
+        List<Substitution> other = InPlaceSubstitutions.of("What was the first Yuan capital?",
+                List.of("What was the first Yuan regatta?"), model);
+        assertThat(other).extracting(Substitution::written).containsExactly("regatta");
+        assertThat(InPlaceSubstitutions.opposites(other)).isZero();
     }
 
     @Test
