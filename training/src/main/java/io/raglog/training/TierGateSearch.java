@@ -74,8 +74,8 @@ final class TierGateSearch {
 
         /**
          * What the gate's verdict on run {@code i} flags once skipped: its own flags, then the context-assembly rule
-         * on the gate's probability, the answer-kind rule and the opposite-rewrite rule, as the job decides a skipped run
-         * ({@code Scorer.decideSkipped}).
+         * on the gate's probability, the answer-kind rule and the opposite-rewrite rule, as the job decides a skipped
+         * run ({@code Scorer.decideSkipped}).
          */
         int skippedFlags(int i, int gate) {
             int assembly = ContextAssemblyRule.applyToMask(gate, present[i], lostByAssembly[i], refused[i],

@@ -16,8 +16,8 @@ import java.util.List;
  * follows it): "Reciprocating piston type steam engines remained ..." was read as cut where another passage said "...
  * more efficient than reciprocating piston type steam engines (for ...", in a real LangChain.js client's prompt, and a
  * chunk whose opening is only its neighbour's tail, with nothing of its own after it, was read as cut where the budget
- * had dropped it. Positions and lengths are in characters of the
- * normalised texts, the form prompt and passages are compared in.
+ * had dropped it. Positions and lengths are in characters of the normalised texts, the form prompt and passages are
+ * compared in.
  */
 final class PromptMatches {
 

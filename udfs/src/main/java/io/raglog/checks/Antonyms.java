@@ -38,10 +38,12 @@ public final class Antonyms {
         if (Contrasts.opposite(lowerA, lowerB)) {
             return true;
         }
+        Set<String> basesOfB = null;
         for (String a : bases(lowerA)) {
             Set<String> opposed = OPPOSED.get(a);
             if (opposed != null) {
-                for (String b : bases(lowerB)) {
+                basesOfB = basesOfB == null ? bases(lowerB) : basesOfB;
+                for (String b : basesOfB) {
                     if (opposed.contains(b)) {
                         return true;
                     }

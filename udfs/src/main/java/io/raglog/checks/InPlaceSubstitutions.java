@@ -37,7 +37,7 @@ public final class InPlaceSubstitutions {
         return n;
     }
 
-    /** Every question word some rewrite replaced in place, once per rewrite and word pair. */
+    /** Every question word some rewrite replaced in place, each pair of words once. */
     public static List<Substitution> of(String question, List<String> rewrites, Embedder embedder) {
         List<String> asked = Terms.words(question);
         if (asked.isEmpty() || rewrites.isEmpty()) {

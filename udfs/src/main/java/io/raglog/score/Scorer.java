@@ -149,9 +149,10 @@ public final class Scorer {
     /**
      * A run the tier gate skipped, decided by the gate's probabilities against its "clearly faulty" bounds. It has no
      * evidence flow and no judge's checks, so neither the reassignment rule nor the knowledge-gap rule can fire on it;
-     * the context-assembly rule reads only the rule checks and assembly's probability, so it does, as in default
-     * mode, and so do the answer-kind and opposite-rewrite rules. Without it a bundle whose assembly flags come from the rule alone (its model's threshold never reached)
-     * could skip no run that assembly might have lost an answer in, and the gate's search found almost none to skip.
+     * the context-assembly rule reads only the rule checks and assembly's probability, so it does, as in default mode,
+     * and so do the answer-kind and opposite-rewrite rules. Without it a bundle whose assembly flags come from the rule
+     * alone (its model's threshold never reached) could skip no run that assembly might have lost an answer in, and the
+     * gate's search found almost none to skip.
      */
     public static Decision decideSkipped(Map<Stage, Double> probability, Map<Stage, Double> bounds, Set<Stage> present,
             RunFeatures features) {
