@@ -110,7 +110,8 @@ public final class OfflineJudge implements Judge {
         List<ContentWords.Substitution> substitutions = ContentWords.toldOnce(
                 InPlaceSubstitutions.of(question, rewrites, embedder), lostFor);
         // A word put in place of another that means something else asks a different question, whatever the overall
-        // similarity says (one word of eight moves a sentence vector little).
+        // similarity says (one word of eight moves a sentence vector little). Counted as v5 counted the lost words'
+        // pairs (every added word paired, so one lost word can count twice), or as the words told when more.
         int substituted = Math.max(lostFor.size(), substitutions.size());
         double changed = Math.max(scale(0.85 - minSim, 0.5), Math.min(100, 70.0 * substituted));
         int rewriteWords = rewrites.stream().mapToInt(r -> Terms.contentWords(r).size()).sum();
