@@ -18,7 +18,9 @@ public enum FactKind {
     MISSING_ANSWER,
     /** A name, number or date of the answer that its context does not hold. */
     UNSUPPORTED_TERM,
-    /** A word put in place of one the question (or the query to embed) said. */
+    /**
+     * A word put in place of one the question said (or the query to embed, or the context sentence an answer copies).
+     */
     CHANGED_WORD,
     /** Words that neither the question nor the rewrites said. */
     ADDED_WORDS,

@@ -2,7 +2,7 @@ package io.raglog.training;
 
 import io.raglog.schemas.Stage;
 import io.raglog.score.AnswerKindRule;
-import io.raglog.score.OppositeRewriteRule;
+import io.raglog.score.SureSignsRule;
 import io.raglog.score.ContextAssemblyRule;
 import io.raglog.score.Scorer;
 import io.raglog.score.StageMasks;
@@ -66,7 +66,7 @@ final class TierGateSearch {
      */
     private record Table(int[] present, int[] scored, int[] faulty, int[] defaultFlagged, boolean[] sound,
             double[][] cheap, int[] calls, double[] thresholdLogit, long[] defaultCounts, boolean[] lostByAssembly,
-            boolean[] refused, boolean[] wrongKind, boolean[] writesAnOpposite) {
+            boolean[] refused, boolean[] wrongKind, int[] sureSigns) {
 
         int size() {
             return calls.length;
@@ -74,7 +74,7 @@ final class TierGateSearch {
 
         /**
          * What the gate's verdict on run {@code i} flags once skipped: its own flags, then the context-assembly rule
-         * on the gate's probability, the answer-kind rule and the opposite-rewrite rule, as the job decides a skipped
+         * on the gate's probability, the answer-kind rule and the sure-signs rule, as the job decides a skipped
          * run ({@code Scorer.decideSkipped}).
          */
         int skippedFlags(int i, int gate) {
@@ -82,7 +82,7 @@ final class TierGateSearch {
                     cheap[i][Stage.ASSEMBLE.ordinal()]);
             int answerKind = AnswerKindRule.applyToMask(assembly, present[i], wrongKind[i],
                     cheap[i][Stage.GENERATE.ordinal()]);
-            return OppositeRewriteRule.applyToMask(answerKind, present[i], writesAnOpposite[i]);
+            return SureSignsRule.applyToMask(answerKind, present[i], sureSigns[i]);
         }
     }
 
@@ -364,7 +364,7 @@ final class TierGateSearch {
         boolean[] lost = new boolean[n];
         boolean[] refused = new boolean[n];
         boolean[] wrongKind = new boolean[n];
-        boolean[] writesAnOpposite = new boolean[n];
+        int[] sureSigns = new int[n];
         for (Stage stage : STAGES) {
             Double t = thresholds.get(stage); // none for a stage the bundle does not score: never present here
             thresholdLogit[stage.ordinal()] = t == null ? 0 : logit(t);
@@ -394,14 +394,14 @@ final class TierGateSearch {
             lost[i] = ContextAssemblyRule.lostByAssembly(run.input().features());
             refused[i] = ContextAssemblyRule.refused(run.input().features());
             wrongKind[i] = AnswerKindRule.wrongKind(run.input().features());
-            writesAnOpposite[i] = OppositeRewriteRule.writesAnOpposite(run.input().features());
+            sureSigns[i] = SureSignsRule.signs(run.input().features());
             int[] c = counts(defaultFlagged[i], scored[i], faulty[i]);
             for (int k = 0; k < 3; k++) {
                 defaultCounts[k] += c[k];
             }
         }
         return new Table(present, scored, faulty, defaultFlagged, sound, cheapP, calls, thresholdLogit,
-                defaultCounts, lost, refused, wrongKind, writesAnOpposite);
+                defaultCounts, lost, refused, wrongKind, sureSigns);
     }
 
     /**

@@ -114,8 +114,9 @@ final class SyntheticRuns {
 
     private double value(FeatureList.Feature f, boolean signal) {
         String name = f.name();
-        if (name.equals(FeatureList.REWRITE_OPPOSITE_IN_PLACE)) {
-            // an opposite written in place: a few faulty rewrites, no sound one (a rule flags the rewrite on it)
+        if (name.equals(FeatureList.REWRITE_OPPOSITE_IN_PLACE) || name.equals(FeatureList.GENERATE_SWAPPED_IN_PLACE)) {
+            // a sure sign (an opposite written in place, a swapped fact): a few faulty stages, no sound one (a rule
+            // flags the stage on it)
             return random.nextDouble() < (signal ? 0.2 : 0.0) ? 1.0 : 0.0;
         }
         if (RULE_TRIGGERS.contains(name)) {

@@ -263,16 +263,48 @@ public final class AnswerSentences {
      * answer adds no word of its own or none is found).
      */
     public Source sourceOf(String answer, List<Passage> passages) {
+        Origin origin = origin(answer, passages);
+        return origin == null ? new Source(0, 0, 0)
+                : new Source(origin.found, origin.match, (int) Math.round((1 - origin.found) * origin.own));
+    }
+
+    /**
+     * The context sentence {@code text} (an answer, or one of its sentences) was taken from, as {@link #sourceOf}
+     * chooses it; null when the text adds no content word of its own to the question or no sentence holds one.
+     */
+    SourceSentence sourceSentenceOf(String text, List<Passage> passages) {
+        Origin origin = origin(text, passages);
+        if (origin == null || origin.found <= 0) {
+            return null;
+        }
+        Passage passage = passages.get(origin.passage);
+        int[] bounds = sentenceBounds(passage.text());
+        return new SourceSentence(passage, bounds[2 * origin.sentence], bounds[2 * origin.sentence + 1]);
+    }
+
+    /** A sentence of a passage: {@code passage.text().substring(from, to)}. */
+    record SourceSentence(Passage passage, int from, int to) {
+        String text() {
+            return passage.text().substring(from, to);
+        }
+    }
+
+    /** Where {@link #sourceOf} found the text's words: which passage and sentence, and how well it matched. */
+    private record Origin(int passage, int sentence, double found, double match, int own) {}
+
+    private Origin origin(String answer, List<Passage> passages) {
         Set<String> own = new LinkedHashSet<>(stems(answer));
         own.removeAll(questionStems);
         if (own.isEmpty()) {
-            return new Source(0, 0, 0);
+            return null;
         }
         long[] ownStems = WordHash.sortedOf(own);
         double bestFound = 0;
         double matchThere = 0;
-        for (Passage p : passages) {
-            TextIndex index = TextIndex.ofPassage(p.text());
+        int passageThere = 0;
+        int sentenceThere = 0;
+        for (int p = 0; p < passages.size(); p++) {
+            TextIndex index = TextIndex.ofPassage(passages.get(p).text());
             SentenceStems sentences = index.sentenceStems();
             double scale = lacksWhatIsNamed(index) ? TURNED : 1;
             for (int i = 0; i < sentences.count(); i++) {
@@ -281,10 +313,12 @@ public final class AnswerSentences {
                 if (found > bestFound + 1e-9 || (Math.abs(found - bestFound) <= 1e-9 && found > 0 && m > matchThere)) {
                     bestFound = found;
                     matchThere = m;
+                    passageThere = p;
+                    sentenceThere = i;
                 }
             }
         }
-        return new Source(bestFound, matchThere, (int) Math.round((1 - bestFound) * own.size()));
+        return new Origin(passageThere, sentenceThere, bestFound, matchThere, own.size());
     }
 
     /**

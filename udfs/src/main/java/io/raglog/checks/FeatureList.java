@@ -13,16 +13,18 @@ import java.util.Map;
  */
 public final class FeatureList {
 
-    public static final String VERSION = "raglog.checks/v9";
+    public static final String VERSION = "raglog.checks/v10";
 
     /**
      * Lists that only add features to the one before (none redefined or removed), so a model trained on the earlier
      * list still reads the later one's vectors: v3 added the known-passages features to v2, v4 the context-assembly
      * stage's features and the reranker's own cut, v5 whether the answer is the kind the question asks for, v6 how
      * high the passages assembly lost were ranked, v7 how many a contextual compressor kept extracts of, v8 the
-     * question words a rewrite replaced in place, v9 how many of those by their opposite.
+     * question words a rewrite replaced in place, v9 how many of those by their opposite, v10 the names and numbers an
+     * answer wrote over in the context sentence it copies.
      */
-    private static final Map<String, String> ADDS_TO = Map.of("raglog.checks/v9", "raglog.checks/v8",
+    private static final Map<String, String> ADDS_TO = Map.of("raglog.checks/v10", "raglog.checks/v9",
+            "raglog.checks/v9", "raglog.checks/v8",
             "raglog.checks/v8", "raglog.checks/v7",
             "raglog.checks/v7", "raglog.checks/v6",
             "raglog.checks/v6", "raglog.checks/v5",
@@ -124,8 +126,10 @@ public final class FeatureList {
     public static final String REWRITE_SUBSTITUTED = "rewrite.substituted_words";
     // v8: words replaced where they stood, opposites included (InPlaceSubstitutions)
     public static final String REWRITE_SUBSTITUTED_IN_PLACE = "rewrite.substituted_in_place";
-    // v9: of those, the question words written over by their opposite (OppositeRewriteRule)
+    // v9: of those, the question words written over by their opposite (SureSignsRule)
     public static final String REWRITE_OPPOSITE_IN_PLACE = "rewrite.opposite_in_place";
+    // v10: names and numbers an answer wrote over in the context sentence it copies (SwappedFacts, SureSignsRule)
+    public static final String GENERATE_SWAPPED_IN_PLACE = "generate.swapped_in_place";
 
     // LLM checks (0-100 confidences as the judge gave them; shares 0-1)
     public static final String LLM_REWRITE_DROPPED = "rewrite.llm_dropped_constraint";
@@ -269,6 +273,8 @@ public final class FeatureList {
         vector(REWRITE_SUBSTITUTED_IN_PLACE, Stage.REWRITE, "question words the rewrite replaced where they stood,"
                 + " by an opposite or by a word that means something else");
         vector(REWRITE_OPPOSITE_IN_PLACE, Stage.REWRITE, "of those, the ones replaced by their opposite");
+        rule(GENERATE_SWAPPED_IN_PLACE, Stage.GENERATE, "names and numbers the answer wrote over in the context"
+                + " sentence it otherwise copies (a different name or number where the sentence has one)");
 
         llm(LLM_REWRITE_DROPPED, Stage.REWRITE, "confidence 0-100 that the rewrite dropped a constraint of the question");
         llm(LLM_REWRITE_CHANGED, Stage.REWRITE, "confidence 0-100 that the rewrite asks a different question");

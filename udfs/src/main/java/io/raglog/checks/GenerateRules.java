@@ -12,8 +12,8 @@ import io.raglog.schemas.Stage;
 import java.util.List;
 
 /**
- * Names and numbers in the answer that its context never mentions, answers that decline to answer, and answers of
- * another kind than the question asks for.
+ * Names and numbers in the answer that its context never mentions or that it wrote over in a sentence it copies,
+ * answers that decline to answer, and answers of another kind than the question asks for.
  */
 final class GenerateRules {
 
@@ -79,6 +79,13 @@ final class GenerateRules {
                     AnswerSentences.Source source = answers.sourceOf(answer, passages);
                     v.put(GENERATE_ANSWER_FOUND, source.found()).put(GENERATE_ANSWER_SOURCE_MATCH, source.match())
                             .put(GENERATE_ANSWER_MISSING_WORDS, source.missing());
+                    List<SwappedFacts.Swap> swaps = SwappedFacts.in(answer, passages, answers, context);
+                    v.put(GENERATE_SWAPPED_IN_PLACE, swaps.size());
+                    for (SwappedFacts.Swap swap : swaps) {
+                        Fact changed = Fact.of(Stage.GENERATE, FactKind.CHANGED_WORD,
+                                Fact.changed(swap.copied(), swap.written()));
+                        findings.add(Finding.of(CHECK, changed, SwappedFacts.describe(swap)));
+                    }
                 }
             }
         }

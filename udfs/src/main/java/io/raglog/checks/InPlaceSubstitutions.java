@@ -150,50 +150,17 @@ public final class InPlaceSubstitutions {
     }
 
     /**
-     * The gaps of the two word lists' longest common subsequence of words in any form, in order, the ends included
-     * (an empty gap is left out).
+     * The gaps of the two word lists' longest common subsequence of words in any form ({@link WordAlignment}), in
+     * order, the ends included, where both sides wrote something (a word only added or only left out is no
+     * replacement).
      */
     static List<Gap> gaps(List<String> asked, List<String> written) {
-        int n = asked.size();
-        int m = written.size();
-        boolean[][] same = new boolean[n][m];
-        for (int i = 0; i < n; i++) {
-            for (int j = 0; j < m; j++) {
-                same[i][j] = Terms.sameWord(asked.get(i), written.get(j));
-            }
-        }
-        // common[i][j]: the longest common subsequence of asked[i..] and written[j..]
-        int[][] common = new int[n + 1][m + 1];
-        for (int i = n - 1; i >= 0; i--) {
-            for (int j = m - 1; j >= 0; j--) {
-                common[i][j] = same[i][j] ? common[i + 1][j + 1] + 1 : Math.max(common[i + 1][j], common[i][j + 1]);
-            }
-        }
         List<Gap> gaps = new ArrayList<>();
-        int i = 0;
-        int j = 0;
-        int askedFrom = 0;
-        int writtenFrom = 0;
-        while (i < n && j < m) {
-            if (same[i][j] && common[i][j] == common[i + 1][j + 1] + 1) {
-                addGap(gaps, askedFrom, i, writtenFrom, j);
-                i++;
-                j++;
-                askedFrom = i;
-                writtenFrom = j;
-            } else if (common[i + 1][j] >= common[i][j + 1]) {
-                i++;
-            } else {
-                j++;
+        for (WordAlignment.Gap gap : WordAlignment.of(asked, written).gaps()) {
+            if (gap.twoSided()) {
+                gaps.add(new Gap(gap.aFrom(), gap.aTo(), gap.bFrom(), gap.bTo()));
             }
         }
-        addGap(gaps, askedFrom, n, writtenFrom, m);
         return gaps;
-    }
-
-    private static void addGap(List<Gap> gaps, int askedFrom, int askedTo, int writtenFrom, int writtenTo) {
-        if (askedFrom < askedTo && writtenFrom < writtenTo) {
-            gaps.add(new Gap(askedFrom, askedTo, writtenFrom, writtenTo));
-        }
     }
 }

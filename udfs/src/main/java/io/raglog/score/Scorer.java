@@ -150,7 +150,7 @@ public final class Scorer {
      * A run the tier gate skipped, decided by the gate's probabilities against its "clearly faulty" bounds. It has no
      * evidence flow and no judge's checks, so neither the reassignment rule nor the knowledge-gap rule can fire on it;
      * the context-assembly rule reads only the rule checks and assembly's probability, so it does, as in default mode,
-     * and so do the answer-kind and opposite-rewrite rules. Without it a bundle whose assembly flags come from the rule
+     * and so do the answer-kind and sure-signs rules. Without it a bundle whose assembly flags come from the rule
      * alone (its model's threshold never reached) could skip no run that assembly might have lost an answer in, and the
      * gate's search found almost none to skip.
      */
@@ -164,14 +164,14 @@ public final class Scorer {
                 probability.getOrDefault(Stage.ASSEMBLE, 0.0));
         Set<Stage> ruled = AnswerKindRule.apply(assembly.flagged(), present, features,
                 probability.getOrDefault(Stage.GENERATE, 0.0));
-        return new Decision(OppositeRewriteRule.apply(ruled, present, features), false, KnowledgeGap.undecided(),
+        return new Decision(SureSignsRule.apply(ruled, present, features), false, KnowledgeGap.undecided(),
                 assembly.cleared());
     }
 
     /**
      * The decision alone, shared with threshold selection so thresholds are tuned on exactly what the job does: a
      * present stage is flagged when its probability reaches its threshold, then the reassignment rule applies, then
-     * the context-assembly rule, then the answer-kind rule, then the opposite-rewrite rule; the knowledge-gap rule
+     * the context-assembly rule, then the answer-kind rule, then the sure-signs rule; the knowledge-gap rule
      * then decides a gap beside those flags.
      *
      * @param features the run's features, null when the rules cannot apply (a tier-skipped run)
@@ -192,7 +192,7 @@ public final class Scorer {
                 features.feature(FeatureList.ASSEMBLE_FLOW_LOST));
         ContextAssemblyRule.Outcome assembly = ContextAssemblyRule.apply(reassigned.flagged(), present, features,
                 probability.getOrDefault(Stage.ASSEMBLE, 0.0));
-        Set<Stage> ruled = OppositeRewriteRule.apply(AnswerKindRule.apply(assembly.flagged(), present, features,
+        Set<Stage> ruled = SureSignsRule.apply(AnswerKindRule.apply(assembly.flagged(), present, features,
                 probability.getOrDefault(Stage.GENERATE, 0.0)), present, features);
         KnowledgeGap gap = KnowledgeGapRule.decide(ruled, features);
         return new Decision(ruled, reassigned.fired(), gap, assembly.cleared());

@@ -6,7 +6,7 @@ import java.util.Set;
 
 /**
  * Stages as bits of an int, by ordinal: how the decision rules ({@link ContextAssemblyRule#applyToMask},
- * {@link AnswerKindRule#applyToMask}, {@link OppositeRewriteRule#applyToMask}) are written once for the job and for
+ * {@link AnswerKindRule#applyToMask}, {@link SureSignsRule#applyToMask}) are written once for the job and for
  * the tier gate's search, which runs them millions of times.
  */
 public final class StageMasks {
