@@ -279,11 +279,14 @@ public final class AnswerSentences {
         }
         Passage passage = passages.get(origin.passage);
         int[] bounds = sentenceBounds(passage.text());
-        return new SourceSentence(passage, bounds[2 * origin.sentence], bounds[2 * origin.sentence + 1]);
+        return new SourceSentence(passage, bounds[2 * origin.sentence], bounds[2 * origin.sentence + 1], origin.found);
     }
 
-    /** A sentence of a passage: {@code passage.text().substring(from, to)}. */
-    record SourceSentence(Passage passage, int from, int to) {
+    /**
+     * A sentence of a passage: {@code passage.text().substring(from, to)}, holding {@code found} of the text's own
+     * content words.
+     */
+    record SourceSentence(Passage passage, int from, int to, double found) {
         String text() {
             return passage.text().substring(from, to);
         }

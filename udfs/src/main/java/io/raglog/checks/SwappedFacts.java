@@ -2,6 +2,7 @@ package io.raglog.checks;
 
 import io.raglog.schemas.Passage;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
 
@@ -17,15 +18,21 @@ import java.util.Set;
  * it. It counts as a copy when at least two of its words, one a content word, stand in that sentence in order, and at
  * most {@link #OWN_WORDS} of its words after the first aligned one do not: an opening of the answer's own ("The
  * passages suggest that ...") is allowed, a paraphrase is not read at all. In a copy, a swap is one word where the
- * sentence has one other word, between two aligned words, both numbers (a digit in each, not the same number) or both
- * names (capitalised, neither the first word of its sentence), the written word nowhere in the sentence. A copy that
- * stops on its swap ("in the United <b>Wales</b>") is read against the sentence's next word, and only when the
- * written word is nowhere in the context at all: an answer that ends early says less, not something else.
+ * sentence has one other word, between two aligned words (or as the last word of both), both numbers (a digit in
+ * each, not the same number) or both names (capitalised, neither the first word of its sentence), the written word
+ * nowhere in the sentence. A copy that stops on its swap while the sentence goes on ("in the United <b>Wales</b>") is
+ * read against the sentence's next word, and only when the written word is nowhere in the context at all: an answer
+ * that ends early says less, not something else.
  */
 final class SwappedFacts {
 
     /** Words of a copy, after its first aligned word, that the source sentence does not have: the swap among them. */
     static final int OWN_WORDS = 2;
+    /**
+     * The share of a sentence's own content words its source must hold before the two are aligned: a copy with one
+     * word swapped holds all but that one, so a sentence below it is not read word by word (most answers are not).
+     */
+    static final double HALF_FOUND = 0.5;
 
     /** A name or number written over: {@code copied} in the source sentence, {@code written} in the answer. */
     record Swap(String copied, String written, Passage passage) {}
@@ -39,7 +46,7 @@ final class SwappedFacts {
         List<Swap> out = new ArrayList<>();
         for (String sentence : AnswerSentences.sentences(answer)) {
             AnswerSentences.SourceSentence source = answers.sourceSentenceOf(sentence, passages);
-            if (source != null) {
+            if (source != null && source.found() >= HALF_FOUND) {
                 swapsIn(Words.of(sentence), Words.of(source.text()), source.passage(), context, out);
             }
         }
@@ -55,14 +62,15 @@ final class SwappedFacts {
             if (gap.aFrom() == 0 || gap.aLength() != 1 || gap.bLength() < 1) {
                 continue; // the answer's own opening, a word left out, or more than one word written
             }
-            boolean endsCopy = gap.aTo() == written.size();
-            if (!endsCopy && gap.bLength() != 1) {
+            // the answer stops on this word while its sentence goes on
+            boolean stopsEarly = gap.aTo() == written.size() && gap.bLength() > 1;
+            if (!stopsEarly && gap.bLength() != 1) {
                 continue;
             }
             int w = gap.aFrom();
             int c = gap.bFrom();
             String word = written.lower.get(w);
-            if (copied.holds(word) || (endsCopy && context.hasWord(word))) {
+            if (copied.holds(word) || (stopsEarly && context.hasWord(word))) {
                 continue;
             }
             if (sameKind(written, w, copied, c)) {
@@ -129,18 +137,31 @@ final class SwappedFacts {
     private record Words(String text, int[] bounds, List<String> lower) {
 
         static Words of(String text) {
-            List<String> lower = new ArrayList<>();
-            List<Integer> bounds = new ArrayList<>();
-            Terms.scanWords(text, 0, text.length(), (start, end) -> {
-                bounds.add(start);
-                bounds.add(end);
-                lower.add(Terms.lowerCaseWord(text, start, end));
-            });
-            int[] b = new int[bounds.size()];
-            for (int k = 0; k < b.length; k++) {
-                b[k] = bounds.get(k);
+            Collected collected = new Collected(text);
+            Terms.scanWords(text, 0, text.length(), collected);
+            return new Words(text, collected.bounds, collected.lower);
+        }
+
+        /** Each word's bounds, start and end one after the other, and its lower-case form. */
+        private static final class Collected implements Terms.WordBounds {
+            private final String text;
+            private final List<String> lower = new ArrayList<>();
+            private int[] bounds = new int[32];
+
+            Collected(String text) {
+                this.text = text;
             }
-            return new Words(text, b, lower);
+
+            @Override
+            public void word(int start, int end) {
+                int k = 2 * lower.size();
+                if (k + 2 > bounds.length) {
+                    bounds = Arrays.copyOf(bounds, 2 * bounds.length);
+                }
+                bounds[k] = start;
+                bounds[k + 1] = end;
+                lower.add(Terms.lowerCaseWord(text, start, end));
+            }
         }
 
         int size() {

@@ -74,6 +74,15 @@ class SwappedFactsTest {
         assertThat(swaps(question, "The United Wales.", LOCOMOTIVE, wales)).isEmpty();
     }
 
+    @Test
+    void aSwapAtTheEndOfBothSentencesNeedsNoWordMissingFromTheContext() {
+        Passage money = new Passage("Yuan_dynasty-23#0", "One of the more notable applications of printing technology"
+                + " was the chao, the paper money of the Yuan. Bolad was a minister of the court.", null, 1);
+        assertThat(swaps("What was the paper money of the Yuan called?", "One of the more notable applications of"
+                + " printing technology was the chao, the paper money of the Bolad.", money))
+                .containsExactly("Yuan->Bolad@Yuan_dynasty-23#0");
+    }
+
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', value = {
         // copied whole, with an opening and a citation of its own
