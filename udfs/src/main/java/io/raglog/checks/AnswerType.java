@@ -123,7 +123,8 @@ public enum AnswerType {
         };
     }
 
-    private static boolean hasDigit(String word) {
+    /** Whether the word holds a digit: a number, a year, "n2", "4th". */
+    static boolean hasDigit(String word) {
         for (int i = 0; i < word.length(); i++) {
             if (Character.isDigit(word.charAt(i))) {
                 return true;

@@ -73,7 +73,7 @@ final class SwappedFacts {
             if (copied.holds(word) || (stopsEarly && context.hasWord(word))) {
                 continue;
             }
-            if (sameKind(written, w, copied, c)) {
+            if (anotherOfItsKind(written, w, copied, c)) {
                 out.add(new Swap(copied.original(c), written.original(w), passage));
             }
         }
@@ -104,29 +104,21 @@ final class SwappedFacts {
     }
 
     /**
-     * Two different numbers (a digit in each: "4,100" and "4100" are one number, "n2" and "n4" two) or two different
-     * names (capitalised, not the first word of their sentences, not one word in two forms).
+     * Whether the answer's word {@code i} is another fact of the kind of the sentence's word {@code j}: two different
+     * numbers (a digit in each: "4,100" and "4100" are one number, "n2" and "n4" two) or two different names
+     * (capitalised, not the first word of their sentences, not one word in two forms).
      */
-    private static boolean sameKind(Words a, int i, Words b, int j) {
+    private static boolean anotherOfItsKind(Words a, int i, Words b, int j) {
         String x = a.original(i);
         String y = b.original(j);
-        boolean numberA = hasDigit(x);
-        boolean numberB = hasDigit(y);
+        boolean numberA = AnswerType.hasDigit(x);
+        boolean numberB = AnswerType.hasDigit(y);
         if (numberA || numberB) {
             Set<String> nx = Terms.numbers(x);
             Set<String> ny = Terms.numbers(y);
             return numberA && numberB && (nx.isEmpty() || ny.isEmpty() ? !x.equalsIgnoreCase(y) : !nx.equals(ny));
         }
         return i > 0 && j > 0 && capitalised(x) && capitalised(y) && !Terms.sameWord(a.lower.get(i), b.lower.get(j));
-    }
-
-    private static boolean hasDigit(String word) {
-        for (int k = 0; k < word.length(); k++) {
-            if (Character.isDigit(word.charAt(k))) {
-                return true;
-            }
-        }
-        return false;
     }
 
     private static boolean capitalised(String word) {
@@ -174,7 +166,7 @@ final class SwappedFacts {
 
         /** The word anywhere in the sentence: a number as written, any other word in any form. */
         boolean holds(String lowerWord) {
-            if (hasDigit(lowerWord)) {
+            if (AnswerType.hasDigit(lowerWord)) {
                 return lower.contains(lowerWord);
             }
             for (String w : lower) {
