@@ -297,8 +297,11 @@ public final class Terms {
      * caught here; the vector checks compare those by meaning.
      */
     public static boolean sameWord(String lowerA, String lowerB) {
-        String a = stem(lowerA);
-        String b = stem(lowerB);
+        return sameStem(stem(lowerA), stem(lowerB));
+    }
+
+    /** {@link #sameWord} on two words' {@link #stem}s, for a caller that compares each word with many. */
+    static boolean sameStem(String a, String b) {
         if (a.equals(b)) {
             return true;
         }

@@ -41,21 +41,31 @@ final class WordAlignment {
         this.aligned = aligned;
     }
 
-    /** @param a lower-case words, @param b lower-case words (as {@link Terms#words} gives them) */
+    /**
+     * @param a lower-case words, @param b lower-case words (as {@link Terms#words} gives them). Each word is stemmed
+     *     once and the table kept in one array: every answer a run gives is aligned so with its source sentence.
+     */
     static WordAlignment of(List<String> a, List<String> b) {
         int n = a.size();
         int m = b.size();
-        boolean[][] same = new boolean[n][m];
+        String[] stemsB = new String[m];
+        for (int j = 0; j < m; j++) {
+            stemsB[j] = Terms.stem(b.get(j));
+        }
+        boolean[] same = new boolean[n * m];
         for (int i = 0; i < n; i++) {
+            String stemA = Terms.stem(a.get(i));
             for (int j = 0; j < m; j++) {
-                same[i][j] = Terms.sameWord(a.get(i), b.get(j));
+                same[i * m + j] = Terms.sameStem(stemA, stemsB[j]);
             }
         }
-        // common[i][j]: the longest common subsequence of a[i..] and b[j..]
-        int[][] common = new int[n + 1][m + 1];
+        // common[i * (m + 1) + j]: the longest common subsequence of a[i..] and b[j..]
+        int w = m + 1;
+        int[] common = new int[(n + 1) * w];
         for (int i = n - 1; i >= 0; i--) {
             for (int j = m - 1; j >= 0; j--) {
-                common[i][j] = same[i][j] ? common[i + 1][j + 1] + 1 : Math.max(common[i + 1][j], common[i][j + 1]);
+                common[i * w + j] = same[i * m + j] ? common[(i + 1) * w + j + 1] + 1
+                        : Math.max(common[(i + 1) * w + j], common[i * w + j + 1]);
             }
         }
         List<Gap> gaps = new ArrayList<>();
@@ -65,21 +75,21 @@ final class WordAlignment {
         int aFrom = 0;
         int bFrom = 0;
         while (i < n && j < m) {
-            if (same[i][j] && common[i][j] == common[i + 1][j + 1] + 1) {
+            if (same[i * m + j] && common[i * w + j] == common[(i + 1) * w + j + 1] + 1) {
                 addGap(gaps, aFrom, i, bFrom, j);
                 alignedA[i] = true;
                 i++;
                 j++;
                 aFrom = i;
                 bFrom = j;
-            } else if (common[i + 1][j] >= common[i][j + 1]) {
+            } else if (common[(i + 1) * w + j] >= common[i * w + j + 1]) {
                 i++;
             } else {
                 j++;
             }
         }
         addGap(gaps, aFrom, n, bFrom, m);
-        return new WordAlignment(List.copyOf(gaps), alignedA, common[0][0]);
+        return new WordAlignment(gaps, alignedA, common[0]);
     }
 
     private static void addGap(List<Gap> gaps, int aFrom, int aTo, int bFrom, int bTo) {
