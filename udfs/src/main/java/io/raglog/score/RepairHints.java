@@ -12,6 +12,7 @@ import static io.raglog.checks.FeatureList.EMBED_NEAR_MISS_WORDS;
 import static io.raglog.checks.FeatureList.EMBED_TRUNCATED;
 import static io.raglog.checks.FeatureList.FLOW_OMITTED_SHARE;
 import static io.raglog.checks.FeatureList.GENERATE_REFUSES;
+import static io.raglog.checks.FeatureList.GENERATE_SWAPPED_IN_PLACE;
 import static io.raglog.checks.FeatureList.LLM_RERANK_ANSWER_DROPPED;
 import static io.raglog.checks.FeatureList.LLM_RERANK_BAD_ORDER;
 import static io.raglog.checks.FeatureList.LLM_RETRIEVE_OFF_TOPIC;
@@ -172,6 +173,11 @@ public final class RepairHints {
         if (Evidence.count(f, GENERATE_REFUSES) > 0 && inContext(f)) {
             return "The answer abstained although its context held the needed information: loosen the abstention "
                     + "instruction or put the most relevant passage first.";
+        }
+        if (Evidence.count(f, GENERATE_SWAPPED_IN_PLACE) > 0) {
+            return "The answer copied a sentence of its context and wrote another name or number into it: lower the "
+                    + "generator's temperature, have it quote names, numbers and dates as the passage gives them, or "
+                    + "check them against the cited passage before the answer is sent.";
         }
         if (omitted != null && omitted > 0) {
             return "Ask the generator to answer every part of the question from all relevant passages: it left out "
