@@ -263,24 +263,30 @@ public final class AnswerSentences {
      * answer adds no word of its own or none is found).
      */
     public Source sourceOf(String answer, List<Passage> passages) {
-        Origin origin = origin(answer, passages);
-        return origin == null ? new Source(0, 0, 0)
-                : new Source(origin.found, origin.match, (int) Math.round((1 - origin.found) * origin.own));
+        return locate(answer, passages).source();
     }
 
     /**
-     * The context sentence {@code text} (an answer, or one of its sentences) was taken from, as {@link #sourceOf}
-     * chooses it; null when the text adds no content word of its own to the question or no sentence holds one.
+     * {@link #sourceOf} with the context sentence it chose: {@code sentence} is null when the text adds no content word
+     * of its own to the question or no sentence holds one. One search for a caller that needs both.
      */
-    SourceSentence sourceSentenceOf(String text, List<Passage> passages) {
+    Located locate(String text, List<Passage> passages) {
         Origin origin = origin(text, passages);
-        if (origin == null || origin.found <= 0) {
-            return null;
+        if (origin == null) {
+            return new Located(new Source(0, 0, 0), null);
+        }
+        Source source = new Source(origin.found, origin.match, (int) Math.round((1 - origin.found) * origin.own));
+        if (origin.found <= 0) {
+            return new Located(source, null);
         }
         Passage passage = passages.get(origin.passage);
         int[] bounds = sentenceBounds(passage.text());
-        return new SourceSentence(passage, bounds[2 * origin.sentence], bounds[2 * origin.sentence + 1], origin.found);
+        return new Located(source, new SourceSentence(passage, bounds[2 * origin.sentence],
+                bounds[2 * origin.sentence + 1], origin.found));
     }
+
+    /** What {@link #locate} found: the text's {@link Source} and the sentence it was taken from (or null). */
+    record Located(Source source, SourceSentence sentence) {}
 
     /**
      * A sentence of a passage: {@code passage.text().substring(from, to)}, holding {@code found} of the text's own

@@ -76,10 +76,11 @@ final class GenerateRules {
             if (answers.hasQuestion() && !passages.isEmpty()) {
                 v.put(GENERATE_CONTEXT_ANSWER_MATCH, answers.bestIn(passages));
                 if (!refuses) {
-                    AnswerSentences.Source source = answers.sourceOf(answer, passages);
+                    AnswerSentences.Located whole = answers.locate(answer, passages);
+                    AnswerSentences.Source source = whole.source();
                     v.put(GENERATE_ANSWER_FOUND, source.found()).put(GENERATE_ANSWER_SOURCE_MATCH, source.match())
                             .put(GENERATE_ANSWER_MISSING_WORDS, source.missing());
-                    List<SwappedFacts.Swap> swaps = SwappedFacts.in(answer, passages, answers, context);
+                    List<SwappedFacts.Swap> swaps = SwappedFacts.in(answer, whole, passages, answers, context);
                     v.put(GENERATE_SWAPPED_IN_PLACE, swaps.size());
                     for (SwappedFacts.Swap swap : swaps) {
                         Fact changed = Fact.of(Stage.GENERATE, FactKind.CHANGED_WORD,

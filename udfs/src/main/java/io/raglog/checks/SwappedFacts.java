@@ -14,7 +14,7 @@ import java.util.Set;
  * the same passage, a name from the next one): the slip is seen only where it stands, word by word against the
  * sentence it was taken from ({@link WordAlignment}).
  *
- * <p>Each sentence of the answer is read against the context sentence {@link AnswerSentences#sourceSentenceOf} gives
+ * <p>Each sentence of the answer is read against the context sentence {@link AnswerSentences#locate} gives
  * it. It counts as a copy when at least two of its words, one a content word, stand in that sentence in order, and at
  * most {@link #OWN_WORDS} of its words after the first aligned one do not: an opening of the answer's own ("The
  * passages suggest that ...") is allowed, a paraphrase is not read at all. In a copy, a swap is one word where the
@@ -40,12 +40,17 @@ final class SwappedFacts {
     private SwappedFacts() {}
 
     /**
+     * @param whole where the whole answer was taken from ({@link AnswerSentences#locate}): an answer of one sentence,
+     *     most of them, is not searched for again
      * @param context the context's words (the written word of a swap at the answer's end must be nowhere in it)
      */
-    static List<Swap> in(String answer, List<Passage> passages, AnswerSentences answers, TextIndex context) {
+    static List<Swap> in(String answer, AnswerSentences.Located whole, List<Passage> passages,
+            AnswerSentences answers, TextIndex context) {
         List<Swap> out = new ArrayList<>();
-        for (String sentence : AnswerSentences.sentences(answer)) {
-            AnswerSentences.SourceSentence source = answers.sourceSentenceOf(sentence, passages);
+        List<String> sentences = AnswerSentences.sentences(answer);
+        for (String sentence : sentences) {
+            AnswerSentences.SourceSentence source = sentences.size() == 1 ? whole.sentence()
+                    : answers.locate(sentence, passages).sentence();
             if (source != null && source.found() >= HALF_FOUND) {
                 swapsIn(Words.of(sentence), Words.of(source.text()), source.passage(), context, out);
             }

@@ -33,7 +33,8 @@ class SwappedFactsTest {
     private static List<String> swaps(String question, String answer, Passage... context) {
         List<Passage> passages = List.of(context);
         TextIndex index = TextIndex.ofPassages(passages.stream().map(Passage::text).toList());
-        return SwappedFacts.in(answer, passages, AnswerSentences.forQuestion(question), index).stream()
+        AnswerSentences answers = AnswerSentences.forQuestion(question);
+        return SwappedFacts.in(answer, answers.locate(answer, passages), passages, answers, index).stream()
                 .map(s -> s.copied() + "->" + s.written() + "@" + s.passage().id()).toList();
     }
 
