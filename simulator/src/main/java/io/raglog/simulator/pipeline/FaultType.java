@@ -18,6 +18,11 @@ public enum FaultType {
     EMBED_WRONG_FIELD(Stage.EMBED, "wrong_field"),
     RETRIEVE_MISSING_EVIDENCE(Stage.RETRIEVE, "missing_evidence"),
     RETRIEVE_OFF_TOPIC(Stage.RETRIEVE, "off_topic"),
+    /**
+     * Natural only: the question has no answer in the corpus, and none of the passages retrieved is from the paragraph
+     * it was asked about, which the store holds (only other paragraphs of its article, if any).
+     */
+    RETRIEVE_MISSED_ASKED_PASSAGE(Stage.RETRIEVE, "missed_asked_passage"),
     RERANK_EVIDENCE_BELOW_CUTOFF(Stage.RERANK, "evidence_below_cutoff"),
     /** The context budget cut the passage that holds the answer before the answer's sentence. */
     ASSEMBLE_EVIDENCE_CUT(Stage.ASSEMBLE, "evidence_cut"),

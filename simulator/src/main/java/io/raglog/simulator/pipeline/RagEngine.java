@@ -168,7 +168,7 @@ public final class RagEngine {
                     : new Fault(FaultType.GENERATE_GATE_REFUSED, "the relevance gate judged a context that held the "
                             + "answer insufficient, and nothing was generated"));
             skipped |= injectAt == Stage.GENERATE; // no generator to plant a fault in
-            Verdict verdict = label(q, title, shape, query, rewrite, embedNatural, retrieved, handedOn, prompt,
+            Verdict verdict = label(q, title, index, shape, query, rewrite, embedNatural, retrieved, handedOn, prompt,
                     promptEvidence, evidence, none, injected);
             return new RunOutcome(q, title, rewrite, query, embedText, vector, List.copyOf(retrieved),
                     reranked == null ? null : List.copyOf(reranked), shape.topN(), List.copyOf(prompt), none,
@@ -195,7 +195,7 @@ public final class RagEngine {
             answer = new Answer(AnswerDress.dress(answer.text(), dress, q, prompt, rng), false, answer.naturalFault());
         }
 
-        Verdict verdict = label(q, title, shape, query, rewrite, embedNatural, retrieved, handedOn, prompt,
+        Verdict verdict = label(q, title, index, shape, query, rewrite, embedNatural, retrieved, handedOn, prompt,
                 promptEvidence, evidence, answer, injected);
         return new RunOutcome(q, title, rewrite, query, embedText, vector, List.copyOf(retrieved),
                 reranked == null ? null : List.copyOf(reranked), shape.topN(), List.copyOf(prompt), answer,
@@ -327,7 +327,7 @@ public final class RagEngine {
         return held;
     }
 
-    private Verdict label(Question q, String title, StackShape shape, String query, String rewrite, Fault embedNatural,
+    private Verdict label(Question q, String title, ChunkIndex index, StackShape shape, String query, String rewrite, Fault embedNatural,
             List<ChunkIndex.Hit> retrieved, List<Chunk> context, List<Chunk> prompt, Set<Chunk> promptEvidence,
             Set<Chunk> evidence, Answer answer, Fault injected) {
         List<Fault> natural = new ArrayList<>();
@@ -350,7 +350,7 @@ public final class RagEngine {
                         : q.answerable() && !evidenceRetrieved
                                 ? new Fault(FaultType.RETRIEVE_MISSING_EVIDENCE, "none of the " + retrieved.size()
                                         + " retrieved passages holds the answer \"" + q.expectedAnswer() + "\"")
-                                : null;
+                                : !q.answerable() ? missedAskedPassage(q, index, retrieved) : null;
         addNatural(natural, retrieveFault, injected);
 
         Integer rerankLabel = null;
@@ -390,16 +390,34 @@ public final class RagEngine {
     /**
      * Retrieval's label. For a question the corpus does not answer, retrieval's passages hold no answer whatever the
      * retriever does, and that is the content's trouble, not retrieval's: the engine leaves retrieval null there, and
-     * the label written for the run ({@code Simulator.label}) calls it sound beside the knowledge gap. Passages about
-     * other subjects are another matter: the store holds the question's subject (its article is indexed) and returned
-     * none of it, which the passages themselves show, planted or not, and which a passage the pipeline is known to
-     * hold can confirm. That is retrieval's fault on any question.
+     * the label written for the run ({@code Simulator.label}) calls it sound beside the knowledge gap. Passages that
+     * miss the question's subject are another matter: the store holds the passage the question was asked about and
+     * returned none of it (other articles, or only other paragraphs of its own), which the passages themselves show,
+     * planted or not, and which a passage the pipeline is known to hold can confirm. That is retrieval's fault on any
+     * question.
      */
     private static Integer retrieveLabel(Question q, Fault retrieveFault) {
         if (!q.answerable() && retrieveFault == null) {
             return null;
         }
         return retrieveFault == null ? 0 : 1;
+    }
+
+    /**
+     * On a question the corpus does not answer, retrieval still owes the passage the question was asked about (SQuAD's
+     * paragraph, which holds its plausible answer and most of its words). A store that holds it and returned only
+     * passages of its article's other paragraphs missed the question's subject as surely as one that returned other
+     * articles: an article is a whole city or war, a paragraph is what the question is about. Null when it was
+     * retrieved, or when the store does not hold it (a corpus without the link).
+     */
+    private static Fault missedAskedPassage(Question q, ChunkIndex index, List<ChunkIndex.Hit> retrieved) {
+        List<String> held = q.relevantDocIds().stream().filter(id -> !index.chunksOf(id).isEmpty()).toList();
+        if (held.isEmpty() || retrieved.stream().anyMatch(h -> held.contains(h.chunk().docId()))) {
+            return null;
+        }
+        return new Fault(FaultType.RETRIEVE_MISSED_ASKED_PASSAGE, "none of the " + retrieved.size()
+                + " retrieved passages is from " + held.get(0) + ", the passage the question was asked about, which "
+                + "the store holds");
     }
 
     /** The pipeline's usual budget lost the answer: the passage holding it cut short of it, or not there at all. */

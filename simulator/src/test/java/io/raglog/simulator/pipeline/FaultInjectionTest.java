@@ -294,7 +294,7 @@ class FaultInjectionTest {
             boolean kept = run.context().stream().anyMatch(run.evidence()::contains);
             boolean onSubject = retrievedOnSubject(run);
             assertThat(run.verdict().stages().faulty(Stage.RETRIEVE))
-                    .isEqualTo(q.answerable() && !retrieved || !onSubject);
+                    .isEqualTo(q.answerable() && !retrieved || !onSubject || !retrievedAskedPassage(run));
             assertThat(run.verdict().stages().faulty(Stage.RERANK)).isEqualTo(retrieved && !kept);
             assertThat(run.verdict().stages().faulty(Stage.EMBED)).isFalse();
             if (run.verdict().root() != null) {
@@ -308,27 +308,36 @@ class FaultInjectionTest {
     }
 
     @Test
-    void shouldLeaveRetrievalUnlabeledOnUnanswerableQuestionsUnlessItsPassagesLeftTheSubject() {
+    void shouldLeaveRetrievalUnlabeledOnUnanswerableQuestionsUnlessItsPassagesMissedTheOneAskedAbout() {
         int unanswerable = 0;
         int planted = 0;
         int naturallyOffTopic = 0;
+        int missedWithinTheArticle = 0;
         for (int i = 0; i < 600; i++) {
             Question q = model.corpus().questions().get(i * 5 % model.corpus().questions().size());
             if (q.answerable()) {
                 continue;
             }
             unanswerable++;
-            // no log tells a retrieval on a question the corpus cannot answer from a retrieval that missed; passages
-            // about other subjects, while the store holds the question's, are a fault whatever the question
+            // no passage holds an answer to a question the corpus cannot answer, whatever retrieval does; passages
+            // that miss the one it was asked about, while the store holds it, are a fault whatever the question:
+            // other articles, or only other paragraphs of its own
             RunOutcome natural = engine.run(q, SHAPE, index, null, STYLE, Rand.forRun(6, 1, i));
-            boolean onSubject = retrievedOnSubject(natural);
-            if (onSubject) {
+            if (retrievedAskedPassage(natural)) {
                 assertThat(natural.verdict().stages().retrieve()).isNull();
             } else {
                 assertThat(natural.verdict().stages().retrieve()).isEqualTo(1);
                 // the root is retrieval's own, or a rewrite or embedding before it that sent the query astray
                 assertThat(natural.verdict().root().type().stage()).isIn(Stage.REWRITE, Stage.EMBED, Stage.RETRIEVE);
-                naturallyOffTopic++;
+                if (retrievedOnSubject(natural)) {
+                    missedWithinTheArticle++;
+                    if (natural.verdict().root().type().stage() == Stage.RETRIEVE) {
+                        assertThat(natural.verdict().root().type()).isEqualTo(FaultType.RETRIEVE_MISSED_ASKED_PASSAGE);
+                        assertThat(natural.verdict().root().detail()).contains(q.relevantDocIds().get(0));
+                    }
+                } else {
+                    naturallyOffTopic++;
+                }
             }
             assertThat(natural.verdict().stages().generate()).isNotNull();
             RunOutcome offTopic = engine.run(q, SHAPE, index, Stage.RETRIEVE, STYLE, Rand.forRun(6, 2, i));
@@ -339,6 +348,7 @@ class FaultInjectionTest {
         assertThat(unanswerable).isGreaterThan(50);
         assertThat(planted).isEqualTo(unanswerable);
         assertThat(naturallyOffTopic).isPositive().isLessThan(unanswerable / 3);
+        assertThat(missedWithinTheArticle).isPositive().isLessThan(unanswerable / 3);
     }
 
     @Test
@@ -394,6 +404,11 @@ class FaultInjectionTest {
             }
         }
         return out;
+    }
+
+    /** Whether any retrieved passage is from the paragraph the question was asked about (SQuAD's). */
+    private static boolean retrievedAskedPassage(RunOutcome run) {
+        return run.retrieved().stream().anyMatch(h -> run.question().relevantDocIds().contains(h.chunk().docId()));
     }
 
     /** Whether any retrieved passage is from the question's article: read here from the run, not from the engine. */
