@@ -327,9 +327,9 @@ public final class RagEngine {
         return held;
     }
 
-    private Verdict label(Question q, String title, ChunkIndex index, StackShape shape, String query, String rewrite, Fault embedNatural,
-            List<ChunkIndex.Hit> retrieved, List<Chunk> context, List<Chunk> prompt, Set<Chunk> promptEvidence,
-            Set<Chunk> evidence, Answer answer, Fault injected) {
+    private Verdict label(Question q, String title, ChunkIndex index, StackShape shape, String query, String rewrite,
+            Fault embedNatural, List<ChunkIndex.Hit> retrieved, List<Chunk> context, List<Chunk> prompt,
+            Set<Chunk> promptEvidence, Set<Chunk> evidence, Answer answer, Fault injected) {
         List<Fault> natural = new ArrayList<>();
         Integer rewriteLabel = null;
         if (shape.rewrites()) {
