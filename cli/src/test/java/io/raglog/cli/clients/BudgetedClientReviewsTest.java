@@ -54,7 +54,7 @@ class BudgetedClientReviewsTest {
     }
 
     @Test
-    void shouldCatchMoreOfWhatTheShippedThresholdsMissOnceTheFirstRunsAreReviewed() throws Exception {
+    void shouldKeepTheLaterRunsWithinTheRunBudgetWithoutMissingMoreOnceTheFirstRunsAreReviewed() throws Exception {
         JsRagClient.Plan plan = JsRagClient.Plan.of(PASSAGES, QUESTIONS).withContextBudget(700);
         JsRagClient.Recording recording = JsRagClient.record("langchain-rag.mjs", "reviewed-langchain-js", plan, dir);
         JsRagClient.Replayed replayed = JsRagClient.replay(recording.calls(), dir);
@@ -77,25 +77,28 @@ class BudgetedClientReviewsTest {
 
         try (ModelBundle shipped = DefaultBundle.load()) {
             ThresholdSuggester.Suggestion suggestion = ThresholdSuggester.suggest(shipped, reviewed, MAX_RUN_FPR);
-            // the reviews show retrieval missing answers the shipped threshold, set on the simulator's mix, lets by
+            // retrieval's misses, which the shipped threshold once let by on this client, are never traded away
             assertThat(suggestion.stages().get(Stage.RETRIEVE.id()).suggested())
                     .as("retrieval's threshold from the reviews:%n%s", suggestion.toTable())
-                    .isLessThan(shipped.threshold(Stage.RETRIEVE));
+                    .isLessThanOrEqualTo(shipped.threshold(Stage.RETRIEVE));
             try (ModelBundle tuned = shipped.withThresholds(suggestion.thresholds(), "reviews of the first runs")) {
                 Outcomes before = Outcomes.of(new Scorer(shipped), later);
                 Outcomes after = Outcomes.of(new Scorer(tuned), later);
                 String told = "on the later runs, shipped thresholds: " + before + "; from the reviews: " + after;
-                // 300 questions over 150 passages, bundle 92f0367225b9: retrieval 3 -> 4 of the 10 later runs it
-                // missed, assembly 10 -> 10 of the 29 whose answer the budget cut, generation 20 -> 7 of 55: the
-                // bundle flagged 6 of the 104 reviewed sound runs, more than the one the confidence bound allows with
-                // so few, and raising generation's threshold was the search's way down; sound runs flagged 4 -> 3 of
-                // 93. Before the search stopped spending false flags on sound runs already flagged, it lowered
+                // 300 questions over 150 passages, bundle 5e926e704c09: retrieval 4 -> 4 of the 10 later runs it
+                // missed (bundles dba4532bb442 and 92f0367225b9 caught 1 and 3 with their own thresholds, and their
+                // reviews lowered retrieval's to catch 5 and 4), assembly 10 -> 10 of the 29 whose answer the budget
+                // cut, generation 20 -> 7 of 55: the bundle flagged 6 of the 104 reviewed sound runs, more than the
+                // one the confidence bound allows with so few, and raising generation's threshold was the search's
+                // way down; sound runs flagged 4 -> 3 of 93. Before the search stopped spending false flags on sound runs already flagged, it lowered
                 // assembly's threshold to 0.08 at no cost on the reviewed runs, and flagged 10 of the 93; before it
                 // counted the flags the assembly rule moves onto runs already flagged, to 0.22, and flagged 6.
-                assertThat(after.caught(Stage.RETRIEVE)).as(told).isGreaterThan(before.caught(Stage.RETRIEVE));
+                assertThat(after.caught(Stage.RETRIEVE)).as(told)
+                        .isGreaterThanOrEqualTo(before.caught(Stage.RETRIEVE));
                 assertThat(after.caught(Stage.ASSEMBLE)).as(told).isGreaterThanOrEqualTo(before.caught(Stage.ASSEMBLE));
                 assertThat(after.soundRunsFlagged()).as(told)
-                        .isLessThanOrEqualTo((int) Math.floor(MAX_RUN_FPR * after.soundRuns()));
+                        .isLessThanOrEqualTo((int) Math.floor(MAX_RUN_FPR * after.soundRuns()))
+                        .isLessThanOrEqualTo(before.soundRunsFlagged());
             }
         }
     }

@@ -24,6 +24,11 @@ public enum FaultType {
      */
     RETRIEVE_MISSED_ASKED_PASSAGE(Stage.RETRIEVE, "missed_asked_passage"),
     RERANK_EVIDENCE_BELOW_CUTOFF(Stage.RERANK, "evidence_below_cutoff"),
+    /**
+     * Natural only: the question has no answer in the corpus; the paragraph it was asked about was retrieved and the
+     * reranker cut it below its top n.
+     */
+    RERANK_ASKED_PASSAGE_BELOW_CUTOFF(Stage.RERANK, "asked_passage_below_cutoff"),
     /** The context budget cut the passage that holds the answer before the answer's sentence. */
     ASSEMBLE_EVIDENCE_CUT(Stage.ASSEMBLE, "evidence_cut"),
     /** The passage that holds the answer was handed on and dropped from the prompt whole. */

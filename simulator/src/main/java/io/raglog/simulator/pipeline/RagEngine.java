@@ -343,6 +343,8 @@ public final class RagEngine {
 
         boolean evidenceRetrieved = retrieved.stream().anyMatch(h -> evidence.contains(h.chunk()));
         boolean onSubject = retrieved.stream().anyMatch(h -> h.chunk().title().equals(title));
+        List<String> asked = q.answerable() ? List.of() : askedPassages(q, index);
+        boolean askedRetrieved = retrieved.stream().anyMatch(h -> asked.contains(h.chunk().docId()));
         Fault retrieveFault = injected != null && injected.type().stage() == Stage.RETRIEVE ? injected
                 : !onSubject
                         ? new Fault(FaultType.RETRIEVE_OFF_TOPIC, "none of the " + retrieved.size()
@@ -350,7 +352,11 @@ public final class RagEngine {
                         : q.answerable() && !evidenceRetrieved
                                 ? new Fault(FaultType.RETRIEVE_MISSING_EVIDENCE, "none of the " + retrieved.size()
                                         + " retrieved passages holds the answer \"" + q.expectedAnswer() + "\"")
-                                : !q.answerable() ? missedAskedPassage(q, index, retrieved) : null;
+                                : !asked.isEmpty() && !askedRetrieved
+                                        ? new Fault(FaultType.RETRIEVE_MISSED_ASKED_PASSAGE, "none of the "
+                                                + retrieved.size() + " retrieved passages is from " + asked.get(0)
+                                                + ", the passage the question was asked about, which the store holds")
+                                        : null;
         addNatural(natural, retrieveFault, injected);
 
         Integer rerankLabel = null;
@@ -360,7 +366,11 @@ public final class RagEngine {
                     : evidenceRetrieved && !evidenceKept
                             ? new Fault(FaultType.RERANK_EVIDENCE_BELOW_CUTOFF,
                                     "the reranker cut the evidence below its top " + shape.topN())
-                            : null;
+                            : askedRetrieved && context.stream().noneMatch(c -> asked.contains(c.docId()))
+                                    ? new Fault(FaultType.RERANK_ASKED_PASSAGE_BELOW_CUTOFF, "the reranker cut "
+                                            + asked.get(0) + ", the passage the question was asked about, below its "
+                                            + "top " + shape.topN())
+                                    : null;
             rerankLabel = f == null ? 0 : 1;
             addNatural(natural, f, injected);
         }
@@ -404,20 +414,16 @@ public final class RagEngine {
     }
 
     /**
-     * On a question the corpus does not answer, retrieval still owes the passage the question was asked about (SQuAD's
-     * paragraph, which holds its plausible answer and most of its words). A store that holds it and returned only
-     * passages of its article's other paragraphs missed the question's subject as surely as one that returned other
-     * articles: an article is a whole city or war, a paragraph is what the question is about. Null when it was
-     * retrieved, or when the store does not hold it (a corpus without the link).
+     * On a question the corpus does not answer, the ranking stages still owe the passage the question was asked about
+     * (SQuAD's paragraph, which holds its plausible answer and most of its words): relevance is the question's
+     * subject, which an unanswerable question has, not its answer. A store that returned only its article's other
+     * paragraphs missed the subject as surely as one that returned other articles (an article is a whole city or war,
+     * a paragraph what the question is about), and a reranker that cut it below its top n ranked the subject under
+     * passages about something else. Assembly and generation are judged by the answer, which there is none of. The
+     * paragraphs the store holds; empty when it holds none (a corpus without the link).
      */
-    private static Fault missedAskedPassage(Question q, ChunkIndex index, List<ChunkIndex.Hit> retrieved) {
-        List<String> held = q.relevantDocIds().stream().filter(id -> !index.chunksOf(id).isEmpty()).toList();
-        if (held.isEmpty() || retrieved.stream().anyMatch(h -> held.contains(h.chunk().docId()))) {
-            return null;
-        }
-        return new Fault(FaultType.RETRIEVE_MISSED_ASKED_PASSAGE, "none of the " + retrieved.size()
-                + " retrieved passages is from " + held.get(0) + ", the passage the question was asked about, which "
-                + "the store holds");
+    private static List<String> askedPassages(Question q, ChunkIndex index) {
+        return q.relevantDocIds().stream().filter(id -> !index.chunksOf(id).isEmpty()).toList();
     }
 
     /** The pipeline's usual budget lost the answer: the passage holding it cut short of it, or not there at all. */

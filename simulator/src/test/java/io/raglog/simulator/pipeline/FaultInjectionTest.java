@@ -295,7 +295,8 @@ class FaultInjectionTest {
             boolean onSubject = retrievedOnSubject(run);
             assertThat(run.verdict().stages().faulty(Stage.RETRIEVE))
                     .isEqualTo(q.answerable() && !retrieved || !onSubject || !retrievedAskedPassage(run));
-            assertThat(run.verdict().stages().faulty(Stage.RERANK)).isEqualTo(retrieved && !kept);
+            boolean askedCut = !q.answerable() && retrievedAskedPassage(run) && !keptAskedPassage(run);
+            assertThat(run.verdict().stages().faulty(Stage.RERANK)).isEqualTo(retrieved && !kept || askedCut);
             assertThat(run.verdict().stages().faulty(Stage.EMBED)).isFalse();
             if (run.verdict().root() != null) {
                 assertThat(run.verdict().origin()).isEqualTo(Label.ORIGIN_NATURAL);
@@ -313,6 +314,7 @@ class FaultInjectionTest {
         int planted = 0;
         int naturallyOffTopic = 0;
         int missedWithinTheArticle = 0;
+        int cutByTheReranker = 0;
         for (int i = 0; i < 600; i++) {
             Question q = model.corpus().questions().get(i * 5 % model.corpus().questions().size());
             if (q.answerable()) {
@@ -339,6 +341,10 @@ class FaultInjectionTest {
                     naturallyOffTopic++;
                 }
             }
+            // the reranker owes it too: cutting it below the top n ranks the subject under other passages
+            assertThat(natural.verdict().stages().rerank())
+                    .isEqualTo(retrievedAskedPassage(natural) && !keptAskedPassage(natural) ? 1 : 0);
+            cutByTheReranker += retrievedAskedPassage(natural) && !keptAskedPassage(natural) ? 1 : 0;
             assertThat(natural.verdict().stages().generate()).isNotNull();
             RunOutcome offTopic = engine.run(q, SHAPE, index, Stage.RETRIEVE, STYLE, Rand.forRun(6, 2, i));
             assertThat(offTopic.injected().type()).isEqualTo(FaultType.RETRIEVE_OFF_TOPIC);
@@ -349,6 +355,7 @@ class FaultInjectionTest {
         assertThat(planted).isEqualTo(unanswerable);
         assertThat(naturallyOffTopic).isPositive().isLessThan(unanswerable / 3);
         assertThat(missedWithinTheArticle).isPositive().isLessThan(unanswerable / 3);
+        assertThat(cutByTheReranker).isPositive().isLessThan(unanswerable / 3);
     }
 
     @Test
@@ -409,6 +416,12 @@ class FaultInjectionTest {
     /** Whether any retrieved passage is from the paragraph the question was asked about (SQuAD's). */
     private static boolean retrievedAskedPassage(RunOutcome run) {
         return run.retrieved().stream().anyMatch(h -> run.question().relevantDocIds().contains(h.chunk().docId()));
+    }
+
+    /** Whether the reranker kept, in its top n, any passage of the paragraph the question was asked about. */
+    private static boolean keptAskedPassage(RunOutcome run) {
+        return run.reranked().subList(0, Math.min(run.topN(), run.reranked().size())).stream()
+                .anyMatch(p -> run.question().relevantDocIds().contains(p.chunk().docId()));
     }
 
     /** Whether any retrieved passage is from the question's article: read here from the run, not from the engine. */
