@@ -345,32 +345,39 @@ public final class RagEngine {
         boolean onSubject = retrieved.stream().anyMatch(h -> h.chunk().title().equals(title));
         List<String> asked = q.answerable() ? List.of() : askedPassages(q, index);
         boolean askedRetrieved = retrieved.stream().anyMatch(h -> asked.contains(h.chunk().docId()));
-        Fault retrieveFault = injected != null && injected.type().stage() == Stage.RETRIEVE ? injected
-                : !onSubject
-                        ? new Fault(FaultType.RETRIEVE_OFF_TOPIC, "none of the " + retrieved.size()
-                                + " retrieved passages is about " + title + ", which the store holds")
-                        : q.answerable() && !evidenceRetrieved
-                                ? new Fault(FaultType.RETRIEVE_MISSING_EVIDENCE, "none of the " + retrieved.size()
-                                        + " retrieved passages holds the answer \"" + q.expectedAnswer() + "\"")
-                                : !asked.isEmpty() && !askedRetrieved
-                                        ? new Fault(FaultType.RETRIEVE_MISSED_ASKED_PASSAGE, "none of the "
-                                                + retrieved.size() + " retrieved passages is from " + asked.get(0)
-                                                + ", the passage the question was asked about, which the store holds")
-                                        : null;
+        Fault retrieveFault;
+        if (injected != null && injected.type().stage() == Stage.RETRIEVE) {
+            retrieveFault = injected;
+        } else if (!onSubject) {
+            retrieveFault = new Fault(FaultType.RETRIEVE_OFF_TOPIC, "none of the " + retrieved.size()
+                    + " retrieved passages is about " + title + ", which the store holds");
+        } else if (q.answerable() && !evidenceRetrieved) {
+            retrieveFault = new Fault(FaultType.RETRIEVE_MISSING_EVIDENCE, "none of the " + retrieved.size()
+                    + " retrieved passages holds the answer \"" + q.expectedAnswer() + "\"");
+        } else if (!asked.isEmpty() && !askedRetrieved) {
+            retrieveFault = new Fault(FaultType.RETRIEVE_MISSED_ASKED_PASSAGE, "none of the " + retrieved.size()
+                    + " retrieved passages is from " + asked.get(0) + ", the passage the question was asked about, "
+                    + "which the store holds");
+        } else {
+            retrieveFault = null;
+        }
         addNatural(natural, retrieveFault, injected);
 
         Integer rerankLabel = null;
         if (shape.reranks()) {
             boolean evidenceKept = context.stream().anyMatch(evidence::contains);
-            Fault f = injected != null && injected.type().stage() == Stage.RERANK ? injected
-                    : evidenceRetrieved && !evidenceKept
-                            ? new Fault(FaultType.RERANK_EVIDENCE_BELOW_CUTOFF,
-                                    "the reranker cut the evidence below its top " + shape.topN())
-                            : askedRetrieved && context.stream().noneMatch(c -> asked.contains(c.docId()))
-                                    ? new Fault(FaultType.RERANK_ASKED_PASSAGE_BELOW_CUTOFF, "the reranker cut "
-                                            + asked.get(0) + ", the passage the question was asked about, below its "
-                                            + "top " + shape.topN())
-                                    : null;
+            Fault f;
+            if (injected != null && injected.type().stage() == Stage.RERANK) {
+                f = injected;
+            } else if (evidenceRetrieved && !evidenceKept) {
+                f = new Fault(FaultType.RERANK_EVIDENCE_BELOW_CUTOFF,
+                        "the reranker cut the evidence below its top " + shape.topN());
+            } else if (askedRetrieved && context.stream().noneMatch(c -> asked.contains(c.docId()))) {
+                f = new Fault(FaultType.RERANK_ASKED_PASSAGE_BELOW_CUTOFF, "the reranker cut " + asked.get(0)
+                        + ", the passage the question was asked about, below its top " + shape.topN());
+            } else {
+                f = null;
+            }
             rerankLabel = f == null ? 0 : 1;
             addNatural(natural, f, injected);
         }
