@@ -155,6 +155,23 @@ public final class Contrasts {
     }
 
     /**
+     * What turns a sentence against a question as the two words that do it, the question's first ({"before",
+     * "after"}; {"not", ""} for a negation the sentence lacks); null when nothing does ({@link #against}).
+     */
+    public static String[] turningWords(long question, long sentence) {
+        long turning = turning(question, sentence);
+        if (turning == 0) {
+            return null;
+        }
+        if (turning == NEGATION) {
+            return new String[] {"not", ""};
+        }
+        long word = Long.lowestOneBit(turning);
+        return new String[] {WORD_AT[Long.numberOfTrailingZeros(word)],
+            WORD_AT[Long.numberOfTrailingZeros(opposites(word))]};
+    }
+
+    /**
      * {@link #NEGATION} when the question is negated and the sentence is not; else the marks of the question's words
      * whose opposite the sentence has and they do not (a word whose opposite the question also has is left out); 0
      * when nothing turns the sentence.

@@ -13,7 +13,7 @@ import java.util.Map;
  */
 public final class FeatureList {
 
-    public static final String VERSION = "raglog.checks/v10";
+    public static final String VERSION = "raglog.checks/v11";
 
     /**
      * Lists that only add features to the one before (none redefined or removed), so a model trained on the earlier
@@ -21,9 +21,10 @@ public final class FeatureList {
      * stage's features and the reranker's own cut, v5 whether the answer is the kind the question asks for, v6 how
      * high the passages assembly lost were ranked, v7 how many a contextual compressor kept extracts of, v8 the
      * question words a rewrite replaced in place, v9 how many of those by their opposite, v10 the names and numbers an
-     * answer wrote over in the context sentence it copies.
+     * answer wrote over in the context sentence it copies, v11 an answer that restates the question turned against it.
      */
-    private static final Map<String, String> ADDS_TO = Map.of("raglog.checks/v10", "raglog.checks/v9",
+    private static final Map<String, String> ADDS_TO = Map.of("raglog.checks/v11", "raglog.checks/v10",
+            "raglog.checks/v10", "raglog.checks/v9",
             "raglog.checks/v9", "raglog.checks/v8",
             "raglog.checks/v8", "raglog.checks/v7",
             "raglog.checks/v7", "raglog.checks/v6",
@@ -130,6 +131,8 @@ public final class FeatureList {
     public static final String REWRITE_OPPOSITE_IN_PLACE = "rewrite.opposite_in_place";
     // v10: names and numbers an answer wrote over in the context sentence it copies (SwappedFacts, SureSignsRule)
     public static final String GENERATE_SWAPPED_IN_PLACE = "generate.swapped_in_place";
+    // v11: an answer that restates the question turned against it (Contrasts)
+    public static final String GENERATE_TURNED_AGAINST_QUESTION = "generate.turned_against_question";
 
     // LLM checks (0-100 confidences as the judge gave them; shares 0-1)
     public static final String LLM_REWRITE_DROPPED = "rewrite.llm_dropped_constraint";
@@ -275,6 +278,9 @@ public final class FeatureList {
         vector(REWRITE_OPPOSITE_IN_PLACE, Stage.REWRITE, "of those, the ones replaced by their opposite");
         rule(GENERATE_SWAPPED_IN_PLACE, Stage.GENERATE, "names and numbers the answer wrote over in the context"
                 + " sentence it otherwise copies (a different name or number where the sentence has one)");
+        rule(GENERATE_TURNED_AGAINST_QUESTION, Stage.GENERATE, "1 when the answer restates at least half of the"
+                + " question's content words turned against it: without its 'not', or with the opposite of one of its"
+                + " words (Contrasts)");
 
         llm(LLM_REWRITE_DROPPED, Stage.REWRITE, "confidence 0-100 that the rewrite dropped a constraint of the question");
         llm(LLM_REWRITE_CHANGED, Stage.REWRITE, "confidence 0-100 that the rewrite asks a different question");

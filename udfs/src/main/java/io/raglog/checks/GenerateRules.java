@@ -10,6 +10,7 @@ import io.raglog.schemas.Passage;
 import io.raglog.schemas.Run;
 import io.raglog.schemas.Stage;
 import java.util.List;
+import java.util.Set;
 
 /**
  * Names and numbers in the answer that its context never mentions or that it wrote over in a sentence it copies,
@@ -21,6 +22,8 @@ final class GenerateRules {
 
     /** A gate's reply as the finding quotes it: its first line, at most this long. */
     private static final int MAX_QUOTED_REPLY = 80;
+    /** The share of the question's content words an answer restates before its turn against the question is read. */
+    static final double RESTATES = 0.5;
 
     private GenerateRules() {}
 
@@ -69,6 +72,7 @@ final class GenerateRules {
         }
         if (question != null && !refuses) {
             kindAsked(question, answer, v, findings);
+            turnedAgainst(question, answer, v, findings);
         }
         if (question != null) {
             AnswerSentences answers = AnswerSentences.forQuestion(question);
@@ -104,6 +108,33 @@ final class GenerateRules {
         int newline = r.indexOf('\n');
         r = newline < 0 ? r : r.substring(0, newline).strip() + " ...";
         return "\"" + (r.length() <= MAX_QUOTED_REPLY ? r : r.substring(0, MAX_QUOTED_REPLY) + " ...") + "\"";
+    }
+
+    /**
+     * An answer that restates the question turned against it: "What mechanisms do many species not utilize?" answered
+     * "Many species, however, utilize mechanisms that ...", "before" answered with "after". SQuAD writes unanswerable
+     * questions so from the passage that seems to answer them, and a generator that copies that passage's sentence
+     * answers another question; by its words it is grounded. Only an answer that restates at least
+     * {@link #RESTATES} of the question's content words is read: a short span names no words to turn. On the training
+     * split 11 of 13 such answers were faulty (the two sound ones restated "not as correct" as "less correct").
+     */
+    private static void turnedAgainst(String question, String answer, FeatureVector v, List<Finding> findings) {
+        long asked = Contrasts.of(question);
+        Set<String> questionStems = Terms.contentStems(question);
+        boolean turned = false;
+        if (asked != 0 && !questionStems.isEmpty()) {
+            Set<String> answerStems = Terms.contentStems(answer);
+            long restated = questionStems.stream().filter(answerStems::contains).count();
+            String[] words = restated >= RESTATES * questionStems.size()
+                    ? Contrasts.turningWords(asked, Contrasts.of(answer)) : null;
+            if (words != null) {
+                turned = true;
+                findings.add(Finding.of(CHECK, Fact.of(Stage.GENERATE, FactKind.CHANGED_WORD,
+                        Fact.changed(words[0], words[1])), "the answer restates the question turned against it: "
+                        + Contrasts.why(asked, Contrasts.of(answer)).replaceFirst("^it ", "")));
+            }
+        }
+        v.put(GENERATE_TURNED_AGAINST_QUESTION, turned);
     }
 
     private static void kindAsked(String question, String answer, FeatureVector v, List<Finding> findings) {

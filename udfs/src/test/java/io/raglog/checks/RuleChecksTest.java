@@ -206,6 +206,37 @@ class RuleChecksTest {
     }
 
     @Test
+    void shouldSayWhenTheAnswerRestatesTheQuestionTurnedAgainstIt() {
+        // the answer copies the sentence the question was written from, without the question's "not"
+        FeatureVector lost = check(healthy().question("Which cash flow did Acme Corp not report for 2023?")
+                .answer("Acme Corp reported operating cash flow of $4.1 billion in 2023.").build());
+        assertThat(lost.get(GENERATE_TURNED_AGAINST_QUESTION)).isEqualTo(1.0);
+        assertThat(findings).filteredOn(f -> f.stage() == Stage.GENERATE && f.fact().kind() == FactKind.CHANGED_WORD)
+                .singleElement().satisfies(f -> {
+                    assertThat(f.fact().subject()).isEqualTo("not>");
+                    assertThat(f.text()).isEqualTo("the answer restates the question turned against it: lacks the "
+                            + "question's 'not'");
+                });
+        findings.clear();
+        // or with the opposite of one of its words
+        FeatureVector opposite = check(healthy().question("What did Acme Corp report before 2023?")
+                .answer("Acme Corp reported operating cash flow after 2023.").build());
+        assertThat(opposite.get(GENERATE_TURNED_AGAINST_QUESTION)).isEqualTo(1.0);
+        assertThat(findings).anyMatch(f -> f.fact().kind() == FactKind.CHANGED_WORD
+                && f.fact().subject().equals("before>after"));
+        findings.clear();
+        // an answer that keeps the question's turn, and a short span that restates nothing, are not read as turned
+        assertThat(check(healthy().question("Which cash flow did Acme Corp not report for 2023?")
+                .answer("Acme Corp did not report its investing cash flow for 2023.").build())
+                .get(GENERATE_TURNED_AGAINST_QUESTION)).isZero();
+        assertThat(check(healthy().question("Which cash flow did Acme Corp not report for 2023?")
+                .answer("Investing cash flow.").build()).get(GENERATE_TURNED_AGAINST_QUESTION)).isZero();
+        // a refusal turns nothing and is not read
+        assertThat(check(healthy().question("Which cash flow did Acme Corp not report for 2023?")
+                .answer("I don't know.").build()).get(GENERATE_TURNED_AGAINST_QUESTION)).isNull();
+    }
+
+    @Test
     void shouldSayWhenTheRetrievedSentenceMostLikeTheAnswerDoesNotAnswerTheQuestionAsAsked() {
         check(healthy().question("Which cash flow did Acme Corp not report for 2023?").build());
         assertThat(findings).filteredOn(f -> f.fact() != null && f.fact().kind() == FactKind.SEEMING_ANSWER)
