@@ -120,21 +120,21 @@ final class GenerateRules {
      */
     private static void turnedAgainst(String question, String answer, FeatureVector v, List<Finding> findings) {
         long asked = Contrasts.of(question);
-        Set<String> questionStems = Terms.contentStems(question);
-        boolean turned = false;
-        if (asked != 0 && !questionStems.isEmpty()) {
+        long said = asked == 0 ? 0 : Contrasts.of(answer);
+        // most questions have no turn to lose: their words are not read again
+        String[] words = asked == 0 ? null : Contrasts.turningWords(asked, said);
+        if (words != null) {
+            Set<String> questionStems = Terms.contentStems(question);
             Set<String> answerStems = Terms.contentStems(answer);
             long restated = questionStems.stream().filter(answerStems::contains).count();
-            String[] words = restated >= RESTATES * questionStems.size()
-                    ? Contrasts.turningWords(asked, Contrasts.of(answer)) : null;
-            if (words != null) {
-                turned = true;
-                findings.add(Finding.of(CHECK, Fact.of(Stage.GENERATE, FactKind.CHANGED_WORD,
-                        Fact.changed(words[0], words[1])), "the answer restates the question turned against it: "
-                        + Contrasts.why(asked, Contrasts.of(answer)).replaceFirst("^it ", "")));
-            }
+            words = !questionStems.isEmpty() && restated >= RESTATES * questionStems.size() ? words : null;
         }
-        v.put(GENERATE_TURNED_AGAINST_QUESTION, turned);
+        if (words != null) {
+            findings.add(Finding.of(CHECK, Fact.of(Stage.GENERATE, FactKind.CHANGED_WORD,
+                    Fact.changed(words[0], words[1])), "the answer restates the question turned against it: "
+                    + Contrasts.why(asked, said).replaceFirst("^it ", "")));
+        }
+        v.put(GENERATE_TURNED_AGAINST_QUESTION, words != null);
     }
 
     private static void kindAsked(String question, String answer, FeatureVector v, List<Finding> findings) {
