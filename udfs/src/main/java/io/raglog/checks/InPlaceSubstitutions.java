@@ -49,8 +49,8 @@ public final class InPlaceSubstitutions {
         List<String[]> toCompare = new ArrayList<>();
         for (String rewrite : rewrites) {
             List<String> written = Terms.words(ContentWords.restatement(askedContent, rewrite));
-            for (Gap gap : gaps(asked, written)) {
-                gap.judge(asked, written, found, toCompare);
+            for (WordAlignment.Gap gap : gaps(asked, written)) {
+                judge(gap, asked, written, found, toCompare);
             }
         }
         if (!toCompare.isEmpty()) {
@@ -77,62 +77,60 @@ public final class InPlaceSubstitutions {
         return out;
     }
 
-    /** The unaligned words between two aligned ones: the question's {@code [askedFrom, askedTo)}, the rewrite's too. */
-    record Gap(int askedFrom, int askedTo, int writtenFrom, int writtenTo) {
-
-        /**
-         * Adds an opposite written for a question word to {@code found}; else, when the gap is one content word on each
-         * side, the pair to {@code toCompare} by meaning ("how many" written "number of" is no pair: "many" is a small
-         * word, read only for its opposite).
-         */
-        void judge(List<String> asked, List<String> written, List<Substitution> found, List<String[]> toCompare) {
-            List<String> replaced = new ArrayList<>(2);
-            for (int i = askedFrom; i < askedTo; i++) {
-                if (meaningful(asked.get(i))) {
-                    replaced.add(asked.get(i));
-                }
+    /**
+     * Of a gap between the question's words ({@code a}) and the rewrite's ({@code b}): adds an opposite written for a
+     * question word to {@code found}; else, when the gap is one content word on each side, the pair to
+     * {@code toCompare} by meaning ("how many" written "number of" is no pair: "many" is a small word, read only for
+     * its opposite).
+     */
+    private static void judge(WordAlignment.Gap gap, List<String> asked, List<String> written,
+            List<Substitution> found, List<String[]> toCompare) {
+        List<String> replaced = new ArrayList<>(2);
+        for (int i = gap.aFrom(); i < gap.aTo(); i++) {
+            if (meaningful(asked.get(i))) {
+                replaced.add(asked.get(i));
             }
-            List<String> replacing = new ArrayList<>(2);
-            for (int j = writtenFrom; j < writtenTo; j++) {
-                String word = written.get(j);
-                if (meaningful(word) && !formIn(word, asked)) {
-                    replacing.add(word);
-                }
+        }
+        List<String> replacing = new ArrayList<>(2);
+        for (int j = gap.bFrom(); j < gap.bTo(); j++) {
+            String word = written.get(j);
+            if (meaningful(word) && !formIn(word, asked)) {
+                replacing.add(word);
             }
-            if (replaced.isEmpty() || replacing.isEmpty()) {
-                return;
-            }
-            boolean opposed = false;
-            for (String a : replaced) {
-                for (String w : replacing) {
-                    if (Antonyms.opposite(a, w)) {
-                        found.add(new Substitution(a, w, 1.0)); // certainly written for it
-                        opposed = true;
-                    }
-                }
-            }
-            if (!opposed) {
-                String a = theOnlyContentWord(replaced);
-                String w = theOnlyContentWord(replacing);
-                if (a != null && w != null) {
-                    toCompare.add(new String[] {a, w});
+        }
+        if (replaced.isEmpty() || replacing.isEmpty()) {
+            return;
+        }
+        boolean opposed = false;
+        for (String a : replaced) {
+            for (String w : replacing) {
+                if (Antonyms.opposite(a, w)) {
+                    found.add(new Substitution(a, w, 1.0)); // certainly written for it
+                    opposed = true;
                 }
             }
         }
-
-        /** The one content word among the words, or null when there are none or several. */
-        private static String theOnlyContentWord(List<String> words) {
-            String only = null;
-            for (String word : words) {
-                if (Terms.isContentWord(word)) {
-                    if (only != null) {
-                        return null;
-                    }
-                    only = word;
-                }
+        if (!opposed) {
+            String a = theOnlyContentWord(replaced);
+            String w = theOnlyContentWord(replacing);
+            if (a != null && w != null) {
+                toCompare.add(new String[] {a, w});
             }
-            return only;
         }
+    }
+
+    /** The one content word among the words, or null when there are none or several. */
+    private static String theOnlyContentWord(List<String> words) {
+        String only = null;
+        for (String word : words) {
+            if (Terms.isContentWord(word)) {
+                if (only != null) {
+                    return null;
+                }
+                only = word;
+            }
+        }
+        return only;
     }
 
     /** A content word, or a small word that has an opposite ("more", "after"): what a replacement can change. */
@@ -154,13 +152,7 @@ public final class InPlaceSubstitutions {
      * order, the ends included, where both sides wrote something (a word only added or only left out is no
      * replacement).
      */
-    static List<Gap> gaps(List<String> asked, List<String> written) {
-        List<Gap> gaps = new ArrayList<>();
-        for (WordAlignment.Gap gap : WordAlignment.of(asked, written).gaps()) {
-            if (gap.twoSided()) {
-                gaps.add(new Gap(gap.aFrom(), gap.aTo(), gap.bFrom(), gap.bTo()));
-            }
-        }
-        return gaps;
+    static List<WordAlignment.Gap> gaps(List<String> asked, List<String> written) {
+        return WordAlignment.of(asked, written).gaps().stream().filter(WordAlignment.Gap::twoSided).toList();
     }
 }

@@ -105,6 +105,6 @@ class InPlaceSubstitutionsTest {
         assertThat(InPlaceSubstitutions.gaps(Terms.words("who founded the dynasty"),
                 Terms.words("who founder the dynasties"))).isEmpty();
         assertThat(InPlaceSubstitutions.gaps(Terms.words("who founded the dynasty"),
-                Terms.words("who built the dynasty"))).containsExactly(new InPlaceSubstitutions.Gap(1, 2, 1, 2));
+                Terms.words("who built the dynasty"))).containsExactly(new WordAlignment.Gap(1, 2, 1, 2));
     }
 }
