@@ -338,6 +338,29 @@ public final class AnswerSentences {
      */
     public record Source(double found, double match, int missing) {}
 
+    /** A list item's mark at the start of a line: "-", "*", "•", or "1." / "1)". */
+    private static final Pattern LIST_MARK = Pattern.compile("^(?:[-*\u2022]|\\d+[.)])\\s+");
+
+    /**
+     * The statements of an answer: its lines, each without its list mark, cut into {@link #sentences}. A verbose or
+     * listed answer states the answer and then what surrounds it ("Guo Shoujing. The Yuan undertook extensive public
+     * works."), and read whole, its words come mostly from the surrounding sentence: the source of the answer is
+     * then the source of its best statement.
+     */
+    static List<String> statements(String answer) {
+        List<String> out = new ArrayList<>();
+        if (answer == null) {
+            return out;
+        }
+        for (String line : answer.split("\\R+")) {
+            String item = LIST_MARK.matcher(line.strip()).replaceFirst("");
+            if (!item.isBlank()) {
+                out.addAll(sentences(item));
+            }
+        }
+        return out;
+    }
+
     public static List<String> sentences(String text) {
         List<String> out = new ArrayList<>();
         if (text == null) {

@@ -13,7 +13,7 @@ import java.util.Map;
  */
 public final class FeatureList {
 
-    public static final String VERSION = "raglog.checks/v11";
+    public static final String VERSION = "raglog.checks/v12";
 
     /**
      * Lists that only add features to the one before (none redefined or removed), so a model trained on the earlier
@@ -21,9 +21,11 @@ public final class FeatureList {
      * stage's features and the reranker's own cut, v5 whether the answer is the kind the question asks for, v6 how
      * high the passages assembly lost were ranked, v7 how many a contextual compressor kept extracts of, v8 the
      * question words a rewrite replaced in place, v9 how many of those by their opposite, v10 the names and numbers an
-     * answer wrote over in the context sentence it copies, v11 an answer that restates the question turned against it.
+     * answer wrote over in the context sentence it copies, v11 an answer that restates the question turned against it,
+     * v12 how well the statement of a many-statement answer that best answers was sourced.
      */
-    private static final Map<String, String> ADDS_TO = Map.of("raglog.checks/v11", "raglog.checks/v10",
+    private static final Map<String, String> ADDS_TO = Map.of("raglog.checks/v12", "raglog.checks/v11",
+            "raglog.checks/v11", "raglog.checks/v10",
             "raglog.checks/v10", "raglog.checks/v9",
             "raglog.checks/v9", "raglog.checks/v8",
             "raglog.checks/v8", "raglog.checks/v7",
@@ -133,6 +135,9 @@ public final class FeatureList {
     public static final String GENERATE_SWAPPED_IN_PLACE = "generate.swapped_in_place";
     // v11: an answer that restates the question turned against it (Contrasts)
     public static final String GENERATE_TURNED_AGAINST_QUESTION = "generate.turned_against_question";
+    // v12: the answer read statement by statement (AnswerSentences.statements)
+    public static final String GENERATE_ANSWERING_STATEMENT_MATCH = "generate.answering_statement_source_match";
+    public static final String GENERATE_ANSWERING_STATEMENT_GAP = "generate.answering_statement_source_gap";
 
     // LLM checks (0-100 confidences as the judge gave them; shares 0-1)
     public static final String LLM_REWRITE_DROPPED = "rewrite.llm_dropped_constraint";
@@ -281,6 +286,11 @@ public final class FeatureList {
         rule(GENERATE_TURNED_AGAINST_QUESTION, Stage.GENERATE, "1 when the answer restates at least half of the"
                 + " question's content words turned against it: without its 'not', or with the opposite of one of its"
                 + " words (Contrasts)");
+        rule(GENERATE_ANSWERING_STATEMENT_MATCH, Stage.GENERATE, "the answer read statement by statement (its lines,"
+                + " list marks off, and sentences): of the statements whose own words come mostly from one context"
+                + " sentence, the best question match of that sentence; the whole answer's when it is one statement");
+        rule(GENERATE_ANSWERING_STATEMENT_GAP, Stage.GENERATE, "how much better the context's best sentence matches"
+                + " the question than the sentence the answer's best-sourced statement came from");
 
         llm(LLM_REWRITE_DROPPED, Stage.REWRITE, "confidence 0-100 that the rewrite dropped a constraint of the question");
         llm(LLM_REWRITE_CHANGED, Stage.REWRITE, "confidence 0-100 that the rewrite asks a different question");

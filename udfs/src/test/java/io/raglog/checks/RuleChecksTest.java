@@ -237,6 +237,27 @@ class RuleChecksTest {
     }
 
     @Test
+    void shouldSourceAnAnswerByItsBestStatementNotByTheSentencesThatDressIt() {
+        // the answer, then what surrounds it in the passage: read whole, its words come mostly from the pumps sentence
+        FeatureVector dressed = check(healthy().context(RunBuilder.CASH_AFTER_PUMPS)
+                .answer("$4.1 billion. " + RunBuilder.PUMPS).build());
+        assertThat(dressed.get(GENERATE_ANSWER_SOURCE_MATCH)).isLessThan(0.5);
+        assertThat(dressed.get(GENERATE_ANSWERING_STATEMENT_MATCH)).isEqualTo(dressed.get(GENERATE_CONTEXT_ANSWER_MATCH));
+        assertThat(dressed.get(GENERATE_ANSWERING_STATEMENT_GAP)).isZero();
+        // listed, the same
+        FeatureVector listed = check(healthy().context(RunBuilder.CASH_AFTER_PUMPS)
+                .answer("Key points:\n- $4.1 billion\n- " + RunBuilder.PUMPS).build());
+        assertThat(listed.get(GENERATE_ANSWERING_STATEMENT_GAP)).isZero();
+        // an answer taken only from the sentence that does not answer stays as far from the best as read whole
+        FeatureVector wrong = check(healthy().context(RunBuilder.CASH_AFTER_PUMPS)
+                .answer("Industrial pumps. They are made at plants in Ohio and Texas.").build());
+        assertThat(wrong.get(GENERATE_ANSWERING_STATEMENT_MATCH)).isEqualTo(wrong.get(GENERATE_ANSWER_SOURCE_MATCH));
+        assertThat(wrong.get(GENERATE_ANSWERING_STATEMENT_GAP)).isGreaterThanOrEqualTo(0.5);
+        // a refusal states no answer to source
+        assertThat(check(healthy().answer("I don't know.").build()).get(GENERATE_ANSWERING_STATEMENT_MATCH)).isNull();
+    }
+
+    @Test
     void shouldSayWhenTheRetrievedSentenceMostLikeTheAnswerDoesNotAnswerTheQuestionAsAsked() {
         check(healthy().question("Which cash flow did Acme Corp not report for 2023?").build());
         assertThat(findings).filteredOn(f -> f.fact() != null && f.fact().kind() == FactKind.SEEMING_ANSWER)
