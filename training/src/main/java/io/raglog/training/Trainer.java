@@ -128,6 +128,9 @@ public final class Trainer {
         return ThresholdSuggester.confidentBudget(maxRunFpr, sound, ThresholdSuggester.CONFIDENCE);
     }
 
+    private static final String BAGGED = "each stage's median over searches of " + ThresholdSearch.REPLICATES
+            + " bootstrap replicates of those runs, raised where together they overshoot the budget";
+
     private static String budgetText(double searched, double maxRunFpr) {
         return String.format(java.util.Locale.ROOT, "%.4f (the share of the sound runs whose %.0f %% upper bound "
                 + "stays within %s)", searched, 100 * ThresholdSuggester.CONFIDENCE, maxRunFpr);
@@ -162,7 +165,7 @@ public final class Trainer {
         try {
             scored = settings.crossValidated() ? outOfFold(fitting, space, settings) : score(models, validation, space);
             searchedRunFpr = confidentBudget(scored, settings.maxRunFpr());
-            thresholds = ThresholdSearch.search(scored, searchedRunFpr);
+            thresholds = ThresholdSearch.bagged(scored, searchedRunFpr, settings.seed());
         } catch (RuntimeException e) {
             models.values().forEach(StageModel::close);
             throw e;
@@ -173,10 +176,10 @@ public final class Trainer {
                         + settings.folds() + "-fold cross-validation over the " + fitting.size() + " fitting runs, "
                         + "folds by question), with the reassignment rule applied, subject to a run-level "
                         + "false-positive rate <= " + budgetText(searchedRunFpr, settings.maxRunFpr())
-                        + "; shipped models refitted on all fitting runs"
+                        + "; " + BAGGED + "; shipped models refitted on all fitting runs"
                 : "per-stage thresholds maximising the mean of the stages' F1 on the validation split, with the "
                         + "reassignment rule applied, subject to a run-level false-positive rate <= "
-                        + budgetText(searchedRunFpr, settings.maxRunFpr());
+                        + budgetText(searchedRunFpr, settings.maxRunFpr()) + "; " + BAGGED;
         TierGate gate = null;
         TierValidation gateValidation = null;
         if (settings.tierGate()) {

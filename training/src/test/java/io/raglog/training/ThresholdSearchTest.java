@@ -82,6 +82,86 @@ class ThresholdSearchTest {
     }
 
     /**
+     * A sample's few runs near a threshold decide where one search puts it; the median over searches of resamples
+     * keeps where most agree. Noisy probabilities, two samples of the same kind of runs: the bagged thresholds of the
+     * two lie closer together than one search's, and each stays within the budget on its own runs.
+     */
+    @Test
+    void shouldMoveLessBetweenTwoSamplesOfTheSameRunsThanOneSearchAndStayWithinTheBudget() {
+        List<ThresholdSearch.ScoredRun> first = noisyRuns(3);
+        List<ThresholdSearch.ScoredRun> second = noisyRuns(4);
+
+        double oneSearch = distance(ThresholdSearch.search(first, 0.05), ThresholdSearch.search(second, 0.05));
+        ThresholdSearch.Result baggedFirst = ThresholdSearch.bagged(first, 0.05, 11);
+        ThresholdSearch.Result baggedSecond = ThresholdSearch.bagged(second, 0.05, 11);
+
+        assertThat(distance(baggedFirst, baggedSecond)).isLessThan(oneSearch);
+        assertThat(baggedFirst.runFpr()).isLessThanOrEqualTo(0.05);
+        assertThat(baggedSecond.runFpr()).isLessThanOrEqualTo(0.05);
+        // a seed draws the same replicates
+        assertThat(ThresholdSearch.bagged(first, 0.05, 11).thresholds()).isEqualTo(baggedFirst.thresholds());
+    }
+
+    /** Medians that together overshoot the budget are raised where a step costs the least F1 per sound run it spares. */
+    @Test
+    void shouldRaiseThresholdsThatTogetherOvershootTheBudgetWhereItCostsTheLeast() {
+        List<ThresholdSearch.ScoredRun> runs = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            runs.add(run("rewrite-fault-" + i, Stage.REWRITE, 0.70, 0.05));
+        }
+        for (int i = 0; i < 40; i++) {
+            runs.add(run("generate-fault-" + i, Stage.GENERATE, 0.05, 0.90));
+        }
+        for (int i = 0; i < 100; i++) {
+            // 3 sound runs the rewriter's 0.6 flags, 3 the generator's flags at any threshold, 3 at 0.70
+            double rewrite = i < 3 ? 0.65 : 0.05;
+            double generate = i >= 3 && i < 6 ? 0.95 : i >= 6 && i < 9 ? 0.70 : 0.05;
+            runs.add(run("sound-" + i, null, rewrite, generate));
+        }
+        Map<Stage, Double> over = new EnumMap<>(Stage.class);
+        for (Stage stage : Stage.values()) {
+            over.put(stage, ThresholdSearch.FLAG_NOTHING);
+        }
+        over.put(Stage.REWRITE, 0.6);
+        over.put(Stage.GENERATE, 0.6);
+
+        Map<Stage, Double> within = ThresholdSearch.withinBudget(runs, over, 0.05);
+
+        // 9 % of the sound runs flagged, each stage's at 0.65 and 0.70 below its faults: each threshold is raised past
+        // them and no further, every fault still caught; the generator's three at 0.95 stay flagged, within the budget
+        MethodReport report = ThresholdSearch.measure(runs, within);
+        assertThat(report.runs().falsePositiveRate()).isEqualTo(0.03);
+        assertThat(report.pooled().recall()).isEqualTo(1.0);
+        assertThat(within.get(Stage.REWRITE)).isBetween(0.65, 0.70);
+        assertThat(within.get(Stage.GENERATE)).isBetween(0.70, 0.90);
+        // thresholds within the budget stay where they are
+        assertThat(ThresholdSearch.withinBudget(runs, within, 0.05)).isEqualTo(within);
+    }
+
+    private static List<ThresholdSearch.ScoredRun> noisyRuns(long seed) {
+        List<ThresholdSearch.ScoredRun> runs = new ArrayList<>();
+        java.util.Random random = new java.util.Random(seed);
+        for (LabeledRun run : SyntheticRuns.generate(300, seed)) {
+            Map<Stage, Double> p = new EnumMap<>(Stage.class);
+            for (Stage stage : run.input().present()) {
+                double base = run.faulty(stage) ? 0.6 : 0.2;
+                p.put(stage, Math.max(0, Math.min(1, base + 0.25 * random.nextGaussian())));
+            }
+            runs.add(new ThresholdSearch.ScoredRun(run, p));
+        }
+        return runs;
+    }
+
+    /** The sum over stages of how far apart two results put the stage's threshold. */
+    private static double distance(ThresholdSearch.Result a, ThresholdSearch.Result b) {
+        double d = 0;
+        for (Stage stage : Stage.values()) {
+            d += Math.abs(a.thresholds().get(stage) - b.thresholds().get(stage));
+        }
+        return d;
+    }
+
+    /**
      * Why the search weighs every stage the same. 100 sound runs, a budget of 5 of them. The rewriter's 10 faults
      * (0.70) can be caught only by also flagging 3 sound runs (0.75); so can the generator's 40 faults at 0.60 (3
      * sound runs at 0.65), while its other 60 (0.90) cost nothing. Both would take 6 sound runs. Pooled F1 spends the
