@@ -29,22 +29,13 @@ class ThresholdSearchTest {
      */
     @Test
     void shouldGiveTheBudgetToTheStageThatCatchesMostWhenAnEarlierStageSpentItFirst() {
-        List<ThresholdSearch.ScoredRun> runs = new ArrayList<>();
-        for (int i = 0; i < 10; i++) {
-            runs.add(run("rewrite-fault-" + i, Stage.REWRITE, 0.70, 0.05));
-        }
-        for (int i = 0; i < 40; i++) {
-            runs.add(run("generate-fault-" + i, Stage.GENERATE, 0.05, 0.90));
-        }
+        List<ThresholdSearch.ScoredRun> runs = rewriteAndGenerationFaults();
         for (int i = 0; i < 100; i++) {
             double rewrite = i < 5 ? 0.75 : 0.05;
             double generate = i >= 5 && i < 10 ? 0.95 : 0.05;
             runs.add(run("sound-" + i, null, rewrite, generate));
         }
-        Map<Stage, Double> nothing = new EnumMap<>(Stage.class);
-        for (Stage stage : Stage.values()) {
-            nothing.put(stage, ThresholdSearch.FLAG_NOTHING);
-        }
+        Map<Stage, Double> nothing = flaggingNothing();
 
         ThresholdSearch.Result greedy = ThresholdSearch.search(runs, 0.05, nothing, EnumSet.allOf(Stage.class));
         ThresholdSearch.Result result = ThresholdSearch.search(runs, 0.05);
@@ -58,21 +49,8 @@ class ThresholdSearchTest {
 
     @Test
     void shouldNeverDoWorseThanPlainCoordinateAscentAndStayWithinTheBudget() {
-        List<LabeledRun> labeled = SyntheticRuns.generate(300, 7);
-        List<ThresholdSearch.ScoredRun> runs = new ArrayList<>();
-        java.util.Random random = new java.util.Random(3);
-        for (LabeledRun run : labeled) {
-            Map<Stage, Double> p = new EnumMap<>(Stage.class);
-            for (Stage stage : run.input().present()) {
-                double base = run.faulty(stage) ? 0.6 : 0.2;
-                p.put(stage, Math.max(0, Math.min(1, base + 0.25 * random.nextGaussian())));
-            }
-            runs.add(new ThresholdSearch.ScoredRun(run, p));
-        }
-        Map<Stage, Double> nothing = new EnumMap<>(Stage.class);
-        for (Stage stage : Stage.values()) {
-            nothing.put(stage, ThresholdSearch.FLAG_NOTHING);
-        }
+        List<ThresholdSearch.ScoredRun> runs = noisyRuns(7, 3);
+        Map<Stage, Double> nothing = flaggingNothing();
 
         ThresholdSearch.Result greedy = ThresholdSearch.search(runs, 0.05, nothing, EnumSet.allOf(Stage.class));
         ThresholdSearch.Result result = ThresholdSearch.search(runs, 0.05);
@@ -88,8 +66,8 @@ class ThresholdSearchTest {
      */
     @Test
     void shouldMoveLessBetweenTwoSamplesOfTheSameRunsThanOneSearchAndStayWithinTheBudget() {
-        List<ThresholdSearch.ScoredRun> first = noisyRuns(3);
-        List<ThresholdSearch.ScoredRun> second = noisyRuns(4);
+        List<ThresholdSearch.ScoredRun> first = noisyRuns(3, 3);
+        List<ThresholdSearch.ScoredRun> second = noisyRuns(4, 4);
 
         double oneSearch = distance(ThresholdSearch.search(first, 0.05), ThresholdSearch.search(second, 0.05));
         ThresholdSearch.Result baggedFirst = ThresholdSearch.bagged(first, 0.05, 11);
@@ -105,23 +83,14 @@ class ThresholdSearchTest {
     /** Medians that together overshoot the budget are raised where a step costs the least F1 per sound run it spares. */
     @Test
     void shouldRaiseThresholdsThatTogetherOvershootTheBudgetWhereItCostsTheLeast() {
-        List<ThresholdSearch.ScoredRun> runs = new ArrayList<>();
-        for (int i = 0; i < 10; i++) {
-            runs.add(run("rewrite-fault-" + i, Stage.REWRITE, 0.70, 0.05));
-        }
-        for (int i = 0; i < 40; i++) {
-            runs.add(run("generate-fault-" + i, Stage.GENERATE, 0.05, 0.90));
-        }
+        List<ThresholdSearch.ScoredRun> runs = rewriteAndGenerationFaults();
         for (int i = 0; i < 100; i++) {
             // 3 sound runs the rewriter's 0.6 flags, 3 the generator's flags at any threshold, 3 at 0.70
             double rewrite = i < 3 ? 0.65 : 0.05;
             double generate = i >= 3 && i < 6 ? 0.95 : i >= 6 && i < 9 ? 0.70 : 0.05;
             runs.add(run("sound-" + i, null, rewrite, generate));
         }
-        Map<Stage, Double> over = new EnumMap<>(Stage.class);
-        for (Stage stage : Stage.values()) {
-            over.put(stage, ThresholdSearch.FLAG_NOTHING);
-        }
+        Map<Stage, Double> over = flaggingNothing();
         over.put(Stage.REWRITE, 0.6);
         over.put(Stage.GENERATE, 0.6);
 
@@ -138,10 +107,11 @@ class ThresholdSearchTest {
         assertThat(ThresholdSearch.withinBudget(runs, within, 0.05)).isEqualTo(within);
     }
 
-    private static List<ThresholdSearch.ScoredRun> noisyRuns(long seed) {
+    /** 300 synthetic runs, each present stage's probability 0.6 if faulty, else 0.2, plus noise (sd 0.25). */
+    private static List<ThresholdSearch.ScoredRun> noisyRuns(long runsSeed, long noiseSeed) {
         List<ThresholdSearch.ScoredRun> runs = new ArrayList<>();
-        java.util.Random random = new java.util.Random(seed);
-        for (LabeledRun run : SyntheticRuns.generate(300, seed)) {
+        java.util.Random random = new java.util.Random(noiseSeed);
+        for (LabeledRun run : SyntheticRuns.generate(300, runsSeed)) {
             Map<Stage, Double> p = new EnumMap<>(Stage.class);
             for (Stage stage : run.input().present()) {
                 double base = run.faulty(stage) ? 0.6 : 0.2;
@@ -150,6 +120,26 @@ class ThresholdSearchTest {
             runs.add(new ThresholdSearch.ScoredRun(run, p));
         }
         return runs;
+    }
+
+    /** 10 rewrite faults the rewriter scores 0.70, 40 generation faults the generator scores 0.90; room for more. */
+    private static List<ThresholdSearch.ScoredRun> rewriteAndGenerationFaults() {
+        List<ThresholdSearch.ScoredRun> runs = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            runs.add(run("rewrite-fault-" + i, Stage.REWRITE, 0.70, 0.05));
+        }
+        for (int i = 0; i < 40; i++) {
+            runs.add(run("generate-fault-" + i, Stage.GENERATE, 0.05, 0.90));
+        }
+        return runs;
+    }
+
+    private static Map<Stage, Double> flaggingNothing() {
+        Map<Stage, Double> nothing = new EnumMap<>(Stage.class);
+        for (Stage stage : Stage.values()) {
+            nothing.put(stage, ThresholdSearch.FLAG_NOTHING);
+        }
+        return nothing;
     }
 
     /** The sum over stages of how far apart two results put the stage's threshold. */
