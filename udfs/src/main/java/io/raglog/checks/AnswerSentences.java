@@ -340,6 +340,8 @@ public final class AnswerSentences {
 
     /** A list item's mark at the start of a line: "-", "*", "•", or "1." / "1)". */
     private static final Pattern LIST_MARK = Pattern.compile("^(?:[-*\u2022]|\\d+[.)])\\s+");
+    /** Where an answer's lines end (compiled once: {@code String.split} compiles a pattern of two or more characters). */
+    private static final Pattern LINE_BREAKS = Pattern.compile("\\R+");
 
     /**
      * The statements of an answer: its lines, each without its list mark, cut into {@link #sentences}. A verbose or
@@ -352,7 +354,7 @@ public final class AnswerSentences {
         if (answer == null) {
             return out;
         }
-        for (String line : answer.split("\\R+")) {
+        for (String line : LINE_BREAKS.split(answer)) {
             String item = LIST_MARK.matcher(line.strip()).replaceFirst("");
             if (!item.isBlank()) {
                 out.addAll(sentences(item));

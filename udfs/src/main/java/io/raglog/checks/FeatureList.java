@@ -22,7 +22,7 @@ public final class FeatureList {
      * high the passages assembly lost were ranked, v7 how many a contextual compressor kept extracts of, v8 the
      * question words a rewrite replaced in place, v9 how many of those by their opposite, v10 the names and numbers an
      * answer wrote over in the context sentence it copies, v11 an answer that restates the question turned against it,
-     * v12 how well the statement of a many-statement answer that best answers was sourced.
+     * v12 where the answer came from, read statement by statement.
      */
     private static final Map<String, String> ADDS_TO = Map.of("raglog.checks/v12", "raglog.checks/v11",
             "raglog.checks/v11", "raglog.checks/v10",
