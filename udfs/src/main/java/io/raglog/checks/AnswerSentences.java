@@ -338,27 +338,19 @@ public final class AnswerSentences {
      */
     public record Source(double found, double match, int missing) {}
 
-    /** A list item's mark at the start of a line: "-", "*", "•", or "1." / "1)". */
-    private static final Pattern LIST_MARK = Pattern.compile("^(?:[-*\u2022]|\\d+[.)])\\s+");
-    /** Where an answer's lines end (compiled once: {@code String.split} compiles a pattern of two or more characters). */
-    private static final Pattern LINE_BREAKS = Pattern.compile("\\R+");
-
     /**
-     * The statements of an answer: its lines, each without its list mark, cut into {@link #sentences}. A verbose or
-     * listed answer states the answer and then what surrounds it ("Guo Shoujing. The Yuan undertook extensive public
-     * works."), and read whole, its words come mostly from the surrounding sentence: the source of the answer is
-     * then the source of its best statement.
+     * Where each of the answer's {@link #sentences} was taken from ({@link #locate}), in order; a one-sentence answer's
+     * is {@code whole}, not searched for again. Read by the swapped-fact check and by how well the answer's best
+     * sentence was sourced: a verbose or listed answer states the answer and then what surrounds it ("Guo Shoujing.
+     * The Yuan undertook extensive public works."), and read whole, its words come mostly from the surrounding sentence.
      */
-    static List<String> statements(String answer) {
-        List<String> out = new ArrayList<>();
-        if (answer == null) {
-            return out;
+    List<Located> locateEach(List<String> sentences, Located whole, List<Passage> passages) {
+        if (sentences.size() == 1) {
+            return List.of(whole);
         }
-        for (String line : LINE_BREAKS.split(answer)) {
-            String item = LIST_MARK.matcher(line.strip()).replaceFirst("");
-            if (!item.isBlank()) {
-                out.addAll(sentences(item));
-            }
+        List<Located> out = new ArrayList<>(sentences.size());
+        for (String sentence : sentences) {
+            out.add(locate(sentence, passages));
         }
         return out;
     }

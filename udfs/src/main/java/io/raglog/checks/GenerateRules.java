@@ -85,10 +85,12 @@ final class GenerateRules {
                     AnswerSentences.Source source = whole.source();
                     v.put(GENERATE_ANSWER_FOUND, source.found()).put(GENERATE_ANSWER_SOURCE_MATCH, source.match())
                             .put(GENERATE_ANSWER_MISSING_WORDS, source.missing());
-                    double statementMatch = answeringStatementMatch(answer, source, answers, passages);
+                    List<String> sentences = AnswerSentences.sentences(answer);
+                    List<AnswerSentences.Located> located = answers.locateEach(sentences, whole, passages);
+                    double statementMatch = answeringStatementMatch(source, located);
                     v.put(GENERATE_ANSWERING_STATEMENT_MATCH, statementMatch)
                             .put(GENERATE_ANSWERING_STATEMENT_GAP, contextMatch - statementMatch);
-                    List<SwappedFacts.Swap> swaps = SwappedFacts.in(answer, whole, passages, answers, context);
+                    List<SwappedFacts.Swap> swaps = SwappedFacts.in(sentences, located, context);
                     v.put(GENERATE_SWAPPED_IN_PLACE, swaps.size());
                     for (SwappedFacts.Swap swap : swaps) {
                         Fact changed = Fact.of(Stage.GENERATE, FactKind.CHANGED_WORD,
@@ -102,30 +104,24 @@ final class GenerateRules {
                 .put(GENERATE_UNSUPPORTED_SHARE, RewriteRules.share(unsupported, terms.size()));
     }
 
-    /** The share of a statement's own words one context sentence must hold for that sentence to be its source. */
+    /** The share of a sentence's own words one context sentence must hold for that sentence to be its source. */
     static final double STATEMENT_SOURCED = 0.5;
 
     /**
-     * How well the context sentence the answer's best statement came from matches the question
-     * ({@link AnswerSentences#statements}): the best over the statements whose own words come at least
-     * {@link #STATEMENT_SOURCED} from one sentence, and over the whole answer. A wrong answer is taken from a sentence
-     * that does not answer, every statement of it; a right one, stated and then dressed with what surrounds it, has
-     * one statement from the sentence that answers, which the whole answer's source (feature
+     * How well the context sentence the answer's best-sourced sentence came from matches the question: the best over
+     * the answer's sentences whose own words come at least {@link #STATEMENT_SOURCED} from one context sentence
+     * ({@link AnswerSentences#locateEach}), and the whole answer's. A wrong answer is taken from a sentence that does
+     * not answer, each of its sentences; a right one, stated and then dressed with what surrounds it, has one sentence
+     * from the sentence that answers, which the whole answer's source (feature
      * {@code generate.answer_source_sentence_match}) misses when the dressing holds more of its words. On the
      * simulator's training split, answers sourced 0.5 or more below the context's best sentence: sound 137, faulty 187
-     * read whole; sound 49, faulty 179 read by statement.
+     * read whole; sound 49, faulty 179 read by sentence.
      */
-    private static double answeringStatementMatch(String answer, AnswerSentences.Source whole, AnswerSentences answers,
-            List<Passage> passages) {
+    private static double answeringStatementMatch(AnswerSentences.Source whole, List<AnswerSentences.Located> located) {
         double best = whole.match();
-        List<String> statements = AnswerSentences.statements(answer);
-        if (statements.size() < 2) {
-            return best; // one statement is the whole answer
-        }
-        for (String statement : statements) {
-            AnswerSentences.Source source = answers.sourceOf(statement, passages);
-            if (source.found() >= STATEMENT_SOURCED) {
-                best = Math.max(best, source.match());
+        for (AnswerSentences.Located sentence : located) {
+            if (sentence.source().found() >= STATEMENT_SOURCED) {
+                best = Math.max(best, sentence.source().match());
             }
         }
         return best;

@@ -40,19 +40,16 @@ final class SwappedFacts {
     private SwappedFacts() {}
 
     /**
-     * @param whole where the whole answer was taken from ({@link AnswerSentences#locate}): an answer of one sentence,
-     *     most of them, is not searched for again
+     * @param sentences the answer's {@link AnswerSentences#sentences}
+     * @param located where each was taken from ({@link AnswerSentences#locateEach})
      * @param context the context's words (the written word of a swap at the answer's end must be nowhere in it)
      */
-    static List<Swap> in(String answer, AnswerSentences.Located whole, List<Passage> passages,
-            AnswerSentences answers, TextIndex context) {
+    static List<Swap> in(List<String> sentences, List<AnswerSentences.Located> located, TextIndex context) {
         List<Swap> out = new ArrayList<>();
-        List<String> sentences = AnswerSentences.sentences(answer);
-        for (String sentence : sentences) {
-            AnswerSentences.SourceSentence source = sentences.size() == 1 ? whole.sentence()
-                    : answers.locate(sentence, passages).sentence();
+        for (int i = 0; i < sentences.size(); i++) {
+            AnswerSentences.SourceSentence source = located.get(i).sentence();
             if (source != null && source.found() >= HALF_FOUND) {
-                swapsIn(Words.of(sentence), Words.of(source.text()), source.passage(), context, out);
+                swapsIn(Words.of(sentences.get(i)), Words.of(source.text()), source.passage(), context, out);
             }
         }
         return out;

@@ -12,17 +12,6 @@ class AnswerSentencesTest {
             AnswerSentences.forQuestion("What was the operating cash flow of Acme Corp in 2023?");
 
     @Test
-    void shouldReadAnAnswersStatementsByLineAndSentenceWithoutListMarks() {
-        assertThat(AnswerSentences.statements("Key points:\n- Guo Shoujing. The Yuan built roads.\r\n\n2) Canals\n"
-                + "\u2022 Ports\n  * 60"))
-                .containsExactly("Key points:", "Guo Shoujing.", "The Yuan built roads.", "Canals", "Ports", "60");
-        // a hyphen inside a line, or a number that starts one without a mark, is the statement's own
-        assertThat(AnswerSentences.statements("1850s-era engines.\n1906 rules")).containsExactly("1850s-era engines.",
-                "1906 rules");
-        assertThat(AnswerSentences.statements(null)).isEmpty();
-    }
-
-    @Test
     void shouldTellThePassageThatAnswersFromOnesMerelyAboutTheSubject() {
         assertThat(answers.bestIn(CASH_2023.text())).isGreaterThanOrEqualTo(AnswerSentences.ANSWERS);
         assertThat(answers.bestIn(REVENUE_2022.text())).isLessThan(AnswerSentences.ANSWERS);

@@ -34,7 +34,9 @@ class SwappedFactsTest {
         List<Passage> passages = List.of(context);
         TextIndex index = TextIndex.ofPassages(passages.stream().map(Passage::text).toList());
         AnswerSentences answers = AnswerSentences.forQuestion(question);
-        return SwappedFacts.in(answer, answers.locate(answer, passages), passages, answers, index).stream()
+        List<String> sentences = AnswerSentences.sentences(answer);
+        return SwappedFacts.in(sentences, answers.locateEach(sentences, answers.locate(answer, passages), passages),
+                        index).stream()
                 .map(s -> s.copied() + "->" + s.written() + "@" + s.passage().id()).toList();
     }
 
