@@ -81,9 +81,9 @@ final class ThresholdSearch {
      * #withinBudget}). One search puts a threshold at the edge of whatever the sample's few runs near it say: trained
      * on simulator seed 13, one search left assembly's model flagging nothing (1.0; seeds 11 and 15: 0.46 and 0.40).
      * The median of searches on resamples keeps where most of them agree (0.73 there). It gains little on average: on
-     * the three training seeds of 2026-12-07, development sample (a) 0.813, 0.801, 0.791 with one search and 0.816,
-     * 0.799, 0.793 with the medians; the unseen profile (d) 0.837, 0.807, 0.796 and 0.842, 0.813, 0.802
-     * (docs/model-card.md).
+     * the three training seeds of 2026-12-07 (v12 as first written), development sample (a) 0.813, 0.801, 0.791 with
+     * one search and 0.816, 0.799, 0.793 with the medians; the unseen profile (d) 0.837, 0.807, 0.796 and 0.842,
+     * 0.813, 0.802 (docs/model-card.md).
      */
     static Result bagged(List<ScoredRun> runs, double maxRunFpr, long seed) {
         Random random = new Random(seed);
