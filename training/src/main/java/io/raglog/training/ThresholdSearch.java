@@ -123,6 +123,8 @@ final class ThresholdSearch {
         Map<Stage, List<Double>> candidates = candidates(runs);
         MethodReport current = measure(runs, thresholds);
         while (current.runs().falsePositiveRate() > maxRunFpr + EPS) {
+            double rate = current.runs().falsePositiveRate();
+            double macro = macroF1(current);
             Stage bestStage = null;
             double bestThreshold = 0;
             double bestPrice = Double.POSITIVE_INFINITY;
@@ -140,9 +142,9 @@ final class ThresholdSearch {
                     looked++;
                     thresholds.put(stage, t);
                     MethodReport tried = measure(runs, thresholds);
-                    double saved = current.runs().falsePositiveRate() - tried.runs().falsePositiveRate();
+                    double saved = rate - tried.runs().falsePositiveRate();
                     if (saved > EPS) {
-                        double price = (macroF1(current) - macroF1(tried)) / saved;
+                        double price = (macro - macroF1(tried)) / saved;
                         if (price < bestPrice - EPS) {
                             bestPrice = price;
                             bestStage = stage;

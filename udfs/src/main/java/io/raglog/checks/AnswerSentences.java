@@ -339,6 +339,12 @@ public final class AnswerSentences {
     public record Source(double found, double match, int missing) {}
 
     /**
+     * The share of a sentence's own content words one context sentence must hold to be read as where it was taken
+     * from: a copy with one word swapped holds all but that one, and most sentences of a wrong answer hold less.
+     */
+    static final double SOURCED = 0.5;
+
+    /**
      * Where each of the answer's {@link #sentences} was taken from ({@link #locate}), in order; a one-sentence answer's
      * is {@code whole}, not searched for again. Read by the swapped-fact check and by how well the answer's best
      * sentence was sourced: a verbose or listed answer states the answer and then what surrounds it ("Guo Shoujing.

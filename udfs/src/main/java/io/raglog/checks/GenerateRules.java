@@ -104,12 +104,9 @@ final class GenerateRules {
                 .put(GENERATE_UNSUPPORTED_SHARE, RewriteRules.share(unsupported, terms.size()));
     }
 
-    /** The share of a sentence's own words one context sentence must hold for that sentence to be its source. */
-    static final double STATEMENT_SOURCED = 0.5;
-
     /**
      * How well the context sentence the answer's best-sourced sentence came from matches the question: the best over
-     * the answer's sentences whose own words come at least {@link #STATEMENT_SOURCED} from one context sentence
+     * the answer's sentences whose own words come at least {@link AnswerSentences#SOURCED} from one context sentence
      * ({@link AnswerSentences#locateEach}), and the whole answer's. A wrong answer is taken from a sentence that does
      * not answer, each of its sentences; a right one, stated and then dressed with what surrounds it, has one sentence
      * from the sentence that answers, which the whole answer's source (feature
@@ -120,7 +117,7 @@ final class GenerateRules {
     private static double answeringStatementMatch(AnswerSentences.Source whole, List<AnswerSentences.Located> located) {
         double best = whole.match();
         for (AnswerSentences.Located sentence : located) {
-            if (sentence.source().found() >= STATEMENT_SOURCED) {
+            if (sentence.source().found() >= AnswerSentences.SOURCED) {
                 best = Math.max(best, sentence.source().match());
             }
         }

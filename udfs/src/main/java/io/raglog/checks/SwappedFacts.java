@@ -28,11 +28,6 @@ final class SwappedFacts {
 
     /** Words of a copy, after its first aligned word, that the source sentence does not have: the swap among them. */
     static final int OWN_WORDS = 2;
-    /**
-     * The share of a sentence's own content words its source must hold before the two are aligned: a copy with one
-     * word swapped holds all but that one, so a sentence below it is not read word by word (most answers are not).
-     */
-    static final double HALF_FOUND = 0.5;
 
     /** A name or number written over: {@code copied} in the source sentence, {@code written} in the answer. */
     record Swap(String copied, String written, Passage passage) {}
@@ -48,7 +43,8 @@ final class SwappedFacts {
         List<Swap> out = new ArrayList<>();
         for (int i = 0; i < sentences.size(); i++) {
             AnswerSentences.SourceSentence source = located.get(i).sentence();
-            if (source != null && source.found() >= HALF_FOUND) {
+            // below AnswerSentences.SOURCED a sentence is not a copy to read word by word (most answers are not)
+            if (source != null && source.found() >= AnswerSentences.SOURCED) {
                 swapsIn(Words.of(sentences.get(i)), Words.of(source.text()), source.passage(), context, out);
             }
         }
