@@ -31,7 +31,7 @@ public final class TrainCommand implements Callable<Integer> {
 
     @Option(names = "--max-run-fpr", defaultValue = "0.05",
             description = "Run-level false-positive budget for choosing thresholds (default: ${DEFAULT-VALUE}); the "
-                    + "search keeps the rate's 90% upper bound on the runs that choose them within it.")
+                    + "search keeps the rate's 90%% upper bound on the runs that choose them within it.")
     double maxRunFpr;
 
     @Option(names = "--tier-max-f1-loss", defaultValue = "" + Trainer.Settings.DEFAULT_TIER_MAX_F1_LOSS,
