@@ -21,7 +21,11 @@ import java.util.regex.Pattern;
 final class RewriteQueries {
 
     private static final Pattern LINE_BREAK = Pattern.compile("\\R");
-    private static final Pattern LIST_MARKER = Pattern.compile("^\\s*(?:\\d+[.)]|[-*\u2022]|(?:(?:rewritten|"
+    /**
+     * A list item's number ("1.", "2)") is at most two digits and no digit follows it: "51.6% were against" opens with
+     * a number, not with item 51 (read as one, the query lost "51.6"), nor does "1906. The rules" open with item 1906.
+     */
+    private static final Pattern LIST_MARKER = Pattern.compile("^\\s*(?:\\d{1,2}[.)](?!\\d)|[-*\u2022]|(?:(?:rewritten|"
             + "reformulated|optimi[sz]ed|improved|standalone|search|alternative|new)\\s+)?(?:query|question)\\s*\\d*:)"
             + "\\s*", Pattern.CASE_INSENSITIVE);
     private static final Pattern EMPHASIS = Pattern.compile("\\*\\*|__");

@@ -301,7 +301,7 @@ public final class TextIndex {
 
     public boolean contains(KeyTerm term) {
         if (term.kind() == KeyTerm.Kind.NUMBER) {
-            return anyHasNumber(term.norm());
+            return anyHasNumber(term.norm()) || anyHasEveryDigitGroup(term.surface());
         }
         if (term.kind() == KeyTerm.Kind.DATE && Character.isDigit(term.norm().charAt(0))) {
             return anyHasNumber(term.norm()) || anyHasWordExactly(term.norm());
@@ -349,6 +349,30 @@ public final class TextIndex {
             }
         }
         return false;
+    }
+
+    /**
+     * A number written with a point or a comma ("0.5", "4,100") kept as its digit groups, each a number of its own
+     * ("0 5", "4 100"): how a keyword rewriter that splits on punctuation writes it, and what a keyword search then
+     * matches. False for a number of one group, which {@link #anyHasNumber} has asked already.
+     */
+    private boolean anyHasEveryDigitGroup(String number) {
+        int n = number.length();
+        int start = -1;
+        boolean grouped = false;
+        for (int i = 0; i <= n; i++) {
+            boolean digit = i < n && number.charAt(i) >= '0' && number.charAt(i) <= '9';
+            if (digit && start < 0) {
+                start = i;
+            } else if (!digit && start >= 0) {
+                grouped |= start > 0 || i < n;
+                if (!anyHasNumber(number.substring(start, i))) {
+                    return false;
+                }
+                start = -1;
+            }
+        }
+        return grouped;
     }
 
     private boolean anyHasWordExactly(String lowerWord) {

@@ -48,4 +48,13 @@ class RewriteQueriesTest {
         assertThat(RewriteQueries.split("Warsaw Old Town reconstruction:")).containsExactly(
                 "Warsaw Old Town reconstruction:");
     }
+
+    @Test
+    void shouldReadANumberThatOpensAQueryAsTheQuerysNotAsAListItems() {
+        assertThat(RewriteQueries.split("51.6% was not in favor of what?"))
+                .containsExactly("51.6% was not in favor of what?");
+        assertThat(RewriteQueries.split("1906. The rules of the game")).containsExactly("1906. The rules of the game");
+        assertThat(RewriteQueries.split("1.5 million residents Warsaw\n2.Warsaw population"))
+                .containsExactly("1.5 million residents Warsaw", "Warsaw population");
+    }
 }

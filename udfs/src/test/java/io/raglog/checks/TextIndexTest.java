@@ -88,6 +88,22 @@ class TextIndexTest {
     }
 
     @Test
+    void shouldHoldANumberAKeywordRewriterSplitIntoItsDigitGroups() {
+        TextIndex split = TextIndex.of("results work required pump consume only 0 5 turbine power 4 100 cars");
+        assertThat(split.contains(number("0.5"))).isTrue();
+        assertThat(split.contains(number("4,100"))).isTrue();
+        // a group missing, or a number of one group, is not held by its digits alone
+        assertThat(split.contains(number("0.55"))).isFalse();
+        assertThat(TextIndex.of("only 5 of them").contains(number("0.5"))).isFalse();
+        assertThat(TextIndex.of("0 and 5").contains(number("05"))).isFalse();
+        assertThat(TextIndex.of("consume only 0.5 of it").contains(number("0.5"))).isTrue();
+    }
+
+    private static KeyTerm number(String surface) {
+        return new KeyTerm(KeyTerm.Kind.NUMBER, surface, Terms.normaliseNumber(surface));
+    }
+
+    @Test
     void shouldHoldANameWhenEveryPartTheRegexSplitsItIntoIsAWord() {
         java.util.regex.Pattern parts = java.util.regex.Pattern.compile("[\\s\\-'’&]+"); // as contains split, before
         String alphabet = "pa  pa -'’&\t\n\u000b\f\r\u00a0x";
