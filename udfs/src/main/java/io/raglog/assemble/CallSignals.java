@@ -228,14 +228,16 @@ final class CallSignals {
     }
 
     /**
-     * Whether this generator call can carry {@code earlier}'s answer: the same question, asked no sooner and answered
-     * later. Not "started after it ended": the proxy stamps a call's end once it has finished writing the reply, and
-     * the client, which has the reply by then, may already have sent the next step (most likely what split a
-     * LlamaIndex.TS refine in one CI run); which answer a step carries says their order.
+     * Whether this generator call can carry {@code earlier}'s answer: the same question, asked no sooner. Neither
+     * "started after it ended" nor "ended after it ended": the proxy stamps a call's end once it has finished writing
+     * the reply, and the client, which has the reply by then, may already have sent the next step (most likely what
+     * split a LlamaIndex.TS refine in one CI run), and on a busy machine even had it answered before the stamp (a
+     * LangChain.js refine's second step, whose answer the third carried, stamped after the third ended, split in
+     * another); which answer a step carries says their order.
      */
     private boolean mayFollow(CallSignals earlier) {
         return stage == Stage.GENERATE && earlier.stage == Stage.GENERATE && question != null
-                && question.equals(earlier.question) && startMs >= earlier.startMs && endMs > earlier.endMs
+                && question.equals(earlier.question) && startMs >= earlier.startMs
                 && !failed() && !earlier.failed() && earlier.answer() != null;
     }
 

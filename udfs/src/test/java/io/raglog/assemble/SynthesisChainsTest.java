@@ -111,6 +111,38 @@ class SynthesisChainsTest {
                 .containsExactly("epsilon-step-1", "epsilon-step-2"));
     }
 
+    /**
+     * On a busy machine the proxy may stamp a step's end after the next step has been answered: the step that kept
+     * the answer it refined is still the one the next refines (of two equal answers, the later), and the three are
+     * one run.
+     */
+    @Test
+    void shouldChainARefineAnsweredBeforeTheProxyStampedTheStepBeforeItsEnd() {
+        TestCalls chain = TestCalls.run("kb-bot", null, "zeta", 7);
+        String first = "Context information is below.\n------------\n" + chain.retrieved.get(0).text()
+                + "\n------------\nGiven the context information and not prior knowledge, answer the question: "
+                + chain.question + "\n";
+        List<ClassifiedCall> calls = List.of(chain.embed(0.0, 0.2), chain.retrieve(0.2, 0.3),
+                chain.chat("step-1", 0.3, 1.0, first, "It is 70."),
+                // kept the answer it was given; its end stamped after the third step's
+                chain.chat("step-2", 1.05, 2.5, refineOf(chain, "It is 70.", 1), "It is 70."),
+                chain.chat("step-3", 1.2, 1.6, refineOf(chain, "It is 70.", 2), "It is 70 or 71."));
+
+        List<Run> runs = runs(calls);
+
+        assertThat(runs).singleElement().satisfies(r -> {
+            assertThat(r.stages().generate().callIds()).containsExactly("zeta-step-1", "zeta-step-2", "zeta-step-3");
+            assertThat(r.stages().generate().answer()).isEqualTo("It is 70 or 71.");
+        });
+    }
+
+    private static String refineOf(TestCalls chain, String answer, int passage) {
+        return "The original question is as follows: " + chain.question + "\nWe have provided an existing answer: "
+                + answer + "\nWe have the opportunity to refine the existing answer(only if needed) with some more "
+                + "context below.\n------------\n" + chain.retrieved.get(passage).text() + "\n------------\nGiven "
+                + "the new context, refine the original answer to better answer the question.";
+    }
+
     /** Two people ask the same question at once: two answers, neither a step of the other. */
     @Test
     void shouldKeepTheSameQuestionAskedTwiceAsTwoRuns() {
