@@ -94,16 +94,9 @@ class SynthesisChainsTest {
     @Test
     void shouldChainARefineSentBeforeTheProxyStampedTheStepBeforeItsEnd() {
         TestCalls chain = TestCalls.run("kb-bot", null, "epsilon", 6);
-        String first = "Context information is below.\n------------\n" + chain.retrieved.get(0).text()
-                + "\n------------\nGiven the context information and not prior knowledge, answer the question: "
-                + chain.question + "\n";
-        String refine = "The original question is as follows: " + chain.question + "\nWe have provided an existing "
-                + "answer: It is 60.\nWe have the opportunity to refine the existing answer(only if needed) with some "
-                + "more context below.\n------------\n" + chain.retrieved.get(1).text() + "\n------------\nGiven the "
-                + "new context, refine the original answer to better answer the question.";
         List<ClassifiedCall> calls = List.of(chain.embed(0.0, 0.2), chain.retrieve(0.2, 0.3),
-                chain.chat("step-1", 0.3, 1.0, first, "It is 60."),
-                chain.chat("step-2", 0.998, 1.7, refine, "It is 60 or 61."));
+                chain.chat("step-1", 0.3, 1.0, firstStepOf(chain), "It is 60."),
+                chain.chat("step-2", 0.998, 1.7, refineOf(chain, "It is 60.", 1), "It is 60 or 61."));
 
         List<Run> runs = runs(calls);
 
@@ -119,11 +112,8 @@ class SynthesisChainsTest {
     @Test
     void shouldChainARefineAnsweredBeforeTheProxyStampedTheStepBeforeItsEnd() {
         TestCalls chain = TestCalls.run("kb-bot", null, "zeta", 7);
-        String first = "Context information is below.\n------------\n" + chain.retrieved.get(0).text()
-                + "\n------------\nGiven the context information and not prior knowledge, answer the question: "
-                + chain.question + "\n";
         List<ClassifiedCall> calls = List.of(chain.embed(0.0, 0.2), chain.retrieve(0.2, 0.3),
-                chain.chat("step-1", 0.3, 1.0, first, "It is 70."),
+                chain.chat("step-1", 0.3, 1.0, firstStepOf(chain), "It is 70."),
                 // kept the answer it was given; its end stamped after the third step's
                 chain.chat("step-2", 1.05, 2.5, refineOf(chain, "It is 70.", 1), "It is 70."),
                 chain.chat("step-3", 1.2, 1.6, refineOf(chain, "It is 70.", 2), "It is 70 or 71."));
@@ -136,6 +126,13 @@ class SynthesisChainsTest {
         });
     }
 
+    /** A refine chain's first step: its first passage, answered. */
+    private static String firstStepOf(TestCalls chain) {
+        return "Context information is below.\n------------\n" + chain.retrieved.get(0).text() + "\n------------\n"
+                + "Given the context information and not prior knowledge, answer the question: " + chain.question + "\n";
+    }
+
+    /** A refine step: the answer so far and the next passage, to refine it with. */
     private static String refineOf(TestCalls chain, String answer, int passage) {
         return "The original question is as follows: " + chain.question + "\nWe have provided an existing answer: "
                 + answer + "\nWe have the opportunity to refine the existing answer(only if needed) with some more "
