@@ -342,7 +342,10 @@ public final class TextIndex {
     }
 
     private boolean anyHasNumber(String norm) {
-        long hash = WordHash.of(norm);
+        return anyHasNumber(WordHash.of(norm));
+    }
+
+    private boolean anyHasNumber(long hash) {
         for (int i = 0; i < parts.size(); i++) {
             if (Arrays.binarySearch(parts.get(i).numbers, hash) >= 0) {
                 return true;
@@ -354,25 +357,23 @@ public final class TextIndex {
     /**
      * A number written with a point or a comma ("0.5", "4,100") kept as its digit groups, each a number of its own
      * ("0 5", "4 100"): how a keyword rewriter that splits on punctuation writes it, and what a keyword search then
-     * matches. False for a number of one group, which {@link #anyHasNumber} has asked already.
+     * matches. A number of one group has been asked already ({@link #anyHasNumber}); a group is hashed in place, as
+     * written (a group has no point or comma, so normalising leaves it as it is).
      */
     private boolean anyHasEveryDigitGroup(String number) {
-        int n = number.length();
-        int start = -1;
-        boolean grouped = false;
-        for (int i = 0; i <= n; i++) {
-            boolean digit = i < n && number.charAt(i) >= '0' && number.charAt(i) <= '9';
-            if (digit && start < 0) {
-                start = i;
-            } else if (!digit && start >= 0) {
-                grouped |= start > 0 || i < n;
-                if (!anyHasNumber(number.substring(start, i))) {
+        if (number.indexOf('.') < 0 && number.indexOf(',') < 0) {
+            return false;
+        }
+        int start = 0;
+        for (int i = 0; i <= number.length(); i++) {
+            if (i == number.length() || number.charAt(i) == '.' || number.charAt(i) == ',') {
+                if (i > start && !anyHasNumber(WordHash.of(number, start, i))) {
                     return false;
                 }
-                start = -1;
+                start = i + 1;
             }
         }
-        return grouped;
+        return true;
     }
 
     private boolean anyHasWordExactly(String lowerWord) {
