@@ -50,7 +50,7 @@ class RewriteQueriesTest {
     }
 
     @Test
-    void shouldReadANumberThatOpensAQueryAsTheQuerysNotAsAListItems() {
+    void shouldKeepANumberThatOpensAQueryRatherThanReadItAsAListItemsNumber() {
         assertThat(RewriteQueries.split("51.6% was not in favor of what?"))
                 .containsExactly("51.6% was not in favor of what?");
         assertThat(RewriteQueries.split("1906. The rules of the game")).containsExactly("1906. The rules of the game");
