@@ -10,12 +10,14 @@ import static io.raglog.checks.FeatureList.RETRIEVE_UNRETURNED_MATCH_GAIN;
 import io.raglog.checks.RuleChecks;
 import io.raglog.schemas.EvidenceLocation;
 import io.raglog.schemas.EvidencePiece;
+import io.raglog.schemas.Fact;
 import io.raglog.schemas.FactKind;
 import io.raglog.schemas.Finding;
 import io.raglog.schemas.KnowledgeGap;
 import io.raglog.schemas.RunFeatures;
 import io.raglog.schemas.Stage;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -39,7 +41,10 @@ import java.util.Set;
  * exist: with this judge a decided gap is right about half the time, and a retrieval flag on a run it decides is more
  * often a real miss than not (11 of 13 on the simulated samples of 2026-12-06: the bundle's own test split, (a) and
  * (d) of docs/model-card.md). The verdict says both, and the reviewer tells which: retrieval flagged, and a gap that
- * says what content would answer.
+ * says what content would answer. So does a gap on a run whose reranker or context assembly is flagged for losing a
+ * passage the rule checks read as answering: the gap's evidence names that passage, the one thing to read to settle
+ * it. Without it the verdict said in one place that no passage held the answer and in another that passage 1 did
+ * (docs/model-card.md says how often, and how often the passage answered).
  */
 public final class KnowledgeGapRule {
 
@@ -90,6 +95,12 @@ public final class KnowledgeGapRule {
         } else if (flagged.contains(Stage.RETRIEVE)) {
             evidence.add("retrieval is flagged too: if the knowledge base holds this, retrieval missed it");
         }
+        lostAnswering(flagged, features, Stage.RERANK).ifPresent(ids -> evidence.add("the reranker is flagged too,"
+                + " and cut " + ids + ", which the checks read as answering: if so, the knowledge base holds this"
+                + " and the reranker lost it"));
+        lostAnswering(flagged, features, Stage.ASSEMBLE).ifPresent(ids -> evidence.add("context assembly is flagged"
+                + " too, and lost " + ids + " before the prompt, which the checks read as answering: if so, the"
+                + " pipeline had the answer and assembly lost it"));
         String hint = "Add content about " + asks + " to the knowledge base, or tell users it is out of scope.";
         return new KnowledgeGap(true, score, evidence, hint, false);
     }
@@ -106,6 +117,25 @@ public final class KnowledgeGapRule {
         return f.findings().stream()
                 .filter(x -> x.fact() != null && x.fact().kind() == FactKind.SEEMING_ANSWER)
                 .map(Finding::text).findFirst();
+    }
+
+    /**
+     * The passages a flagged reranker or context assembly lost that the rule checks read as answering ({@code
+     * missing_answer} findings naming them): the gap's opposite reading of the same run, which the reviewer settles.
+     */
+    private static Optional<String> lostAnswering(Set<Stage> flagged, RunFeatures f, Stage stage) {
+        if (!flagged.contains(stage) || f.findings() == null) {
+            return Optional.empty();
+        }
+        Set<String> ids = new LinkedHashSet<>();
+        for (Finding x : f.findings()) {
+            Fact fact = x.fact();
+            if (fact != null && fact.stage() == stage && fact.kind() == FactKind.MISSING_ANSWER) {
+                ids.addAll(fact.passageIds());
+            }
+        }
+        return ids.isEmpty() ? Optional.empty()
+                : Optional.of((ids.size() == 1 ? "passage " : "passages ") + String.join(", ", ids));
     }
 
     /**

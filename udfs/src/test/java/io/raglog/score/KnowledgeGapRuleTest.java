@@ -99,6 +99,36 @@ class KnowledgeGapRuleTest {
     }
 
     @Test
+    void shouldNameThePassageAFlaggedRerankerOrAssemblyLostThatTheChecksReadAsAnswering() {
+        RunFeatures refused = run(90.0, 1.0, 1, 0.0, 5.0);
+        RunFeatures lost = new RunFeatures(refused.schema(), refused.runId(), refused.pipeline(), refused.question(),
+                refused.featureListVersion(), refused.features(), refused.llm(), refused.evidenceFlow(), List.of(
+                        Finding.of("rules", Fact.of(Stage.ASSEMBLE, FactKind.MISSING_ANSWER, Fact.ANSWER)
+                                .withPassages(List.of("Normans-4#0")), "passage 1 of 3 ... holds the answer"),
+                        Finding.of("rules", Fact.of(Stage.RERANK, FactKind.MISSING_ANSWER, Fact.ANSWER)
+                                .withPassages(List.of("Normans-7#1", "Normans-9#0")), "the passage ..."),
+                        // the judge's own reading names no passage: nothing to point the reviewer at
+                        Finding.of("llm", Fact.of(Stage.RERANK, FactKind.MISSING_ANSWER, Fact.ANSWER), "...")));
+
+        KnowledgeGap both = KnowledgeGapRule.decide(EnumSet.of(Stage.RERANK, Stage.ASSEMBLE), lost);
+
+        assertThat(both.flagged()).isTrue();
+        assertThat(both.evidence()).contains("the reranker is flagged too, and cut passages Normans-7#1, Normans-9#0,"
+                        + " which the checks read as answering: if so, the knowledge base holds this and the"
+                        + " reranker lost it",
+                "context assembly is flagged too, and lost passage Normans-4#0 before the prompt, which the checks"
+                        + " read as answering: if so, the pipeline had the answer and assembly lost it");
+        assertThat(KnowledgeGapRule.decide(EnumSet.of(Stage.GENERATE), lost).evidence())
+                .as("a stage not flagged is not the gap's other reading")
+                .noneSatisfy(e -> assertThat(e).contains("reranker"))
+                .noneSatisfy(e -> assertThat(e).contains("assembly"));
+        assertThat(KnowledgeGapRule.decide(EnumSet.of(Stage.RERANK, Stage.ASSEMBLE), refused).evidence())
+                .as("flagged for something else: no passage to name")
+                .noneSatisfy(e -> assertThat(e).contains("reranker"))
+                .noneSatisfy(e -> assertThat(e).contains("assembly"));
+    }
+
+    @Test
     void shouldListWhatIsMissingAsAReaderWouldWithoutQuotingAQuoteAgain() {
         RunFeatures base = run(90.0, 1.0, 1, 0.0, 5.0);
         EvidenceFlow twoPieces = new EvidenceFlow(List.of(
