@@ -6,6 +6,7 @@ import static io.raglog.checks.FeatureList.ASSEMBLE_DROPPED;
 import static io.raglog.checks.FeatureList.ASSEMBLE_EXTRACTED;
 import static io.raglog.checks.FeatureList.ASSEMBLE_HANDED_ON;
 import static io.raglog.checks.FeatureList.ASSEMBLE_WINDOW_SHARE;
+import static io.raglog.checks.FeatureList.EMBED_ADDED_SHARE;
 import static io.raglog.checks.FeatureList.EMBED_ADDED_WORDS;
 import static io.raglog.checks.FeatureList.EMBED_LOST_KEY_TERMS;
 import static io.raglog.checks.FeatureList.EMBED_NEAR_MISS_WORDS;
@@ -33,6 +34,7 @@ import io.raglog.schemas.EvidencePiece;
 import io.raglog.schemas.RunFeatures;
 import io.raglog.schemas.Stage;
 import java.util.Locale;
+import java.util.Set;
 
 /**
  * What to try first for a flagged stage, in the spirit of Rectify's repair cards: one configuration-level change
@@ -42,13 +44,24 @@ import java.util.Locale;
  */
 public final class RepairHints {
 
+    /**
+     * From this share of the embedded content words found in neither the question nor the rewrites, the added text
+     * (not the query's own words) is what to fix.
+     */
+    static final double MOSTLY_ADDED = 0.5;
+
     private RepairHints() {}
 
-    public static String forStage(Stage stage, RunFeatures f, boolean reassigned) {
+    /**
+     * @param present the stages the run had: advice to add a stage the pipeline already has is no advice
+     * @param flagged every stage the verdict flags: a stage downstream of a flagged one is fixed after it
+     */
+    public static String forStage(Stage stage, RunFeatures f, boolean reassigned, Set<Stage> present,
+            Set<Stage> flagged) {
         return switch (stage) {
             case REWRITE -> rewrite(f);
             case EMBED -> embed(f);
-            case RETRIEVE -> retrieve(f);
+            case RETRIEVE -> afterQueryFixes(flagged, retrieve(f, present.contains(Stage.RERANK)));
             case RERANK -> rerank(f, reassigned);
             case ASSEMBLE -> assemble(f);
             case GENERATE -> generate(f);
@@ -74,7 +87,12 @@ public final class RepairHints {
         if (Evidence.count(f, EMBED_TRUNCATED) > 0) {
             return "Raise the embedding input limit or split long queries into parts instead of cutting them off.";
         }
-        if (Evidence.count(f, EMBED_LOST_KEY_TERMS) > 0 || Evidence.count(f, EMBED_NEAR_MISS_WORDS) > 0) {
+        boolean lost = Evidence.count(f, EMBED_LOST_KEY_TERMS) > 0;
+        Double addedShare = f.feature(EMBED_ADDED_SHARE);
+        // a query embedded inside a chat history or a prompt keeps its terms; the near-misses the rules then read
+        // ("follow" where the query says "allow") are the added text's own words, not the query's altered
+        boolean mostlyAdded = !lost && addedShare != null && addedShare >= MOSTLY_ADDED;
+        if (!mostlyAdded && (lost || Evidence.count(f, EMBED_NEAR_MISS_WORDS) > 0)) {
             return "Embed the query exactly as the rewrite produced it: check the templating, normalisation and "
                     + "encoding between the rewrite and the embedding call, which lost or altered key terms.";
         }
@@ -86,10 +104,32 @@ public final class RepairHints {
                 + "with.";
     }
 
-    private static String retrieve(RunFeatures f) {
+    /**
+     * Retrieval searched with what the rewrite and the query embedding made of the question: when either is flagged
+     * too, that is the fix to try first, and retrieval's own knob only if it still misses (on the simulated samples of
+     * docs/model-card.md a fifth of retrieval's flags come with one of them).
+     */
+    private static String afterQueryFixes(Set<Stage> flagged, String hint) {
+        boolean rewrite = flagged.contains(Stage.REWRITE);
+        boolean embed = flagged.contains(Stage.EMBED);
+        if (!rewrite && !embed) {
+            return hint;
+        }
+        String first = rewrite && embed ? "the rewrite and the query embedding (both flagged too): retrieval searched"
+                + " with what they made" : rewrite ? "the rewrite (flagged too): retrieval searched with it"
+                : "the query embedding (flagged too): retrieval searched with its vector";
+        return "Fix " + first + ". If retrieval still misses after that: " + Character.toLowerCase(hint.charAt(0))
+                + hint.substring(1);
+    }
+
+    private static String retrieve(RunFeatures f, boolean reranks) {
         int returned = Evidence.count(f, RETRIEVE_PASSAGE_COUNT);
         if (high(f, LLM_RETRIEVE_OFF_TOPIC)) {
-            return "Retrieval is noisy: enable a reranker or a metadata filter so off-topic passages stop crowding "
+            // a reranker only reorders what retrieval returned: with one already there, the fix is what is returned
+            return reranks ? "Retrieval returned passages off the question's subject, which the reranker can only "
+                    + "reorder: add a metadata filter or a keyword (BM25) leg for the question's names, and check that "
+                    + "the documents about this subject are indexed."
+                    : "Retrieval is noisy: enable a reranker or a metadata filter so off-topic passages stop crowding "
                     + "out relevant ones.";
         }
         if (high(f, LLM_RETRIEVE_PARTIAL)) {

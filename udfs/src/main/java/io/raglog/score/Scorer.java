@@ -80,6 +80,11 @@ public final class Scorer {
                 : decide(probability, thresholds, scored, features);
         EmbeddingMismatch mismatch = input.has(Stage.EMBED) ? input.embeddingMismatch() : null;
 
+        Set<Stage> flaggedOrMismatched = EnumSet.noneOf(Stage.class);
+        flaggedOrMismatched.addAll(decision.flagged());
+        if (mismatch != null) {
+            flaggedOrMismatched.add(Stage.EMBED);
+        }
         Map<Stage, StageVerdict> stages = new EnumMap<>(Stage.class);
         List<Stage> flaggedStages = new ArrayList<>();
         for (Stage stage : Stage.values()) {
@@ -102,7 +107,7 @@ public final class Scorer {
             } else if (flagged) {
                 flaggedStages.add(stage);
                 evidence = Evidence.forStage(stage, features, p, t);
-                hint = RepairHints.forStage(stage, features, decision.fired());
+                hint = RepairHints.forStage(stage, features, decision.fired(), scored, flaggedOrMismatched);
             } else if (decision.clearedForAssembly().contains(stage)) {
                 evidence = List.of("cleared: the passage holding the answer was handed on to the prompt, and context "
                         + "assembly cut or dropped it");

@@ -12,8 +12,10 @@ import io.raglog.schemas.Finding;
 import io.raglog.schemas.LlmUsage;
 import io.raglog.schemas.RunFeatures;
 import io.raglog.schemas.Stage;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -21,6 +23,9 @@ import org.junit.jupiter.api.Test;
  * names the gate, not the generator's abstention instruction, and where the context held the answer says to loosen it.
  */
 class RelevanceGateRepairHintTest {
+
+    private static final Set<Stage> ALL_STAGES = EnumSet.allOf(Stage.class);
+    private static final Set<Stage> NO_OTHER_FLAG = EnumSet.noneOf(Stage.class);
 
     private static final Finding GATE = new Finding(Stage.GENERATE, RuleChecks.RELEVANCE_GATE_CHECK,
             "the pipeline's own relevance gate judged the context insufficient and stopped the run before generating "
@@ -37,7 +42,8 @@ class RelevanceGateRepairHintTest {
 
     @Test
     void aGateThatStoppedARunWhoseContextHeldTheAnswerIsToldToLoosen() {
-        String hint = RepairHints.forStage(Stage.GENERATE, features(List.of(GATE), EvidenceLocation.IN_CONTEXT), false);
+        String hint = RepairHints.forStage(Stage.GENERATE, features(List.of(GATE), EvidenceLocation.IN_CONTEXT), false,
+                ALL_STAGES, NO_OTHER_FLAG);
 
         assertThat(hint).startsWith("The pipeline's relevance gate stopped this run although its context held")
                 .contains("loosen the gate");
@@ -46,14 +52,15 @@ class RelevanceGateRepairHintTest {
     @Test
     void aGateThatStoppedARunWhoseContextLackedTheAnswerPointsUpstream() {
         String hint = RepairHints.forStage(Stage.GENERATE, features(List.of(GATE), EvidenceLocation.NOWHERE),
-                false);
+                false, ALL_STAGES, NO_OTHER_FLAG);
 
         assertThat(hint).startsWith("The pipeline's relevance gate stopped this run: see the retrieval's");
     }
 
     @Test
     void aGeneratorThatAbstainedIsStillToldAboutItsOwnInstruction() {
-        String hint = RepairHints.forStage(Stage.GENERATE, features(List.of(), EvidenceLocation.IN_CONTEXT), false);
+        String hint = RepairHints.forStage(Stage.GENERATE, features(List.of(), EvidenceLocation.IN_CONTEXT), false,
+                ALL_STAGES, NO_OTHER_FLAG);
 
         assertThat(hint).startsWith("The answer abstained although its context held the needed information");
     }

@@ -10,8 +10,10 @@ import io.raglog.schemas.EvidencePiece;
 import io.raglog.schemas.LlmUsage;
 import io.raglog.schemas.RunFeatures;
 import io.raglog.schemas.Stage;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -19,6 +21,9 @@ import org.junit.jupiter.api.Test;
  * facts as written; without the swap, a generator's fault gets the hint it got before.
  */
 class SwappedFactRepairHintTest {
+
+    private static final Set<Stage> ALL_STAGES = EnumSet.allOf(Stage.class);
+    private static final Set<Stage> NO_OTHER_FLAG = EnumSet.noneOf(Stage.class);
 
     private static RunFeatures features(double swaps) {
         return new RunFeatures(RunFeatures.SCHEMA_V1, "run-1", "support-bot", "When was Warsaw's stock exchange set up?",
@@ -32,14 +37,14 @@ class SwappedFactRepairHintTest {
 
     @Test
     void aSwappedFactNamesTheCopy() {
-        assertThat(RepairHints.forStage(Stage.GENERATE, features(1), false))
+        assertThat(RepairHints.forStage(Stage.GENERATE, features(1), false, ALL_STAGES, NO_OTHER_FLAG))
                 .startsWith("The answer copied a sentence of its context and wrote another name or number into it")
                 .contains("as the passage gives them");
     }
 
     @Test
     void withoutOneTheGeneratorGetsTheGroundingHint() {
-        assertThat(RepairHints.forStage(Stage.GENERATE, features(0), false))
+        assertThat(RepairHints.forStage(Stage.GENERATE, features(0), false, ALL_STAGES, NO_OTHER_FLAG))
                 .startsWith("Constrain the prompt to the evidence");
     }
 }
