@@ -125,10 +125,13 @@ public final class RepairHints {
     private static String retrieve(RunFeatures f, boolean reranks) {
         int returned = Evidence.count(f, RETRIEVE_PASSAGE_COUNT);
         if (high(f, LLM_RETRIEVE_OFF_TOPIC)) {
-            // a reranker only reorders what retrieval returned: with one already there, the fix is what is returned
-            return reranks ? "Retrieval returned passages off the question's subject, which the reranker can only "
-                    + "reorder: add a metadata filter or a keyword (BM25) leg for the question's names, and check that "
-                    + "the documents about this subject are indexed."
+            // a reranker only reorders what retrieval returned: with one already there, the fix is what is returned.
+            // The offline judge reads passages that stayed on the subject without the answer as off topic too (141 of
+            // the 149 such flagged misses on the development samples of 2026-12-07), so the hint covers both
+            return reranks ? "Retrieval returned no passage that answers, and the reranker can only reorder what it "
+                    + "returns: add a keyword (BM25) leg for the question's names and numbers or a metadata filter on "
+                    + "its subject, raise top-k, and check that the document holding the answer is indexed and "
+                    + "chunked whole."
                     : "Retrieval is noisy: enable a reranker or a metadata filter so off-topic passages stop crowding "
                     + "out relevant ones.";
         }

@@ -32,8 +32,8 @@ class RetrieveRepairHintTest {
         assertThat(hint(OFF_TOPIC, EnumSet.of(Stage.EMBED, Stage.RETRIEVE, Stage.GENERATE), flagged))
                 .startsWith("Retrieval is noisy: enable a reranker");
         assertThat(hint(OFF_TOPIC, EnumSet.allOf(Stage.class), flagged))
-                .startsWith("Retrieval returned passages off the question's subject, which the reranker can only"
-                        + " reorder")
+                .startsWith("Retrieval returned no passage that answers, and the reranker can only reorder what it"
+                        + " returns")
                 .doesNotContain("enable a reranker");
     }
 
@@ -47,7 +47,7 @@ class RetrieveRepairHintTest {
                 + " check that the document holding the answer is indexed and chunked whole.");
         assertThat(hint(OFF_TOPIC, present, EnumSet.of(Stage.REWRITE, Stage.RETRIEVE)))
                 .startsWith("Fix the rewrite (flagged too): retrieval searched with it. If retrieval still misses"
-                        + " after that: retrieval returned passages off the question's subject");
+                        + " after that: retrieval returned no passage that answers");
         assertThat(hint(MISSED, present, EnumSet.of(Stage.REWRITE, Stage.EMBED, Stage.RETRIEVE)))
                 .startsWith("Fix the rewrite and the query embedding (both flagged too)");
         assertThat(hint(MISSED, present, EnumSet.of(Stage.RETRIEVE, Stage.GENERATE)))
