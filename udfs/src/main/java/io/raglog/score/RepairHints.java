@@ -14,12 +14,15 @@ import static io.raglog.checks.FeatureList.EMBED_TRUNCATED;
 import static io.raglog.checks.FeatureList.FLOW_OMITTED_SHARE;
 import static io.raglog.checks.FeatureList.GENERATE_REFUSES;
 import static io.raglog.checks.FeatureList.GENERATE_SWAPPED_IN_PLACE;
+import static io.raglog.checks.FeatureList.GENERATE_UNSUPPORTED_NAMES;
+import static io.raglog.checks.FeatureList.GENERATE_UNSUPPORTED_NUMBERS;
 import static io.raglog.checks.FeatureList.LLM_RERANK_ANSWER_DROPPED;
 import static io.raglog.checks.FeatureList.LLM_RERANK_BAD_ORDER;
 import static io.raglog.checks.FeatureList.LLM_RETRIEVE_OFF_TOPIC;
 import static io.raglog.checks.FeatureList.LLM_RETRIEVE_PARTIAL;
 import static io.raglog.checks.FeatureList.LLM_REWRITE_ADDED;
 import static io.raglog.checks.FeatureList.LLM_REWRITE_CHANGED;
+import static io.raglog.checks.FeatureList.LLM_SUPPORT_UNSUPPORTED;
 import static io.raglog.checks.FeatureList.RERANK_CUT_MOST_SIMILAR;
 import static io.raglog.checks.FeatureList.RERANK_INPUT_COUNT;
 import static io.raglog.checks.FeatureList.RERANK_OUTPUT_COUNT;
@@ -222,12 +225,19 @@ public final class RepairHints {
                     + "generator's temperature, have it quote names, numbers and dates as the passage gives them, or "
                     + "check them against the cited passage before the answer is sent.";
         }
-        if (omitted != null && omitted > 0) {
+        boolean leftOut = omitted != null && omitted > 0;
+        // an answer that says what its context does not is the worse fault: what it left out comes second
+        Double unsupported = f.feature(LLM_SUPPORT_UNSUPPORTED);
+        boolean invented = (unsupported != null && unsupported > 0)
+                || Evidence.count(f, GENERATE_UNSUPPORTED_NUMBERS) > 0
+                || Evidence.count(f, GENERATE_UNSUPPORTED_NAMES) > 0;
+        if (leftOut && !invented) {
             return "Ask the generator to answer every part of the question from all relevant passages: it left out "
                     + "information its context held.";
         }
         return "Constrain the prompt to the evidence: answer only from the context, cite the passage for each claim, "
-                + "and abstain when the context does not say.";
+                + "and abstain when the context does not say." + (leftOut ? " It also left out information its "
+                + "context held." : "");
     }
 
     private static boolean high(RunFeatures f, String feature) {
