@@ -72,6 +72,7 @@ final class EmbedRules {
             String source = closest(words, allSources);
             List<String> sourceTokens = Terms.words(source);
             TextIndex index = TextIndex.of(text);
+            StringSet embeddedWords = null; // built for the first near miss: most texts have none
             for (KeyTerm t : Terms.keyTerms(source)) {
                 termTotal++;
                 if (!index.contains(t)) {
@@ -88,12 +89,21 @@ final class EmbedRules {
                 if (sourceWords.contains(w) || sourceStems.contains(Terms.stem(w))) {
                     continue;
                 }
-                String near = nearMiss(w, sourceWords);
+                String near = nearMiss(w, sourceWords, null);
                 if (near != null) {
-                    if (nearMisses.add(w)) {
-                        Fact changed = Fact.of(Stage.EMBED, FactKind.CHANGED_WORD, Fact.changed(near, w));
+                    if (embeddedWords == null) {
+                        embeddedWords = new StringSet(words.size());
+                        for (String x : words) {
+                            embeddedWords.insert(x);
+                        }
+                    }
+                    // the feature counts every word this near a query word; the evidence says "in its place" only
+                    // where the query's word is gone
+                    String replaced = nearMiss(w, sourceWords, embeddedWords);
+                    if (nearMisses.add(w) && replaced != null) {
+                        Fact changed = Fact.of(Stage.EMBED, FactKind.CHANGED_WORD, Fact.changed(replaced, w));
                         findings.add(Finding.of(CHECK, changed,
-                                "the embedded text has '" + w + "' where the query says '" + near + "'"));
+                                "the embedded text has '" + w + "' where the query says '" + replaced + "'"));
                     }
                 } else {
                     added.add(w);
@@ -153,12 +163,17 @@ final class EmbedRules {
         return best;
     }
 
-    static String nearMiss(String word, Set<String> sourceWords) {
+    /**
+     * The query word {@code word} is one or two edits off, null when none; with {@code embeddedWords}, only a query
+     * word the embedded text lacks. A query embedded inside a chat history or a prompt keeps "allow", and the
+     * history's "follow" is near it (the feature counts it, as it counts a typo) but stands in no word's place.
+     */
+    static String nearMiss(String word, Set<String> sourceWords, StringSet embeddedWords) {
         if (word.length() < NEAR_MISS_MIN_LENGTH || allDigits(word)) {
             return null;
         }
         for (String s : sourceWords) {
-            if (s.length() >= NEAR_MISS_MIN_LENGTH) {
+            if (s.length() >= NEAR_MISS_MIN_LENGTH && (embeddedWords == null || !embeddedWords.contains(s))) {
                 int d = Terms.editDistance(word, s, NEAR_MISS_MAX_EDITS);
                 if (d >= 1 && d <= NEAR_MISS_MAX_EDITS) {
                     return s;

@@ -84,6 +84,22 @@ class RuleChecksTest {
     }
 
     @Test
+    void shouldNotSayAWordStandsInTheQuerysPlaceWhenTheQueryStillHoldsIt() {
+        // the query embedded inside a chat history: "flow" is there, and the history's "slow" replaced nothing
+        FeatureVector v = check(healthy()
+                .embedded("Human: was the launch slow? AI: yes. Human: Acme Corp operating cash flow 2023").build());
+        assertThat(v.get(EMBED_NEAR_MISS_WORDS)).as("the feature counts the word as near, as it always did")
+                .isEqualTo(1.0);
+        assertThat(findingTexts(Stage.EMBED)).noneSatisfy(t -> assertThat(t).contains("where the query says"));
+
+        FeatureVector typo = check(healthy().embedded("Human: when was it founded? AI: in 1990. Human: Acme Corp"
+                + " operating cash flwo 2023").build());
+        assertThat(typo.get(EMBED_NEAR_MISS_WORDS)).isEqualTo(1.0);
+        assertThat(findingTexts(Stage.EMBED)).anySatisfy(t -> assertThat(t).contains("'flwo' where the query says"
+                + " 'flow'"));
+    }
+
+    @Test
     void shouldReadAPrefixedQueryAsTheQueryWithoutItsModelsInstruction() {
         FeatureVector v = check(healthy()
                 .embedded("Represent this sentence for searching relevant passages: Acme Corp operating cash flow 2023")
