@@ -92,8 +92,8 @@ public final class RepairHints {
         }
         boolean lost = Evidence.count(f, EMBED_LOST_KEY_TERMS) > 0;
         Double addedShare = f.feature(EMBED_ADDED_SHARE);
-        // a query embedded inside a chat history or a prompt keeps its terms; the near-misses the rules then read
-        // ("follow" where the query says "allow") are the added text's own words, not the query's altered
+        // a query embedded inside a chat history or a prompt keeps its terms; the near misses the feature then counts
+        // ("follow", near the query's "allow") are the added text's own words, not the query's altered
         boolean mostlyAdded = !lost && addedShare != null && addedShare >= MOSTLY_ADDED;
         if (!mostlyAdded && (lost || Evidence.count(f, EMBED_NEAR_MISS_WORDS) > 0)) {
             return "Embed the query exactly as the rewrite produced it: check the templating, normalisation and "
