@@ -149,6 +149,16 @@ class KnowledgeGapRuleTest {
     }
 
     @Test
+    void shouldSayWhenTheEvidenceFlowFindsEveryNeededPieceThatTheJudgeSaysNoPassageHolds() {
+        KnowledgeGap gap = KnowledgeGapRule.decide(EnumSet.noneOf(Stage.class), run(50.0, 0.0, 1, 0.0, 5.0));
+
+        assertThat(gap.flagged()).isTrue();
+        assertThat(gap.evidence()).contains("no retrieved or reranked passage holds it, the judge says (50% confident),"
+                + " though every piece the question needs is in some passage: read them before adding content")
+                .noneSatisfy(e -> assertThat(e).contains("0% of the needed information"));
+    }
+
+    @Test
     void shouldNotDecideAGapWhenTheAnswerDidNotRefuse() {
         // an answer made up without any passage is the generator's fault to flag; no refusal, no gap decided
         KnowledgeGap gap = KnowledgeGapRule.decide(EnumSet.of(Stage.RETRIEVE, Stage.GENERATE),
