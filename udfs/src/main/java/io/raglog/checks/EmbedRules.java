@@ -91,19 +91,22 @@ final class EmbedRules {
                 }
                 String near = nearMiss(w, sourceWords, null);
                 if (near != null) {
-                    if (embeddedWords == null) {
-                        embeddedWords = new StringSet(words.size());
-                        for (String x : words) {
-                            embeddedWords.insert(x);
+                    if (nearMisses.add(w)) {
+                        if (embeddedWords == null) {
+                            embeddedWords = new StringSet(words.size());
+                            for (String x : words) {
+                                embeddedWords.insert(x);
+                            }
                         }
-                    }
-                    // the feature counts every word this near a query word; the evidence says "in its place" only
-                    // where the query's word is gone
-                    String replaced = nearMiss(w, sourceWords, embeddedWords);
-                    if (nearMisses.add(w) && replaced != null) {
-                        Fact changed = Fact.of(Stage.EMBED, FactKind.CHANGED_WORD, Fact.changed(replaced, w));
-                        findings.add(Finding.of(CHECK, changed,
-                                "the embedded text has '" + w + "' where the query says '" + replaced + "'"));
+                        // the feature counts every word this near a query word; the evidence says "in its place"
+                        // only where the query's word is gone (searched again only when the nearest is still there)
+                        String replaced = embeddedWords.contains(near) ? nearMiss(w, sourceWords, embeddedWords)
+                                : near;
+                        if (replaced != null) {
+                            Fact changed = Fact.of(Stage.EMBED, FactKind.CHANGED_WORD, Fact.changed(replaced, w));
+                            findings.add(Finding.of(CHECK, changed,
+                                    "the embedded text has '" + w + "' where the query says '" + replaced + "'"));
+                        }
                     }
                 } else {
                     added.add(w);
